@@ -1,0 +1,3 @@
+// cudalab's CPU simulator: the runtime API alone, as in CUDA.
+#pragma once
+#include "cudalab/runtime_api.h"

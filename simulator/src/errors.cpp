@@ -1,0 +1,109 @@
+// Error codes, their names and strings (as the CUDA runtime spells them), and
+// the last-error / sticky-error rules.
+#include <mutex>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+namespace {
+std::mutex g_error_mutex;
+cudaError_t g_last = cudaSuccess;
+cudaError_t g_sticky = cudaSuccess;
+
+struct ErrorText {
+  cudaError_t code;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+     "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",
+     "the launch timed out and was terminated"},
+    {cudaErrorHardwareStackError, "cudaErrorHardwareStackError", "hardware stack error"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText* lookup(cudaError_t e) {
+  for (const auto& t : kErrors)
+    if (t.code == e) return &t;
+  return nullptr;
+}
+}  // namespace
+
+cudaError_t api_result(cudaError_t e) {
+  std::lock_guard lock(g_error_mutex);
+  if (g_sticky != cudaSuccess) return g_sticky;
+  if (e != cudaSuccess) g_last = e;
+  return e;
+}
+
+void record_last_error(cudaError_t e) {
+  std::lock_guard lock(g_error_mutex);
+  if (e != cudaSuccess) g_last = e;
+}
+
+void set_sticky_error(cudaError_t e) {
+  std::lock_guard lock(g_error_mutex);
+  g_sticky = e;
+  g_last = e;
+}
+
+cudaError_t sticky_error() {
+  std::lock_guard lock(g_error_mutex);
+  return g_sticky;
+}
+
+void clear_errors() {
+  std::lock_guard lock(g_error_mutex);
+  g_sticky = g_last = cudaSuccess;
+}
+
+cudaError_t take_last_error(bool reset) {
+  std::lock_guard lock(g_error_mutex);
+  if (g_sticky != cudaSuccess) return g_sticky;
+  cudaError_t e = g_last;
+  if (reset) g_last = cudaSuccess;
+  return e;
+}
+
+}  // namespace cudalab::rt
+
+using namespace cudalab::rt;
+
+cudaError_t cudaGetLastError() { return take_last_error(true); }
+cudaError_t cudaPeekAtLastError() { return take_last_error(false); }
+
+const char* cudaGetErrorString(cudaError_t error) {
+  const ErrorText* t = lookup(error);
+  return t ? t->text : "unrecognized error code";
+}
+
+const char* cudaGetErrorName(cudaError_t error) {
+  const ErrorText* t = lookup(error);
+  return t ? t->name : "cudaErrorUnknown";
+}

@@ -1,0 +1,150 @@
+// Memory accesses seen by the compiler. An instrumented build (clang's
+// -fsanitize-coverage=trace-loads,trace-stores) calls __sanitizer_cov_load<N>
+// and __sanitizer_cov_store<N> before every load and store; here they are
+// attributed to the CUDA thread running now and, when they hit device memory,
+// counted, remembered as the last writer, and traced.
+//
+// A plain build pays nothing: it has no such calls. When a run asks for what
+// needs them (CUDALAB_TRACE), a plain build replaces itself at start-up with
+// its instrumented twin, `<program>.instrumented`, built beside it.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+namespace {
+std::atomic<bool> g_instrumented{false};
+std::atomic<bool> g_track_writers{false};
+thread_local Allocation* tl_last_allocation = nullptr;
+thread_local uint64_t tl_cache_epoch = 0;
+std::atomic<uint64_t> g_allocation_epoch{1};
+}  // namespace
+
+bool instrumented_build() { return g_instrumented.load(std::memory_order_relaxed); }
+bool writer_tracking() { return g_track_writers.load(std::memory_order_relaxed); }
+
+void ensure_writer_table(Allocation& a) {
+  if (!a.writers) {
+    const size_t words = (a.size + 3) / 4;
+    a.writers.reset(new std::atomic<uint64_t>[words]);
+    for (size_t i = 0; i < words; ++i) a.writers[i].store(0, std::memory_order_relaxed);
+  }
+}
+
+void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t address,
+                             unsigned size, bool write, uintptr_t pc);
+
+namespace {
+inline void on_access(const void* p, unsigned size, bool write, void* return_address) {
+  SimThread* t = tl_thread;
+  if (!t) return;  // host code
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  const uint64_t epoch = g_allocation_epoch.load(std::memory_order_relaxed);
+  Allocation* a = tl_cache_epoch == epoch ? tl_last_allocation : nullptr;
+  if (!a || address - a->base >= a->size) {
+    a = allocations().find(address);
+    if (!a) return;  // not device memory: locals, shared memory, host memory
+    tl_last_allocation = a;
+    tl_cache_epoch = epoch;
+  }
+  ++t->global_accesses;
+  if (write && a->writers) {
+    const uint64_t who = (uint64_t(tl_block->linear) << 32) | (uint64_t(t->linear) + 1);
+    const size_t first = (address - a->base) / 4;
+    const size_t last = (address - a->base + size - 1) / 4;
+    for (size_t w = first; w <= last && w * 4 < a->size; ++w)
+      a->writers[w].store(who, std::memory_order_relaxed);
+  }
+  if (tracing())
+    record_access_for_trace(*t, *a, address, size, write,
+                            reinterpret_cast<uintptr_t>(return_address));
+}
+}  // namespace
+
+// Called when the allocation table changes: every worker's cached
+// allocation may be gone.
+void allocations_changed() { g_allocation_epoch.fetch_add(1); }
+
+}  // namespace cudalab::rt
+
+using cudalab::rt::on_access;
+
+#define CUDALAB_ACCESS_CALLBACKS(N, T)                                    \
+  extern "C" void __sanitizer_cov_load##N(T* p) {                         \
+    on_access(p, N, false, __builtin_return_address(0));                  \
+  }                                                                       \
+  extern "C" void __sanitizer_cov_store##N(T* p) {                        \
+    on_access(p, N, true, __builtin_return_address(0));                   \
+  }
+CUDALAB_ACCESS_CALLBACKS(1, uint8_t)
+CUDALAB_ACCESS_CALLBACKS(2, uint16_t)
+CUDALAB_ACCESS_CALLBACKS(4, uint32_t)
+CUDALAB_ACCESS_CALLBACKS(8, uint64_t)
+CUDALAB_ACCESS_CALLBACKS(16, __int128)
+#undef CUDALAB_ACCESS_CALLBACKS
+
+// Called by every instrumented object's constructor (the coverage kind that
+// rides along with trace-loads/stores); it is how the runtime knows.
+extern "C" void __sanitizer_cov_8bit_counters_init(char*, char*) {
+  cudalab::rt::g_instrumented.store(true);
+}
+
+namespace cudalab::sim {
+
+void track_writers(bool on) {
+  using namespace cudalab::rt;
+  g_track_writers.store(on);
+  if (on)
+    for (Allocation* a : allocations().all()) ensure_writer_table(*a);
+}
+
+Writer last_writer(const void* device_address) {
+  using namespace cudalab::rt;
+  Writer w;
+  Allocation* a = allocations().find(reinterpret_cast<uintptr_t>(device_address));
+  if (!a || !a->writers) return w;
+  const uint64_t who =
+      a->writers[(reinterpret_cast<uintptr_t>(device_address) - a->base) / 4].load();
+  if (!who) return w;
+  // The writer's launch configuration is the last launch's.
+  const LaunchSummary s = last_launch();
+  const uint32_t block = uint32_t(who >> 32), thread = uint32_t(who & 0xffffffffu) - 1;
+  w.known = true;
+  w.block = uint3{block % s.grid.x, (block / s.grid.x) % s.grid.y, block / (s.grid.x * s.grid.y)};
+  w.thread = uint3{thread % s.block.x, (thread / s.block.x) % s.block.y,
+                   thread / (s.block.x * s.block.y)};
+  return w;
+}
+
+}  // namespace cudalab::sim
+
+namespace {
+// Runs after every object's constructors of higher priority, among them the
+// instrumented objects' coverage constructors.
+__attribute__((constructor)) void switch_to_instrumented_twin(int argc, char** argv, char**) {
+  (void)argc;
+  if (cudalab::rt::instrumented_build()) return;
+  const char* trace = std::getenv("CUDALAB_TRACE");
+  if (!trace || !*trace) return;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n <= 0) return;
+  exe[n] = 0;
+  std::string twin = std::string(exe) + ".instrumented";
+  if (access(twin.c_str(), X_OK) == 0) {
+    execv(twin.c_str(), argv);
+    std::fprintf(stderr, "cudalab: could not start %s: %s\n", twin.c_str(), std::strerror(errno));
+    std::_Exit(1);
+  }
+  std::fprintf(stderr,
+               "cudalab: CUDALAB_TRACE needs this program's instrumented build, %s, which is "
+               "not there.\ncudalab: rebuild it with cudalab-cc (without --fast), or unset "
+               "CUDALAB_TRACE.\n",
+               twin.c_str());
+  std::_Exit(1);
+}
+}  // namespace

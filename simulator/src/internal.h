@@ -1,0 +1,124 @@
+// Shared state of the simulator runtime: errors, allocations, the launch in
+// flight and the per-CUDA-thread context. Not a public header.
+#pragma once
+
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <csetjmp>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cudalab/kernel_language.h"
+#include "cudalab/sim.h"
+
+namespace cudalab::rt {
+
+// ---- errors ---------------------------------------------------------------
+// Every API call ends through api_result: a sticky error (a kernel fault)
+// wins over everything until cudaDeviceReset; other errors become the last
+// error, which cudaGetLastError returns once.
+cudaError_t api_result(cudaError_t e);
+void set_sticky_error(cudaError_t e);
+cudaError_t sticky_error();
+void clear_errors();
+void record_last_error(cudaError_t e);
+cudaError_t take_last_error(bool reset);
+
+// ---- allocations ------------------------------------------------------------
+struct Allocation {
+  uint32_t id = 0;
+  uintptr_t base = 0;
+  size_t size = 0;
+  std::string site;  // "file.cu:31", where cudaMalloc was called
+  // Writer tracking: one entry per 4-byte word, (block << 32) | (thread + 1);
+  // 0 means not written while tracking was on.
+  std::unique_ptr<std::atomic<uint64_t>[]> writers;
+};
+
+// The device heap. Lookups during a launch need no lock: allocations only
+// change in host API calls, and the host waits while a launch runs.
+class AllocationTable {
+ public:
+  Allocation* add(void* p, size_t size, std::string site);
+  bool remove(void* p);  // false: not the start of a live allocation
+  Allocation* find(uintptr_t address) const;
+  Allocation* find_base(const void* p) const;
+  std::vector<Allocation*> all() const;
+  void clear();
+
+ private:
+  void rebuild_index();
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<Allocation>> owned_;
+  std::vector<Allocation*> by_address_;
+  uint32_t next_id_ = 1;
+};
+AllocationTable& allocations();
+
+// ---- launches and threads -----------------------------------------------------
+struct FaultInfo {
+  int signal = 0;
+  uintptr_t address = 0;
+  uintptr_t pc = 0;
+  bool write = false;
+  bool stack_overflow = false;
+  uint3 block{0, 0, 0};
+  uint3 thread{0, 0, 0};
+};
+
+struct Launch {
+  detail::LaunchSite site;
+  dim3 grid, block;
+  size_t shmem = 0;
+  void (*body)(void*) = nullptr;
+  void* closure = nullptr;
+  uint32_t id = 0;
+  uint32_t threads_per_block = 0;
+  std::atomic<bool> aborted{false};
+  std::atomic<bool> faulted{false};
+  FaultInfo fault;
+  std::atomic<uint64_t> idle_threads{0};
+};
+
+// The context of one CUDA thread while it runs on a worker.
+struct SimThread {
+  uint3 index{0, 0, 0};
+  uint32_t linear = 0;
+  uint64_t global_accesses = 0;
+  boost::context::fiber sink;  // the block loop, to go back to
+  sigjmp_buf* fault_jump = nullptr;
+};
+
+struct BlockContext {
+  Launch* launch = nullptr;
+  uint3 index{0, 0, 0};
+  uint32_t linear = 0;
+  uintptr_t stack_low = 0, stack_high = 0;  // of the fiber running now
+};
+
+extern thread_local SimThread* tl_thread;
+extern thread_local BlockContext* tl_block;
+
+// Runs every block of `launch` on the worker pool; returns when all are done.
+void run_grid(Launch& launch);
+unsigned worker_count();
+void install_fault_handlers();
+
+// ---- instrumentation, writers, tracing ------------------------------------------
+bool instrumented_build();
+bool writer_tracking();
+void ensure_writer_table(Allocation& a);
+void allocations_changed();
+void trace_launch_begin(const Launch& launch);
+void trace_launch_end(const Launch& launch);
+void trace_allocation(const Allocation& a);
+void trace_free(const Allocation& a);
+bool tracing();
+
+// "file.cu:12" for code addresses of this program ("" when unknown).
+std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs);
+
+}  // namespace cudalab::rt

@@ -1,0 +1,159 @@
+// A kernel launch: check the configuration as CUDA does, run the grid, and
+// turn a fault into the report and the sticky error a GPU would give.
+#include <chrono>
+#include <csignal>
+#include <cinttypes>
+#include <cstring>
+#include <string>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+namespace {
+
+std::mutex g_summary_mutex;
+cudalab::sim::LaunchSummary g_summary;
+uint32_t g_launch_counter = 0;
+
+std::string dims(dim3 d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// Why a configuration cannot run, in a student's words; "" when it can.
+// The error codes are the ones CUDA 13 returns on an H100/H200.
+std::string configuration_problem(dim3 grid, dim3 block, size_t shmem, cudaError_t* code) {
+  const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  *code = cudaErrorInvalidConfiguration;
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return "the grid " + dims(grid) + " has a zero dimension; every dimension must be at least 1";
+  if (block.x == 0 || block.y == 0 || block.z == 0)
+    return "the block " + dims(block) + " has a zero dimension; every dimension must be at least 1";
+  if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) {
+    *code = cudaErrorInvalidValue;
+    return "a block has at most 1024 threads (x, y <= 1024, z <= 64); this one is " +
+           dims(block) + " = " + std::to_string(threads) + " threads";
+  }
+  if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    return "the grid " + dims(grid) + " is too large (x < 2^31, y and z <= 65535)";
+  if (shmem > 48 * 1024) {
+    *code = cudaErrorInvalidValue;
+    return std::to_string(shmem) + " bytes of dynamic shared memory were asked for; a block "
+           "gets at most 49152 (48 KiB) unless the kernel's limit is raised";
+  }
+  return "";
+}
+
+void report_fault(const Launch& l) {
+  const FaultInfo& f = l.fault;
+  std::string where;
+  auto lines = symbolize({f.pc});
+  if (!lines.empty() && !lines[0].empty()) where = " at " + lines[0];
+  std::fprintf(stderr, "cudalab: kernel '%s' (launched at %s:%d) stopped%s\n", l.site.kernel,
+               l.site.file, l.site.line, where.c_str());
+  std::fprintf(stderr, "cudalab:     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
+               f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
+  if (f.signal == SIGILL) {
+    std::fprintf(stderr,
+                 "cudalab:     the thread reached code the compiler proved can never run "
+                 "correctly (usually a null pointer that is always null, or a missing return)\n");
+  } else if (f.signal == SIGFPE) {
+    std::fprintf(stderr,
+                 "cudalab:     integer division by zero (a GPU gives an undefined value "
+                 "instead of stopping; either way the result is wrong)\n");
+  } else if (f.stack_overflow) {
+    std::fprintf(stderr,
+                 "cudalab:     the thread ran out of stack (deep recursion or a very large "
+                 "local array)\n");
+  } else {
+    const char* what = f.write ? "write to" : "read of";
+    if (f.address < 4096)
+      std::fprintf(stderr, "cudalab:     invalid %s address 0x%" PRIxPTR
+                           " (a null pointer: was the buffer allocated and passed?)\n",
+                   what, f.address);
+    else
+      std::fprintf(stderr, "cudalab:     invalid %s address 0x%" PRIxPTR
+                           " (not memory this program may use)\n",
+                   what, f.address);
+  }
+  std::fprintf(stderr, "cudalab:     the launch is aborted; every later CUDA call returns %s\n",
+               f.signal == SIGFPE || f.signal == SIGILL ? "cudaErrorLaunchFailure"
+               : f.stack_overflow        ? "cudaErrorHardwareStackError"
+                                         : "cudaErrorIllegalAddress");
+}
+
+}  // namespace
+
+cudalab::sim::LaunchSummary last_summary() {
+  std::lock_guard lock(g_summary_mutex);
+  return g_summary;
+}
+
+}  // namespace cudalab::rt
+
+namespace cudalab::detail {
+
+cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                   cudaStream_t /*stream*/, void (*body)(void*), void* closure) {
+  using namespace cudalab::rt;
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  cudaError_t code = cudaSuccess;
+  std::string problem = configuration_problem(grid, block, shmem, &code);
+  if (!problem.empty()) {
+    std::fprintf(stderr, "cudalab: launch of '%s' at %s:%d did not run: %s (%s)\n", site.kernel,
+                 site.file, site.line, problem.c_str(), cudaGetErrorName(code));
+    record_last_error(code);
+    return code;
+  }
+  Launch l;
+  l.site = site;
+  l.grid = grid;
+  l.block = block;
+  l.shmem = shmem;
+  l.body = body;
+  l.closure = closure;
+  l.threads_per_block = block.x * block.y * block.z;
+  {
+    std::lock_guard lock(g_summary_mutex);
+    l.id = ++g_launch_counter;
+  }
+  trace_launch_begin(l);
+  const auto start = std::chrono::steady_clock::now();
+  run_grid(l);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  trace_launch_end(l);
+
+  {
+    std::lock_guard lock(g_summary_mutex);
+    auto& s = g_summary;
+    s = {};
+    s.valid = true;
+    std::strncpy(s.kernel, site.kernel, sizeof(s.kernel) - 1);
+    s.grid = grid;
+    s.block = block;
+    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+    s.threads = blocks * l.threads_per_block;
+    s.warps = blocks * ((l.threads_per_block + 31) / 32);
+    s.instrumented = instrumented_build();
+    s.idle_threads = s.instrumented ? l.idle_threads.load() : 0;
+    s.seconds = seconds;
+    s.workers = worker_count();
+  }
+
+  if (l.faulted.load()) {
+    report_fault(l);
+    const cudaError_t e = (l.fault.signal == SIGFPE || l.fault.signal == SIGILL)
+                              ? cudaErrorLaunchFailure
+                          : l.fault.stack_overflow ? cudaErrorHardwareStackError
+                                                   : cudaErrorIllegalAddress;
+    set_sticky_error(e);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace cudalab::detail
+
+namespace cudalab::sim {
+LaunchSummary last_launch() { return cudalab::rt::last_summary(); }
+bool instrumented() { return cudalab::rt::instrumented_build(); }
+}  // namespace cudalab::sim

@@ -1,0 +1,105 @@
+// Streams and events. Every operation runs to completion before its call
+// returns, which is one valid order of a CUDA stream; events record the wall
+// clock so cudaEventElapsedTime measures real simulator time.
+#include <chrono>
+#include <mutex>
+#include <set>
+
+#include "internal.h"
+
+struct CUstream_st {
+  unsigned flags = 0;
+};
+struct CUevent_st {
+  unsigned flags = 0;
+  bool recorded = false;
+  std::chrono::steady_clock::time_point when;
+};
+
+namespace {
+std::mutex g_handles_mutex;
+std::set<void*> g_streams, g_events;
+
+bool live(std::set<void*>& set, void* p) {
+  std::lock_guard lock(g_handles_mutex);
+  return set.count(p) != 0;
+}
+}  // namespace
+
+using cudalab::rt::api_result;
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  if (!stream || flags > cudaStreamNonBlocking) return api_result(cudaErrorInvalidValue);
+  auto* s = new CUstream_st{flags};
+  std::lock_guard lock(g_handles_mutex);
+  g_streams.insert(s);
+  *stream = s;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  std::lock_guard lock(g_handles_mutex);
+  if (!stream || !g_streams.erase(stream)) return api_result(cudaErrorInvalidResourceHandle);
+  delete stream;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+
+cudaError_t cudaDeviceSynchronize() { return api_result(cudaSuccess); }
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  if (!event || flags > (cudaEventBlockingSync | cudaEventDisableTiming))
+    return api_result(cudaErrorInvalidValue);
+  auto* e = new CUevent_st{flags, false, {}};
+  std::lock_guard lock(g_handles_mutex);
+  g_events.insert(e);
+  *event = e;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  std::lock_guard lock(g_handles_mutex);
+  if (!event || !g_events.erase(event)) return api_result(cudaErrorInvalidResourceHandle);
+  delete event;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
+  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  event->recorded = true;
+  event->when = std::chrono::steady_clock::now();
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms) return api_result(cudaErrorInvalidValue);
+  if (!start || !end || !live(g_events, start) || !live(g_events, end))
+    return api_result(cudaErrorInvalidResourceHandle);
+  if ((start->flags | end->flags) & cudaEventDisableTiming)
+    return api_result(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !end->recorded) return api_result(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+  return api_result(cudaSuccess);
+}

@@ -1,0 +1,242 @@
+// The trace writer: CUDALAB_TRACE=FILE records every launch, allocation and
+// global-memory access of the run in the format docs/trace-format.md
+// describes. Records go to the file as each launch ends, so a run that dies
+// leaves what it had done, and a trace without its END record tells the
+// reader it was cut short.
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+namespace {
+
+constexpr uint32_t kVersion = 1;
+enum RecordType : uint8_t {
+  kProgram = 1,
+  kAlloc = 2,
+  kFree = 3,
+  kLaunch = 4,
+  kAccesses = 5,
+  kLaunchEnd = 6,
+  kSite = 7,
+  kNote = 8,
+  kEnd = 9,
+};
+
+#pragma pack(push, 1)
+struct AccessRecord {
+  uint32_t block;
+  uint32_t thread;
+  uint32_t alloc;
+  uint64_t offset;
+  uint64_t pc;
+  uint8_t size;
+  uint8_t kind;  // 0 read, 1 write
+};
+#pragma pack(pop)
+static_assert(sizeof(AccessRecord) == 30);
+
+class Payload {
+ public:
+  Payload& u8(uint8_t v) { return raw(&v, 1); }
+  Payload& u32(uint32_t v) { return raw(&v, 4); }
+  Payload& u64(uint64_t v) { return raw(&v, 8); }
+  Payload& str(const std::string& s) {
+    const uint16_t n = static_cast<uint16_t>(std::min<size_t>(s.size(), 65535));
+    raw(&n, 2);
+    return raw(s.data(), n);
+  }
+  Payload& raw(const void* p, size_t n) {
+    bytes.insert(bytes.end(), static_cast<const char*>(p), static_cast<const char*>(p) + n);
+    return *this;
+  }
+  std::vector<char> bytes;
+};
+
+struct WorkerBuffer {
+  std::vector<AccessRecord> records;
+};
+
+class TraceWriter {
+ public:
+  TraceWriter() {
+    const char* path = std::getenv("CUDALAB_TRACE");
+    if (!path || !*path) return;
+    path_ = path;
+    file_ = std::fopen(path, "wb");
+    if (!file_) {
+      std::fprintf(stderr, "cudalab: cannot write the trace file %s: %s\n", path,
+                   std::strerror(errno));
+      std::exit(1);
+    }
+    if (!instrumented_build()) {
+      std::fprintf(stderr, "cudalab: this build records no memory accesses; the trace will "
+                           "hold launches and allocations only\n");
+    }
+    if (const char* cap = std::getenv("CUDALAB_TRACE_MAX_ACCESSES")) {
+      char* end = nullptr;
+      unsigned long long v = std::strtoull(cap, &end, 10);
+      if (end && *end == 0 && v > 0) cap_ = v;
+      else std::fprintf(stderr, "cudalab: CUDALAB_TRACE_MAX_ACCESSES=%s is not a positive "
+                                "number; keeping %llu\n", cap, (unsigned long long)cap_);
+    }
+    std::fwrite("CLTRACE", 1, 8, file_);
+    const uint32_t header[2] = {kVersion, 0};
+    std::fwrite(header, 4, 2, file_);
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    std::string program = n > 0 ? std::string(exe, size_t(n)) : "";
+    if (program.size() > 13 && program.substr(program.size() - 13) == ".instrumented")
+      program.resize(program.size() - 13);
+    write(kProgram, Payload().str(program));
+    std::atexit([] { writer().finish(); });
+  }
+
+  bool on() const { return file_ != nullptr; }
+
+  void write(RecordType type, const Payload& p) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    const uint32_t n = static_cast<uint32_t>(p.bytes.size());
+    std::fputc(type, file_);
+    std::fwrite(&n, 4, 1, file_);
+    std::fwrite(p.bytes.data(), 1, n, file_);
+  }
+
+  WorkerBuffer& buffer() {
+    thread_local WorkerBuffer* mine = nullptr;
+    if (!mine) {
+      std::lock_guard lock(mutex_);
+      buffers_.push_back(std::make_unique<WorkerBuffer>());
+      mine = buffers_.back().get();
+    }
+    return *mine;
+  }
+
+  bool room_for_one_more() {
+    const uint64_t used = recorded_.fetch_add(1, std::memory_order_relaxed);
+    if (used < cap_) return true;
+    recorded_.fetch_sub(1, std::memory_order_relaxed);
+    if (!capped_.exchange(true)) {
+      std::fprintf(stderr, "cudalab: the trace reached %llu accesses; recording of accesses "
+                           "stops here (CUDALAB_TRACE_MAX_ACCESSES sets the limit)\n",
+                   (unsigned long long)cap_);
+      cap_note_pending_ = true;
+    }
+    return false;
+  }
+
+  // Called on the host thread after a launch, when no worker records.
+  void flush_accesses(uint32_t launch_id) {
+    std::vector<AccessRecord> all;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& b : buffers_) {
+        all.insert(all.end(), b->records.begin(), b->records.end());
+        b->records.clear();
+      }
+    }
+    for (const AccessRecord& r : all) pcs_.insert(r.pc);
+    constexpr size_t kChunk = 1 << 16;
+    for (size_t i = 0; i < all.size(); i += kChunk) {
+      const size_t n = std::min(kChunk, all.size() - i);
+      Payload p;
+      p.u32(launch_id).u32(static_cast<uint32_t>(n)).raw(&all[i], n * sizeof(AccessRecord));
+      write(kAccesses, p);
+    }
+    if (cap_note_pending_) {
+      cap_note_pending_ = false;
+      write(kNote, Payload().str("access recording stopped at the limit of " +
+                                 std::to_string(cap_) + " accesses"));
+    }
+  }
+
+  void finish() {
+    if (!file_) return;
+    std::vector<uintptr_t> pcs(pcs_.begin(), pcs_.end()), before(pcs.size());
+    // Each pc is a return address: the access is in the instruction before.
+    for (size_t i = 0; i < pcs.size(); ++i) before[i] = pcs[i] ? pcs[i] - 1 : 0;
+    auto lines = symbolize(before);
+    for (size_t i = 0; i < pcs.size(); ++i) {
+      std::string file;
+      uint32_t line = 0;
+      if (auto colon = lines[i].rfind(':'); colon != std::string::npos) {
+        file = lines[i].substr(0, colon);
+        line = static_cast<uint32_t>(std::strtoul(lines[i].c_str() + colon + 1, nullptr, 10));
+      }
+      write(kSite, Payload().u64(pcs[i]).str(file).u32(line));
+    }
+    write(kEnd, Payload().u64(recorded_.load()).u32(launches_));
+    std::lock_guard lock(mutex_);
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+
+  uint32_t launches_ = 0;
+
+ private:
+  friend TraceWriter& writer();
+  std::string path_;
+  FILE* file_ = nullptr;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<WorkerBuffer>> buffers_;
+  std::set<uint64_t> pcs_;
+  uint64_t cap_ = 20'000'000;
+  std::atomic<uint64_t> recorded_{0};
+  std::atomic<bool> capped_{false};
+  bool cap_note_pending_ = false;
+
+ public:
+  static TraceWriter& writer() {
+    static TraceWriter w;
+    return w;
+  }
+};
+
+TraceWriter& writer() { return TraceWriter::writer(); }
+
+}  // namespace
+
+bool tracing() { return writer().on(); }
+
+void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t address,
+                             unsigned size, bool write, uintptr_t pc) {
+  TraceWriter& w = writer();
+  if (!w.room_for_one_more()) return;
+  w.buffer().records.push_back(AccessRecord{tl_block->linear, t.linear, a.id,
+                                            address - a.base, pc, uint8_t(size),
+                                            uint8_t(write ? 1 : 0)});
+}
+
+void trace_allocation(const Allocation& a) {
+  if (!tracing()) return;
+  writer().write(kAlloc, Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site));
+}
+
+void trace_free(const Allocation& a) {
+  if (!tracing()) return;
+  writer().write(kFree, Payload().u32(a.id));
+}
+
+void trace_launch_begin(const Launch& l) {
+  if (!tracing()) return;
+  Payload p;
+  p.u32(l.id).str(l.site.kernel).str(l.site.file).u32(uint32_t(l.site.line));
+  p.u32(l.grid.x).u32(l.grid.y).u32(l.grid.z).u32(l.block.x).u32(l.block.y).u32(l.block.z);
+  p.u64(l.shmem);
+  writer().write(kLaunch, p);
+}
+
+void trace_launch_end(const Launch& l) {
+  if (!tracing()) return;
+  writer().flush_accesses(l.id);
+  writer().launches_++;
+  writer().write(kLaunchEnd, Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(
+                                 l.idle_threads.load()));
+}
+
+}  // namespace cudalab::rt

@@ -1,0 +1,308 @@
+// cudalab-cc: the simulator's compiler driver, used like nvcc.
+//
+//   cudalab-cc -O2 -I dir prog.cu other.cpp -o prog && ./prog
+//
+// Each .cu file goes through the launch rewriter, then every source is
+// compiled by clang against the simulator's headers and linked with its
+// runtime. Two programs come out: `prog`, plain and fast, and
+// `prog.instrumented`, whose memory accesses the runtime observes; `prog`
+// hands over to its twin when a run asks for a trace (CUDALAB_TRACE).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cudalab_config.h"
+#include "rewrite.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kUsage = R"(usage: cudalab-cc [options] files... [-o output]
+
+Builds CUDA C++ (.cu) and C++ (.cpp/.cc/.cxx/.c) files into a program that
+runs on cudalab's CPU simulator, the way nvcc builds one for a GPU.
+
+options:
+  -o FILE          name of the program (default a.out) or, with -c, the object
+  -c               compile only; also writes FILE.instrumented unless --fast
+  -I DIR, -D M[=V], -U M, -L DIR, -l LIB, -O0..-O3, -g, -std=c++NN, -W...
+                   passed to the host compiler as usual
+  -Xcompiler OPT   pass OPT to the host compiler
+  --fast           build only the plain program, no instrumented twin
+                   (traces and checks then need a rebuild without --fast)
+  --instrumented   build one program, instrumented (what grading uses)
+  --keep           keep the rewritten sources (printed with their paths)
+  -v, --verbose    print each command
+  --help, --version
+nvcc options with no meaning on the simulator (-arch, -gencode, -lineinfo,
+--use_fast_math, -rdc, -x cu) are accepted and ignored.
+)";
+
+struct Options {
+  std::vector<std::string> sources, objects, compile_flags, link_flags;
+  std::string output;
+  bool compile_only = false, fast = false, only_instrumented = false, keep = false,
+       verbose = false;
+};
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::cerr << "cudalab-cc: " << msg << "\n(run cudalab-cc --help for the options)\n";
+  std::exit(2);
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  bool std_given = false, opt_given = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const std::string& flag) -> std::string {
+      if (a.size() > flag.size()) return a.substr(flag.size() + (a[flag.size()] == '=' ? 1 : 0));
+      if (i + 1 >= argc) usage_error(flag + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (a == "--version") {
+      std::cout << "cudalab-cc 0.1 (CUDA " << CUDALAB_CUDA_VERSION_TEXT
+                << " runtime API on the CPU simulator)\n";
+      std::exit(0);
+    } else if (a == "-o") {
+      if (i + 1 >= argc) usage_error("-o needs a file name");
+      o.output = argv[++i];
+    } else if (a == "-c") {
+      o.compile_only = true;
+    } else if (a == "--fast") {
+      o.fast = true;
+    } else if (a == "--instrumented") {
+      o.only_instrumented = true;
+    } else if (a == "--keep") {
+      o.keep = true;
+    } else if (a == "-v" || a == "--verbose") {
+      o.verbose = true;
+    } else if (a.rfind("-I", 0) == 0) {
+      o.compile_flags.push_back("-I" + value("-I"));
+    } else if (a.rfind("-D", 0) == 0) {
+      o.compile_flags.push_back("-D" + value("-D"));
+    } else if (a.rfind("-U", 0) == 0) {
+      o.compile_flags.push_back("-U" + value("-U"));
+    } else if (a.rfind("-L", 0) == 0) {
+      o.link_flags.push_back("-L" + value("-L"));
+    } else if (a.rfind("-l", 0) == 0 && a != "-lineinfo") {
+      o.link_flags.push_back("-l" + value("-l"));
+    } else if (a == "-Xcompiler" || a == "--compiler-options") {
+      if (i + 1 >= argc) usage_error(a + " needs a value");
+      std::stringstream ss(argv[++i]);
+      for (std::string part; std::getline(ss, part, ',');) o.compile_flags.push_back(part);
+    } else if (a.rfind("-O", 0) == 0) {
+      opt_given = true;
+      o.compile_flags.push_back(a);
+    } else if (a.rfind("-std=", 0) == 0) {
+      std_given = true;
+      o.compile_flags.push_back(a);
+    } else if (a == "-g" || a.rfind("-W", 0) == 0 || a.rfind("-f", 0) == 0 ||
+               a.rfind("-m", 0) == 0) {
+      o.compile_flags.push_back(a);
+    } else if (a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0 ||
+               a.rfind("-gencode", 0) == 0 || a.rfind("--generate-code", 0) == 0 ||
+               a.rfind("-code", 0) == 0) {
+      if (a.find('=') == std::string::npos && i + 1 < argc) ++i;  // its value
+    } else if (a == "-lineinfo" || a == "--use_fast_math" || a == "-use_fast_math" ||
+               a == "-rdc=true" || a == "-rdc=false" || a == "--expt-relaxed-constexpr" ||
+               a == "--extended-lambda" || a == "-G") {
+      // nvcc options without meaning here.
+    } else if (a == "-x") {
+      if (i + 1 < argc) ++i;  // "-x cu": every .cu is CUDA already
+    } else if (a.size() > 1 && a[0] == '-') {
+      usage_error("unknown option " + a);
+    } else if (ends_with(a, ".cu") || ends_with(a, ".cpp") || ends_with(a, ".cc") ||
+               ends_with(a, ".cxx") || ends_with(a, ".c")) {
+      o.sources.push_back(a);
+    } else if (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so")) {
+      o.objects.push_back(a);
+    } else {
+      usage_error("don't know what to do with " + a +
+                  " (expected .cu, .cpp, .cc, .cxx, .c, .o or .a)");
+    }
+  }
+  if (o.sources.empty() && o.objects.empty()) usage_error("no input files");
+  if (o.compile_only && o.sources.size() != 1 && !o.output.empty())
+    usage_error("-c with -o takes exactly one source file");
+  for (const auto& s : o.sources)
+    if (!fs::exists(s)) usage_error(s + ": no such file");
+  if (!std_given) o.compile_flags.insert(o.compile_flags.begin(), "-std=c++20");
+  if (!opt_given) o.compile_flags.push_back("-O2");
+  return o;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs the commands in parallel; true when all succeed.
+bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose) {
+  std::vector<pid_t> pids;
+  for (const auto& cmd : commands) {
+    if (verbose) {
+      for (const auto& a : cmd) std::cerr << quote(a) << ' ';
+      std::cerr << '\n';
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+      std::vector<char*> args;
+      for (const auto& a : cmd) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      std::cerr << "cudalab-cc: cannot run " << args[0] << ": " << std::strerror(errno) << '\n';
+      _exit(127);
+    }
+    if (pid < 0) {
+      std::cerr << "cudalab-cc: fork failed: " << std::strerror(errno) << '\n';
+      return false;
+    }
+    pids.push_back(pid);
+  }
+  bool ok = true;
+  for (pid_t pid : pids) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  return ok;
+}
+
+const char* kInstrumentFlags =
+    "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse(argc, argv);
+  char tmpl[] = "/tmp/cudalab-cc.XXXXXX";
+  const char* tmp_base = std::getenv("TMPDIR");
+  std::string tmpdir_pattern = std::string(tmp_base && *tmp_base ? tmp_base : "/tmp") +
+                               "/cudalab-cc.XXXXXX";
+  std::vector<char> pattern(tmpdir_pattern.begin(), tmpdir_pattern.end());
+  pattern.push_back(0);
+  char* dir = mkdtemp(pattern.data());
+  if (!dir) dir = mkdtemp(tmpl);
+  if (!dir) {
+    std::cerr << "cudalab-cc: cannot make a temporary folder: " << std::strerror(errno) << '\n';
+    return 1;
+  }
+  const fs::path tmp = dir;
+  auto cleanup = [&] {
+    if (!o.keep) fs::remove_all(tmp);
+  };
+
+  // 1. Rewrite the .cu files.
+  std::vector<std::string> compile_inputs;
+  bool problems = false;
+  for (const auto& src : o.sources) {
+    if (!ends_with(src, ".cu")) {
+      compile_inputs.push_back(src);
+      continue;
+    }
+    std::ifstream in(src, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto r = cudalab::rewriter::rewrite(ss.str(), src);
+    for (const auto& p : r.problems) {
+      std::cerr << src << ":" << p.line << ": error: " << p.message << '\n';
+      problems = true;
+    }
+    const fs::path out = tmp / (std::to_string(compile_inputs.size()) + "_" +
+                                fs::path(src).filename().string() + ".cpp");
+    std::ofstream(out, std::ios::binary) << r.text;
+    if (o.keep) std::cerr << "cudalab-cc: kept " << out.string() << " (from " << src << ")\n";
+    compile_inputs.push_back(out.string());
+  }
+  if (problems) {
+    cleanup();
+    return 1;
+  }
+
+  // 2. Compile each source, plain and instrumented, in parallel.
+  const bool want_plain = !o.only_instrumented;
+  const bool want_instrumented = o.only_instrumented || !o.fast;
+  std::vector<std::vector<std::string>> compiles;
+  std::vector<std::string> plain_objects, instrumented_objects;
+  for (size_t k = 0; k < compile_inputs.size(); ++k) {
+    const std::string& input = compile_inputs[k];
+    const bool is_c = ends_with(o.sources[k], ".c");
+    std::string stem = fs::path(o.sources[k]).stem().string();
+    for (int variant = 0; variant < 2; ++variant) {
+      if ((variant == 0 && !want_plain) || (variant == 1 && !want_instrumented)) continue;
+      std::string obj;
+      if (o.compile_only) {
+        std::string base = o.output.empty() ? stem + ".o" : o.output;
+        obj = variant == 0 || o.only_instrumented ? base : base + ".instrumented";
+      } else {
+        obj = (tmp / (std::to_string(k) + (variant ? ".i.o" : ".o"))).string();
+      }
+      std::vector<std::string> cmd = {is_c ? CUDALAB_CC : CUDALAB_CXX};
+      if (!is_c) cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
+      else
+        for (const auto& f : o.compile_flags)
+          if (f.rfind("-std=", 0) != 0) cmd.push_back(f);
+      cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
+      cmd.push_back("-gline-tables-only");
+      if (variant == 1) cmd.push_back(kInstrumentFlags);
+      if (!is_c && ends_with(input, ".cpp") && ends_with(o.sources[k], ".cu")) {
+        cmd.push_back("-x");
+        cmd.push_back("c++");
+      }
+      cmd.insert(cmd.end(), {"-c", input, "-o", obj});
+      compiles.push_back(cmd);
+      (variant == 0 ? plain_objects : instrumented_objects).push_back(obj);
+    }
+  }
+  if (!compiles.empty() && !run_all(compiles, o.verbose)) {
+    cleanup();
+    return 1;
+  }
+  if (o.compile_only) {
+    cleanup();
+    return 0;
+  }
+
+  // 3. Link.
+  const std::string output = o.output.empty() ? "a.out" : o.output;
+  std::vector<std::vector<std::string>> links;
+  auto link = [&](std::vector<std::string> objects, const std::string& out, bool instrumented) {
+    std::vector<std::string> cmd = {CUDALAB_CXX};
+    cmd.insert(cmd.end(), objects.begin(), objects.end());
+    for (const auto& obj : o.objects) {
+      // An object compiled with -c has its instrumented twin beside it.
+      std::string twin = obj + ".instrumented";
+      cmd.push_back(instrumented && fs::exists(twin) ? twin : obj);
+    }
+    cmd.insert(cmd.end(), o.link_flags.begin(), o.link_flags.end());
+    cmd.insert(cmd.end(), {CUDALAB_SIM_LIBRARY, CUDALAB_BOOST_CONTEXT_LIBRARY, "-lpthread", "-ldl",
+                           "-o", out});
+    links.push_back(cmd);
+  };
+  if (want_plain) link(plain_objects, output, false);
+  if (want_instrumented)
+    link(instrumented_objects, o.only_instrumented ? output : output + ".instrumented", true);
+  const bool ok = run_all(links, o.verbose);
+  if (ok && o.fast) fs::remove(output + ".instrumented");  // no stale twin
+  cleanup();
+  return ok ? 0 : 1;
+}

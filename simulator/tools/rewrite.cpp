@@ -1,0 +1,259 @@
+#include "rewrite.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace cudalab::rewriter {
+namespace {
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Marks which bytes of the source are code (not comment, string or char
+// literal), so that searches below only look at code.
+std::vector<bool> code_mask(const std::string& s) {
+  std::vector<bool> code(s.size(), true);
+  size_t i = 0;
+  const size_t n = s.size();
+  auto mark = [&](size_t from, size_t to) {
+    for (size_t k = from; k < to && k < n; ++k) code[k] = false;
+  };
+  while (i < n) {
+    const char c = s[i];
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      size_t e = i;
+      while (e < n && s[e] != '\n') e += (s[e] == '\\' && e + 1 < n) ? 2 : 1;
+      mark(i, e);
+      i = e;
+    } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      size_t e = s.find("*/", i + 2);
+      e = e == std::string::npos ? n : e + 2;
+      mark(i, e);
+      i = e;
+    } else if (c == 'R' && i + 1 < n && s[i + 1] == '"' && (i == 0 || !ident_char(s[i - 1]) ||
+                                                           s[i - 1] == 'u' || s[i - 1] == 'U' ||
+                                                           s[i - 1] == 'L' || s[i - 1] == '8')) {
+      // Raw string literal R"delim( ... )delim"
+      size_t open = s.find('(', i + 2);
+      if (open == std::string::npos) break;
+      std::string end = ")" + s.substr(i + 2, open - i - 2) + "\"";
+      size_t e = s.find(end, open + 1);
+      e = e == std::string::npos ? n : e + end.size();
+      mark(i, e);
+      i = e;
+    } else if (c == '"' || (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(
+                                                              s[i - 1])) &&
+                                           i + 1 < n && std::isxdigit(static_cast<unsigned char>(
+                                                            s[i + 1]))))) {
+      // String or character literal (a ' between hex digits is a digit separator).
+      size_t e = i + 1;
+      while (e < n && s[e] != c && s[e] != '\n') e += (s[e] == '\\') ? 2 : 1;
+      e = std::min(n, e + 1);
+      mark(i, e);
+      i = e;
+    } else {
+      ++i;
+    }
+  }
+  return code;
+}
+
+int line_of(const std::string& s, size_t pos) {
+  int line = 1;
+  for (size_t i = 0; i < pos && i < s.size(); ++i) line += s[i] == '\n';
+  return line;
+}
+
+size_t skip_space_back(const std::string& s, const std::vector<bool>& code, size_t pos) {
+  // pos: one past the candidate; returns one past the last non-space code char
+  while (pos > 0 && (std::isspace(static_cast<unsigned char>(s[pos - 1])) || !code[pos - 1]))
+    --pos;
+  return pos;
+}
+
+// Start of the kernel expression that ends just before `end` (exclusive):
+// a name, qualified names, template arguments, or a parenthesized expression.
+// Returns std::string::npos when there is none.
+size_t kernel_start(const std::string& s, const std::vector<bool>& code, size_t end) {
+  size_t pos = skip_space_back(s, code, end);
+  bool any = false;
+  while (pos > 0) {
+    const char c = s[pos - 1];
+    if (c == '>' || c == ')') {
+      const char open = c == '>' ? '<' : '(';
+      int depth = 0;
+      size_t k = pos;
+      while (k > 0) {
+        --k;
+        if (!code[k]) continue;
+        if (s[k] == c) ++depth;
+        else if (s[k] == open && --depth == 0) break;
+      }
+      if (depth != 0) return std::string::npos;
+      pos = k;
+      any = true;
+      if (c == ')') return pos;  // (expr)<<<...>>>
+      pos = skip_space_back(s, code, pos);
+      continue;
+    }
+    if (ident_char(c)) {
+      while (pos > 0 && ident_char(s[pos - 1])) --pos;
+      any = true;
+      size_t before = skip_space_back(s, code, pos);
+      if (before >= 2 && s[before - 1] == ':' && s[before - 2] == ':') {
+        pos = skip_space_back(s, code, before - 2);
+        if (pos == 0 || !(ident_char(s[pos - 1]) || s[pos - 1] == '>')) return before - 2;
+        continue;
+      }
+      return pos;
+    }
+    break;
+  }
+  return any ? pos : std::string::npos;
+}
+
+std::string flatten(const std::string& t) {
+  std::string out;
+  for (char c : t) {
+    if (std::isspace(static_cast<unsigned char>(c))) continue;
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// Finds `>>>` closing the configuration that starts at `from`, at bracket
+// depth 0; npos if missing.
+size_t config_end(const std::string& s, const std::vector<bool>& code, size_t from) {
+  int depth = 0;
+  for (size_t i = from; i + 2 < s.size() + 0; ++i) {
+    if (!code[i]) continue;
+    const char c = s[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return std::string::npos;
+    } else if (c == '>' && depth == 0 && s.compare(i, 3, ">>>") == 0) {
+      return i;
+    } else if (c == ';' && depth == 0) {
+      return std::string::npos;
+    }
+  }
+  return std::string::npos;
+}
+
+bool word_at(const std::string& s, const std::vector<bool>& code, size_t i, const char* w) {
+  const size_t n = std::strlen(w);
+  if (i + n > s.size() || s.compare(i, n, w) != 0 || !code[i]) return false;
+  if (i > 0 && ident_char(s[i - 1])) return false;
+  return i + n == s.size() || !ident_char(s[i + n]);
+}
+
+std::string trim(const std::string& t) {
+  size_t a = 0, b = t.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(t[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(t[b - 1]))) --b;
+  return t.substr(a, b - a);
+}
+
+size_t count_newlines(const std::string& t, size_t from, size_t to) {
+  size_t k = 0;
+  for (size_t i = from; i < to; ++i) k += t[i] == '\n';
+  return k;
+}
+
+}  // namespace
+
+Result rewrite(const std::string& source, const std::string& path) {
+  Result r;
+  const std::vector<bool> code = code_mask(source);
+  std::string out;
+  out.reserve(source.size() + 1024);
+  size_t copied = 0;  // source[0, copied) is already in `out`
+
+  for (size_t i = 0; i + 2 < source.size(); ++i) {
+    if (!code[i]) continue;
+    if (source.compare(i, 3, "<<<") == 0) {
+      const size_t kstart = kernel_start(source, code, i);
+      if (kstart == std::string::npos || kstart < copied) {
+        r.problems.push_back({line_of(source, i), "a launch `<<<` with no kernel name before it"});
+        i += 2;
+        continue;
+      }
+      const size_t cend = config_end(source, code, i + 3);
+      if (cend == std::string::npos) {
+        r.problems.push_back(
+            {line_of(source, i), "a launch `<<<` without its closing `>>>` in the same statement"});
+        i += 2;
+        continue;
+      }
+      const std::string kernel = source.substr(kstart, skip_space_back(source, code, i) - kstart);
+      const std::string config = source.substr(i + 3, cend - i - 3);
+      if (trim(config).empty()) {
+        r.problems.push_back({line_of(source, i), "an empty launch configuration `<<<>>>`: "
+                                                  "give at least <<<grid, block>>>"});
+        i = cend + 2;
+        continue;
+      }
+      out.append(source, copied, kstart - copied);
+      // Keep the newlines of the kernel expression and the gap before <<<.
+      std::string kernel_one_line;
+      for (char c : kernel) kernel_one_line += (c == '\n') ? ' ' : c;
+      out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " +
+             kernel_one_line + "(cudalab_args_...); }, ::cudalab::detail::LaunchSite{\"" +
+             flatten(kernel) + "\", __FILE__, __LINE__})(";
+      out.append(count_newlines(source, kstart, i), '\n');
+      out += config;
+      out += ")";  // closes the configuration call
+      copied = cend + 3;
+      i = cend + 2;
+      ++r.launches;
+    } else if (word_at(source, code, i, "extern")) {
+      size_t k = i + 6;
+      while (k < source.size() && (std::isspace(static_cast<unsigned char>(source[k])) || !code[k]))
+        ++k;
+      if (!word_at(source, code, k, "__shared__")) continue;
+      const size_t semi = source.find(';', k);
+      const size_t open = source.rfind('[', semi);
+      if (semi == std::string::npos || open == std::string::npos || open < k) {
+        r.problems.push_back({line_of(source, i), "an `extern __shared__` declaration that is not "
+                                                  "of the form `extern __shared__ T name[];`"});
+        continue;
+      }
+      size_t name_end = skip_space_back(source, code, open);
+      size_t name_begin = name_end;
+      while (name_begin > k && ident_char(source[name_begin - 1])) --name_begin;
+      std::string type = source.substr(k + 10, name_begin - k - 10);
+      // Alignment requests are met: the arena is aligned to 128 bytes.
+      if (size_t a = type.find("__align__"); a != std::string::npos) {
+        size_t close = type.find(')', a);
+        if (close != std::string::npos) type.erase(a, close - a + 1);
+      }
+      const std::string name = source.substr(name_begin, name_end - name_begin);
+      if (name.empty() || trim(type).empty()) {
+        r.problems.push_back({line_of(source, i), "an `extern __shared__` declaration without a "
+                                                  "type and a name"});
+        continue;
+      }
+      out.append(source, copied, i - copied);
+      std::string t = trim(type);
+      for (char& c : t)
+        if (c == '\n') c = ' ';
+      out += "static thread_local " + t + "* const " + name + " = static_cast<" + t +
+             "*>(::cudalab::detail::dynamic_shared_memory());";
+      out.append(count_newlines(source, i, semi), '\n');
+      copied = semi + 1;
+      i = semi;
+      ++r.dynamic_shared;
+    }
+  }
+  out.append(source, copied, std::string::npos);
+  if (!r.problems.empty()) return r;
+  std::string escaped;
+  for (char c : path) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  r.text = "#include <cuda_runtime.h>\n#line 1 \"" + escaped + "\"\n" + out;
+  return r;
+}
+
+}  // namespace cudalab::rewriter

@@ -1,0 +1,33 @@
+// The launch rewriter: turns the two pieces of CUDA C++ that a C++ compiler
+// cannot parse into plain C++, and nothing else, keeping every line where it
+// was so compiler messages point at the student's .cu file and line.
+//
+//   kernel<<<grid, block, shmem, stream>>>(args)
+//     -> ::cudalab::detail::make_launcher(<call of kernel>, <site>, grid, block, shmem, stream)(args)
+//   extern __shared__ T name[];
+//     -> static thread_local T* const name = <this block's dynamic shared memory>;
+//
+// `<<<` inside comments, string and character literals is left alone.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cudalab::rewriter {
+
+struct Problem {
+  int line = 0;
+  std::string message;
+};
+
+struct Result {
+  std::string text;               // the rewritten source (empty on problems)
+  std::vector<Problem> problems;  // what could not be rewritten, with its line
+  int launches = 0;
+  int dynamic_shared = 0;
+};
+
+// `path` names the original file in the #line directive and in problems.
+Result rewrite(const std::string& source, const std::string& path);
+
+}  // namespace cudalab::rewriter
