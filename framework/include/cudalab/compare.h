@@ -1,0 +1,47 @@
+// Comparing a kernel's results with the CPU reference, and saying what is
+// wrong in a student's words: the first wrong elements, their index, the
+// value expected, and (on the simulator) the thread and block that wrote
+// them, or that no thread did.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace cudalab {
+
+struct Tolerance {
+  double absolute = 0;
+  double relative = 0;
+};
+
+struct CompareResult {
+  size_t wrong = 0;     // elements outside the tolerance, NaN or Inf
+  size_t checked = 0;
+  bool ok() const { return wrong == 0; }
+};
+
+// Compares got[0..n) with want[0..n). `device` is where `got` was copied
+// from; on the simulator it names the writer of each wrong element. Writes
+// up to `show` wrong elements to `out`, as "name[i]".
+CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
+                      const std::string& name, const void* device, std::ostream& out,
+                      size_t show = 5);
+
+// "thread (3,0,0) of block (12,0,0)", "no thread (never written)", or "" when
+// the simulator cannot tell (a GPU build, or writer tracking off).
+std::string describe_writer(const void* device_address);
+
+// Starts remembering which thread writes each device byte (simulator,
+// instrumented builds); a no-op elsewhere. Returns whether it is on.
+bool track_writers();
+
+// Deterministic test data: `n` floats in [lo, hi) from `seed`.
+std::vector<float> random_floats(size_t n, uint64_t seed, float lo = -1.f, float hi = 1.f);
+
+// True when a CUDA device can run kernels (always on the simulator).
+bool device_available(std::string* why);
+
+}  // namespace cudalab

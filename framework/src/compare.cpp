@@ -1,0 +1,87 @@
+// Result comparison with a student-readable account of what is wrong.
+#include "cudalab/compare.h"
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include <cuda_runtime.h>
+#ifdef CUDALAB_SIMULATOR
+#include "cudalab/sim.h"
+#endif
+
+namespace cudalab {
+
+std::string describe_writer(const void* device_address) {
+#ifdef CUDALAB_SIMULATOR
+  if (!sim::instrumented()) return "";
+  sim::Writer w = sim::last_writer(device_address);
+  if (!w.known) return "no thread wrote it";
+  std::ostringstream s;
+  s << "written by thread (" << w.thread.x << "," << w.thread.y << "," << w.thread.z
+    << ") of block (" << w.block.x << "," << w.block.y << "," << w.block.z << ")";
+  return s.str();
+#else
+  (void)device_address;
+  return "";
+#endif
+}
+
+bool track_writers() {
+#ifdef CUDALAB_SIMULATOR
+  if (!sim::instrumented()) return false;
+  sim::track_writers(true);
+  return true;
+#else
+  return false;
+#endif
+}
+
+CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
+                      const std::string& name, const void* device, std::ostream& out,
+                      size_t show) {
+  CompareResult r;
+  r.checked = n;
+  for (size_t i = 0; i < n; ++i) {
+    const double g = got[i], w = want[i];
+    const bool finite = std::isfinite(g);
+    const double allowed = tol.absolute + tol.relative * std::fabs(w);
+    if (finite && std::fabs(g - w) <= allowed) continue;
+    if (r.wrong++ < show) {
+      out << "  " << name << "[" << i << "] is " << got[i];
+      if (!finite) out << " (not a finite number)";
+      out << ", expected " << want[i];
+      if (device) {
+        std::string who =
+            describe_writer(static_cast<const char*>(device) + i * sizeof(float));
+        if (!who.empty()) out << "; " << who;
+      }
+      out << "\n";
+    }
+  }
+  if (r.wrong > show) out << "  ... and " << (r.wrong - show) << " more wrong elements\n";
+  if (r.wrong)
+    out << "  " << r.wrong << " of " << n << " elements are wrong (first at the top)\n";
+  return r;
+}
+
+std::vector<float> random_floats(size_t n, uint64_t seed, float lo, float hi) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+bool device_available(std::string* why) {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    if (why) *why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device";
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cudalab

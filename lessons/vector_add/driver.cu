@@ -1,0 +1,176 @@
+// Vector add: the lesson's program. It makes two arrays, adds them with the
+// kernel from your file (exercise.cu or solution.cu), checks the result
+// against the CPU, and says what the launch did.
+//
+//   vector_add [N] [--threads T]    add N floats (default 1,000,000)
+//   vector_add --bench [N]          time the kernel against a device copy
+//
+// Napkin math: each element reads 2 floats and writes 1, 12 bytes and 1
+// FLOP, so vector add is bound by memory bandwidth. The best it can do is
+// the speed of a device-to-device copy (which moves 8 bytes per element),
+// and a good kernel reaches 90 % of it.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cudalab/compare.h"
+#include "lesson.h"
+#ifdef CUDALAB_SIMULATOR
+#include "cudalab/sim.h"
+#endif
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "vector_add: %s failed: %s (%s)\n", what, cudaGetErrorString(e),
+                 cudaGetErrorName(e));
+    std::exit(1);
+  }
+}
+
+// The CPU reference.
+void vector_add_cpu(const float* a, const float* b, float* c, int n) {
+  for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: vector_add [N] [--threads T]   add N floats (default 1000000) with "
+               "blocks of T threads (default 256)\n"
+               "       vector_add --bench [N]         time the kernel against a device copy\n");
+  return 2;
+}
+
+bool parse_int(const char* s, long lo, long hi, long* out) {
+  char* end = nullptr;
+  long v = std::strtol(s, &end, 10);
+  if (!end || *end || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+int bench(int n) {
+  const size_t bytes = size_t(n) * sizeof(float);
+  float *a, *b, *c;
+  check(cudaMalloc(&a, bytes), "cudaMalloc");
+  check(cudaMalloc(&b, bytes), "cudaMalloc");
+  check(cudaMalloc(&c, bytes), "cudaMalloc");
+  check(cudaMemset(a, 0, bytes), "cudaMemset");
+  check(cudaMemset(b, 0, bytes), "cudaMemset");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  const int threads = 256, blocks = (n + threads - 1) / threads;
+  const int reps = 20;
+  float ms_add = 0, ms_copy = 0;
+  launch_vector_add(a, b, c, n, blocks, threads);  // warm-up
+  check(cudaDeviceSynchronize(), "warm-up launch");
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) launch_vector_add(a, b, c, n, blocks, threads);
+  cudaEventRecord(stop);
+  check(cudaEventSynchronize(stop), "vector add");
+  cudaEventElapsedTime(&ms_add, start, stop);
+  check(cudaMemcpy(c, a, bytes, cudaMemcpyDeviceToDevice), "warm-up copy");
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) cudaMemcpy(c, a, bytes, cudaMemcpyDeviceToDevice);
+  cudaEventRecord(stop);
+  check(cudaEventSynchronize(stop), "copy");
+  cudaEventElapsedTime(&ms_copy, start, stop);
+  const double add_gbs = 3.0 * bytes * reps / (ms_add * 1e-3) / 1e9;
+  const double copy_gbs = 2.0 * bytes * reps / (ms_copy * 1e-3) / 1e9;
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  std::printf("device: %s\n", prop.name);
+  std::printf("vector add, %d floats: %.3f ms per launch, %.1f GB/s (12 bytes per element)\n", n,
+              ms_add / reps, add_gbs);
+  std::printf("device-to-device copy:  %.3f ms per copy, %.1f GB/s (8 bytes per element)\n",
+              ms_copy / reps, copy_gbs);
+  std::printf("vector add reaches %.1f %% of copy bandwidth (target: at least 90 %%)\n",
+              100.0 * add_gbs / copy_gbs);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long n = 1000000, threads = 256;
+  bool do_bench = false, n_given = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--bench")) {
+      do_bench = true;
+    } else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
+      if (!parse_int(argv[++i], 1, 1024, &threads)) {
+        std::fprintf(stderr, "vector_add: --threads takes a number from 1 to 1024\n");
+        return 2;
+      }
+    } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      usage();
+      return 0;
+    } else if (!n_given && parse_int(argv[i], 1, 1L << 28, &n)) {
+      n_given = true;
+    } else {
+      std::fprintf(stderr, "vector_add: '%s' is not an option or a size from 1 to 268435456\n",
+                   argv[i]);
+      return usage();
+    }
+  }
+  if (do_bench) return bench(n_given ? int(n) : 1 << 26);
+
+  // 1. Data on the host, and the answer the CPU gives.
+  std::vector<float> a = cudalab::random_floats(n, 1), b = cudalab::random_floats(n, 2);
+  std::vector<float> want(n), got(n);
+  vector_add_cpu(a.data(), b.data(), want.data(), int(n));
+
+  // 2. The same data on the device.
+  const size_t bytes = size_t(n) * sizeof(float);
+  float *d_a, *d_b, *d_c;
+  check(cudaMalloc(&d_a, bytes), "cudaMalloc(a)");
+  check(cudaMalloc(&d_b, bytes), "cudaMalloc(b)");
+  check(cudaMalloc(&d_c, bytes), "cudaMalloc(c)");
+  check(cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice), "copy of a to the device");
+  check(cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice), "copy of b to the device");
+  check(cudaMemset(d_c, 0xff, bytes), "cudaMemset(c)");  // NaN: unwritten elements show
+  cudalab::track_writers();
+
+  // 3. One thread per element: enough blocks to cover n.
+  const int blocks = int((n + threads - 1) / threads);
+  std::printf("vector add: c[i] = a[i] + b[i] for %ld floats\n", n);
+  launch_vector_add(d_a, d_b, d_c, int(n), blocks, int(threads));
+  check(cudaGetLastError(), "the launch");
+  check(cudaDeviceSynchronize(), "the kernel");
+  check(cudaMemcpy(got.data(), d_c, bytes, cudaMemcpyDeviceToHost), "copy of c to the host");
+
+#ifdef CUDALAB_SIMULATOR
+  const cudalab::sim::LaunchSummary s = cudalab::sim::last_launch();
+  std::printf("launch: grid (%u,%u,%u) x block (%u,%u,%u) = %llu threads in %llu warps of 32\n",
+              s.grid.x, s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z,
+              (unsigned long long)s.threads, (unsigned long long)s.warps);
+  if (s.instrumented)
+    std::printf("        %llu threads did no work (their index is past the end of the array)\n",
+                (unsigned long long)s.idle_threads);
+  std::printf("        ran on the cudalab simulator in %.1f ms on %u CPU threads\n",
+              s.seconds * 1e3, s.workers);
+#else
+  std::printf("launch: grid (%d,1,1) x block (%ld,1,1) on the GPU\n", blocks, threads);
+#endif
+
+  // 4. The check: a + b is one rounding in float on both, so equal bit for bit.
+  cudalab::CompareResult r =
+      cudalab::compare(got.data(), want.data(), n, {0, 0}, "c", d_c, std::cout);
+  if (r.ok())
+    std::printf("check: all %ld elements match the CPU reference\n", n);
+  else
+    std::printf("check: FAILED, %zu of %ld elements are wrong\n", r.wrong, n);
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_c);
+  return r.ok() ? 0 : 1;
+}

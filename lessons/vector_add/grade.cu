@@ -1,0 +1,120 @@
+// Vector add: the graded tests (10 points). Each runs the kernel from the
+// student's file through its launcher and compares every element with the
+// CPU; a + b is a single rounding on both, so they must agree exactly.
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cudalab/compare.h"
+#include "cudalab/grading.h"
+#include "lesson.h"
+
+namespace {
+
+// Room after the end of c, filled with a marker: a kernel without a bounds
+// check writes there.
+constexpr int kGuard = 256;
+
+struct Case {
+  int n;
+  int blocks;
+  int threads;
+  uint64_t seed;
+};
+
+void run_case(cudalab::grading::TestContext& t, const Case& c) {
+  t.note() << "n = " << c.n << ", " << c.blocks << " blocks of " << c.threads << " threads\n";
+  std::vector<float> a = cudalab::random_floats(c.n, c.seed), b = cudalab::random_floats(c.n, c.seed + 1);
+  std::vector<float> want(c.n), got(c.n + kGuard);
+  for (int i = 0; i < c.n; ++i) want[i] = a[i] + b[i];
+
+  const size_t bytes = size_t(c.n) * sizeof(float);
+  float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
+  if (cudaMalloc(&d_a, bytes) != cudaSuccess || cudaMalloc(&d_b, bytes) != cudaSuccess ||
+      cudaMalloc(&d_c, bytes + kGuard * sizeof(float)) != cudaSuccess) {
+    t.fail() << "could not allocate device memory: " << cudaGetErrorString(cudaGetLastError()) << "\n";
+    return;
+  }
+  cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemset(d_c, 0xff, bytes + kGuard * sizeof(float));  // NaN everywhere
+  cudalab::track_writers();
+
+  launch_vector_add(d_a, d_b, d_c, c.n, c.blocks, c.threads);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e)
+             << ")\n";
+    return;
+  }
+  cudaMemcpy(got.data(), d_c, bytes + kGuard * sizeof(float), cudaMemcpyDeviceToHost);
+
+  std::ostringstream details;
+  cudalab::CompareResult r = cudalab::compare(got.data(), want.data(), c.n, {0, 0}, "c", d_c, details);
+  if (!r.ok()) {
+    t.fail() << details.str();
+    bool none_written = true;
+    for (int i = 0; i < c.n && none_written; ++i) none_written = std::isnan(got[i]);
+    if (none_written)
+      t.fail() << "  No element of c was written: is the kernel body still a TODO?\n";
+  }
+  uint32_t marker;
+  std::memset(&marker, 0xff, sizeof(marker));
+  for (int k = 0; k < kGuard; ++k) {
+    uint32_t bits;
+    std::memcpy(&bits, &got[c.n + k], sizeof(bits));
+    if (bits == marker) continue;
+    std::string who = cudalab::describe_writer(d_c + c.n + k);
+    t.fail() << "  c[" << (c.n + k) << "] was written, but c has only " << c.n
+             << " elements: a thread past the end of the array wrote to memory that is not "
+                "yours" << (who.empty() ? "" : " (" + who + ")")
+             << ". Check the bounds: only i < n may be written.\n";
+    break;
+  }
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_c);
+}
+
+int blocks_for(int n, int threads) { return (n + threads - 1) / threads; }
+
+}  // namespace
+
+CUDALAB_GRADED_TEST(MultipleOfBlockSize, 2, "n a multiple of the block size (65,536 = 256 x 256)") {
+  run_case(t, {65536, 256, 256, 11});
+}
+
+CUDALAB_GRADED_TEST(NotAMultipleOfBlockSize, 2,
+                    "n not a multiple of the block size (100,003): the bounds check") {
+  run_case(t, {100003, blocks_for(100003, 256), 256, 12});
+}
+
+CUDALAB_GRADED_TEST(OneElement, 1, "a single element, one block of 256 threads") {
+  run_case(t, {1, 1, 256, 13});
+}
+
+CUDALAB_GRADED_TEST(GridStride, 2,
+                    "a grid smaller than the array (16 blocks of 128 for 100,000): the grid-stride loop") {
+  run_case(t, {100000, 16, 128, 14});
+}
+
+CUDALAB_GRADED_TEST(SixteenMillion, 2, "16M elements (16,777,216), blocks of 256") {
+  run_case(t, {1 << 24, blocks_for(1 << 24, 256), 256, 15});
+}
+
+CUDALAB_HIDDEN_GRADED_TEST(HiddenRandomShapes, 1, "seeded sizes and block shapes") {
+  std::mt19937 rng(20261122);
+  const int shapes[] = {32, 64, 96, 512, 1024};
+  for (int k = 0; k < 4 && !t.failed(); ++k) {
+    const int n = 1000 + int(rng() % 300000);
+    const int threads = shapes[rng() % 5];
+    const int blocks = k % 2 ? blocks_for(n, threads) : 1 + int(rng() % 40);
+    run_case(t, {n, blocks, threads, 100u + k});
+  }
+}
+
+int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }
