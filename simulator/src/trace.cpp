@@ -191,9 +191,11 @@ class TraceWriter {
   bool cap_note_pending_ = false;
 
  public:
+  // Never destroyed: finish() runs from atexit, after static destructors
+  // registered later would have run.
   static TraceWriter& writer() {
-    static TraceWriter w;
-    return w;
+    static TraceWriter* w = new TraceWriter;
+    return *w;
   }
 };
 

@@ -1,0 +1,186 @@
+// cudalab-viz: opens a trace recorded with CUDALAB_TRACE and shows the grid,
+// the threads of a block by warp, and which thread touched each element of
+// global memory.
+//
+//   cudalab-viz out.trace
+//   cudalab-viz out.trace --screenshot shot.png [--size 1280x800]
+//               [--launch N] [--block N] [--thread N]
+#define GL_GLEXT_PROTOTYPES
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "trace_file.h"
+#include "views.h"
+
+namespace {
+
+int usage(int code) {
+  std::fprintf(code ? stderr : stdout,
+               "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
+               "                   [--launch N] [--block N] [--thread N]\n"
+               "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
+               "  --screenshot FILE.png  draw one frame, save it, and exit\n"
+               "  --size WxH             window size (default 1280x800)\n"
+               "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
+               "                         block and thread as linear indices from 0)\n");
+  return code;
+}
+
+bool parse_number(const char* s, long lo, long hi, long* out) {
+  char* end = nullptr;
+  long v = std::strtol(s, &end, 10);
+  if (!end || *end || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool save_png(const std::string& path, int w, int h) {
+  std::vector<unsigned char> pixels(size_t(w) * h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  // OpenGL's rows go bottom to top; PNG's top to bottom.
+  stbi_flip_vertically_on_write(1);
+  return stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string trace_path, screenshot;
+  long width = 1280, height = 800, launch = 1, block = 0, thread = -1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> const char* {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "cudalab-viz: %s needs a value\n", a.c_str());
+        std::exit(usage(2));
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") return usage(0);
+    if (a == "--screenshot") {
+      screenshot = next();
+    } else if (a == "--size") {
+      const char* v = next();
+      if (std::sscanf(v, "%ldx%ld", &width, &height) != 2 || width < 320 || height < 240 ||
+          width > 8192 || height > 8192) {
+        std::fprintf(stderr, "cudalab-viz: --size wants WIDTHxHEIGHT, from 320x240 to 8192x8192\n");
+        return 2;
+      }
+    } else if (a == "--launch" || a == "--block" || a == "--thread") {
+      long* target = a == "--launch" ? &launch : a == "--block" ? &block : &thread;
+      if (!parse_number(next(), a == "--launch" ? 1 : 0, 1L << 31, target)) {
+        std::fprintf(stderr, "cudalab-viz: %s wants a whole number%s\n", a.c_str(),
+                     a == "--launch" ? " from 1" : " from 0");
+        return 2;
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "cudalab-viz: unknown option %s\n", a.c_str());
+      return usage(2);
+    } else if (trace_path.empty()) {
+      trace_path = a;
+    } else {
+      std::fprintf(stderr, "cudalab-viz: one trace at a time (got %s and %s)\n",
+                   trace_path.c_str(), a.c_str());
+      return 2;
+    }
+  }
+  if (trace_path.empty()) return usage(2);
+
+  cudalab::trace::Trace trace;
+  try {
+    trace = cudalab::trace::read_trace(trace_path);
+  } catch (const cudalab::trace::TraceError& e) {
+    std::fprintf(stderr, "cudalab-viz: %s\n", e.what());
+    return 1;
+  }
+  cudalab::viz::Selection sel;
+  if (!trace.launches.empty()) {
+    if (launch > long(trace.launches.size())) {
+      std::fprintf(stderr, "cudalab-viz: --launch %ld, but the trace has %zu launches\n", launch,
+                   trace.launches.size());
+      return 2;
+    }
+    sel.launch = int(launch - 1);
+    const auto& l = trace.launches[size_t(sel.launch)];
+    if (block >= long(l.grid.count()) || thread >= long(l.block.count())) {
+      std::fprintf(stderr, "cudalab-viz: launch %ld has %llu blocks of %llu threads\n", launch,
+                   (unsigned long long)l.grid.count(), (unsigned long long)l.block.count());
+      return 2;
+    }
+    sel.block = int(block);
+    sel.thread = int(thread);
+  }
+
+  glfwSetErrorCallback([](int, const char* msg) { std::fprintf(stderr, "cudalab-viz: %s\n", msg); });
+  if (!glfwInit()) {
+    std::fprintf(stderr, "cudalab-viz: cannot open a window (no display?). Set DISPLAY, or for "
+                         "--screenshot run under xvfb-run.\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_RESIZABLE, screenshot.empty() ? GLFW_TRUE : GLFW_FALSE);
+  std::string title = "cudalab-viz: " + trace_path;
+  GLFWwindow* window = glfwCreateWindow(int(width), int(height), title.c_str(), nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "cudalab-viz: cannot create an OpenGL 3.3 window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; keep no state file
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  cudalab::viz::Views views(trace);
+  int frames = 0, status = 0;
+  while (!glfwWindowShouldClose(window)) {
+    glfwPollEvents();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    int fw, fh;
+    glfwGetFramebufferSize(window, &fw, &fh);
+    views.draw(sel, fw, fh);
+    ImGui::Render();
+    glViewport(0, 0, fw, fh);
+    glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // A few frames first, so that windows have settled their sizes.
+    if (!screenshot.empty() && ++frames == 3) {
+      if (!save_png(screenshot, fw, fh)) {
+        std::fprintf(stderr, "cudalab-viz: cannot write %s\n", screenshot.c_str());
+        status = 1;
+      } else {
+        std::printf("cudalab-viz: saved %s (%dx%d)\n", screenshot.c_str(), fw, fh);
+      }
+      break;
+    }
+    glfwSwapBuffers(window);
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}

@@ -1,0 +1,240 @@
+#include "views.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cudalab::viz {
+namespace {
+
+constexpr ImU32 kUntouched = IM_COL32(45, 45, 52, 255);
+constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
+
+// Cells of `count` squares laid out in rows of `columns`, each `cell` pixels.
+// Returns the index under the mouse when clicked, -1 otherwise.
+template <class ColorOf>
+int draw_cells(const char* id, int count, int columns, float cell, ColorOf color_of,
+               int highlighted) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const int rows = (count + columns - 1) / columns;
+  for (int i = 0; i < count; ++i) {
+    const float x = origin.x + float(i % columns) * cell, y = origin.y + float(i / columns) * cell;
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), color_of(i));
+    if (i == highlighted)
+      dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
+  }
+  ImGui::InvisibleButton(id, ImVec2(std::max(1.f, columns * cell), std::max(1.f, rows * cell)));
+  if (ImGui::IsItemClicked()) {
+    const ImVec2 m = ImGui::GetMousePos();
+    const int cx = int((m.x - origin.x) / cell), cy = int((m.y - origin.y) / cell);
+    const int index = cy * columns + cx;
+    if (cx >= 0 && cx < columns && index >= 0 && index < count) return index;
+  }
+  return -1;
+}
+
+std::string dims(const trace::Dim3& d) {
+  char b[64];
+  std::snprintf(b, sizeof(b), "(%u,%u,%u)", d.x, d.y, d.z);
+  return b;
+}
+
+}  // namespace
+
+unsigned hue_color(uint32_t index, float s, float v) {
+  // Golden-ratio hue steps keep neighbouring indices apart.
+  const float h = std::fmod(float(index) * 0.618034f, 1.0f);
+  float r, g, b;
+  ImGui::ColorConvertHSVtoRGB(h, s, v, r, g, b);
+  return IM_COL32(int(r * 255), int(g * 255), int(b * 255), 255);
+}
+
+void Views::draw(Selection& s, int width, int height) {
+  const float w = float(width), h = float(height);
+  const float left = std::floor(w * 0.30f);
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(left, h * 0.45f));
+  draw_launches(s);
+  ImGui::SetNextWindowPos(ImVec2(0, h * 0.45f));
+  ImGui::SetNextWindowSize(ImVec2(left, h * 0.55f));
+  draw_thread_accesses(s);
+  ImGui::SetNextWindowPos(ImVec2(left, 0));
+  ImGui::SetNextWindowSize(ImVec2((w - left) * 0.5f, h * 0.40f));
+  draw_grid(s);
+  ImGui::SetNextWindowPos(ImVec2(left + (w - left) * 0.5f, 0));
+  ImGui::SetNextWindowSize(ImVec2((w - left) * 0.5f, h * 0.40f));
+  draw_block(s);
+  ImGui::SetNextWindowPos(ImVec2(left, h * 0.40f));
+  ImGui::SetNextWindowSize(ImVec2(w - left, h * 0.60f));
+  draw_memory(s);
+}
+
+void Views::draw_launches(Selection& s) {
+  ImGui::Begin("Launches", nullptr, ImGuiWindowFlags_NoCollapse);
+  ImGui::TextWrapped("Program: %s", trace_.program.c_str());
+  ImGui::Text("%zu launches, %zu allocations, %llu accesses recorded", trace_.launches.size(),
+              trace_.allocations.size(), (unsigned long long)trace_.accesses_total);
+  for (const auto& n : trace_.notes) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", n.c_str());
+  ImGui::Separator();
+  for (int i = 0; i < int(trace_.launches.size()); ++i) {
+    const auto& l = trace_.launches[size_t(i)];
+    char label[512];
+    std::snprintf(label, sizeof(label), "#%u %s<<<%s, %s>>>%s##launch%d", l.id, l.kernel.c_str(),
+                  dims(l.grid).c_str(), dims(l.block).c_str(), l.faulted ? "  FAULTED" : "", i);
+    if (ImGui::Selectable(label, s.launch == i)) {
+      s.launch = i;
+      s.block = 0;
+      s.thread = -1;
+    }
+  }
+  if (!trace_.launches.empty()) {
+    const auto& l = trace_.launches[size_t(s.launch)];
+    ImGui::Separator();
+    std::string file = l.file;
+    if (auto slash = file.rfind('/'); slash != std::string::npos) file = file.substr(slash + 1);
+    ImGui::Text("launched at %s:%u", file.c_str(), l.line);
+    ImGui::Text("%llu blocks x %llu threads = %llu threads, %llu warps",
+                (unsigned long long)l.grid.count(), (unsigned long long)l.block.count(),
+                (unsigned long long)(l.grid.count() * l.block.count()),
+                (unsigned long long)(l.grid.count() * ((l.block.count() + 31) / 32)));
+    ImGui::Text("threads that touched no global memory: %llu",
+                (unsigned long long)l.idle_threads);
+  }
+  ImGui::Checkbox("heatmap: colour by thread instead of block", &s.color_by_thread);
+  ImGui::End();
+}
+
+void Views::draw_grid(Selection& s) {
+  ImGui::Begin("Grid of blocks", nullptr, ImGuiWindowFlags_NoCollapse);
+  if (trace_.launches.empty()) {
+    ImGui::Text("no launches in this trace");
+    ImGui::End();
+    return;
+  }
+  const auto& l = trace_.launches[size_t(s.launch)];
+  const int count = int(std::min<uint64_t>(l.grid.count(), 65536));
+  const auto sel = trace::unflatten(uint32_t(s.block), l.grid);
+  ImGui::Text("grid %s: click a block. Selected: block (%u,%u,%u)", dims(l.grid).c_str(), sel.x,
+              sel.y, sel.z);
+  if (count < int(l.grid.count())) ImGui::Text("(first %d blocks shown)", count);
+  const int columns = int(std::min<uint32_t>(l.grid.x, 64));
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 28.f);
+  const int hit = draw_cells("grid", count, columns, cell,
+                             [&](int i) { return hue_color(uint32_t(i), 0.45f, 0.75f); }, s.block);
+  if (hit >= 0) {
+    s.block = hit;
+    s.thread = -1;
+  }
+  ImGui::End();
+}
+
+void Views::draw_block(Selection& s) {
+  ImGui::Begin("Threads of the block", nullptr, ImGuiWindowFlags_NoCollapse);
+  if (trace_.launches.empty()) {
+    ImGui::End();
+    return;
+  }
+  const auto& l = trace_.launches[size_t(s.launch)];
+  const int count = int(l.block.count());
+  ImGui::Text("block %s, coloured by warp (32 threads each): click a thread",
+              dims(l.block).c_str());
+  if (s.thread >= 0) {
+    const auto t = trace::unflatten(uint32_t(s.thread), l.block);
+    ImGui::Text("thread (%u,%u,%u): warp %d, lane %d", t.x, t.y, t.z, s.thread / 32,
+                s.thread % 32);
+  } else {
+    ImGui::Text("no thread selected");
+  }
+  const int columns = int(std::min<uint32_t>(l.block.x, 32));
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 24.f);
+  const int hit = draw_cells("block", count, columns, cell,
+                             [&](int i) { return hue_color(uint32_t(i / 32)); }, s.thread);
+  if (hit >= 0) s.thread = hit;
+  ImGui::End();
+}
+
+void Views::draw_memory(Selection& s) {
+  ImGui::Begin("Global memory: who touched each element", nullptr, ImGuiWindowFlags_NoCollapse);
+  if (trace_.launches.empty()) {
+    ImGui::End();
+    return;
+  }
+  const auto& l = trace_.launches[size_t(s.launch)];
+  ImGui::TextWrapped("Each cell is one 4-byte element (or a run of them for large buffers), "
+                     "coloured by the %s that last touched it; grey: untouched. White frames: "
+                     "the selected thread's accesses.",
+                     s.color_by_thread ? "thread" : "block");
+  for (const auto& a : trace_.allocations) {
+    // Touches of this allocation in this launch.
+    const uint64_t words = std::max<uint64_t>(1, (a.size + 3) / 4);
+    const uint64_t cells = std::min<uint64_t>(words, 2048);
+    const uint64_t per_cell = (words + cells - 1) / cells;
+    std::vector<int64_t> who(cells, -1);
+    std::vector<char> mine(cells, 0);
+    bool any = false;
+    for (const auto& x : l.accesses) {
+      if (x.allocation != a.id) continue;
+      any = true;
+      const uint64_t c = std::min<uint64_t>(cells - 1, (x.offset / 4) / per_cell);
+      who[c] = s.color_by_thread ? int64_t(x.thread) : int64_t(x.block);
+      if (int(x.block) == s.block && int(x.thread) == s.thread) mine[c] = 1;
+    }
+    if (!any) continue;
+    ImGui::Separator();
+    std::string site = a.site;
+    if (auto slash = site.rfind('/'); slash != std::string::npos) site = site.substr(slash + 1);
+    ImGui::Text("allocation %u: %llu bytes, allocated at %s", a.id, (unsigned long long)a.size,
+                site.c_str());
+    if (per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)per_cell);
+    const int columns = 64;
+    const float cell = std::clamp(ImGui::GetContentRegionAvail().x / columns, 4.f, 16.f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    draw_cells(("mem" + std::to_string(a.id)).c_str(), int(cells), columns, cell,
+               [&](int i) {
+                 return who[size_t(i)] < 0 ? kUntouched
+                                           : hue_color(uint32_t(who[size_t(i)]), 0.6f, 0.85f);
+               },
+               -1);
+    for (uint64_t i = 0; i < cells; ++i) {
+      if (!mine[i]) continue;
+      const float x = origin.x + float(i % columns) * cell, y = origin.y + float(i / columns) * cell;
+      dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
+    }
+  }
+  ImGui::End();
+}
+
+void Views::draw_thread_accesses(const Selection& s) {
+  ImGui::Begin("Selected thread", nullptr, ImGuiWindowFlags_NoCollapse);
+  if (trace_.launches.empty() || s.thread < 0) {
+    ImGui::TextWrapped("Click a thread in 'Threads of the block' to see its global-memory "
+                       "accesses here and framed in the heatmap.");
+    ImGui::End();
+    return;
+  }
+  const auto& l = trace_.launches[size_t(s.launch)];
+  const auto b = trace::unflatten(uint32_t(s.block), l.grid);
+  const auto t = trace::unflatten(uint32_t(s.thread), l.block);
+  ImGui::Text("thread (%u,%u,%u) of block (%u,%u,%u)", t.x, t.y, t.z, b.x, b.y, b.z);
+  int shown = 0;
+  for (const auto& x : l.accesses) {
+    if (int(x.block) != s.block || int(x.thread) != s.thread) continue;
+    if (++shown > 200) {
+      ImGui::Text("...");
+      break;
+    }
+    ImGui::Text("%-5s alloc %u [%llu]  %s  (%uB at +%llu)", x.write ? "write" : "read",
+                x.allocation, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
+                x.size, (unsigned long long)x.offset);
+  }
+  if (shown == 0) ImGui::Text("this thread touched no global memory");
+  ImGui::End();
+}
+
+}  // namespace cudalab::viz

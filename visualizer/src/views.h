@@ -1,0 +1,37 @@
+// The visualizer's views over one trace, drawn with Dear ImGui. The state is
+// only what is selected; everything shown is derived from the trace.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "trace_file.h"
+
+namespace cudalab::viz {
+
+struct Selection {
+  int launch = 0;      // index into trace.launches
+  int block = 0;       // linear block index
+  int thread = -1;     // linear thread index in the block, -1: none
+  bool color_by_thread = false;  // heatmap: colour by thread (lane) instead of block
+};
+
+class Views {
+ public:
+  explicit Views(const trace::Trace& t) : trace_(t) {}
+  // Draws every window; `width`/`height` is the framebuffer size.
+  void draw(Selection& s, int width, int height);
+
+ private:
+  void draw_launches(Selection& s);
+  void draw_grid(Selection& s);
+  void draw_block(Selection& s);
+  void draw_memory(Selection& s);
+  void draw_thread_accesses(const Selection& s);
+  const trace::Trace& trace_;
+};
+
+// Colour of warp `w`, block `b`... as ImU32 (a hue wheel).
+unsigned hue_color(uint32_t index, float saturation = 0.65f, float value = 0.9f);
+
+}  // namespace cudalab::viz
