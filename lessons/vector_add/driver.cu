@@ -122,6 +122,10 @@ int main(int argc, char** argv) {
       return usage();
     }
   }
+  if (std::string why; !cudalab::device_available(&why)) {
+    std::printf("vector_add: no CUDA device (%s); nothing to run\n", why.c_str());
+    return 77;
+  }
   if (do_bench) return bench(n_given ? int(n) : 1 << 26);
 
   // 1. Data on the host, and the answer the CPU gives.

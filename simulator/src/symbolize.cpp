@@ -2,6 +2,7 @@
 // reading this program's own debug line tables. Used after a launch (fault
 // reports) and at the end of a traced run, never on a hot path.
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,6 +11,21 @@
 #include "internal.h"
 
 namespace cudalab::rt {
+namespace {
+// Where the main program is loaded. dladdr names the main program by the
+// argv[0] it was started with, which is not its file when a plain build has
+// handed over to its instrumented twin; the load address tells for sure.
+uintptr_t main_program_base() {
+  uintptr_t base = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first object is the main program
+      },
+      &base);
+  return base;
+}
+}  // namespace
 
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
   std::vector<std::string> out(pcs.size());
@@ -21,13 +37,10 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
     if (!pcs[i] || !dladdr(reinterpret_cast<void*>(pcs[i]), &info) || !info.dli_fname) continue;
     offsets[i] = pcs[i] - reinterpret_cast<uintptr_t>(info.dli_fbase);
     std::string object = info.dli_fname;
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-      exe[n] = 0;
-      // The main program appears under the name it was started with.
-      if (object.empty() || object.find('/') == std::string::npos || object == exe)
-        object = exe;
+    if (reinterpret_cast<uintptr_t>(info.dli_fbase) == main_program_base()) {
+      char exe[4096];
+      const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+      if (n > 0) object.assign(exe, size_t(n));
     }
     by_object[object].push_back(i);
   }

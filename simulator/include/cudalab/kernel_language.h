@@ -21,7 +21,8 @@
 #define __host__
 #define __constant__
 #define __managed__
-#define __noinline__ __attribute__((noinline))
+// Empty, not noinline: libstdc++ spells its own attribute __noinline__.
+#define __noinline__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict
 #define __align__(n) alignas(n)

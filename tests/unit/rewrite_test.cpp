@@ -1,0 +1,90 @@
+// The launch rewriter: what it changes, what it leaves alone, and that line
+// numbers survive.
+#include "rewrite.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using cudalab::rewriter::rewrite;
+
+namespace {
+std::string body(const std::string& src) {
+  auto r = rewrite(src, "t.cu");
+  EXPECT_TRUE(r.problems.empty()) << r.problems[0].message;
+  // Drop the two preamble lines (#include, #line).
+  auto p = r.text.find('\n', r.text.find('\n') + 1);
+  return r.text.substr(p + 1);
+}
+size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
+}  // namespace
+
+TEST(Rewrite, PlainLaunch) {
+  std::string out = body("k<<<g, b>>>(x, y);\n");
+  EXPECT_NE(out.find("make_launcher([&](auto&&... cudalab_args_) { k(cudalab_args_...); }"),
+            std::string::npos);
+  EXPECT_NE(out.find("LaunchSite{\"k\", __FILE__, __LINE__})(g, b)(x, y);"), std::string::npos)
+      << out;
+}
+
+TEST(Rewrite, SharedMemoryAndStream) {
+  std::string out = body("k<<<g, b, 64 * sizeof(float), s>>>(x);\n");
+  EXPECT_NE(out.find("(g, b, 64 * sizeof(float), s)(x);"), std::string::npos) << out;
+}
+
+TEST(Rewrite, TemplateAndQualifiedKernels) {
+  std::string out = body("ns::k<float, 32><<<1, 32>>>(p);\n");
+  EXPECT_NE(out.find("{ ns::k<float, 32>(cudalab_args_...); }"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"ns::k<float,32>\""), std::string::npos) << out;
+}
+
+TEST(Rewrite, ConfigurationOverSeveralLinesKeepsLineCount) {
+  const std::string src = "int a;\nk<<<dim3(1,\n  2),\n  dim3(32)>>>(p,\n q);\nint b;\n";
+  std::string out = body(src);
+  EXPECT_EQ(lines(out), lines(src)) << out;
+  EXPECT_EQ(out.substr(out.rfind("int b;")), "int b;\n");
+}
+
+TEST(Rewrite, LeavesCommentsAndStringsAlone) {
+  const std::string src =
+      "// k<<<1,1>>>()\n/* k<<<1,1>>>() */\nconst char* s = \"k<<<1,1>>>()\";\n"
+      "char c = '<'; auto r = R\"(k<<<1,1>>>)\";\n";
+  auto r = rewrite(src, "t.cu");
+  EXPECT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.launches, 0);
+  EXPECT_NE(r.text.find(src), std::string::npos);
+}
+
+TEST(Rewrite, ShiftsAreNotLaunches) {
+  auto r = rewrite("int x = a << 3; int y = b >> 2; int z = (c >> 1) >> 1;\n", "t.cu");
+  EXPECT_EQ(r.launches, 0);
+  EXPECT_TRUE(r.problems.empty());
+}
+
+TEST(Rewrite, ExternShared) {
+  std::string out = body("  extern __shared__ float s[];\n  extern __shared__ __align__(16) unsigned char raw[];\n");
+  EXPECT_NE(out.find("static thread_local float* const s = static_cast<float*>("
+                     "::cudalab::detail::dynamic_shared_memory());"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("unsigned char* const raw"), std::string::npos) << out;
+}
+
+TEST(Rewrite, PreambleNamesTheOriginalFile) {
+  auto r = rewrite("int x;\n", "dir/my file.cu");
+  EXPECT_EQ(r.text.rfind("#include <cuda_runtime.h>\n#line 1 \"dir/my file.cu\"\n", 0), 0u);
+}
+
+TEST(Rewrite, UnclosedLaunchIsAProblemWithItsLine) {
+  auto r = rewrite("int a;\n\nk<<<1, 2(x);\n", "t.cu");
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].line, 3);
+  EXPECT_NE(r.problems[0].message.find(">>>"), std::string::npos);
+  EXPECT_TRUE(r.text.empty());
+}
+
+TEST(Rewrite, LaunchWithoutKernelIsAProblem) {
+  auto r = rewrite("<<<1, 1>>>(x);\n", "t.cu");
+  ASSERT_EQ(r.problems.size(), 1u);
+  EXPECT_EQ(r.problems[0].line, 1);
+}

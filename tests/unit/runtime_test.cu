@@ -1,0 +1,292 @@
+// The simulator's runtime, exercised as a CUDA program: built by the
+// rewriter and the host compiler like any student's .cu file.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "cudalab/sim.h"
+
+namespace {
+
+__global__ void record_indices(uint3* threads, uint3* blocks, dim3* bdim, dim3* gdim) {
+  const int b = blockIdx.x + blockIdx.y * gridDim.x + blockIdx.z * gridDim.x * gridDim.y;
+  const int t = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+  const int i = b * blockDim.x * blockDim.y * blockDim.z + t;
+  threads[i] = threadIdx;
+  blocks[i] = blockIdx;
+  bdim[i] = blockDim;
+  gdim[i] = gridDim;
+}
+
+TEST(Runtime, EveryThreadSeesItsOwnIndices) {
+  const dim3 grid(3, 2, 2), block(4, 3, 2);
+  const int n = 12 * 24;
+  uint3 *t, *b;
+  dim3 *bd, *gd;
+  ASSERT_EQ(cudaMalloc(&t, n * sizeof(uint3)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b, n * sizeof(uint3)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&bd, n * sizeof(dim3)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&gd, n * sizeof(dim3)), cudaSuccess);
+  record_indices<<<grid, block>>>(t, b, bd, gd);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<uint3> ht(n), hb(n);
+  std::vector<dim3> hbd(n), hgd(n);
+  cudaMemcpy(ht.data(), t, n * sizeof(uint3), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hb.data(), b, n * sizeof(uint3), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hbd.data(), bd, n * sizeof(dim3), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hgd.data(), gd, n * sizeof(dim3), cudaMemcpyDeviceToHost);
+  int i = 0;
+  for (unsigned bz = 0; bz < 2; ++bz)
+    for (unsigned by = 0; by < 2; ++by)
+      for (unsigned bx = 0; bx < 3; ++bx)
+        for (unsigned tz = 0; tz < 2; ++tz)
+          for (unsigned ty = 0; ty < 3; ++ty)
+            for (unsigned tx = 0; tx < 4; ++tx, ++i) {
+              EXPECT_EQ(ht[i].x, tx);
+              EXPECT_EQ(ht[i].y, ty);
+              EXPECT_EQ(ht[i].z, tz);
+              EXPECT_EQ(hb[i].x, bx);
+              EXPECT_EQ(hb[i].y, by);
+              EXPECT_EQ(hb[i].z, bz);
+              EXPECT_EQ(hbd[i].x, 4u);
+              EXPECT_EQ(hgd[i].z, 2u);
+            }
+  cudaFree(t);
+  cudaFree(b);
+  cudaFree(bd);
+  cudaFree(gd);
+}
+
+// Tree reduction in shared memory: wrong without a working __syncthreads.
+__global__ void block_sum(const int* in, int* out) {
+  __shared__ int s[256];
+  const unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (unsigned k = blockDim.x / 2; k > 0; k /= 2) {
+    if (t < k) s[t] += s[t + k];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+
+TEST(Runtime, SyncthreadsOrdersSharedMemoryWithinABlock) {
+  const int blocks = 64, threads = 256;
+  std::vector<int> in(blocks * threads);
+  std::iota(in.begin(), in.end(), 0);
+  int *d_in, *d_out;
+  cudaMalloc(&d_in, in.size() * sizeof(int));
+  cudaMalloc(&d_out, blocks * sizeof(int));
+  cudaMemcpy(d_in, in.data(), in.size() * sizeof(int), cudaMemcpyHostToDevice);
+  block_sum<<<blocks, threads>>>(d_in, d_out);
+  std::vector<int> out(blocks);
+  ASSERT_EQ(cudaMemcpy(out.data(), d_out, blocks * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int b = 0; b < blocks; ++b) {
+    long want = 0;
+    for (int t = 0; t < threads; ++t) want += b * threads + t;
+    EXPECT_EQ(out[b], want) << "block " << b;
+  }
+  cudaFree(d_in);
+  cudaFree(d_out);
+}
+
+// Threads that return early do not hold the others at the barrier.
+__global__ void early_exit(int* out) {
+  __shared__ int s[64];
+  if (threadIdx.x >= 40) return;
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[39 - threadIdx.x];
+}
+
+TEST(Runtime, ExitedThreadsDoNotBlockTheBarrier) {
+  int* d;
+  cudaMalloc(&d, 40 * sizeof(int));
+  early_exit<<<1, 64>>>(d);
+  std::vector<int> h(40);
+  ASSERT_EQ(cudaMemcpy(h.data(), d, 40 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(h[i], 39 - i);
+  cudaFree(d);
+}
+
+// Dynamic shared memory is the block's own: each block fills it with its
+// id, waits, and checks nobody else wrote there.
+__global__ void shared_is_per_block(int* bad, int n) {
+  extern __shared__ int mine[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) mine[i] = blockIdx.x;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    if (mine[i] != int(blockIdx.x)) atomicAdd(bad, 1);
+}
+
+TEST(Runtime, SharedMemoryIsPerBlock) {
+  int* bad;
+  cudaMalloc(&bad, sizeof(int));
+  cudaMemset(bad, 0, sizeof(int));
+  shared_is_per_block<<<200, 128, 1024 * sizeof(int)>>>(bad, 1024);
+  int h = -1;
+  ASSERT_EQ(cudaMemcpy(&h, bad, sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(h, 0);
+  cudaFree(bad);
+}
+
+__global__ void count_workers(unsigned long long* ids, int* counter) {
+  // Busy enough that several workers take blocks.
+  volatile double x = 0;
+  for (int i = 0; i < 20000; ++i) x = x + i;
+  if (threadIdx.x == 0) {
+    const int k = atomicAdd(counter, 1);
+    ids[k] = std::hash<std::thread::id>{}(std::this_thread::get_id());
+  }
+}
+
+TEST(Runtime, BlocksRunOnSeveralWorkersAndAtomicsAreAtomic) {
+  const int blocks = 256;
+  unsigned long long* ids;
+  int* counter;
+  cudaMalloc(&ids, blocks * sizeof(unsigned long long));
+  cudaMalloc(&counter, sizeof(int));
+  cudaMemset(counter, 0, sizeof(int));
+  count_workers<<<blocks, 32>>>(ids, counter);
+  int n = 0;
+  std::vector<unsigned long long> h(blocks);
+  cudaMemcpy(&n, counter, sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(h.data(), ids, blocks * sizeof(unsigned long long), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(n, blocks);
+  std::set<unsigned long long> distinct(h.begin(), h.end());
+  if (std::thread::hardware_concurrency() > 1) EXPECT_GT(distinct.size(), 1u);
+  EXPECT_EQ(cudalab::sim::last_launch().workers, std::max(1u, std::thread::hardware_concurrency()));
+  cudaFree(ids);
+  cudaFree(counter);
+}
+
+__global__ void noop() {}
+
+TEST(Runtime, BadConfigurationsDoNotRunAndReportCudasErrors) {
+  noop<<<1, 2048>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the last error is reset once read";
+  noop<<<0, 32>>>();
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  noop<<<dim3(1, 70000), 32>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  noop<<<1, 32, 64 * 1024>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  noop<<<1, dim3(32, 1, 65)>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
+  noop<<<1, 1024>>>();
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+__global__ void write_through(float* p) { p[threadIdx.x] = 1.0f; }
+
+TEST(Runtime, AFaultIsStickyUntilReset) {
+  float* volatile nowhere = nullptr;
+  write_through<<<2, 64>>>(nowhere);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+  float* p = nullptr;
+  EXPECT_EQ(cudaMalloc(&p, 16), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress) << "sticky: not reset by reading it";
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&p, 16), cudaSuccess);
+  write_through<<<1, 4>>>(p);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaFree(p);
+}
+
+TEST(Runtime, ErrorNamesAndStringsAreCudas) {
+  EXPECT_STREQ(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorIllegalAddress),
+               "an illegal memory access was encountered");
+  EXPECT_STREQ(cudaGetErrorString(cudaErrorInvalidValue), "invalid argument");
+  EXPECT_STREQ(cudaGetErrorString(cudaSuccess), "no error");
+}
+
+TEST(Runtime, MemoryCallsCheckTheirArguments) {
+  float* p;
+  ASSERT_EQ(cudaMalloc(&p, 100), cudaSuccess);
+  float host[50];
+  EXPECT_EQ(cudaMemcpy(host, p, 200, cudaMemcpyDeviceToHost), cudaErrorInvalidValue)
+      << "a copy past the end of the allocation";
+  EXPECT_EQ(cudaMemcpy(host, p, 4, static_cast<cudaMemcpyKind>(7)),
+            cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(cudaMemcpy(nullptr, p, 4, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(host), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaFree(p), cudaSuccess);
+  EXPECT_EQ(cudaFree(p), cudaErrorInvalidValue) << "double free";
+  EXPECT_EQ(cudaFree(nullptr), cudaSuccess);
+  cudaGetLastError();
+}
+
+TEST(Runtime, DevicePropertiesAreAnH100s) {
+  int n = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&n), cudaSuccess);
+  EXPECT_EQ(n, 1);
+  cudaDeviceProp p;
+  ASSERT_EQ(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+  EXPECT_EQ(p.major, 9);
+  EXPECT_EQ(p.multiProcessorCount, 132);
+  EXPECT_EQ(p.maxThreadsPerBlock, 1024);
+  EXPECT_EQ(p.warpSize, 32);
+  EXPECT_EQ(cudaSetDevice(1), cudaErrorInvalidDevice);
+  cudaGetLastError();
+}
+
+__global__ void spin(int iterations) {
+  volatile int x = 0;
+  for (int i = 0; i < iterations; ++i) x = x + 1;
+}
+
+TEST(Runtime, EventsMeasureRealTimeAndStreamsRunInOrder) {
+  cudaStream_t s;
+  cudaEvent_t a, b;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&a), cudaSuccess);
+  ASSERT_EQ(cudaEventCreate(&b), cudaSuccess);
+  int* d;
+  cudaMalloc(&d, sizeof(int));
+  int one = 1, got = 0;
+  cudaEventRecord(a, s);
+  cudaMemcpyAsync(d, &one, sizeof(int), cudaMemcpyHostToDevice, s);
+  spin<<<64, 64, 0, s>>>(20000);
+  cudaMemcpyAsync(&got, d, sizeof(int), cudaMemcpyDeviceToHost, s);
+  cudaEventRecord(b, s);
+  ASSERT_EQ(cudaStreamSynchronize(s), cudaSuccess);
+  EXPECT_EQ(got, 1);
+  float ms = -1;
+  ASSERT_EQ(cudaEventElapsedTime(&ms, a, b), cudaSuccess);
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_EQ(cudaEventDestroy(a), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(a), cudaErrorInvalidResourceHandle);
+  cudaEventDestroy(b);
+  cudaStreamDestroy(s);
+  cudaFree(d);
+  cudaGetLastError();
+}
+
+template <typename T, int Scale>
+__global__ void scale(T* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= Scale;
+}
+
+TEST(Runtime, TemplateKernelsAndLaunchesOverSeveralLines) {
+  double* d;
+  cudaMalloc(&d, 10 * sizeof(double));
+  std::vector<double> h(10, 1.5);
+  cudaMemcpy(d, h.data(), 10 * sizeof(double), cudaMemcpyHostToDevice);
+  scale<double, 4><<<
+      1,
+      32>>>(d, 10);
+  cudaMemcpy(h.data(), d, 10 * sizeof(double), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h[9], 6.0);
+  cudaFree(d);
+}
+
+}  // namespace

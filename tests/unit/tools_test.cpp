@@ -1,0 +1,165 @@
+// cudalab-cc and traces, used the way a user uses them: build programs,
+// run them, read what they wrote.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "trace_file.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;
+};
+
+Result run(const std::string& cmd) {
+  Result r;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof(buf), p)) r.output.append(buf, n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+const std::string kCC = CUDALAB_CC_PATH;
+const std::string kPrograms = CUDALAB_TEST_PROGRAMS;
+
+class Tools : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("cudalab-tools-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(Tools, BuildsAndRunsAMultiFileProgram) {
+  Result b = run(kCC + " -O2 -I " + kPrograms + " " + kPrograms + "/multi_main.cu " + kPrograms +
+              "/multi_kernels.cu " + kPrograms + "/multi_host.cpp -o " + path("multi"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_TRUE(fs::exists(path("multi.instrumented")));
+  Result r = run(path("multi"));
+  EXPECT_EQ(r.status, 0);
+  // 1000 elements of 7 + i % 3: 7000 + (333 * 3 + 0) = 7999
+  EXPECT_NE(r.output.find("multi: sum=7999"), std::string::npos) << r.output;
+}
+
+TEST_F(Tools, SeparateCompilationWithDashC) {
+  ASSERT_EQ(run(kCC + " -c " + kPrograms + "/multi_kernels.cu -I" + kPrograms + " -o " + path("k.o")).status, 0);
+  EXPECT_TRUE(fs::exists(path("k.o.instrumented")));
+  Result b = run(kCC + " -I" + kPrograms + " " + kPrograms + "/multi_main.cu " + kPrograms +
+              "/multi_host.cpp " + path("k.o") + " -o " + path("multi"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_NE(run(path("multi")).output.find("sum=7999"), std::string::npos);
+}
+
+TEST_F(Tools, CompileErrorsPointAtTheCuFileAndLine) {
+  Result b = run(kCC + " " + kPrograms + "/compile_error.cu -o " + path("x"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_NE(b.output.find("compile_error.cu:5:"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("undeclared_value"), std::string::npos) << b.output;
+}
+
+TEST_F(Tools, BadArgumentsGetAClearMessage) {
+  Result r = run(kCC + " --no-such-flag x.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("unknown option --no-such-flag"), std::string::npos) << r.output;
+  r = run(kCC + " " + path("missing.cu"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no such file"), std::string::npos) << r.output;
+  r = run(kCC);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no input files"), std::string::npos);
+}
+
+TEST_F(Tools, FastBuildHasNoTwinAndSaysSoWhenATraceIsAsked) {
+  ASSERT_EQ(run(kCC + " --fast " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
+  EXPECT_FALSE(fs::exists(path("p.instrumented")));
+  Result r = run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p"));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("without --fast"), std::string::npos) << r.output;
+}
+
+TEST_F(Tools, TraceRecordsLaunchAllocationsAndEveryGlobalAccess) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
+  Result r = run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  cudalab::trace::Trace t = cudalab::trace::read_trace(path("t.trace"));
+  ASSERT_EQ(t.launches.size(), 1u);
+  const auto& l = t.launches[0];
+  EXPECT_EQ(l.kernel, "add");
+  EXPECT_EQ(l.grid.x, 2u);
+  EXPECT_EQ(l.block.x, 64u);
+  EXPECT_EQ(l.line, 17u);
+  EXPECT_TRUE(l.ended);
+  EXPECT_EQ(l.idle_threads, 28u);  // 128 threads, 100 elements
+  ASSERT_EQ(t.allocations.size(), 3u);
+  EXPECT_NE(t.allocations[0].site.find("traced_add.cu:12"), std::string::npos);
+  EXPECT_TRUE(t.allocations[2].freed);
+  ASSERT_EQ(l.accesses.size(), 300u);  // two reads and a write per element
+  int writes = 0, line6 = 0;
+  for (const auto& a : l.accesses) {
+    writes += a.write;
+    EXPECT_EQ(a.size, 4);
+    // element = global thread index: the mapping students learn
+    EXPECT_EQ(a.offset / 4, a.block * 64 + a.thread);
+    line6 += t.where(a.pc) == "traced_add.cu:6";
+  }
+  EXPECT_EQ(writes, 100);
+  EXPECT_EQ(line6, 300);
+}
+
+TEST_F(Tools, TruncatedAndForeignTracesGiveClearErrors) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p")).status, 0);
+  const auto size = fs::file_size(path("t.trace"));
+  for (uintmax_t cut : {size - 3, size / 2, uintmax_t(20)}) {
+    fs::copy_file(path("t.trace"), path("cut.trace"), fs::copy_options::overwrite_existing);
+    fs::resize_file(path("cut.trace"), cut);
+    try {
+      cudalab::trace::read_trace(path("cut.trace"));
+      ADD_FAILURE() << "a trace cut at " << cut << " bytes was accepted";
+    } catch (const cudalab::trace::TraceError& e) {
+      EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+    }
+  }
+  std::ofstream(path("junk.trace")) << "this is not a trace at all";
+  EXPECT_THROW(cudalab::trace::read_trace(path("junk.trace")), cudalab::trace::TraceError);
+  EXPECT_THROW(cudalab::trace::read_trace(path("absent.trace")), cudalab::trace::TraceError);
+}
+
+TEST_F(Tools, AFaultingKernelNamesKernelThreadAndBlock) {
+  std::ofstream(path("fault.cu")) << "#include <cstdio>\n"
+                                     "__global__ void boom(int* p, int bad) {\n"
+                                     "  if (blockIdx.x == 1 && threadIdx.x == bad) p[0] = 1;\n"
+                                     "}\n"
+                                     "int main(int argc, char**) {\n"
+                                     "  int* volatile p = nullptr;\n"
+                                     "  boom<<<2, 32>>>(p, argc + 4);\n"
+                                     "  cudaError_t e = cudaDeviceSynchronize();\n"
+                                     "  std::printf(\"after: %s\\n\", cudaGetErrorName(e));\n"
+                                     "  return 0;\n"
+                                     "}\n";
+  ASSERT_EQ(run(kCC + " " + path("fault.cu") + " -o " + path("f")).status, 0);
+  Result r = run(path("f"));
+  EXPECT_EQ(r.status, 0) << "the program goes on, as on a GPU";
+  EXPECT_NE(r.output.find("kernel 'boom'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("thread (5,0,0) in block (1,0,0)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fault.cu:3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("after: cudaErrorIllegalAddress"), std::string::npos) << r.output;
+}
+
+}  // namespace

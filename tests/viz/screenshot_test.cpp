@@ -1,0 +1,90 @@
+// cudalab-viz in a real window under Xvfb: record a trace, render it, and
+// look at the picture (size, not blank, the warp colours are there).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <algorithm>
+#include <set>
+#include <string>
+
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int run(const std::string& cmd, std::string* out = nullptr) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return -1;
+  char buf[4096];
+  std::string all;
+  while (size_t n = fread(buf, 1, sizeof(buf), p)) all.append(buf, n);
+  int st = pclose(p);
+  if (out) *out = all;
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+class Viz : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(run("command -v xvfb-run"), 0) << "xvfb-run is needed (apt-get install xvfb)";
+    dir_ = fs::temp_directory_path() / "cudalab-viz-test";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    trace_ = (dir_ / "t.trace").string();
+    std::string out;
+    ASSERT_EQ(run("CUDALAB_TRACE=" + trace_ + " " CUDALAB_TRACED_PROGRAM, &out), 0) << out;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  std::string trace_;
+};
+
+TEST_F(Viz, ScreenshotShowsTheTrace) {
+  const std::string png = (dir_ / "shot.png").string();
+  std::string out;
+  ASSERT_EQ(run("xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + trace_ +
+                    " --screenshot " + png + " --size 1024x700 --block 1 --thread 5",
+                &out),
+            0)
+      << out;
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  ASSERT_NE(pixels, nullptr) << "not a PNG: " << png;
+  EXPECT_EQ(w, 1024);
+  EXPECT_EQ(h, 700);
+  std::set<uint32_t> colours;
+  size_t saturated = 0;  // warp and heatmap cells, not text or background
+  for (int i = 0; i < w * h; ++i) {
+    const unsigned char* p = pixels + 4 * i;
+    colours.insert(uint32_t(p[0]) << 16 | uint32_t(p[1]) << 8 | p[2]);
+    const int hi = std::max({p[0], p[1], p[2]}), lo = std::min({p[0], p[1], p[2]});
+    saturated += hi > 120 && hi - lo > 60;
+  }
+  stbi_image_free(pixels);
+  // A blank or one-colour frame fails both: the picture has text, the two
+  // warps of each block in two colours, and three heatmaps.
+  EXPECT_GT(colours.size(), 20u);
+  EXPECT_GT(saturated, size_t(w * h / 100)) << "too little of the warp and heatmap colours";
+}
+
+TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
+  std::ofstream(dir_ / "junk.trace") << "not a trace";
+  std::string out;
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + (dir_ / "junk.trace").string(), &out), 1);
+  EXPECT_NE(out.find("is not a cudalab trace"), std::string::npos) << out;
+  fs::copy_file(trace_, dir_ / "cut.trace");
+  fs::resize_file(dir_ / "cut.trace", fs::file_size(trace_) / 2);
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + (dir_ / "cut.trace").string(), &out), 1);
+  EXPECT_NE(out.find("truncated"), std::string::npos) << out;
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + trace_ + " --launch 9", &out), 2);
+  EXPECT_NE(out.find("the trace has 1 launches"), std::string::npos) << out;
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + trace_ + " --size big", &out), 2);
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ), &out), 2);
+}
+
+}  // namespace
