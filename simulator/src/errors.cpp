@@ -57,7 +57,10 @@ const ErrorText* lookup(cudaError_t e) {
 
 cudaError_t api_result(cudaError_t e) {
   std::lock_guard lock(g_error_mutex);
-  if (g_sticky != cudaSuccess) return g_sticky;
+  if (g_sticky != cudaSuccess) {
+    g_last = g_sticky;  // a call that failed: the last error again
+    return g_sticky;
+  }
   if (e != cudaSuccess) g_last = e;
   return e;
 }
@@ -83,9 +86,10 @@ void clear_errors() {
   g_sticky = g_last = cudaSuccess;
 }
 
+// As on a GPU: cudaGetLastError returns a sticky error once, like any other;
+// the calls after it that do work return it again.
 cudaError_t take_last_error(bool reset) {
   std::lock_guard lock(g_error_mutex);
-  if (g_sticky != cudaSuccess) return g_sticky;
   cudaError_t e = g_last;
   if (reset) g_last = cudaSuccess;
   return e;

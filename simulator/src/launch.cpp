@@ -20,23 +20,22 @@ std::string dims(dim3 d) {
 }
 
 // Why a configuration cannot run, in a student's words; "" when it can.
-// The error codes are the ones CUDA 13 returns on an H100/H200.
 std::string configuration_problem(dim3 grid, dim3 block, size_t shmem, cudaError_t* code) {
   const uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  *code = cudaErrorInvalidConfiguration;
+  // CUDA 13 answers every one of these with cudaErrorInvalidValue (measured on
+  // an H200; older CUDA said cudaErrorInvalidConfiguration for some).
+  *code = cudaErrorInvalidValue;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return "the grid " + dims(grid) + " has a zero dimension; every dimension must be at least 1";
   if (block.x == 0 || block.y == 0 || block.z == 0)
     return "the block " + dims(block) + " has a zero dimension; every dimension must be at least 1";
   if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) {
-    *code = cudaErrorInvalidValue;
     return "a block has at most 1024 threads (x, y <= 1024, z <= 64); this one is " +
            dims(block) + " = " + std::to_string(threads) + " threads";
   }
   if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
     return "the grid " + dims(grid) + " is too large (x < 2^31, y and z <= 65535)";
   if (shmem > 48 * 1024) {
-    *code = cudaErrorInvalidValue;
     return std::to_string(shmem) + " bytes of dynamic shared memory were asked for; a block "
            "gets at most 49152 (48 KiB) unless the kernel's limit is raised";
   }

