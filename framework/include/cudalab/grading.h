@@ -52,20 +52,17 @@ int grader_main(int argc, char** argv);
 
 }  // namespace cudalab::grading
 
-#define CUDALAB_GRADED_TEST(id, points, description)                                 \
+#define CUDALAB_GRADED_TEST_WITH(id, points, visibility, description)                 \
   static void cudalab_graded_##id(::cudalab::grading::TestContext& t);               \
   [[maybe_unused]] static const int cudalab_graded_reg_##id =                        \
-      ::cudalab::grading::register_test({#id, points,                                \
-                                         ::cudalab::grading::Visibility::kVisible,   \
-                                         description, cudalab_graded_##id});         \
+      ::cudalab::grading::register_test(                                             \
+          {#id, points, visibility, description, cudalab_graded_##id});              \
   static void cudalab_graded_##id([[maybe_unused]] ::cudalab::grading::TestContext& t)
+
+#define CUDALAB_GRADED_TEST(id, points, description) \
+  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kVisible, description)
 
 // A hidden case: its inputs are seeded and its details are not shown to the
 // student before the due date (Gradescope's "after_due_date").
-#define CUDALAB_HIDDEN_GRADED_TEST(id, points, description)                          \
-  static void cudalab_graded_##id(::cudalab::grading::TestContext& t);               \
-  [[maybe_unused]] static const int cudalab_graded_reg_##id =                        \
-      ::cudalab::grading::register_test({#id, points,                                \
-                                         ::cudalab::grading::Visibility::kHidden,    \
-                                         description, cudalab_graded_##id});         \
-  static void cudalab_graded_##id([[maybe_unused]] ::cudalab::grading::TestContext& t)
+#define CUDALAB_HIDDEN_GRADED_TEST(id, points, description) \
+  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kHidden, description)
