@@ -83,8 +83,10 @@ std::vector<Lesson> all_lessons() {
     if (!entry.is_directory() || !fs::exists(entry.path() / "lesson.json")) continue;
     Lesson l;
     std::string why;
-    if (load_lesson(entry.path(), &l, &why)) out.push_back(l);
-    else std::cerr << "cudalab: skipping a lesson: " << why << "\n";
+    if (load_lesson(entry.path(), &l, &why))
+      out.push_back(l);
+    else
+      std::cerr << "cudalab: skipping a lesson: " << why << "\n";
   }
   std::sort(out.begin(), out.end(), [](const Lesson& a, const Lesson& b) {
     return a.order != b.order ? a.order < b.order : a.name < b.name;
@@ -123,8 +125,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   while (true) {
     pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
-    if (timeout_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                                 .count() > timeout_s) {
+    if (timeout_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+            timeout_s) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);
       waitpid(pid, &status, 0);
@@ -193,14 +196,15 @@ int check(const std::string& lesson_name, bool solution, const std::string& file
     for (const auto& l : all_lessons()) std::cerr << "  " << l.name << "\n";
     return 2;
   }
-  fs::path student = solution ? lesson.dir / lesson.solution_file : lesson.dir / lesson.student_file;
+  fs::path student =
+      solution ? lesson.dir / lesson.solution_file : lesson.dir / lesson.student_file;
   if (!file.empty()) student = fs::absolute(file);
   if (!fs::exists(student)) {
     std::cerr << "cudalab: " << student.string() << ": no such file\n";
     return 2;
   }
-  std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": "
-            << lesson.title << ")\n";
+  std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": " << lesson.title
+            << ")\n";
 
   char pattern[] = "/tmp/cudalab-check.XXXXXX";
   const char* d = mkdtemp(pattern);
@@ -220,8 +224,7 @@ int check(const std::string& lesson_name, bool solution, const std::string& file
   // 1. Build.
   std::cout << "  building with cudalab-cc ..." << std::flush;
   std::vector<std::string> build = {CUDALAB_CC_PATH, "--instrumented", "-O2",
-                                    "-I" + lesson.dir.string(),
-                                    "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+                                    "-I" + lesson.dir.string(), "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
   for (const auto& g : lesson.grader_sources) build.push_back((lesson.dir / g).string());
   build.push_back(student.string());
   build.push_back(CUDALAB_FRAMEWORK_LIBRARY);
@@ -273,9 +276,9 @@ int check(const std::string& lesson_name, bool solution, const std::string& file
     o.max_score = t.at("points").get<double>();
     max_score += o.max_score;
     const fs::path result = work / (o.name + ".json");
-    ProcessResult r = run_process(
-        {(work / "grader").string(), "--run", o.name, "--result", result.string()}, timeout_s,
-        work / (o.name + ".log"));
+    ProcessResult r =
+        run_process({(work / "grader").string(), "--run", o.name, "--result", result.string()},
+                    timeout_s, work / (o.name + ".log"));
     o.status = "failed";
     if (r.timed_out) {
       o.output = "The test ran for more than " + std::to_string(int(timeout_s)) +

@@ -1,11 +1,11 @@
 // Result comparison with a student-readable account of what is wrong.
 #include "cudalab/compare.h"
 
+#include <cuda_runtime.h>
+
 #include <cmath>
 #include <random>
 #include <sstream>
-
-#include <cuda_runtime.h>
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
 #endif
@@ -38,8 +38,7 @@ bool track_writers() {
 }
 
 CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
-                      const std::string& name, const void* device, std::ostream& out,
-                      size_t show) {
+                      const std::string& name, const void* device, std::ostream& out, size_t show) {
   CompareResult r;
   r.checked = n;
   for (size_t i = 0; i < n; ++i) {
@@ -52,16 +51,14 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
       if (!finite) out << " (not a finite number)";
       out << ", expected " << want[i];
       if (device) {
-        std::string who =
-            describe_writer(static_cast<const char*>(device) + i * sizeof(float));
+        std::string who = describe_writer(static_cast<const char*>(device) + i * sizeof(float));
         if (!who.empty()) out << "; " << who;
       }
       out << "\n";
     }
   }
   if (r.wrong > show) out << "  ... and " << (r.wrong - show) << " more wrong elements\n";
-  if (r.wrong)
-    out << "  " << r.wrong << " of " << n << " elements are wrong (first at the top)\n";
+  if (r.wrong) out << "  " << r.wrong << " of " << n << " elements are wrong (first at the top)\n";
   return r;
 }
 

@@ -2,13 +2,13 @@
 // one case for `cudalab check`, or all of them when run by hand.
 #include "cudalab/grading.h"
 
-#include "cudalab/compare.h"
-
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+
+#include "cudalab/compare.h"
 
 namespace cudalab::grading {
 namespace {
@@ -42,10 +42,14 @@ int grader_main(int argc, char** argv) {
   bool list = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--list") list = true;
-    else if (a == "--run" && i + 1 < argc) run = argv[++i];
-    else if (a == "--result" && i + 1 < argc) result = argv[++i];
-    else return usage();
+    if (a == "--list")
+      list = true;
+    else if (a == "--run" && i + 1 < argc)
+      run = argv[++i];
+    else if (a == "--result" && i + 1 < argc)
+      result = argv[++i];
+    else
+      return usage();
   }
   if (std::string why; !device_available(&why)) {
     std::printf("no CUDA device (%s): skipping the graded tests\n", why.c_str());
@@ -92,8 +96,10 @@ int grader_main(int argc, char** argv) {
     TestContext ctx;
     t.run(ctx);
     max += t.points;
-    if (!ctx.failed()) score += t.points;
-    else ++failed;
+    if (!ctx.failed())
+      score += t.points;
+    else
+      ++failed;
     std::printf("%-6s %4.1f/%-4.1f %s: %s\n", ctx.failed() ? "FAIL" : "pass",
                 ctx.failed() ? 0.0 : t.points, t.points, t.name.c_str(), t.description.c_str());
     if (!ctx.output().empty()) std::printf("%s\n", ctx.output().c_str());

@@ -3,8 +3,8 @@
 // CPU; a + b is a single rounding on both, so they must agree exactly.
 #include <cmath>
 #include <cstring>
-#include <sstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,7 +27,8 @@ struct Case {
 
 void run_case(cudalab::grading::TestContext& t, const Case& c) {
   t.note() << "n = " << c.n << ", " << c.blocks << " blocks of " << c.threads << " threads\n";
-  std::vector<float> a = cudalab::random_floats(c.n, c.seed), b = cudalab::random_floats(c.n, c.seed + 1);
+  std::vector<float> a = cudalab::random_floats(c.n, c.seed),
+                     b = cudalab::random_floats(c.n, c.seed + 1);
   std::vector<float> want(c.n), got(c.n + kGuard);
   for (int i = 0; i < c.n; ++i) want[i] = a[i] + b[i];
 
@@ -35,7 +36,8 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
   if (cudaMalloc(&d_a, bytes) != cudaSuccess || cudaMalloc(&d_b, bytes) != cudaSuccess ||
       cudaMalloc(&d_c, bytes + kGuard * sizeof(float)) != cudaSuccess) {
-    t.fail() << "could not allocate device memory: " << cudaGetErrorString(cudaGetLastError()) << "\n";
+    t.fail() << "could not allocate device memory: " << cudaGetErrorString(cudaGetLastError())
+             << "\n";
     return;
   }
   cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice);
@@ -47,14 +49,15 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
-    t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e)
-             << ")\n";
+    t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " ("
+             << cudaGetErrorString(e) << ")\n";
     return;
   }
   cudaMemcpy(got.data(), d_c, bytes + kGuard * sizeof(float), cudaMemcpyDeviceToHost);
 
   std::ostringstream details;
-  cudalab::CompareResult r = cudalab::compare(got.data(), want.data(), c.n, {0, 0}, "c", d_c, details);
+  cudalab::CompareResult r =
+      cudalab::compare(got.data(), want.data(), c.n, {0, 0}, "c", d_c, details);
   if (!r.ok()) {
     t.fail() << details.str();
     bool none_written = true;
@@ -71,7 +74,8 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
     std::string who = cudalab::describe_writer(d_c + c.n + k);
     t.fail() << "  c[" << (c.n + k) << "] was written, but c has only " << c.n
              << " elements: a thread past the end of the array wrote to memory that is not "
-                "yours" << (who.empty() ? "" : " (" + who + ")")
+                "yours"
+             << (who.empty() ? "" : " (" + who + ")")
              << ". Check the bounds: only i < n may be written.\n";
     break;
   }
@@ -97,8 +101,9 @@ CUDALAB_GRADED_TEST(OneElement, 1, "a single element, one block of 256 threads")
   run_case(t, {1, 1, 256, 13});
 }
 
-CUDALAB_GRADED_TEST(GridStride, 2,
-                    "a grid smaller than the array (16 blocks of 128 for 100,000): the grid-stride loop") {
+CUDALAB_GRADED_TEST(
+    GridStride, 2,
+    "a grid smaller than the array (16 blocks of 128 for 100,000): the grid-stride loop") {
   run_case(t, {100000, 16, 128, 14});
 }
 

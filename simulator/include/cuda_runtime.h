@@ -1,4 +1,4 @@
 // cudalab's CPU simulator: the header nvcc includes in every .cu file.
 #pragma once
-#include "cudalab/runtime_api.h"
 #include "cudalab/kernel_language.h"
+#include "cudalab/runtime_api.h"

@@ -73,12 +73,12 @@ void allocations_changed() { g_allocation_epoch.fetch_add(1); }
 
 using cudalab::rt::on_access;
 
-#define CUDALAB_ACCESS_CALLBACKS(N, T)                                    \
-  extern "C" void __sanitizer_cov_load##N(T* p) {                         \
-    on_access(p, N, false, __builtin_return_address(0));                  \
-  }                                                                       \
-  extern "C" void __sanitizer_cov_store##N(T* p) {                        \
-    on_access(p, N, true, __builtin_return_address(0));                   \
+#define CUDALAB_ACCESS_CALLBACKS(N, T)                   \
+  extern "C" void __sanitizer_cov_load##N(T* p) {        \
+    on_access(p, N, false, __builtin_return_address(0)); \
+  }                                                      \
+  extern "C" void __sanitizer_cov_store##N(T* p) {       \
+    on_access(p, N, true, __builtin_return_address(0));  \
   }
 CUDALAB_ACCESS_CALLBACKS(1, uint8_t)
 CUDALAB_ACCESS_CALLBACKS(2, uint16_t)
@@ -115,8 +115,8 @@ Writer last_writer(const void* device_address) {
   const uint32_t block = uint32_t(who >> 32), thread = uint32_t(who & 0xffffffffu) - 1;
   w.known = true;
   w.block = uint3{block % s.grid.x, (block / s.grid.x) % s.grid.y, block / (s.grid.x * s.grid.y)};
-  w.thread = uint3{thread % s.block.x, (thread / s.block.x) % s.block.y,
-                   thread / (s.block.x * s.block.y)};
+  w.thread =
+      uint3{thread % s.block.x, (thread / s.block.x) % s.block.y, thread / (s.block.x * s.block.y)};
   return w;
 }
 

@@ -1,8 +1,8 @@
 // A kernel launch: check the configuration as CUDA does, run the grid, and
 // turn a fault into the report and the sticky error a GPU would give.
 #include <chrono>
-#include <csignal>
 #include <cinttypes>
+#include <csignal>
 #include <cstring>
 #include <string>
 
@@ -30,13 +30,14 @@ std::string configuration_problem(dim3 grid, dim3 block, size_t shmem, cudaError
   if (block.x == 0 || block.y == 0 || block.z == 0)
     return "the block " + dims(block) + " has a zero dimension; every dimension must be at least 1";
   if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) {
-    return "a block has at most 1024 threads (x, y <= 1024, z <= 64); this one is " +
-           dims(block) + " = " + std::to_string(threads) + " threads";
+    return "a block has at most 1024 threads (x, y <= 1024, z <= 64); this one is " + dims(block) +
+           " = " + std::to_string(threads) + " threads";
   }
   if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
     return "the grid " + dims(grid) + " is too large (x < 2^31, y and z <= 65535)";
   if (shmem > 48 * 1024) {
-    return std::to_string(shmem) + " bytes of dynamic shared memory were asked for; a block "
+    return std::to_string(shmem) +
+           " bytes of dynamic shared memory were asked for; a block "
            "gets at most 49152 (48 KiB) unless the kernel's limit is raised";
   }
   return "";
@@ -66,18 +67,20 @@ void report_fault(const Launch& l) {
   } else {
     const char* what = f.write ? "write to" : "read of";
     if (f.address < 4096)
-      std::fprintf(stderr, "cudalab:     invalid %s address 0x%" PRIxPTR
-                           " (a null pointer: was the buffer allocated and passed?)\n",
+      std::fprintf(stderr,
+                   "cudalab:     invalid %s address 0x%" PRIxPTR
+                   " (a null pointer: was the buffer allocated and passed?)\n",
                    what, f.address);
     else
-      std::fprintf(stderr, "cudalab:     invalid %s address 0x%" PRIxPTR
-                           " (not memory this program may use)\n",
+      std::fprintf(stderr,
+                   "cudalab:     invalid %s address 0x%" PRIxPTR
+                   " (not memory this program may use)\n",
                    what, f.address);
   }
   std::fprintf(stderr, "cudalab:     the launch is aborted; every later CUDA call returns %s\n",
                f.signal == SIGFPE || f.signal == SIGILL ? "cudaErrorLaunchFailure"
-               : f.stack_overflow        ? "cudaErrorHardwareStackError"
-                                         : "cudaErrorIllegalAddress");
+               : f.stack_overflow                       ? "cudaErrorHardwareStackError"
+                                                        : "cudaErrorIllegalAddress");
 }
 
 }  // namespace

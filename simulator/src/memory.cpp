@@ -29,9 +29,8 @@ Allocation* AllocationTable::add(void* p, size_t size, std::string site) {
 
 bool AllocationTable::remove(void* p) {
   std::lock_guard lock(mutex_);
-  auto it = std::find_if(owned_.begin(), owned_.end(), [&](const auto& a) {
-    return a->base == reinterpret_cast<uintptr_t>(p);
-  });
+  auto it = std::find_if(owned_.begin(), owned_.end(),
+                         [&](const auto& a) { return a->base == reinterpret_cast<uintptr_t>(p); });
   if (it == owned_.end()) return false;
   owned_.erase(it);
   rebuild_index();

@@ -232,8 +232,10 @@ unsigned configured_workers() {
     char* end = nullptr;
     long v = std::strtol(env, &end, 10);
     if (end && *end == 0 && v >= 1 && v <= 1024) return static_cast<unsigned>(v);
-    std::fprintf(stderr, "cudalab: CUDALAB_WORKERS=%s is not a number from 1 to 1024; "
-                         "using all cores\n", env);
+    std::fprintf(stderr,
+                 "cudalab: CUDALAB_WORKERS=%s is not a number from 1 to 1024; "
+                 "using all cores\n",
+                 env);
   }
   unsigned n = std::thread::hardware_concurrency();
   return n ? n : 1;

@@ -74,15 +74,20 @@ class TraceWriter {
       std::exit(1);
     }
     if (!instrumented_build()) {
-      std::fprintf(stderr, "cudalab: this build records no memory accesses; the trace will "
-                           "hold launches and allocations only\n");
+      std::fprintf(stderr,
+                   "cudalab: this build records no memory accesses; the trace will "
+                   "hold launches and allocations only\n");
     }
     if (const char* cap = std::getenv("CUDALAB_TRACE_MAX_ACCESSES")) {
       char* end = nullptr;
       unsigned long long v = std::strtoull(cap, &end, 10);
-      if (end && *end == 0 && v > 0) cap_ = v;
-      else std::fprintf(stderr, "cudalab: CUDALAB_TRACE_MAX_ACCESSES=%s is not a positive "
-                                "number; keeping %llu\n", cap, (unsigned long long)cap_);
+      if (end && *end == 0 && v > 0)
+        cap_ = v;
+      else
+        std::fprintf(stderr,
+                     "cudalab: CUDALAB_TRACE_MAX_ACCESSES=%s is not a positive "
+                     "number; keeping %llu\n",
+                     cap, (unsigned long long)cap_);
     }
     std::fwrite("CLTRACE", 1, 8, file_);
     const uint32_t header[2] = {kVersion, 0};
@@ -122,8 +127,9 @@ class TraceWriter {
     if (used < cap_) return true;
     recorded_.fetch_sub(1, std::memory_order_relaxed);
     if (!capped_.exchange(true)) {
-      std::fprintf(stderr, "cudalab: the trace reached %llu accesses; recording of accesses "
-                           "stops here (CUDALAB_TRACE_MAX_ACCESSES sets the limit)\n",
+      std::fprintf(stderr,
+                   "cudalab: the trace reached %llu accesses; recording of accesses "
+                   "stops here (CUDALAB_TRACE_MAX_ACCESSES sets the limit)\n",
                    (unsigned long long)cap_);
       cap_note_pending_ = true;
     }
@@ -209,9 +215,8 @@ void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t 
                              unsigned size, bool write, uintptr_t pc) {
   TraceWriter& w = writer();
   if (!w.room_for_one_more()) return;
-  w.buffer().records.push_back(AccessRecord{tl_block->linear, t.linear, a.id,
-                                            address - a.base, pc, uint8_t(size),
-                                            uint8_t(write ? 1 : 0)});
+  w.buffer().records.push_back(AccessRecord{tl_block->linear, t.linear, a.id, address - a.base, pc,
+                                            uint8_t(size), uint8_t(write ? 1 : 0)});
 }
 
 void trace_allocation(const Allocation& a) {
@@ -237,8 +242,8 @@ void trace_launch_end(const Launch& l) {
   if (!tracing()) return;
   writer().flush_accesses(l.id);
   writer().launches_++;
-  writer().write(kLaunchEnd, Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(
-                                 l.idle_threads.load()));
+  writer().write(kLaunchEnd,
+                 Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
 }
 
 }  // namespace cudalab::rt

@@ -51,8 +51,7 @@ nvcc options with no meaning on the simulator (-arch, -gencode, -lineinfo,
 struct Options {
   std::vector<std::string> sources, objects, compile_flags, link_flags;
   std::string output;
-  bool compile_only = false, fast = false, only_instrumented = false, keep = false,
-       verbose = false;
+  bool compile_only = false, fast = false, only_instrumented = false, keep = false, verbose = false;
 };
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -61,7 +60,8 @@ struct Options {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 Options parse(int argc, char** argv) {
@@ -187,8 +187,7 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
   return ok;
 }
 
-const char* kInstrumentFlags =
-    "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores";
+const char* kInstrumentFlags = "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores";
 
 }  // namespace
 
@@ -196,8 +195,8 @@ int main(int argc, char** argv) {
   Options o = parse(argc, argv);
   char tmpl[] = "/tmp/cudalab-cc.XXXXXX";
   const char* tmp_base = std::getenv("TMPDIR");
-  std::string tmpdir_pattern = std::string(tmp_base && *tmp_base ? tmp_base : "/tmp") +
-                               "/cudalab-cc.XXXXXX";
+  std::string tmpdir_pattern =
+      std::string(tmp_base && *tmp_base ? tmp_base : "/tmp") + "/cudalab-cc.XXXXXX";
   std::vector<char> pattern(tmpdir_pattern.begin(), tmpdir_pattern.end());
   pattern.push_back(0);
   char* dir = mkdtemp(pattern.data());
@@ -257,7 +256,8 @@ int main(int argc, char** argv) {
         obj = (tmp / (std::to_string(k) + (variant ? ".i.o" : ".o"))).string();
       }
       std::vector<std::string> cmd = {is_c ? CUDALAB_CC : CUDALAB_CXX};
-      if (!is_c) cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
+      if (!is_c)
+        cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
       else
         for (const auto& f : o.compile_flags)
           if (f.rfind("-std=", 0) != 0) cmd.push_back(f);

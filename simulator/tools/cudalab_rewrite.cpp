@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   std::stringstream ss;
   ss << in.rdbuf();
   auto r = cudalab::rewriter::rewrite(ss.str(), argv[1]);
-  for (const auto& p : r.problems) std::cerr << argv[1] << ":" << p.line << ": error: " << p.message << "\n";
+  for (const auto& p : r.problems)
+    std::cerr << argv[1] << ":" << p.line << ": error: " << p.message << "\n";
   if (!r.problems.empty()) return 1;
   std::ofstream out(argv[2], std::ios::binary);
   out << r.text;

@@ -29,9 +29,9 @@ std::vector<bool> code_mask(const std::string& s) {
       e = e == std::string::npos ? n : e + 2;
       mark(i, e);
       i = e;
-    } else if (c == 'R' && i + 1 < n && s[i + 1] == '"' && (i == 0 || !ident_char(s[i - 1]) ||
-                                                           s[i - 1] == 'u' || s[i - 1] == 'U' ||
-                                                           s[i - 1] == 'L' || s[i - 1] == '8')) {
+    } else if (c == 'R' && i + 1 < n && s[i + 1] == '"' &&
+               (i == 0 || !ident_char(s[i - 1]) || s[i - 1] == 'u' || s[i - 1] == 'U' ||
+                s[i - 1] == 'L' || s[i - 1] == '8')) {
       // Raw string literal R"delim( ... )delim"
       size_t open = s.find('(', i + 2);
       if (open == std::string::npos) break;
@@ -40,10 +40,9 @@ std::vector<bool> code_mask(const std::string& s) {
       e = e == std::string::npos ? n : e + end.size();
       mark(i, e);
       i = e;
-    } else if (c == '"' || (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(
-                                                              s[i - 1])) &&
-                                           i + 1 < n && std::isxdigit(static_cast<unsigned char>(
-                                                            s[i + 1]))))) {
+    } else if (c == '"' ||
+               (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(s[i - 1])) &&
+                               i + 1 < n && std::isxdigit(static_cast<unsigned char>(s[i + 1]))))) {
       // String or character literal (a ' between hex digits is a digit separator).
       size_t e = i + 1;
       while (e < n && s[e] != c && s[e] != '\n') e += (s[e] == '\\') ? 2 : 1;
@@ -65,8 +64,7 @@ int line_of(const std::string& s, size_t pos) {
 
 size_t skip_space_back(const std::string& s, const std::vector<bool>& code, size_t pos) {
   // pos: one past the candidate; returns one past the last non-space code char
-  while (pos > 0 && (std::isspace(static_cast<unsigned char>(s[pos - 1])) || !code[pos - 1]))
-    --pos;
+  while (pos > 0 && (std::isspace(static_cast<unsigned char>(s[pos - 1])) || !code[pos - 1])) --pos;
   return pos;
 }
 
@@ -85,8 +83,10 @@ size_t kernel_start(const std::string& s, const std::vector<bool>& code, size_t 
       while (k > 0) {
         --k;
         if (!code[k]) continue;
-        if (s[k] == c) ++depth;
-        else if (s[k] == open && --depth == 0) break;
+        if (s[k] == c)
+          ++depth;
+        else if (s[k] == open && --depth == 0)
+          break;
       }
       if (depth != 0) return std::string::npos;
       pos = k;
@@ -128,7 +128,8 @@ size_t config_end(const std::string& s, const std::vector<bool>& code, size_t fr
   for (size_t i = from; i + 2 < s.size() + 0; ++i) {
     if (!code[i]) continue;
     const char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
     else if (c == ')' || c == ']' || c == '}') {
       if (--depth < 0) return std::string::npos;
     } else if (c == '>' && depth == 0 && s.compare(i, 3, ">>>") == 0) {
@@ -188,8 +189,9 @@ Result rewrite(const std::string& source, const std::string& path) {
       const std::string kernel = source.substr(kstart, skip_space_back(source, code, i) - kstart);
       const std::string config = source.substr(i + 3, cend - i - 3);
       if (trim(config).empty()) {
-        r.problems.push_back({line_of(source, i), "an empty launch configuration `<<<>>>`: "
-                                                  "give at least <<<grid, block>>>"});
+        r.problems.push_back({line_of(source, i),
+                              "an empty launch configuration `<<<>>>`: "
+                              "give at least <<<grid, block>>>"});
         i = cend + 2;
         continue;
       }
@@ -197,9 +199,9 @@ Result rewrite(const std::string& source, const std::string& path) {
       // Keep the newlines of the kernel expression and the gap before <<<.
       std::string kernel_one_line;
       for (char c : kernel) kernel_one_line += (c == '\n') ? ' ' : c;
-      out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " +
-             kernel_one_line + "(cudalab_args_...); }, ::cudalab::detail::LaunchSite{\"" +
-             flatten(kernel) + "\", __FILE__, __LINE__})(";
+      out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " + kernel_one_line +
+             "(cudalab_args_...); }, ::cudalab::detail::LaunchSite{\"" + flatten(kernel) +
+             "\", __FILE__, __LINE__})(";
       out.append(count_newlines(source, kstart, i), '\n');
       out += config;
       out += ")";  // closes the configuration call
@@ -214,8 +216,9 @@ Result rewrite(const std::string& source, const std::string& path) {
       const size_t semi = source.find(';', k);
       const size_t open = source.rfind('[', semi);
       if (semi == std::string::npos || open == std::string::npos || open < k) {
-        r.problems.push_back({line_of(source, i), "an `extern __shared__` declaration that is not "
-                                                  "of the form `extern __shared__ T name[];`"});
+        r.problems.push_back({line_of(source, i),
+                              "an `extern __shared__` declaration that is not "
+                              "of the form `extern __shared__ T name[];`"});
         continue;
       }
       size_t name_end = skip_space_back(source, code, open);
@@ -229,8 +232,9 @@ Result rewrite(const std::string& source, const std::string& path) {
       }
       const std::string name = source.substr(name_begin, name_end - name_begin);
       if (name.empty() || trim(type).empty()) {
-        r.problems.push_back({line_of(source, i), "an `extern __shared__` declaration without a "
-                                                  "type and a name"});
+        r.problems.push_back({line_of(source, i),
+                              "an `extern __shared__` declaration without a "
+                              "type and a name"});
         continue;
       }
       out.append(source, copied, i - copied);

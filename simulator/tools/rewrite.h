@@ -3,7 +3,8 @@
 // was so compiler messages point at the student's .cu file and line.
 //
 //   kernel<<<grid, block, shmem, stream>>>(args)
-//     -> ::cudalab::detail::make_launcher(<call of kernel>, <site>, grid, block, shmem, stream)(args)
+//     -> ::cudalab::detail::make_launcher(<call of kernel>, <site>, grid, block, shmem,
+//     stream)(args)
 //   extern __shared__ T name[];
 //     -> static thread_local T* const name = <this block's dynamic shared memory>;
 //

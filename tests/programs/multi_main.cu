@@ -1,6 +1,7 @@
 // Multi-file program: main here, the kernel in multi_kernels.cu, a host
 // helper in multi_host.cpp.
 #include <cstdio>
+
 #include "multi.h"
 
 int main() {

@@ -62,7 +62,8 @@ TEST(Rewrite, ShiftsAreNotLaunches) {
 }
 
 TEST(Rewrite, ExternShared) {
-  std::string out = body("  extern __shared__ float s[];\n  extern __shared__ __align__(16) unsigned char raw[];\n");
+  std::string out = body(
+      "  extern __shared__ float s[];\n  extern __shared__ __align__(16) unsigned char raw[];\n");
   EXPECT_NE(out.find("static thread_local float* const s = static_cast<float*>("
                      "::cudalab::detail::dynamic_shared_memory());"),
             std::string::npos)

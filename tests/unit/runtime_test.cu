@@ -84,7 +84,8 @@ TEST(Runtime, SyncthreadsOrdersSharedMemoryWithinABlock) {
   cudaMemcpy(d_in, in.data(), in.size() * sizeof(int), cudaMemcpyHostToDevice);
   block_sum<<<blocks, threads>>>(d_in, d_out);
   std::vector<int> out(blocks);
-  ASSERT_EQ(cudaMemcpy(out.data(), d_out, blocks * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(out.data(), d_out, blocks * sizeof(int), cudaMemcpyDeviceToHost),
+            cudaSuccess);
   for (int b = 0; b < blocks; ++b) {
     long want = 0;
     for (int t = 0; t < threads; ++t) want += b * threads + t;
@@ -282,9 +283,7 @@ TEST(Runtime, TemplateKernelsAndLaunchesOverSeveralLines) {
   cudaMalloc(&d, 10 * sizeof(double));
   std::vector<double> h(10, 1.5);
   cudaMemcpy(d, h.data(), 10 * sizeof(double), cudaMemcpyHostToDevice);
-  scale<double, 4><<<
-      1,
-      32>>>(d, 10);
+  scale<double, 4><<<1, 32>>>(d, 10);
   cudaMemcpy(h.data(), d, 10 * sizeof(double), cudaMemcpyDeviceToHost);
   EXPECT_EQ(h[9], 6.0);
   cudaFree(d);

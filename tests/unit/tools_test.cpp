@@ -37,7 +37,8 @@ class Tools : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("cudalab-tools-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("cudalab-tools-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -48,7 +49,7 @@ class Tools : public ::testing::Test {
 
 TEST_F(Tools, BuildsAndRunsAMultiFileProgram) {
   Result b = run(kCC + " -O2 -I " + kPrograms + " " + kPrograms + "/multi_main.cu " + kPrograms +
-              "/multi_kernels.cu " + kPrograms + "/multi_host.cpp -o " + path("multi"));
+                 "/multi_kernels.cu " + kPrograms + "/multi_host.cpp -o " + path("multi"));
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_TRUE(fs::exists(path("multi.instrumented")));
   Result r = run(path("multi"));
@@ -58,10 +59,13 @@ TEST_F(Tools, BuildsAndRunsAMultiFileProgram) {
 }
 
 TEST_F(Tools, SeparateCompilationWithDashC) {
-  ASSERT_EQ(run(kCC + " -c " + kPrograms + "/multi_kernels.cu -I" + kPrograms + " -o " + path("k.o")).status, 0);
+  ASSERT_EQ(
+      run(kCC + " -c " + kPrograms + "/multi_kernels.cu -I" + kPrograms + " -o " + path("k.o"))
+          .status,
+      0);
   EXPECT_TRUE(fs::exists(path("k.o.instrumented")));
   Result b = run(kCC + " -I" + kPrograms + " " + kPrograms + "/multi_main.cu " + kPrograms +
-              "/multi_host.cpp " + path("k.o") + " -o " + path("multi"));
+                 "/multi_host.cpp " + path("k.o") + " -o " + path("multi"));
   ASSERT_EQ(b.status, 0) << b.output;
   EXPECT_NE(run(path("multi")).output.find("sum=7999"), std::string::npos);
 }

@@ -92,8 +92,8 @@ int main(int argc, char** argv) {
     } else if (trace_path.empty()) {
       trace_path = a;
     } else {
-      std::fprintf(stderr, "cudalab-viz: one trace at a time (got %s and %s)\n",
-                   trace_path.c_str(), a.c_str());
+      std::fprintf(stderr, "cudalab-viz: one trace at a time (got %s and %s)\n", trace_path.c_str(),
+                   a.c_str());
       return 2;
     }
   }
@@ -124,10 +124,12 @@ int main(int argc, char** argv) {
     sel.thread = int(thread);
   }
 
-  glfwSetErrorCallback([](int, const char* msg) { std::fprintf(stderr, "cudalab-viz: %s\n", msg); });
+  glfwSetErrorCallback(
+      [](int, const char* msg) { std::fprintf(stderr, "cudalab-viz: %s\n", msg); });
   if (!glfwInit()) {
-    std::fprintf(stderr, "cudalab-viz: cannot open a window (no display?). Set DISPLAY, or for "
-                         "--screenshot run under xvfb-run.\n");
+    std::fprintf(stderr,
+                 "cudalab-viz: cannot open a window (no display?). Set DISPLAY, or for "
+                 "--screenshot run under xvfb-run.\n");
     return 1;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);

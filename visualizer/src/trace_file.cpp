@@ -69,8 +69,10 @@ Trace read_trace(const std::string& path) {
   if (!in) throw TraceError("cannot open " + path + ": " + std::strerror(errno));
   std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (data.size() < 16 || std::memcmp(data.data(), "CLTRACE", 8) != 0)
-    throw TraceError(path + " is not a cudalab trace (it does not start with the trace "
-                            "header). Record one with CUDALAB_TRACE=" + path + " ./program");
+    throw TraceError(path +
+                     " is not a cudalab trace (it does not start with the trace "
+                     "header). Record one with CUDALAB_TRACE=" +
+                     path + " ./program");
   Trace t;
   std::memcpy(&t.version, data.data() + 8, 4);
   if (t.version != kTraceVersion)
@@ -88,8 +90,9 @@ Trace read_trace(const std::string& path) {
     std::memcpy(&len, data.data() + pos + 1, 4);
     pos += 5;
     if (data.size() - pos < len)
-      throw TraceError(path + " is truncated: its last record is cut short (the program was "
-                              "probably killed while it wrote the trace)");
+      throw TraceError(path +
+                       " is truncated: its last record is cut short (the program was "
+                       "probably killed while it wrote the trace)");
     Reader r(data.data() + pos, len, "trace");
     pos += len;
     switch (type) {
@@ -147,8 +150,10 @@ Trace read_trace(const std::string& path) {
           x.size = a.get<uint8_t>();
           x.write = a.get<uint8_t>() != 0;
           if (x.block >= l.grid.count() || x.thread >= l.block.count())
-            throw TraceError(path + " is corrupt: an access names a block or thread outside "
-                                    "launch " + std::to_string(id) + "'s grid");
+            throw TraceError(path +
+                             " is corrupt: an access names a block or thread outside "
+                             "launch " +
+                             std::to_string(id) + "'s grid");
           l.accesses.push_back(x);
         }
         t.accesses_total += n;
@@ -185,9 +190,10 @@ Trace read_trace(const std::string& path) {
     }
   }
   if (!ended)
-    throw TraceError(path + " is truncated: it has no end record, so the program stopped "
-                            "before it finished (crashed or was killed). Run it again to "
-                            "record a whole trace.");
+    throw TraceError(path +
+                     " is truncated: it has no end record, so the program stopped "
+                     "before it finished (crashed or was killed). Run it again to "
+                     "record a whole trace.");
   return t;
 }
 

@@ -100,8 +100,7 @@ void Views::draw_launches(Selection& s) {
                 (unsigned long long)l.grid.count(), (unsigned long long)l.block.count(),
                 (unsigned long long)(l.grid.count() * l.block.count()),
                 (unsigned long long)(l.grid.count() * ((l.block.count() + 31) / 32)));
-    ImGui::Text("threads that touched no global memory: %llu",
-                (unsigned long long)l.idle_threads);
+    ImGui::Text("threads that touched no global memory: %llu", (unsigned long long)l.idle_threads);
   }
   ImGui::Checkbox("heatmap: colour by thread instead of block", &s.color_by_thread);
   ImGui::End();
@@ -123,8 +122,9 @@ void Views::draw_grid(Selection& s) {
   const int columns = int(std::min<uint32_t>(l.grid.x, 64));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 28.f);
-  const int hit = draw_cells("grid", count, columns, cell,
-                             [&](int i) { return hue_color(uint32_t(i), 0.45f, 0.75f); }, s.block);
+  const int hit = draw_cells(
+      "grid", count, columns, cell, [&](int i) { return hue_color(uint32_t(i), 0.45f, 0.75f); },
+      s.block);
   if (hit >= 0) {
     s.block = hit;
     s.thread = -1;
@@ -144,16 +144,15 @@ void Views::draw_block(Selection& s) {
               dims(l.block).c_str());
   if (s.thread >= 0) {
     const auto t = trace::unflatten(uint32_t(s.thread), l.block);
-    ImGui::Text("thread (%u,%u,%u): warp %d, lane %d", t.x, t.y, t.z, s.thread / 32,
-                s.thread % 32);
+    ImGui::Text("thread (%u,%u,%u): warp %d, lane %d", t.x, t.y, t.z, s.thread / 32, s.thread % 32);
   } else {
     ImGui::Text("no thread selected");
   }
   const int columns = int(std::min<uint32_t>(l.block.x, 32));
   const float avail = ImGui::GetContentRegionAvail().x;
   const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 24.f);
-  const int hit = draw_cells("block", count, columns, cell,
-                             [&](int i) { return hue_color(uint32_t(i / 32)); }, s.thread);
+  const int hit = draw_cells(
+      "block", count, columns, cell, [&](int i) { return hue_color(uint32_t(i / 32)); }, s.thread);
   if (hit >= 0) s.thread = hit;
   ImGui::End();
 }
@@ -165,10 +164,11 @@ void Views::draw_memory(Selection& s) {
     return;
   }
   const auto& l = trace_.launches[size_t(s.launch)];
-  ImGui::TextWrapped("Each cell is one 4-byte element (or a run of them for large buffers), "
-                     "coloured by the %s that last touched it; grey: untouched. White frames: "
-                     "the selected thread's accesses.",
-                     s.color_by_thread ? "thread" : "block");
+  ImGui::TextWrapped(
+      "Each cell is one 4-byte element (or a run of them for large buffers), "
+      "coloured by the %s that last touched it; grey: untouched. White frames: "
+      "the selected thread's accesses.",
+      s.color_by_thread ? "thread" : "block");
   for (const auto& a : trace_.allocations) {
     // Touches of this allocation in this launch.
     const uint64_t words = std::max<uint64_t>(1, (a.size + 3) / 4);
@@ -203,7 +203,8 @@ void Views::draw_memory(Selection& s) {
                -1);
     for (uint64_t i = 0; i < cells; ++i) {
       if (!mine[i]) continue;
-      const float x = origin.x + float(i % columns) * cell, y = origin.y + float(i / columns) * cell;
+      const float x = origin.x + float(i % columns) * cell,
+                  y = origin.y + float(i / columns) * cell;
       dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
     }
   }
@@ -213,8 +214,9 @@ void Views::draw_memory(Selection& s) {
 void Views::draw_thread_accesses(const Selection& s) {
   ImGui::Begin("Selected thread", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty() || s.thread < 0) {
-    ImGui::TextWrapped("Click a thread in 'Threads of the block' to see its global-memory "
-                       "accesses here and framed in the heatmap.");
+    ImGui::TextWrapped(
+        "Click a thread in 'Threads of the block' to see its global-memory "
+        "accesses here and framed in the heatmap.");
     ImGui::End();
     return;
   }

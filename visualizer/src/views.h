@@ -10,9 +10,9 @@
 namespace cudalab::viz {
 
 struct Selection {
-  int launch = 0;      // index into trace.launches
-  int block = 0;       // linear block index
-  int thread = -1;     // linear thread index in the block, -1: none
+  int launch = 0;                // index into trace.launches
+  int block = 0;                 // linear block index
+  int thread = -1;               // linear thread index in the block, -1: none
   bool color_by_thread = false;  // heatmap: colour by thread (lane) instead of block
 };
 

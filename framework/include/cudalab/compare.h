@@ -18,7 +18,7 @@ struct Tolerance {
 };
 
 struct CompareResult {
-  size_t wrong = 0;     // elements outside the tolerance, NaN or Inf
+  size_t wrong = 0;  // elements outside the tolerance, NaN or Inf
   size_t checked = 0;
   bool ok() const { return wrong == 0; }
 };

@@ -52,11 +52,10 @@ int grader_main(int argc, char** argv);
 
 }  // namespace cudalab::grading
 
-#define CUDALAB_GRADED_TEST_WITH(id, points, visibility, description)                 \
-  static void cudalab_graded_##id(::cudalab::grading::TestContext& t);               \
-  [[maybe_unused]] static const int cudalab_graded_reg_##id =                        \
-      ::cudalab::grading::register_test(                                             \
-          {#id, points, visibility, description, cudalab_graded_##id});              \
+#define CUDALAB_GRADED_TEST_WITH(id, points, visibility, description)                            \
+  static void cudalab_graded_##id(::cudalab::grading::TestContext& t);                           \
+  [[maybe_unused]] static const int cudalab_graded_reg_##id = ::cudalab::grading::register_test( \
+      {#id, points, visibility, description, cudalab_graded_##id});                              \
   static void cudalab_graded_##id([[maybe_unused]] ::cudalab::grading::TestContext& t)
 
 #define CUDALAB_GRADED_TEST(id, points, description) \

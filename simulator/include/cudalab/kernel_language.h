@@ -103,8 +103,8 @@ struct LaunchSite {
 
 // Runs `body(closure)` once per CUDA thread of the launch; returns the launch
 // error (also kept as the last error).
-cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
-                   cudaStream_t stream, void (*body)(void*), void* closure);
+cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                   void (*body)(void*), void* closure);
 
 template <class Call>
 class Launcher {
@@ -120,8 +120,9 @@ class Launcher {
     auto params = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...);
     auto run_one_thread = [&] { std::apply(call_, params); };
     using Body = decltype(run_one_thread);
-    launch(site_, grid_, block_, shmem_, stream_,
-           [](void* c) { (*static_cast<Body*>(c))(); }, &run_one_thread);
+    launch(
+        site_, grid_, block_, shmem_, stream_, [](void* c) { (*static_cast<Body*>(c))(); },
+        &run_one_thread);
   }
 
  private:

@@ -11,8 +11,8 @@
 namespace cudalab::sim {
 
 struct LaunchSummary {
-  bool valid = false;          // false before the first launch
-  char kernel[128] = {};       // the kernel as written at the launch
+  bool valid = false;     // false before the first launch
+  char kernel[128] = {};  // the kernel as written at the launch
   dim3 grid, block;
   uint64_t threads = 0;
   uint64_t warps = 0;
@@ -20,8 +20,8 @@ struct LaunchSummary {
   // instrumented build (instrumented == true), else 0.
   uint64_t idle_threads = 0;
   bool instrumented = false;
-  double seconds = 0;          // wall time of the launch on the simulator
-  unsigned workers = 0;        // CPU threads that ran the blocks
+  double seconds = 0;    // wall time of the launch on the simulator
+  unsigned workers = 0;  // CPU threads that ran the blocks
 };
 
 LaunchSummary last_launch();
