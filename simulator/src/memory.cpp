@@ -117,6 +117,38 @@ cudaError_t cudaFree(void* ptr) {
   return api_result(cudaSuccess);
 }
 
+namespace {
+std::mutex g_host_mutex;
+std::vector<void*> g_host_allocations;
+}  // namespace
+
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
+  if (!ptr || flags > (cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+    return api_result(cudaErrorInvalidValue);
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  void* p = std::aligned_alloc(256, (std::max<size_t>(bytes, 1) + 255) / 256 * 256);
+  if (!p) return api_result(cudaErrorMemoryAllocation);
+  std::lock_guard lock(g_host_mutex);
+  g_host_allocations.push_back(p);
+  *ptr = p;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) {
+  return cudaHostAlloc(ptr, bytes, cudaHostAllocDefault);
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (!ptr) return api_result(cudaSuccess);
+  std::lock_guard lock(g_host_mutex);
+  auto it = std::find(g_host_allocations.begin(), g_host_allocations.end(), ptr);
+  if (it == g_host_allocations.end()) return api_result(cudaErrorInvalidValue);
+  g_host_allocations.erase(it);
+  std::free(ptr);
+  return api_result(cudaSuccess);
+}
+
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)

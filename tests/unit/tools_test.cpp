@@ -166,4 +166,26 @@ TEST_F(Tools, AFaultingKernelNamesKernelThreadAndBlock) {
   EXPECT_NE(r.output.find("after: cudaErrorIllegalAddress"), std::string::npos) << r.output;
 }
 
+TEST_F(Tools, PrintfInKernelsAndPinnedHostMemory) {
+  std::ofstream(path("hello.cu")) << "#include <cstdio>\n"
+                                     "__global__ void hello(int n) {\n"
+                                     "  if (threadIdx.x < n) printf(\"hello from thread %d of "
+                                     "block %d\\n\", threadIdx.x, blockIdx.x);\n"
+                                     "}\n"
+                                     "int main() {\n"
+                                     "  int* pinned;\n"
+                                     "  if (cudaMallocHost(&pinned, 64) != cudaSuccess) return 1;\n"
+                                     "  hello<<<2, 32>>>(2);\n"
+                                     "  cudaDeviceSynchronize();\n"
+                                     "  return cudaFreeHost(pinned) == cudaSuccess ? 0 : 1;\n"
+                                     "}\n";
+  ASSERT_EQ(run(kCC + " " + path("hello.cu") + " -o " + path("h")).status, 0);
+  Result r = run(path("h"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  for (const char* line : {"hello from thread 0 of block 0", "hello from thread 1 of block 0",
+                           "hello from thread 0 of block 1", "hello from thread 1 of block 1"})
+    EXPECT_NE(r.output.find(line), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("thread 2 "), std::string::npos);
+}
+
 }  // namespace
