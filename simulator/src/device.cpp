@@ -94,43 +94,116 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   cudaDeviceProp p;
   fill_h100(&p);
   switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = int(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxPitch: *value = int(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
-    case cudaDevAttrIntegrated: *value = p.integrated; break;
-    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
-    case cudaDevAttrComputeMode: *value = p.computeMode; break;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
-    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
-    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
-    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
-    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
-    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    default: return api_result(cudaErrorInvalidValue);
+    case cudaDevAttrMaxThreadsPerBlock:
+      *value = p.maxThreadsPerBlock;
+      break;
+    case cudaDevAttrMaxBlockDimX:
+      *value = p.maxThreadsDim[0];
+      break;
+    case cudaDevAttrMaxBlockDimY:
+      *value = p.maxThreadsDim[1];
+      break;
+    case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[2];
+      break;
+    case cudaDevAttrMaxGridDimX:
+      *value = p.maxGridSize[0];
+      break;
+    case cudaDevAttrMaxGridDimY:
+      *value = p.maxGridSize[1];
+      break;
+    case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[2];
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+      *value = int(p.sharedMemPerBlock);
+      break;
+    case cudaDevAttrTotalConstantMemory:
+      *value = int(p.totalConstMem);
+      break;
+    case cudaDevAttrWarpSize:
+      *value = p.warpSize;
+      break;
+    case cudaDevAttrMaxPitch:
+      *value = int(p.memPitch);
+      break;
+    case cudaDevAttrMaxRegistersPerBlock:
+      *value = p.regsPerBlock;
+      break;
+    case cudaDevAttrClockRate:
+      *value = p.clockRate;
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = p.multiProcessorCount;
+      break;
+    case cudaDevAttrKernelExecTimeout:
+      *value = p.kernelExecTimeoutEnabled;
+      break;
+    case cudaDevAttrIntegrated:
+      *value = p.integrated;
+      break;
+    case cudaDevAttrCanMapHostMemory:
+      *value = p.canMapHostMemory;
+      break;
+    case cudaDevAttrComputeMode:
+      *value = p.computeMode;
+      break;
+    case cudaDevAttrConcurrentKernels:
+      *value = p.concurrentKernels;
+      break;
+    case cudaDevAttrEccEnabled:
+      *value = p.ECCEnabled;
+      break;
+    case cudaDevAttrPciBusId:
+      *value = p.pciBusID;
+      break;
+    case cudaDevAttrPciDeviceId:
+      *value = p.pciDeviceID;
+      break;
+    case cudaDevAttrMemoryClockRate:
+      *value = p.memoryClockRate;
+      break;
+    case cudaDevAttrGlobalMemoryBusWidth:
+      *value = p.memoryBusWidth;
+      break;
+    case cudaDevAttrL2CacheSize:
+      *value = p.l2CacheSize;
+      break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor:
+      *value = p.maxThreadsPerMultiProcessor;
+      break;
+    case cudaDevAttrAsyncEngineCount:
+      *value = p.asyncEngineCount;
+      break;
+    case cudaDevAttrUnifiedAddressing:
+      *value = p.unifiedAddressing;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = p.major;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = p.minor;
+      break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+      *value = int(p.sharedMemPerMultiprocessor);
+      break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor:
+      *value = p.regsPerMultiprocessor;
+      break;
+    case cudaDevAttrManagedMemory:
+      *value = p.managedMemory;
+      break;
+    case cudaDevAttrCooperativeLaunch:
+      *value = p.cooperativeLaunch;
+      break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      *value = int(p.sharedMemPerBlockOptin);
+      break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+      *value = p.maxBlocksPerMultiProcessor;
+      break;
+    default:
+      return api_result(cudaErrorInvalidValue);
   }
   return api_result(cudaSuccess);
 }

@@ -1,11 +1,12 @@
-// Code addresses to source lines ("file.cu:12"), through binutils' addr2line
-// reading this program's own debug line tables. Used after a launch (fault
+// Code addresses to source lines ("file.cu:12"), through llvm-symbolizer (or
+// binutils' addr2line) reading this program's own debug line tables. Used after a launch (fault
 // reports) and at the end of a traced run, never on a hot path.
 #include <dlfcn.h>
 #include <link.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "internal.h"
@@ -44,8 +45,13 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
     }
     by_object[object].push_back(i);
   }
+  // llvm-symbolizer reads clang's DWARF 5 line tables right; binutils'
+  // addr2line (2.40) can name the wrong file for them, so it is the fallback.
+  static const bool have_llvm = std::system("command -v llvm-symbolizer >/dev/null 2>&1") == 0;
   for (const auto& [object, indices] : by_object) {
-    std::string cmd = "addr2line -e '" + object + "'";
+    std::string cmd =
+        have_llvm ? "llvm-symbolizer --functions=none --output-style=LLVM --obj='" + object + "'"
+                  : "addr2line -e '" + object + "'";
     for (size_t i : indices) {
       char buf[32];
       std::snprintf(buf, sizeof(buf), " 0x%lx", static_cast<unsigned long>(offsets[i]));
@@ -56,14 +62,27 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
     if (!p) continue;
     char line[4096];
     size_t k = 0;
+    bool first_of_address = true;  // llvm: frames innermost first, a blank line after each
     while (k < indices.size() && std::fgets(line, sizeof(line), p)) {
       std::string s(line);
       while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-      if (auto d = s.find(" (discriminator"); d != std::string::npos) s.resize(d);
+      if (have_llvm) {
+        if (s.empty()) {
+          if (!first_of_address) ++k;
+          first_of_address = true;
+          continue;
+        }
+        if (!first_of_address) continue;  // an outer inlined frame
+        first_of_address = false;
+        // file:line:column -> file:line
+        if (auto c = s.rfind(':'); c != std::string::npos) s.resize(c);
+      } else if (auto d = s.find(" (discriminator"); d != std::string::npos) {
+        s.resize(d);
+      }
       if (s.rfind("??", 0) == 0 || s.size() < 3 || s.substr(s.size() - 2) == ":0" ||
           s.substr(s.size() - 2) == ":?")
         s.clear();
-      out[indices[k++]] = s;
+      out[indices[have_llvm ? k : k++]] = s;
     }
     pclose(p);
   }

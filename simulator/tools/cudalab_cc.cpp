@@ -35,6 +35,7 @@ runs on cudalab's CPU simulator, the way nvcc builds one for a GPU.
 options:
   -o FILE          name of the program (default a.out) or, with -c, the object
   -c               compile only; also writes FILE.instrumented unless --fast
+  -x cu            treat the source files that follow as CUDA, whatever their name
   -I DIR, -D M[=V], -U M, -L DIR, -l LIB, -O0..-O3, -g, -std=c++NN, -W...
                    passed to the host compiler as usual
   -Xcompiler OPT   pass OPT to the host compiler
@@ -45,12 +46,14 @@ options:
   -v, --verbose    print each command
   --help, --version
 nvcc options with no meaning on the simulator (-arch, -gencode, -lineinfo,
---use_fast_math, -rdc, -x cu) are accepted and ignored.
+--use_fast_math, -rdc) are accepted and ignored.
 )";
 
 struct Options {
   std::vector<std::string> sources, objects, compile_flags, link_flags;
   std::string output;
+  std::vector<bool> is_cuda;   // per source: rewrite it as CUDA
+  bool treat_as_cuda = false;  // -x cu: the following sources are CUDA
   bool compile_only = false, fast = false, only_instrumented = false, keep = false, verbose = false;
 };
 
@@ -126,12 +129,17 @@ Options parse(int argc, char** argv) {
                a == "--extended-lambda" || a == "-G") {
       // nvcc options without meaning here.
     } else if (a == "-x") {
-      if (i + 1 < argc) ++i;  // "-x cu": every .cu is CUDA already
+      if (i + 1 >= argc) usage_error("-x needs a language (cu, c++ or none)");
+      const std::string lang = argv[++i];
+      if (lang != "cu" && lang != "c++" && lang != "none")
+        usage_error("-x " + lang + ": the languages here are cu, c++ and none");
+      o.treat_as_cuda = lang == "cu";
     } else if (a.size() > 1 && a[0] == '-') {
       usage_error("unknown option " + a);
     } else if (ends_with(a, ".cu") || ends_with(a, ".cpp") || ends_with(a, ".cc") ||
                ends_with(a, ".cxx") || ends_with(a, ".c")) {
       o.sources.push_back(a);
+      o.is_cuda.push_back(ends_with(a, ".cu") || o.treat_as_cuda);
     } else if (ends_with(a, ".o") || ends_with(a, ".a") || ends_with(a, ".so")) {
       o.objects.push_back(a);
     } else {
@@ -213,8 +221,9 @@ int main(int argc, char** argv) {
   // 1. Rewrite the .cu files.
   std::vector<std::string> compile_inputs;
   bool problems = false;
-  for (const auto& src : o.sources) {
-    if (!ends_with(src, ".cu")) {
+  for (size_t k = 0; k < o.sources.size(); ++k) {
+    const std::string& src = o.sources[k];
+    if (!o.is_cuda[k]) {
       compile_inputs.push_back(src);
       continue;
     }
@@ -244,7 +253,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> plain_objects, instrumented_objects;
   for (size_t k = 0; k < compile_inputs.size(); ++k) {
     const std::string& input = compile_inputs[k];
-    const bool is_c = ends_with(o.sources[k], ".c");
+    const bool is_c = ends_with(o.sources[k], ".c") && !o.is_cuda[k];
     std::string stem = fs::path(o.sources[k]).stem().string();
     for (int variant = 0; variant < 2; ++variant) {
       if ((variant == 0 && !want_plain) || (variant == 1 && !want_instrumented)) continue;
@@ -264,7 +273,7 @@ int main(int argc, char** argv) {
       cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
       cmd.push_back("-gline-tables-only");
       if (variant == 1) cmd.push_back(kInstrumentFlags);
-      if (!is_c && ends_with(input, ".cpp") && ends_with(o.sources[k], ".cu")) {
+      if (o.is_cuda[k]) {
         cmd.push_back("-x");
         cmd.push_back("c++");
       }

@@ -126,6 +126,17 @@ TEST_F(Tools, TraceRecordsLaunchAllocationsAndEveryGlobalAccess) {
   EXPECT_EQ(line6, 300);
 }
 
+TEST_F(Tools, CMakeBuiltProgramsTraceTheCuFileToo) {
+  // Built by cudalab_add_cuda_executable: rewritten into the build tree, yet
+  // every access names the .cu file and line.
+  Result r = run("CUDALAB_TRACE=" + path("t.trace") + " " CUDALAB_CMAKE_TRACED_PROGRAM);
+  ASSERT_EQ(r.status, 0) << r.output;
+  cudalab::trace::Trace t = cudalab::trace::read_trace(path("t.trace"));
+  ASSERT_EQ(t.launches.size(), 1u);
+  ASSERT_FALSE(t.launches[0].accesses.empty());
+  for (const auto& a : t.launches[0].accesses) EXPECT_EQ(t.where(a.pc), "traced_add.cu:6");
+}
+
 TEST_F(Tools, TruncatedAndForeignTracesGiveClearErrors) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
   ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p")).status, 0);
@@ -143,6 +154,29 @@ TEST_F(Tools, TruncatedAndForeignTracesGiveClearErrors) {
   std::ofstream(path("junk.trace")) << "this is not a trace at all";
   EXPECT_THROW(cudalab::trace::read_trace(path("junk.trace")), cudalab::trace::TraceError);
   EXPECT_THROW(cudalab::trace::read_trace(path("absent.trace")), cudalab::trace::TraceError);
+}
+
+TEST_F(Tools, CorruptedTracesNeverCrashTheReader) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p")).status, 0);
+  std::ifstream in(path("t.trace"), std::ios::binary);
+  const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint64_t state = 12345;
+  auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+  int rejected = 0;
+  for (int k = 0; k < 300; ++k) {
+    std::string bad = good;
+    for (int flips = 1 + int(next() % 4); flips > 0; --flips)
+      bad[16 + next() % (bad.size() - 16)] = char(next() >> 56);
+    std::ofstream(path("bad.trace"), std::ios::binary) << bad;
+    try {
+      cudalab::trace::read_trace(path("bad.trace"));
+    } catch (const cudalab::trace::TraceError&) {
+      ++rejected;
+    }
+  }
+  // Flipped offsets or counts are caught; flipped data bytes may still read.
+  EXPECT_GT(rejected, 0);
 }
 
 TEST_F(Tools, AFaultingKernelNamesKernelThreadAndBlock) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace cudalab::viz {
 namespace {
@@ -157,52 +158,77 @@ void Views::draw_block(Selection& s) {
   ImGui::End();
 }
 
+void Views::refresh(const Selection& s) {
+  if (cached_ && cached_for_.launch == s.launch && cached_for_.block == s.block &&
+      cached_for_.thread == s.thread && cached_for_.color_by_thread == s.color_by_thread)
+    return;
+  cached_ = true;
+  cached_for_ = s;
+  heatmaps_.clear();
+  thread_accesses_.clear();
+  if (trace_.launches.empty()) return;
+  const auto& l = trace_.launches[size_t(s.launch)];
+  std::map<uint32_t, size_t> index;  // allocation id -> heatmap
+  for (size_t k = 0; k < l.accesses.size(); ++k) {
+    const auto& x = l.accesses[k];
+    const trace::Allocation* a = trace_.allocation(x.allocation);
+    if (!a) continue;
+    auto [it, fresh] = index.emplace(x.allocation, heatmaps_.size());
+    if (fresh) {
+      Heatmap h;
+      h.allocation = a;
+      const uint64_t words = std::max<uint64_t>(1, (a->size + 3) / 4);
+      const uint64_t cells = std::min<uint64_t>(words, 2048);
+      h.per_cell = (words + cells - 1) / cells;
+      h.who.assign(cells, -1);
+      h.mine.assign(cells, 0);
+      heatmaps_.push_back(std::move(h));
+    }
+    Heatmap& h = heatmaps_[it->second];
+    const uint64_t c = std::min<uint64_t>(h.who.size() - 1, (x.offset / 4) / h.per_cell);
+    h.who[c] = s.color_by_thread ? int64_t(x.thread) : int64_t(x.block);
+    if (int(x.block) == s.block && int(x.thread) == s.thread) {
+      h.mine[c] = 1;
+      thread_accesses_.push_back(k);
+    }
+  }
+  std::sort(heatmaps_.begin(), heatmaps_.end(),
+            [](const Heatmap& x, const Heatmap& y) { return x.allocation->id < y.allocation->id; });
+}
+
 void Views::draw_memory(Selection& s) {
   ImGui::Begin("Global memory: who touched each element", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::End();
     return;
   }
-  const auto& l = trace_.launches[size_t(s.launch)];
+  refresh(s);
   ImGui::TextWrapped(
       "Each cell is one 4-byte element (or a run of them for large buffers), "
       "coloured by the %s that last touched it; grey: untouched. White frames: "
       "the selected thread's accesses.",
       s.color_by_thread ? "thread" : "block");
-  for (const auto& a : trace_.allocations) {
-    // Touches of this allocation in this launch.
-    const uint64_t words = std::max<uint64_t>(1, (a.size + 3) / 4);
-    const uint64_t cells = std::min<uint64_t>(words, 2048);
-    const uint64_t per_cell = (words + cells - 1) / cells;
-    std::vector<int64_t> who(cells, -1);
-    std::vector<char> mine(cells, 0);
-    bool any = false;
-    for (const auto& x : l.accesses) {
-      if (x.allocation != a.id) continue;
-      any = true;
-      const uint64_t c = std::min<uint64_t>(cells - 1, (x.offset / 4) / per_cell);
-      who[c] = s.color_by_thread ? int64_t(x.thread) : int64_t(x.block);
-      if (int(x.block) == s.block && int(x.thread) == s.thread) mine[c] = 1;
-    }
-    if (!any) continue;
+  if (heatmaps_.empty()) ImGui::Text("this launch touched no global memory that was recorded");
+  for (const Heatmap& h : heatmaps_) {
+    const trace::Allocation& a = *h.allocation;
     ImGui::Separator();
     std::string site = a.site;
     if (auto slash = site.rfind('/'); slash != std::string::npos) site = site.substr(slash + 1);
     ImGui::Text("allocation %u: %llu bytes, allocated at %s", a.id, (unsigned long long)a.size,
                 site.c_str());
-    if (per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)per_cell);
+    if (h.per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)h.per_cell);
     const int columns = 64;
     const float cell = std::clamp(ImGui::GetContentRegionAvail().x / columns, 4.f, 16.f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    draw_cells(("mem" + std::to_string(a.id)).c_str(), int(cells), columns, cell,
+    draw_cells(("mem" + std::to_string(a.id)).c_str(), int(h.who.size()), columns, cell,
                [&](int i) {
-                 return who[size_t(i)] < 0 ? kUntouched
-                                           : hue_color(uint32_t(who[size_t(i)]), 0.6f, 0.85f);
+                 return h.who[size_t(i)] < 0 ? kUntouched
+                                             : hue_color(uint32_t(h.who[size_t(i)]), 0.6f, 0.85f);
                },
                -1);
-    for (uint64_t i = 0; i < cells; ++i) {
-      if (!mine[i]) continue;
+    for (size_t i = 0; i < h.mine.size(); ++i) {
+      if (!h.mine[i]) continue;
       const float x = origin.x + float(i % columns) * cell,
                   y = origin.y + float(i / columns) * cell;
       dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
@@ -224,9 +250,10 @@ void Views::draw_thread_accesses(const Selection& s) {
   const auto b = trace::unflatten(uint32_t(s.block), l.grid);
   const auto t = trace::unflatten(uint32_t(s.thread), l.block);
   ImGui::Text("thread (%u,%u,%u) of block (%u,%u,%u)", t.x, t.y, t.z, b.x, b.y, b.z);
+  refresh(s);
   int shown = 0;
-  for (const auto& x : l.accesses) {
-    if (int(x.block) != s.block || int(x.thread) != s.thread) continue;
+  for (size_t k : thread_accesses_) {
+    const auto& x = l.accesses[k];
     if (++shown > 200) {
       ImGui::Text("...");
       break;

@@ -28,7 +28,22 @@ class Views {
   void draw_block(Selection& s);
   void draw_memory(Selection& s);
   void draw_thread_accesses(const Selection& s);
+  // What the memory views show for one selection, computed once when the
+  // selection changes rather than every frame (traces hold millions of
+  // accesses).
+  struct Heatmap {
+    const trace::Allocation* allocation = nullptr;
+    uint64_t per_cell = 1;
+    std::vector<int64_t> who;  // block or thread per cell, -1: untouched
+    std::vector<char> mine;    // touched by the selected thread
+  };
+  void refresh(const Selection& s);
+
   const trace::Trace& trace_;
+  bool cached_ = false;
+  Selection cached_for_;
+  std::vector<Heatmap> heatmaps_;
+  std::vector<size_t> thread_accesses_;  // indices into the launch's accesses
 };
 
 // Colour of warp `w`, block `b`... as ImU32 (a hue wheel).
