@@ -136,24 +136,30 @@ class TraceWriter {
     return false;
   }
 
-  // Called on the host thread after a launch, when no worker records.
-  void flush_accesses(uint32_t launch_id) {
-    std::vector<AccessRecord> all;
+  // Writes one worker's buffered accesses (a worker calls it when its buffer
+  // is full, the host after each launch), so a trace never holds more than a
+  // few buffers in memory.
+  void write_buffer(WorkerBuffer& b, uint32_t launch_id) {
+    if (b.records.empty()) return;
+    Payload p;
+    p.u32(launch_id).u32(static_cast<uint32_t>(b.records.size()));
+    p.raw(b.records.data(), b.records.size() * sizeof(AccessRecord));
     {
       std::lock_guard lock(mutex_);
-      for (auto& b : buffers_) {
-        all.insert(all.end(), b->records.begin(), b->records.end());
-        b->records.clear();
-      }
+      for (const AccessRecord& r : b.records) pcs_.insert(r.pc);
     }
-    for (const AccessRecord& r : all) pcs_.insert(r.pc);
-    constexpr size_t kChunk = 1 << 16;
-    for (size_t i = 0; i < all.size(); i += kChunk) {
-      const size_t n = std::min(kChunk, all.size() - i);
-      Payload p;
-      p.u32(launch_id).u32(static_cast<uint32_t>(n)).raw(&all[i], n * sizeof(AccessRecord));
-      write(kAccesses, p);
+    write(kAccesses, p);
+    b.records.clear();
+  }
+
+  // Called on the host thread after a launch, when no worker records.
+  void flush_accesses(uint32_t launch_id) {
+    std::vector<WorkerBuffer*> all;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& b : buffers_) all.push_back(b.get());
     }
+    for (WorkerBuffer* b : all) write_buffer(*b, launch_id);
     if (cap_note_pending_) {
       cap_note_pending_ = false;
       write(kNote, Payload().str("access recording stopped at the limit of " +
@@ -215,8 +221,11 @@ void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t 
                              unsigned size, bool write, uintptr_t pc) {
   TraceWriter& w = writer();
   if (!w.room_for_one_more()) return;
-  w.buffer().records.push_back(AccessRecord{tl_block->linear, t.linear, a.id, address - a.base, pc,
-                                            uint8_t(size), uint8_t(write ? 1 : 0)});
+  WorkerBuffer& b = w.buffer();
+  b.records.push_back(AccessRecord{tl_block->linear, t.linear, a.id, address - a.base, pc,
+                                   uint8_t(size), uint8_t(write ? 1 : 0)});
+  constexpr size_t kBufferRecords = 1 << 16;  // about 2 MB
+  if (b.records.size() >= kBufferRecords) w.write_buffer(b, tl_block->launch->id);
 }
 
 void trace_allocation(const Allocation& a) {
