@@ -39,7 +39,7 @@ function(cudalab_add_cuda_executable name)
 
   add_executable(${name} ${sim_sources})
   target_link_libraries(${name} PRIVATE cudalab_sim ${ARG_SIM_LIBS})
-  target_compile_options(${name} PRIVATE -gline-tables-only)
+  target_compile_options(${name} PRIVATE -gline-tables-only -fno-optimize-sibling-calls)
   if(ARG_INSTRUMENTED AND can_instrument)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_FLAGS})
   elseif(can_instrument)
@@ -47,7 +47,7 @@ function(cudalab_add_cuda_executable name)
     set_target_properties(${name}_instrumented PROPERTIES OUTPUT_NAME ${name}.instrumented)
     target_link_libraries(${name}_instrumented PRIVATE cudalab_sim ${ARG_SIM_LIBS})
     target_compile_options(${name}_instrumented PRIVATE -gline-tables-only
-                           ${CUDALAB_INSTRUMENT_FLAGS})
+                           -fno-optimize-sibling-calls ${CUDALAB_INSTRUMENT_FLAGS})
     add_dependencies(${name} ${name}_instrumented)
   endif()
 

@@ -81,19 +81,41 @@ struct Launch {
   std::atomic<bool> faulted{false};
   FaultInfo fault;
   std::atomic<uint64_t> idle_threads{0};
+  std::atomic<bool> deadlocked{false};
+  std::string deadlock_report;  // written by the block that found it
+  bool cooperative = false;
+  struct GridBarrier* grid_barrier = nullptr;  // cooperative launches
+  // A thread that stopped the launch on purpose (a failed assert, a misuse
+  // the simulator detects): its message and the error the launch ends with.
+  std::atomic<bool> stopped{false};
+  std::string stop_report;
+  cudaError_t stop_error = cudaSuccess;
 };
+
+// Ends the calling CUDA thread and aborts its launch with `error`, printing
+// `report` after the launch (first one wins). Does not return.
+[[noreturn]] void stop_launch_from_thread(cudaError_t error, const std::string& report);
 
 // The context of one CUDA thread while it runs on a worker.
 struct SimThread {
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
+  uint32_t warp = 0, lane = 0;
   uint64_t global_accesses = 0;
-  boost::context::fiber sink;  // the block loop, to go back to
+  boost::context::fiber sink;    // the block's loop, to go back to
+  boost::context::fiber handle;  // this thread, suspended while it waits
   sigjmp_buf* fault_jump = nullptr;
+  uint64_t result = 0;    // of the barrier or warp operation it waited at
+  uintptr_t wait_pc = 0;  // where it waits (for deadlock reports)
+  enum class Wait : uint8_t { kNone, kBarrier, kWarp } wait = Wait::kNone;
+  bool exited = false;
 };
+
+class BlockRun;
 
 struct BlockContext {
   Launch* launch = nullptr;
+  BlockRun* run = nullptr;
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
   uintptr_t stack_low = 0, stack_high = 0;  // of the fiber running now

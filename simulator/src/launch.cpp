@@ -1,9 +1,11 @@
 // A kernel launch: check the configuration as CUDA does, run the grid, and
 // turn a fault into the report and the sticky error a GPU would give.
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
 #include <cstring>
+#include <map>
 #include <string>
 
 #include "internal.h"
@@ -95,7 +97,7 @@ cudalab::sim::LaunchSummary last_summary() {
 namespace cudalab::detail {
 
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
-                   cudaStream_t /*stream*/, void (*body)(void*), void* closure) {
+                   cudaStream_t /*stream*/, void (*body)(void*), void* closure, unsigned flags) {
   using namespace cudalab::rt;
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   cudaError_t code = cudaSuccess;
@@ -106,7 +108,25 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     record_last_error(code);
     return code;
   }
+  const bool cooperative = flags & kLaunchCooperative;
+  if (cooperative) {
+    // All blocks must be on the GPU at once: at most what fits per
+    // multiprocessor (by threads, at most 32 blocks) times 132.
+    const uint64_t per_sm = std::min<uint64_t>(32, 2048 / (uint64_t(block.x) * block.y * block.z));
+    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+    if (blocks > per_sm * 132) {
+      std::fprintf(stderr,
+                   "cudalab: cooperative launch of '%s' at %s:%d did not run: %llu blocks, but "
+                   "at most %llu blocks of %u threads can be on the GPU at once "
+                   "(cudaErrorCooperativeLaunchTooLarge)\n",
+                   site.kernel, site.file, site.line, (unsigned long long)blocks,
+                   (unsigned long long)(per_sm * 132), block.x * block.y * block.z);
+      record_last_error(cudaErrorCooperativeLaunchTooLarge);
+      return cudaErrorCooperativeLaunchTooLarge;
+    }
+  }
   Launch l;
+  l.cooperative = cooperative;
   l.site = site;
   l.grid = grid;
   l.block = block;
@@ -142,7 +162,17 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     s.workers = worker_count();
   }
 
-  if (l.faulted.load()) {
+  if (l.stopped.load()) {
+    std::fprintf(stderr, "%s", l.stop_report.c_str());
+    set_sticky_error(l.stop_error);
+  } else if (l.deadlocked.load()) {
+    std::fprintf(stderr, "cudalab: kernel '%s' (launched at %s:%d) stopped: %s", l.site.kernel,
+                 l.site.file, l.site.line, l.deadlock_report.c_str());
+    std::fprintf(stderr,
+                 "cudalab:     a GPU would hang here or give wrong results; every later CUDA "
+                 "call returns cudaErrorLaunchFailure\n");
+    set_sticky_error(cudaErrorLaunchFailure);
+  } else if (l.faulted.load()) {
     report_fault(l);
     const cudaError_t e = (l.fault.signal == SIGFPE || l.fault.signal == SIGILL)
                               ? cudaErrorLaunchFailure
@@ -153,7 +183,67 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
   return cudaSuccess;
 }
 
+namespace {
+struct RegisteredKernel {
+  const char* name;
+  KernelInvoker invoker;
+};
+std::mutex g_registry_mutex;
+std::map<const void*, RegisteredKernel>& registry() {
+  static std::map<const void*, RegisteredKernel> r;
+  return r;
+}
+}  // namespace
+
+void register_kernel_invoker(const void* kernel, const char* name, KernelInvoker invoker) {
+  std::lock_guard lock(g_registry_mutex);
+  registry()[kernel] = {name, invoker};
+}
+
+KernelInvoker find_kernel_invoker(const void* kernel, const char** name) {
+  std::lock_guard lock(g_registry_mutex);
+  auto it = registry().find(kernel);
+  if (it == registry().end()) return nullptr;
+  if (name) *name = it->second.name;
+  return it->second.invoker;
+}
+
+namespace {
+cudaError_t launch_by_pointer(const void* func, dim3 grid, dim3 block, void** args, size_t shmem,
+                              cudaStream_t stream, unsigned flags, const char* api) {
+  using namespace cudalab::rt;
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  const char* name = nullptr;
+  KernelInvoker invoke = func ? find_kernel_invoker(func, &name) : nullptr;
+  if (!invoke) {
+    std::fprintf(stderr,
+                 "cudalab: %s was given %s, which is not a kernel the simulator knows. cudalab "
+                 "knows the non-template __global__ functions of the .cu files it compiled; "
+                 "for a template kernel pass the kernel itself (not cast to void*) or launch "
+                 "it with <<<...>>> (cudaErrorInvalidDeviceFunction)\n",
+                 api, func ? "a function pointer" : "a null pointer");
+    record_last_error(cudaErrorInvalidDeviceFunction);
+    return cudaErrorInvalidDeviceFunction;
+  }
+  const LaunchSite site{name, "(launched through a function pointer)", 0};
+  return invoke(func, args, site, grid, block, shmem, stream, flags);
+}
+}  // namespace
+
 }  // namespace cudalab::detail
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shmem,
+                             cudaStream_t stream) {
+  return cudalab::detail::launch_by_pointer(func, grid, block, args, shmem, stream, 0,
+                                            "cudaLaunchKernel");
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                        size_t shmem, cudaStream_t stream) {
+  return cudalab::detail::launch_by_pointer(func, grid, block, args, shmem, stream,
+                                            cudalab::detail::kLaunchCooperative,
+                                            "cudaLaunchCooperativeKernel");
+}
 
 namespace cudalab::sim {
 LaunchSummary last_launch() { return cudalab::rt::last_summary(); }

@@ -1,20 +1,20 @@
-// Blocks and threads: blocks spread over a pool of worker threads (all cores),
-// each CUDA thread of a block runs on a fiber of its worker. A fiber runs
-// threads one after another until one waits at __syncthreads; then a fresh
-// fiber starts the next thread. When every thread of the block has either
-// finished or reached the barrier, the waiting ones are resumed. So a kernel
-// without barriers costs one fiber per block, not one per thread.
+// Blocks spread over a pool of worker threads (all cores), each block running
+// to its end on one worker (block.cpp); and what happens when a kernel
+// faults.
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <boost/context/fiber.hpp>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <thread>
 
+#include "block.h"
 #include "internal.h"
 
 namespace ctx = boost::context;
@@ -31,137 +31,35 @@ thread_local BlockContext* tl_block = nullptr;
 
 namespace {
 
-constexpr size_t kFiberStack = 256 * 1024;
 constexpr size_t kGuard = 4096;
 constexpr size_t kDynamicSharedMax = 228 * 1024;
 constexpr size_t kAltStack = 64 * 1024;
-
-// Stacks are reused across blocks and launches: a worker keeps the ones it
-// has made. Each has a guard page below it, so overflowing the stack faults
-// instead of silently overwriting memory.
-struct StackPool {
-  std::vector<void*> free_stacks;
-  ~StackPool() {
-    for (void* p : free_stacks) munmap(p, kFiberStack + kGuard);
-  }
-};
-thread_local StackPool tl_stacks;
-
-struct PooledStack {
-  ctx::stack_context allocate() {
-    void* base;
-    if (!tl_stacks.free_stacks.empty()) {
-      base = tl_stacks.free_stacks.back();
-      tl_stacks.free_stacks.pop_back();
-    } else {
-      base = mmap(nullptr, kFiberStack + kGuard, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (base == MAP_FAILED) throw std::bad_alloc();
-      mprotect(base, kGuard, PROT_NONE);
-    }
-    ctx::stack_context sc;
-    sc.size = kFiberStack;
-    sc.sp = static_cast<char*>(base) + kGuard + kFiberStack;
-    return sc;
-  }
-  void deallocate(ctx::stack_context& sc) noexcept {
-    tl_stacks.free_stacks.push_back(static_cast<char*>(sc.sp) - kFiberStack - kGuard);
-  }
-};
 
 // Per-worker memory that outlives launches: the dynamic shared memory arena
 // and the signal stack.
 struct WorkerMemory {
   alignas(128) unsigned char shared[kDynamicSharedMax];
+  std::unique_ptr<char[]> signal_stack;
+  ~WorkerMemory() {
+    // The thread ends (cooperative launches make one per block): stop using
+    // the signal stack before it goes.
+    stack_t off{};
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+  }
 };
+thread_local std::unique_ptr<WorkerMemory> tl_worker_memory_owner;
 thread_local WorkerMemory* tl_worker_memory = nullptr;
 
 void prepare_worker() {
   if (tl_worker_memory) return;
-  tl_worker_memory = new WorkerMemory;
+  tl_worker_memory_owner = std::make_unique<WorkerMemory>();
+  tl_worker_memory = tl_worker_memory_owner.get();
+  tl_worker_memory->signal_stack.reset(new char[kAltStack]);
   stack_t ss{};
-  ss.ss_sp = std::malloc(kAltStack);
+  ss.ss_sp = tl_worker_memory->signal_stack.get();
   ss.ss_size = kAltStack;
   sigaltstack(&ss, nullptr);
-}
-
-// ---- one block ---------------------------------------------------------------
-
-struct BlockRun {
-  Launch* launch = nullptr;
-  BlockContext context;
-  uint32_t thread_count = 0;
-  uint32_t next_thread = 0;
-  uint64_t idle = 0;
-  std::vector<SimThread> threads;
-  std::vector<ctx::fiber> waiting, releasing;
-};
-
-inline void enter_thread(SimThread& t) {
-  tl_thread = &t;
-  threadIdx = t.index;
-}
-
-uint3 unflatten(uint32_t linear, dim3 dims) {
-  return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
-}
-
-// The body of a runner fiber: take the next unstarted thread and run it to
-// the end, until there is none left. A thread that waits at a barrier keeps
-// this fiber; the block's loop then starts another.
-ctx::fiber runner(BlockRun* b, ctx::fiber&& sink) {
-  sigjmp_buf jump;
-  if (sigsetjmp(jump, 0) != 0) {
-    // A fault in the thread that ran on this fiber: the handler recorded it
-    // and aborted the launch; this thread is over.
-    sink = std::move(tl_thread->sink);
-  }
-  while (!b->launch->aborted.load(std::memory_order_relaxed) && b->next_thread < b->thread_count) {
-    SimThread& t = b->threads[b->next_thread++];
-    t.global_accesses = 0;
-    t.fault_jump = &jump;
-    t.sink = std::move(sink);
-    enter_thread(t);
-    b->launch->body(b->launch->closure);
-    SimThread* self = tl_thread;  // the same thread, maybe re-entered after barriers
-    sink = std::move(self->sink);
-    if (self->global_accesses == 0) ++b->idle;
-  }
-  tl_thread = nullptr;
-  return std::move(sink);
-}
-
-void run_block(BlockRun& b) {
-  tl_block = &b.context;
-  blockIdx = b.context.index;
-  b.next_thread = 0;
-  b.waiting.clear();
-  while (true) {
-    if (b.launch->aborted.load(std::memory_order_relaxed)) {
-      // Dropping a suspended fiber unwinds its stack; its thread never ends.
-      b.waiting.clear();
-      break;
-    }
-    if (b.next_thread < b.thread_count) {
-      ctx::fiber f(std::allocator_arg, PooledStack{},
-                   [&b](ctx::fiber&& sink) { return runner(&b, std::move(sink)); });
-      f = std::move(f).resume();
-      if (f) b.waiting.push_back(std::move(f));
-    } else if (!b.waiting.empty()) {
-      // Every thread has reached the barrier or finished: release them all.
-      std::swap(b.waiting, b.releasing);
-      b.waiting.clear();
-      for (auto& f : b.releasing) {
-        f = std::move(f).resume();
-        if (f) b.waiting.push_back(std::move(f));
-      }
-      b.releasing.clear();
-    } else {
-      break;
-    }
-  }
-  tl_block = nullptr;
-  tl_thread = nullptr;
 }
 
 // ---- the worker pool -------------------------------------------------------------
@@ -300,31 +198,58 @@ void install_fault_handlers() {
 
 unsigned worker_count() { return pool().count(); }
 
+// The grid barrier of a cooperative launch: one thread of each block waits
+// here (its OS thread blocks) while the rest of its block waits at the block
+// barrier after it.
+struct GridBarrier {
+  std::mutex mutex;
+  std::condition_variable cv;
+  uint64_t blocks = 0, arrived = 0, generation = 0;
+};
+
+namespace {
+// Cooperative launches run every block at once, each on its own OS thread,
+// so that the grid can sync.
+void run_cooperative(Launch& launch, uint64_t blocks) {
+  GridBarrier barrier;
+  barrier.blocks = blocks;
+  launch.grid_barrier = &barrier;
+  std::vector<std::thread> threads;
+  std::atomic<uint64_t> idle{0};
+  for (uint64_t bi = 0; bi < blocks; ++bi) {
+    threads.emplace_back([&launch, &idle, bi] {
+      prepare_worker();
+      BlockRun b(launch);
+      blockDim = launch.block;
+      gridDim = launch.grid;
+      b.run(static_cast<uint32_t>(bi));
+      idle.fetch_add(b.idle_threads());
+    });
+  }
+  for (auto& t : threads) t.join();
+  launch.idle_threads.fetch_add(idle.load());
+  launch.grid_barrier = nullptr;
+}
+}  // namespace
+
 void run_grid(Launch& launch) {
   install_fault_handlers();
+  if (launch.cooperative) {
+    run_cooperative(launch, uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z);
+    return;
+  }
   const uint64_t blocks = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
   std::atomic<uint64_t> next_block{0};
   std::function<void(unsigned)> job = [&](unsigned) {
-    BlockRun b;
-    b.launch = &launch;
-    b.thread_count = launch.threads_per_block;
-    b.threads.resize(b.thread_count);
-    for (uint32_t i = 0; i < b.thread_count; ++i) {
-      b.threads[i].index = unflatten(i, launch.block);
-      b.threads[i].linear = i;
-    }
+    BlockRun b(launch);
     blockDim = launch.block;
     gridDim = launch.grid;
     uint64_t idle = 0;
     while (!launch.aborted.load(std::memory_order_relaxed)) {
-      uint64_t bi = next_block.fetch_add(1, std::memory_order_relaxed);
+      const uint64_t bi = next_block.fetch_add(1, std::memory_order_relaxed);
       if (bi >= blocks) break;
-      b.context.launch = &launch;
-      b.context.linear = static_cast<uint32_t>(bi);
-      b.context.index = unflatten(static_cast<uint32_t>(bi), launch.grid);
-      b.idle = 0;
-      run_block(b);
-      idle += b.idle;
+      b.run(static_cast<uint32_t>(bi));
+      idle += b.idle_threads();
     }
     launch.idle_threads.fetch_add(idle);
   };
@@ -340,10 +265,61 @@ void* dynamic_shared_memory() {
 }
 }  // namespace cudalab::detail
 
-void __syncthreads() {
-  using namespace cudalab::rt;
-  SimThread* t = tl_thread;
-  if (!t) return;  // called outside a kernel: nothing to wait for
-  t->sink = std::move(t->sink).resume();
-  enter_thread(*t);
+namespace cudalab::rt {
+
+void stop_launch_from_thread(cudaError_t error, const std::string& report) {
+  Launch* l = tl_block->launch;
+  bool expected = false;
+  if (l->stopped.compare_exchange_strong(expected, true)) {
+    l->stop_report = report;
+    l->stop_error = error;
+  }
+  l->aborted.store(true);
+  siglongjmp(*tl_thread->fault_jump, 1);
 }
+
+}  // namespace cudalab::rt
+
+namespace cooperative_groups::detail {
+
+bool grid_is_cooperative() {
+  using namespace cudalab::rt;
+  return tl_block && tl_block->launch->cooperative;
+}
+
+void grid_sync() {
+  using namespace cudalab::rt;
+  if (!tl_thread) return;
+  Launch* l = tl_block->launch;
+  if (!l->cooperative) {
+    char report[512];
+    std::snprintf(report, sizeof(report),
+                  "cudalab: kernel '%s' (launched at %s:%d) called this_grid().sync(), which "
+                  "needs a cooperative launch: launch it with cudaLaunchCooperativeKernel, not "
+                  "<<<...>>> (every later CUDA call returns cudaErrorLaunchFailure)\n",
+                  l->site.kernel, l->site.file, l->site.line);
+    stop_launch_from_thread(cudaErrorLaunchFailure, report);
+  }
+  __syncthreads();
+  if (tl_thread->linear == 0) {
+    GridBarrier& g = *l->grid_barrier;
+    std::unique_lock lock(g.mutex);
+    const uint64_t generation = g.generation;
+    if (++g.arrived == g.blocks) {
+      g.arrived = 0;
+      ++g.generation;
+      g.cv.notify_all();
+    } else {
+      // A fault elsewhere aborts the launch: stop waiting then too.
+      while (g.generation == generation && !l->aborted.load())
+        g.cv.wait_for(lock, std::chrono::milliseconds(20));
+    }
+    if (l->aborted.load()) {
+      lock.unlock();
+      siglongjmp(*tl_thread->fault_jump, 1);
+    }
+  }
+  __syncthreads();
+}
+
+}  // namespace cooperative_groups::detail

@@ -62,27 +62,34 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
     if (!p) continue;
     char line[4096];
     size_t k = 0;
-    bool first_of_address = true;  // llvm: frames innermost first, a blank line after each
+    // llvm-symbolizer lists the inlined frames of an address innermost
+    // first, then a blank line. The student's line is the innermost frame
+    // that is not in the simulator's own headers.
+    std::string chosen;
+    bool chosen_is_ours = true;
     while (k < indices.size() && std::fgets(line, sizeof(line), p)) {
       std::string s(line);
       while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
       if (have_llvm) {
-        if (s.empty()) {
-          if (!first_of_address) ++k;
-          first_of_address = true;
+        if (!s.empty()) {
+          if (auto c = s.rfind(':'); c != std::string::npos) s.resize(c);  // drop the column
+          const bool ours = s.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0;
+          if (chosen.empty() || (chosen_is_ours && !ours)) {
+            chosen = s;
+            chosen_is_ours = ours;
+          }
           continue;
         }
-        if (!first_of_address) continue;  // an outer inlined frame
-        first_of_address = false;
-        // file:line:column -> file:line
-        if (auto c = s.rfind(':'); c != std::string::npos) s.resize(c);
+        s = chosen;
+        chosen.clear();
+        chosen_is_ours = true;
       } else if (auto d = s.find(" (discriminator"); d != std::string::npos) {
         s.resize(d);
       }
       if (s.rfind("??", 0) == 0 || s.size() < 3 || s.substr(s.size() - 2) == ":0" ||
           s.substr(s.size() - 2) == ":?")
         s.clear();
-      out[indices[have_llvm ? k : k++]] = s;
+      out[indices[k++]] = s;
     }
     pclose(p);
   }

@@ -272,6 +272,9 @@ int main(int argc, char** argv) {
           if (f.rfind("-std=", 0) != 0) cmd.push_back(f);
       cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
       cmd.push_back("-gline-tables-only");
+      // A call to __syncthreads() at a kernel's end stays a call, so reports
+      // can name its line.
+      cmd.push_back("-fno-optimize-sibling-calls");
       if (variant == 1) cmd.push_back(kInstrumentFlags);
       if (o.is_cuda[k]) {
         cmd.push_back("-x");

@@ -161,10 +161,99 @@ size_t count_newlines(const std::string& t, size_t from, size_t to) {
   return k;
 }
 
+size_t matching(const std::string& s, const std::vector<bool>& code, size_t open) {
+  const char o = s[open], c = o == '(' ? ')' : o == '{' ? '}' : ']';
+  int depth = 0;
+  for (size_t i = open; i < s.size(); ++i) {
+    if (!code[i]) continue;
+    if (s[i] == o)
+      ++depth;
+    else if (s[i] == c && --depth == 0)
+      return i;
+  }
+  return std::string::npos;
+}
+
+// After each non-template __global__ function a file defines, a registration
+// that lets cudaLaunchKernel call it through a void pointer. Inserted on the
+// line where the definition ends, so no line moves.
+std::string register_kernels(const std::string& src, int* count) {
+  const std::vector<bool> code = code_mask(src);
+  std::vector<std::pair<size_t, std::string>> inserts;
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (!word_at(src, code, i, "__global__")) continue;
+    const size_t line_start = src.rfind('\n', i) == std::string::npos ? 0 : src.rfind('\n', i) + 1;
+    const size_t first = src.find_first_not_of(" \t", line_start);
+    if (first != std::string::npos && src[first] == '#') continue;  // inside a macro
+    // A template kernel has no single address to register.
+    size_t back = i;
+    bool is_template = false;
+    while (back > 0) {
+      --back;
+      if (!code[back]) continue;
+      const char ch = src[back];
+      if (ch == ';' || ch == '}' || ch == '{') break;
+      if (word_at(src, code, back, "template")) is_template = true;
+    }
+    if (is_template) continue;
+    size_t j = i + 10, paren = std::string::npos;
+    std::string name;
+    while (true) {
+      paren = src.find('(', j);
+      while (paren != std::string::npos && !code[paren]) paren = src.find('(', paren + 1);
+      if (paren == std::string::npos) break;
+      const size_t name_end = skip_space_back(src, code, paren);
+      size_t name_begin = name_end;
+      while (name_begin > 0 && ident_char(src[name_begin - 1])) --name_begin;
+      name = src.substr(name_begin, name_end - name_begin);
+      if (name == "__launch_bounds__" || name == "__align__" || name == "alignas" ||
+          name == "__attribute__" || name == "__declspec") {
+        const size_t close = matching(src, code, paren);
+        if (close == std::string::npos) break;
+        j = close + 1;
+        continue;
+      }
+      break;
+    }
+    if (paren == std::string::npos || name.empty() || std::isdigit((unsigned char)name[0]))
+      continue;
+    const std::string between = src.substr(i, paren - i);
+    if (between.find_first_of(";{}") != std::string::npos) continue;
+    const size_t close = matching(src, code, paren);
+    if (close == std::string::npos) continue;
+    size_t body = close + 1;
+    while (body < src.size() && (std::isspace((unsigned char)src[body]) || !code[body])) ++body;
+    if (body >= src.size() || src[body] != '{') continue;  // a declaration
+    const size_t body_end = matching(src, code, body);
+    if (body_end == std::string::npos) continue;
+    std::string params;
+    for (size_t k = paren + 1; k < close; ++k)
+      params += (!code[k] || src[k] == '\n' || src[k] == '\r') ? ' ' : src[k];
+    if (params.find('=') != std::string::npos) continue;  // default arguments
+    inserts.push_back(
+        {body_end + 1, " static const int cudalab_kernel_registered_" + name + "_" +
+                           std::to_string(line_of(src, i)) +
+                           " = ::cudalab::detail::register_kernel(static_cast<void (*)(" + params +
+                           ")>(&" + name + "), \"" + name + "\");"});
+    i = body_end;
+  }
+  std::string out;
+  size_t copied = 0;
+  for (const auto& [at, text] : inserts) {
+    out.append(src, copied, at - copied);
+    out += text;
+    copied = at;
+  }
+  out.append(src, copied, std::string::npos);
+  *count = int(inserts.size());
+  return out;
+}
+
 }  // namespace
 
-Result rewrite(const std::string& source, const std::string& path) {
+Result rewrite(const std::string& original, const std::string& path) {
   Result r;
+  const std::string source = register_kernels(original, &r.registered_kernels);
   const std::vector<bool> code = code_mask(source);
   std::string out;
   out.reserve(source.size() + 1024);

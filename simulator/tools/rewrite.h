@@ -8,6 +8,10 @@
 //   extern __shared__ T name[];
 //     -> static thread_local T* const name = <this block's dynamic shared memory>;
 //
+//   __global__ void k(params) { ... }
+//     -> the same, then (on its last line) a registration of k with its
+//        parameter types, for cudaLaunchKernel((void*)k, ...)
+//
 // `<<<` inside comments, string and character literals is left alone.
 #pragma once
 
@@ -26,6 +30,7 @@ struct Result {
   std::vector<Problem> problems;  // what could not be rewritten, with its line
   int launches = 0;
   int dynamic_shared = 0;
+  int registered_kernels = 0;  // for cudaLaunchKernel through a void pointer
 };
 
 // `path` names the original file in the #line directive and in problems.

@@ -38,6 +38,7 @@ enum cudaError {
   cudaErrorHardwareStackError = 714,
   cudaErrorAssert = 710,
   cudaErrorMisalignedAddress = 716,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
@@ -221,3 +222,10 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// Launching through a function pointer: the arguments are an array of
+// pointers to each argument.
+cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shmem = 0,
+                             cudaStream_t stream = nullptr);
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
+                                        size_t shmem = 0, cudaStream_t stream = nullptr);

@@ -1,0 +1,221 @@
+// cudalab's CPU simulator: cooperative groups. Groups are views of the
+// block, its warps and the grid; their collectives are the simulator's block
+// barrier and warp operations.
+#pragma once
+
+#include <bit>
+#include <type_traits>
+
+#include "cuda_runtime.h"
+
+namespace cooperative_groups {
+
+namespace detail {
+inline unsigned block_rank() {
+  return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+}
+inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+void grid_sync();            // in the runtime: every thread of a cooperative launch
+bool grid_is_cooperative();  // whether this launch came through cudaLaunchCooperativeKernel
+}  // namespace detail
+
+class thread_group {
+ public:
+  // A group of `size` consecutive threads of the block (size <= 32 or the
+  // whole block), as tiled_partition(block, size) makes.
+  explicit thread_group(unsigned size) : size_(size) {}
+  void sync() const {
+    if (size_ >= detail::block_size())
+      __syncthreads();
+    else
+      __syncwarp(mask());
+  }
+  unsigned long long thread_rank() const { return detail::block_rank() % size_; }
+  unsigned long long size() const { return size_; }
+  unsigned long long num_threads() const { return size_; }
+  unsigned meta_group_rank() const { return detail::block_rank() / size_; }
+  unsigned meta_group_size() const { return (detail::block_size() + size_ - 1) / size_; }
+
+ protected:
+  unsigned mask() const {
+    const unsigned lane = detail::block_rank() % 32;
+    const unsigned bits = size_ >= 32 ? 0xffffffffu : ((1u << size_) - 1);
+    return size_ >= 32 ? bits : bits << (lane / size_ * size_);
+  }
+  unsigned size_;
+};
+
+class thread_block : public thread_group {
+ public:
+  thread_block() : thread_group(detail::block_size()) {}
+  void sync() const { __syncthreads(); }
+  unsigned long long thread_rank() const { return detail::block_rank(); }
+  unsigned long long size() const { return detail::block_size(); }
+  unsigned long long num_threads() const { return detail::block_size(); }
+  dim3 group_index() const { return dim3(blockIdx); }
+  dim3 thread_index() const { return dim3(threadIdx); }
+  dim3 group_dim() const { return blockDim; }
+  dim3 dim_threads() const { return blockDim; }
+};
+
+inline thread_block this_thread_block() { return thread_block(); }
+
+class grid_group {
+ public:
+  // Only a kernel launched with cudaLaunchCooperativeKernel may sync the grid.
+  bool is_valid() const { return detail::grid_is_cooperative(); }
+  void sync() const { detail::grid_sync(); }
+  unsigned long long size() const {
+    return (unsigned long long)detail::block_size() * gridDim.x * gridDim.y * gridDim.z;
+  }
+  unsigned long long num_threads() const { return size(); }
+  unsigned long long block_rank() const {
+    return blockIdx.x + blockIdx.y * gridDim.x +
+           (unsigned long long)blockIdx.z * gridDim.x * gridDim.y;
+  }
+  unsigned long long num_blocks() const {
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  }
+  unsigned long long thread_rank() const {
+    return block_rank() * detail::block_size() + detail::block_rank();
+  }
+  dim3 group_dim() const { return gridDim; }
+  dim3 dim_blocks() const { return gridDim; }
+  dim3 block_index() const { return dim3(blockIdx); }
+};
+
+inline grid_group this_grid() { return grid_group(); }
+
+// A tile of Size consecutive threads (a power of two, at most 32): its
+// collectives are warp operations on its lanes.
+template <unsigned Size>
+class thread_block_tile : public thread_group {
+  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+                "thread_block_tile sizes are powers of two from 1 to 32 on the simulator");
+
+ public:
+  thread_block_tile() : thread_group(Size) {}
+  void sync() const { __syncwarp(mask()); }
+  unsigned long long thread_rank() const { return detail::block_rank() % Size; }
+  static constexpr unsigned long long size() { return Size; }
+  static constexpr unsigned long long num_threads() { return Size; }
+  template <class T>
+  T shfl(T var, int src_rank) const {
+    return __shfl_sync(mask(), var, src_rank, Size);
+  }
+  template <class T>
+  T shfl_up(T var, unsigned delta) const {
+    return __shfl_up_sync(mask(), var, delta, Size);
+  }
+  template <class T>
+  T shfl_down(T var, unsigned delta) const {
+    return __shfl_down_sync(mask(), var, delta, Size);
+  }
+  template <class T>
+  T shfl_xor(T var, int lane_mask) const {
+    return __shfl_xor_sync(mask(), var, lane_mask, Size);
+  }
+  int any(int predicate) const { return __any_sync(mask(), predicate); }
+  int all(int predicate) const { return __all_sync(mask(), predicate); }
+  unsigned ballot(int predicate) const {
+    // Bits relative to the tile, as CUDA gives them.
+    return (__ballot_sync(mask(), predicate) >> (detail::block_rank() % 32 / Size * Size)) &
+           (Size == 32 ? 0xffffffffu : ((1u << Size) - 1));
+  }
+  template <class T>
+  unsigned match_any(T value) const {
+    return (__match_any_sync(mask(), value) >> (detail::block_rank() % 32 / Size * Size));
+  }
+  template <class T>
+  unsigned match_all(T value, int& pred) const {
+    return (__match_all_sync(mask(), value, &pred) >> (detail::block_rank() % 32 / Size * Size));
+  }
+};
+
+template <unsigned Size, class Parent>
+thread_block_tile<Size> tiled_partition(const Parent&) {
+  return thread_block_tile<Size>();
+}
+
+inline thread_group tiled_partition(const thread_block&, unsigned size) {
+  return thread_group(size);
+}
+
+// The lanes of the warp that are here together now.
+class coalesced_group {
+ public:
+  coalesced_group() : mask_(__activemask()) {}
+  void sync() const { __syncwarp(mask_); }
+  unsigned long long size() const { return std::popcount(mask_); }
+  unsigned long long num_threads() const { return size(); }
+  unsigned long long thread_rank() const {
+    return std::popcount(mask_ & ((1u << (detail::block_rank() % 32)) - 1));
+  }
+  template <class T>
+  T shfl(T var, unsigned src_rank) const {
+    return __shfl_sync(mask_, var, lane_of(src_rank));
+  }
+  int any(int predicate) const { return __any_sync(mask_, predicate); }
+  int all(int predicate) const { return __all_sync(mask_, predicate); }
+  unsigned ballot(int predicate) const {
+    // Compacted to ranks, as CUDA does for coalesced groups.
+    const unsigned raw = __ballot_sync(mask_, predicate);
+    unsigned out = 0, rank = 0;
+    for (unsigned l = 0; l < 32; ++l)
+      if ((mask_ >> l) & 1u) out |= ((raw >> l) & 1u) << rank++;
+    return out;
+  }
+
+ private:
+  unsigned lane_of(unsigned rank) const {
+    unsigned m = mask_;
+    for (unsigned r = 0; r < rank && m; ++r) m &= m - 1;
+    return m ? unsigned(std::countr_zero(m)) : 0;
+  }
+  unsigned mask_;
+};
+
+inline coalesced_group coalesced_threads() { return coalesced_group(); }
+
+// cg::reduce and its operators.
+template <class T>
+struct plus {
+  T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <class T>
+struct less {
+  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <class T>
+struct greater {
+  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <class T>
+struct bit_and {
+  T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <class T>
+struct bit_or {
+  T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <class T>
+struct bit_xor {
+  T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+template <unsigned Size, class T, class Op>
+T reduce(const thread_block_tile<Size>& tile, T value, Op op) {
+  for (unsigned offset = Size / 2; offset > 0; offset /= 2)
+    value = op(value, tile.shfl_xor(value, int(offset)));
+  return value;
+}
+
+template <class T, class Op>
+T reduce(const coalesced_group& group, T value, Op op) {
+  // Every member gets the reduction over all members, in rank order.
+  T result = group.shfl(value, 0);
+  for (unsigned r = 1; r < group.size(); ++r) result = op(result, group.shfl(value, r));
+  return result;
+}
+
+}  // namespace cooperative_groups

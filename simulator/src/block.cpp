@@ -1,0 +1,520 @@
+// Running one block: CUDA threads as fibers, started lazily, and the things
+// they wait for together.
+//
+// A runner fiber runs threads one after another until one has to wait (at
+// __syncthreads, or at a warp operation whose other lanes have not arrived);
+// the block's loop then resumes a thread that is ready or starts the next one
+// on a fresh fiber. The last thread to arrive at a barrier or warp operation
+// completes it, makes the waiting threads ready, and goes on. A kernel
+// without barriers or warp operations thus costs one fiber per block.
+#include "block.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <sstream>
+
+namespace cudalab::rt {
+
+namespace ctx = boost::context;
+
+namespace {
+
+constexpr size_t kFiberStack = 256 * 1024;
+constexpr size_t kGuard = 4096;
+
+// Stacks are reused across blocks and launches: a worker keeps the ones it
+// has made. Each has a guard page below it, so overflowing the stack faults
+// instead of silently overwriting memory.
+struct StackPool {
+  std::vector<void*> free_stacks;
+  ~StackPool() {
+    for (void* p : free_stacks) munmap(p, kFiberStack + kGuard);
+  }
+};
+thread_local StackPool tl_stacks;
+
+struct PooledStack {
+  ctx::stack_context allocate() {
+    void* base;
+    if (!tl_stacks.free_stacks.empty()) {
+      base = tl_stacks.free_stacks.back();
+      tl_stacks.free_stacks.pop_back();
+    } else {
+      base = mmap(nullptr, kFiberStack + kGuard, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) throw std::bad_alloc();
+      mprotect(base, kGuard, PROT_NONE);
+    }
+    ctx::stack_context sc;
+    sc.size = kFiberStack;
+    sc.sp = static_cast<char*>(base) + kGuard + kFiberStack;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) noexcept {
+    tl_stacks.free_stacks.push_back(static_cast<char*>(sc.sp) - kFiberStack - kGuard);
+  }
+};
+
+inline void enter_thread(SimThread& t) {
+  tl_thread = &t;
+  threadIdx = t.index;
+}
+
+uint3 unflatten(uint32_t linear, dim3 dims) {
+  return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
+}
+
+const char* op_name(detail::WarpOp op) {
+  using detail::WarpOp;
+  switch (op) {
+    case WarpOp::kSync:
+      return "__syncwarp";
+    case WarpOp::kShflIdx:
+      return "__shfl_sync";
+    case WarpOp::kShflUp:
+      return "__shfl_up_sync";
+    case WarpOp::kShflDown:
+      return "__shfl_down_sync";
+    case WarpOp::kShflXor:
+      return "__shfl_xor_sync";
+    case WarpOp::kBallot:
+      return "__ballot_sync (or __any_sync/__all_sync)";
+    case WarpOp::kMatchAny:
+      return "__match_any_sync";
+    case WarpOp::kMatchAll:
+      return "__match_all_sync";
+    default:
+      return "__reduce_*_sync";
+  }
+}
+
+}  // namespace
+
+BlockRun::BlockRun(Launch& launch) : launch_(launch) {
+  thread_count_ = launch.threads_per_block;
+  threads_.resize(thread_count_);
+  for (uint32_t i = 0; i < thread_count_; ++i) {
+    threads_[i].index = unflatten(i, launch.block);
+    threads_[i].linear = i;
+    threads_[i].warp = i / 32;
+    threads_[i].lane = i % 32;
+  }
+  warps_.resize((thread_count_ + 31) / 32);
+  for (size_t w = 0; w < warps_.size(); ++w) {
+    const uint32_t lanes = std::min<uint32_t>(32, thread_count_ - uint32_t(w) * 32);
+    warps_[w].existing = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+  }
+  context_.launch = &launch;
+  context_.run = this;
+}
+
+// The body of a runner fiber: start the next unstarted thread and run it to
+// its end, until none is left. A thread that waits keeps this fiber.
+ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
+  sigjmp_buf jump;
+  if (sigsetjmp(jump, 0) != 0) {
+    // A fault or a failed assert in the thread that ran on this fiber: the
+    // handler recorded it and aborted the launch; this thread is over.
+    sink = std::move(tl_thread->sink);
+  }
+  while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
+         b->next_thread_ < b->thread_count_) {
+    SimThread& t = b->threads_[b->next_thread_++];
+    t.fault_jump = &jump;
+    t.sink = std::move(sink);
+    enter_thread(t);
+    b->launch_.body(b->launch_.closure);
+    SimThread* self = tl_thread;  // the same thread, maybe resumed several times
+    sink = std::move(self->sink);
+    b->thread_exited(*self);
+  }
+  tl_thread = nullptr;
+  return std::move(sink);
+}
+
+void BlockRun::run(uint32_t linear) {
+  context_.linear = linear;
+  context_.index = unflatten(linear, launch_.grid);
+  tl_block = &context_;
+  blockIdx = context_.index;
+  next_thread_ = exited_ = 0;
+  idle_ = 0;
+  ready_.clear();
+  ready_head_ = 0;
+  at_barrier_.clear();
+  barrier_sum_ = barrier_or_ = 0;
+  barrier_and_ = 1;
+  for (auto& t : threads_) {
+    t.global_accesses = 0;
+    t.exited = false;
+    t.wait = SimThread::Wait::kNone;
+  }
+  for (auto& w : warps_) {
+    w.exited = 0;
+    w.pending.clear();
+  }
+  auto resume = [&](ctx::fiber f) {
+    just_suspended_ = nullptr;
+    f = std::move(f).resume();
+    if (f) just_suspended_->handle = std::move(f);
+  };
+  while (true) {
+    if (launch_.aborted.load(std::memory_order_relaxed)) {
+      // Dropping a suspended fiber unwinds its stack; its thread never ends.
+      for (auto& t : threads_) t.handle = {};
+      break;
+    }
+    if (ready_head_ < ready_.size()) {
+      SimThread* t = ready_[ready_head_++];
+      if (ready_head_ == ready_.size()) ready_.clear(), ready_head_ = 0;
+      resume(std::move(t->handle));
+    } else if (next_thread_ < thread_count_) {
+      resume(ctx::fiber(std::allocator_arg, PooledStack{},
+                        [this](ctx::fiber&& sink) { return runner(this, std::move(sink)); }));
+    } else if (exited_ < thread_count_) {
+      report_deadlock();
+      for (auto& t : threads_) t.handle = {};
+      break;
+    } else {
+      break;
+    }
+  }
+  tl_block = nullptr;
+  tl_thread = nullptr;
+}
+
+void BlockRun::suspend(SimThread& t) {
+  just_suspended_ = &t;
+  t.sink = std::move(t.sink).resume();
+  enter_thread(t);
+}
+
+void BlockRun::thread_exited(SimThread& t) {
+  t.exited = true;
+  ++exited_;
+  if (t.global_accesses == 0) ++idle_;
+  WarpState& w = warps_[t.warp];
+  w.exited |= 1u << t.lane;
+  // Threads that have returned no longer hold the others back.
+  if (!at_barrier_.empty() && next_thread_ == thread_count_ &&
+      at_barrier_.size() == thread_count_ - exited_)
+    release_barrier();
+  for (size_t i = 0; i < w.pending.size();) {
+    if (warp_op_complete(w, w.pending[i]))
+      complete_warp_op(w, i);
+    else
+      ++i;
+  }
+}
+
+// ---- the block barrier ---------------------------------------------------------
+
+uint64_t BlockRun::barrier(int predicate, detail::BarrierOp, uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  barrier_sum_ += predicate != 0;
+  barrier_and_ &= predicate != 0;
+  barrier_or_ |= predicate != 0;
+  at_barrier_.push_back(&t);
+  t.wait = SimThread::Wait::kBarrier;
+  t.wait_pc = pc;
+  if (next_thread_ == thread_count_ && at_barrier_.size() == thread_count_ - exited_) {
+    release_barrier();  // this thread came last: it goes on at once
+  } else {
+    recheck_active_masks(warps_[t.warp]);
+    suspend(t);
+  }
+  return t.result;
+}
+
+void BlockRun::release_barrier() {
+  // One result for every thread: count, and or or over the predicates.
+  const uint64_t packed =
+      uint64_t(barrier_sum_) | uint64_t(barrier_and_) << 32 | uint64_t(barrier_or_) << 33;
+  for (SimThread* t : at_barrier_) {
+    t->result = packed;
+    t->wait = SimThread::Wait::kNone;
+    if (t != tl_thread) ready_.push_back(t);
+  }
+  at_barrier_.clear();
+  barrier_sum_ = barrier_or_ = 0;
+  barrier_and_ = 1;
+}
+
+// ---- warp operations --------------------------------------------------------------
+
+unsigned BlockRun::active_lanes(unsigned warp) const {
+  return warps_[warp].existing & ~warps_[warp].exited;
+}
+
+bool BlockRun::warp_op_complete(const WarpState& w, const PendingWarpOp& p) const {
+  const unsigned needed = p.mask & w.existing & ~w.exited;
+  if (p.op == detail::WarpOp::kActiveMask) {
+    // Complete once every other live lane has been started and waits
+    // somewhere else: those are not converged with this one.
+    const uint32_t base = uint32_t(&w - warps_.data()) * 32;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!((needed >> l) & 1u) || ((p.arrived >> l) & 1u)) continue;
+      const SimThread& t = threads_[base + l];
+      if (base + l >= next_thread_ || t.wait == SimThread::Wait::kNone) return false;
+    }
+    return true;
+  }
+  // Every lane named in the mask has arrived, returned, or does not exist.
+  // A lane not yet started will arrive.
+  return (p.arrived & needed) == needed;
+}
+
+void BlockRun::recheck_active_masks(WarpState& w) {
+  for (size_t i = 0; i < w.pending.size();) {
+    if (w.pending[i].op == detail::WarpOp::kActiveMask && warp_op_complete(w, w.pending[i]))
+      complete_warp_op(w, i);
+    else
+      ++i;
+  }
+}
+
+uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
+                           uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  WarpState& w = warps_[t.warp];
+  // Lanes of one warp meet at the operation with the same mask.
+  if (op == detail::WarpOp::kActiveMask) mask = w.existing;
+  size_t index = 0;
+  while (index < w.pending.size() && (w.pending[index].mask != mask ||
+                                      (w.pending[index].op == detail::WarpOp::kActiveMask) !=
+                                          (op == detail::WarpOp::kActiveMask) ||
+                                      (w.pending[index].arrived >> t.lane) & 1u))
+    ++index;
+  if (index == w.pending.size()) {
+    w.pending.emplace_back();
+    w.pending.back().mask = mask;
+    w.pending.back().op = op;
+  }
+  PendingWarpOp& p = w.pending[index];
+  p.arrived |= 1u << t.lane;
+  p.value[t.lane] = value;
+  p.arg[t.lane] = arg;
+  p.width[t.lane] = width;
+  t.wait = SimThread::Wait::kWarp;
+  t.wait_pc = pc;
+  if (warp_op_complete(w, p)) {
+    complete_warp_op(w, index);
+  } else {
+    recheck_active_masks(w);  // this lane now waits elsewhere than those
+    if (t.wait != SimThread::Wait::kNone) suspend(t);
+  }
+  return t.result;
+}
+
+void BlockRun::complete_warp_op(WarpState& w, size_t index) {
+  using detail::WarpOp;
+  PendingWarpOp p = std::move(w.pending[index]);
+  w.pending.erase(w.pending.begin() + long(index));
+  const unsigned lanes = p.arrived;
+  // Reductions and votes over the lanes that took part.
+  uint64_t ballot = 0, sum = 0, all_and = ~uint64_t(0), all_or = 0, all_xor = 0;
+  uint32_t umin = 0xffffffffu, umax = 0;
+  int32_t smin = 0x7fffffff, smax = int32_t(0x80000000u);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((lanes >> l) & 1u)) continue;
+    const uint64_t v = p.value[l];
+    if (v) ballot |= 1ull << l;
+    const uint32_t u = uint32_t(v);
+    sum += u;
+    all_and &= u;
+    all_or |= u;
+    all_xor ^= u;
+    umin = std::min(umin, u);
+    umax = std::max(umax, u);
+    smin = std::min(smin, int32_t(u));
+    smax = std::max(smax, int32_t(u));
+  }
+  const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((lanes >> l) & 1u)) continue;
+    SimThread& t = threads_[warp_base + l];
+    uint64_t r = 0;
+    const int width = p.width[l] > 0 ? p.width[l] : 32;
+    const int base = int(l) - int(l) % width;
+    auto from = [&](int src) -> uint64_t {
+      // A lane that is not taking part gives back an undefined value on a
+      // GPU; here, the asking lane's own.
+      if (src < 0 || src > 31 || !((lanes >> src) & 1u)) return p.value[l];
+      return p.value[src];
+    };
+    switch (p.op) {
+      case WarpOp::kSync:
+        break;
+      case WarpOp::kShflIdx:
+        r = from(base + ((p.arg[l] % width) + width) % width);
+        break;
+      case WarpOp::kShflUp: {
+        const int src = int(l) - p.arg[l];
+        r = src < base ? p.value[l] : from(src);
+        break;
+      }
+      case WarpOp::kShflDown: {
+        const int src = int(l) + p.arg[l];
+        r = src >= base + width ? p.value[l] : from(src);
+        break;
+      }
+      case WarpOp::kShflXor: {
+        const int src = int(l) ^ p.arg[l];
+        r = src >= base + width ? p.value[l] : from(src);
+        break;
+      }
+      case WarpOp::kBallot:
+        r = ballot;
+        break;
+      case WarpOp::kMatchAny: {
+        for (unsigned k = 0; k < 32; ++k)
+          if (((lanes >> k) & 1u) && p.value[k] == p.value[l]) r |= 1ull << k;
+        break;
+      }
+      case WarpOp::kMatchAll: {
+        bool same = true;
+        for (unsigned k = 0; k < 32; ++k)
+          if (((lanes >> k) & 1u) && p.value[k] != p.value[l]) same = false;
+        r = same ? (uint64_t(lanes) | 1ull << 32) : 0;
+        break;
+      }
+      case WarpOp::kReduceAdd:
+        r = uint32_t(sum);
+        break;
+      case WarpOp::kReduceMinUnsigned:
+        r = umin;
+        break;
+      case WarpOp::kReduceMaxUnsigned:
+        r = umax;
+        break;
+      case WarpOp::kReduceMinSigned:
+        r = uint32_t(smin);
+        break;
+      case WarpOp::kReduceMaxSigned:
+        r = uint32_t(smax);
+        break;
+      case WarpOp::kReduceAnd:
+        r = uint32_t(all_and);
+        break;
+      case WarpOp::kReduceOr:
+        r = uint32_t(all_or);
+        break;
+      case WarpOp::kReduceXor:
+        r = uint32_t(all_xor);
+        break;
+      case WarpOp::kActiveMask:
+        r = lanes;
+        break;
+    }
+    t.result = r;
+    t.wait = SimThread::Wait::kNone;
+    if (&t != tl_thread) ready_.push_back(&t);
+  }
+}
+
+// ---- deadlocks ----------------------------------------------------------------------
+
+void BlockRun::report_deadlock() {
+  // Every live thread waits and none can go on.
+  std::vector<uintptr_t> pcs;
+  for (const auto& t : threads_)
+    if (!t.exited) pcs.push_back(t.wait_pc);
+  auto lines = symbolize(pcs);
+  std::ostringstream s;
+  const uint3 b = context_.index;
+  s << "block (" << b.x << "," << b.y << "," << b.z
+    << ") can never finish: " << (thread_count_ - exited_) << " of its " << thread_count_
+    << " threads wait for others that will not come\n";
+  // Threads waiting at the same place for the same thing, as one line each.
+  struct Group {
+    std::string what, where;
+    uint3 first;
+    size_t count = 0;
+  };
+  std::vector<Group> groups;
+  size_t k = 0;
+  for (const auto& t : threads_) {
+    if (t.exited) continue;
+    std::string what;
+    if (t.wait == SimThread::Wait::kBarrier) {
+      what = "__syncthreads()";
+    } else {
+      const WarpState& w = warps_[t.warp];
+      std::string name = "a warp operation";
+      unsigned mask = 0;
+      for (const auto& p : w.pending)
+        if ((p.arrived >> t.lane) & 1u) name = op_name(p.op), mask = p.mask;
+      char m[64];
+      std::snprintf(m, sizeof(m), " with mask 0x%08x (warp %u)", mask, t.warp);
+      what = name + m;
+    }
+    const std::string& where = lines[k++];
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const Group& x) { return x.what == what && x.where == where; });
+    if (g == groups.end())
+      groups.push_back({what, where, t.index, 1});
+    else
+      ++g->count;
+  }
+  for (const auto& g : groups) {
+    s << "cudalab:     " << g.count << (g.count == 1 ? " thread" : " threads") << " from ("
+      << g.first.x << "," << g.first.y << "," << g.first.z << ") wait at " << g.what;
+    if (!g.where.empty()) s << " at " << g.where;
+    s << "\n";
+  }
+  bool expected = false;
+  if (launch_.deadlocked.compare_exchange_strong(expected, true)) launch_.deadlock_report = s.str();
+  launch_.aborted.store(true);
+}
+
+}  // namespace cudalab::rt
+
+// ---- the kernel-language entry points --------------------------------------------------
+
+namespace cudalab::detail {
+
+__attribute__((noinline)) int block_barrier(BarrierOp op, int predicate, const void* pc) {
+  using namespace cudalab::rt;
+  if (!tl_thread) return predicate;  // outside a kernel: nothing to wait for
+  if (!pc) pc = __builtin_return_address(0);
+  const uint64_t r = tl_block->run->barrier(predicate, op, reinterpret_cast<uintptr_t>(pc));
+  switch (op) {
+    case BarrierOp::kCount:
+      return int(uint32_t(r));
+    case BarrierOp::kAnd:
+      return int((r >> 32) & 1);
+    case BarrierOp::kOr:
+      return int((r >> 33) & 1);
+    default:
+      return 0;
+  }
+}
+
+__attribute__((noinline)) uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg,
+                                           int width, const void* pc) {
+  using namespace cudalab::rt;
+  if (!tl_thread) return value;
+  if (!pc) pc = __builtin_return_address(0);
+  return tl_block->run->warp_op(op, mask, value, arg, width, reinterpret_cast<uintptr_t>(pc));
+}
+
+unsigned active_mask() {
+  using namespace cudalab::rt;
+  if (!tl_thread) return 1;
+  return unsigned(tl_block->run->warp_op(WarpOp::kActiveMask, 0, 0, 0, 32,
+                                         reinterpret_cast<uintptr_t>(__builtin_return_address(0))));
+}
+
+unsigned lane_id() {
+  using namespace cudalab::rt;
+  return tl_thread ? tl_thread->lane : 0;
+}
+
+}  // namespace cudalab::detail
+
+void __syncthreads() {
+  cudalab::detail::block_barrier(cudalab::detail::BarrierOp::kSync, 0, __builtin_return_address(0));
+}

@@ -1,0 +1,70 @@
+// One block of a launch running on a worker: its CUDA threads as fibers, and
+// what they wait for together (the block barrier, warp-level operations).
+// Not a public header.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+
+// A warp-level operation that some lanes of a warp have reached and the
+// others in its mask have not yet: shuffles, votes, matches, reductions and
+// __syncwarp all wait here until every lane of the mask arrives (or exits).
+struct PendingWarpOp {
+  unsigned mask = 0;
+  unsigned arrived = 0;
+  detail::WarpOp op = detail::WarpOp::kSync;
+  std::array<uint64_t, 32> value{};
+  std::array<int, 32> arg{};
+  std::array<int, 32> width{};
+};
+
+struct WarpState {
+  unsigned exited = 0;    // lanes that have returned
+  unsigned existing = 0;  // lanes the block has (the last warp may be partial)
+  std::vector<PendingWarpOp> pending;
+};
+
+class BlockRun {
+ public:
+  explicit BlockRun(Launch& launch);
+  // Runs block `linear` to the end (or until the launch is aborted).
+  void run(uint32_t linear);
+  uint64_t idle_threads() const { return idle_; }
+
+  // Called by the thread running now.
+  uint64_t barrier(int predicate, detail::BarrierOp op, uintptr_t pc);
+  uint64_t warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
+                   uintptr_t pc);
+  unsigned active_lanes(unsigned warp) const;
+
+ private:
+  static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
+  void thread_exited(SimThread& t);
+  void release_barrier();
+  bool warp_op_complete(const WarpState& w, const PendingWarpOp& p) const;
+  void complete_warp_op(WarpState& w, size_t index);
+  void suspend(SimThread& t);
+  void recheck_active_masks(WarpState& w);
+  void report_deadlock();
+
+  Launch& launch_;
+  BlockContext context_;
+  uint32_t thread_count_ = 0;
+  uint32_t next_thread_ = 0;
+  uint32_t exited_ = 0;
+  uint64_t idle_ = 0;
+  std::vector<SimThread> threads_;
+  std::vector<WarpState> warps_;
+  std::vector<SimThread*> ready_;
+  size_t ready_head_ = 0;
+  SimThread* just_suspended_ = nullptr;
+  // The block barrier.
+  std::vector<SimThread*> at_barrier_;
+  int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;
+};
+
+}  // namespace cudalab::rt

@@ -1,0 +1,179 @@
+// Warp-level operations and barriers with a vote: lanes of a warp meet at
+// each operation, as on a GPU, whatever order the simulator runs them in.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+template <class T>
+std::vector<T> run1(void (*launch)(T*), int n) {
+  T* d;
+  cudaMalloc(&d, n * sizeof(T));
+  cudaMemset(d, 0, n * sizeof(T));
+  launch(d);
+  std::vector<T> h(n);
+  EXPECT_EQ(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(d);
+  return h;
+}
+
+__global__ void shfl_down_sum(int* out) {
+  int v = threadIdx.x;
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = v;
+}
+
+TEST(Warp, ShuffleDownReduction) {
+  auto h = run1<int>([](int* d) { shfl_down_sum<<<1, 128>>>(d); }, 4);
+  for (int w = 0; w < 4; ++w) {
+    int want = 0;
+    for (int l = 0; l < 32; ++l) want += w * 32 + l;
+    EXPECT_EQ(h[w], want) << "warp " << w;
+  }
+}
+
+__global__ void shfl_variants(int* out) {
+  const int lane = threadIdx.x % 32;
+  const int v = 100 + lane;
+  out[0 * 32 + lane] = __shfl_sync(0xffffffff, v, 3);           // broadcast lane 3
+  out[1 * 32 + lane] = __shfl_sync(0xffffffff, v, 2, 8);        // lane 2 of each group of 8
+  out[2 * 32 + lane] = __shfl_up_sync(0xffffffff, v, 1);        // lane - 1, lane 0 keeps its own
+  out[3 * 32 + lane] = __shfl_down_sync(0xffffffff, v, 4, 16);  // within 16, past the end: own
+  out[4 * 32 + lane] = __shfl_xor_sync(0xffffffff, v, 1);       // neighbours swap
+  out[5 * 32 + lane] = __shfl_xor_sync(0xffffffff, v, 16, 16);  // later group: own value,
+                                                                // earlier group: theirs
+}
+
+TEST(Warp, ShuffleVariantsFollowCudasLaneRules) {
+  auto h = run1<int>([](int* d) { shfl_variants<<<1, 32>>>(d); }, 6 * 32);
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(h[0 * 32 + l], 103);
+    EXPECT_EQ(h[1 * 32 + l], 100 + (l / 8) * 8 + 2);
+    EXPECT_EQ(h[2 * 32 + l], l == 0 ? 100 : 99 + l);
+    EXPECT_EQ(h[3 * 32 + l], (l % 16) + 4 < 16 ? 104 + l : 100 + l);
+    EXPECT_EQ(h[4 * 32 + l], 100 + (l ^ 1));
+    EXPECT_EQ(h[5 * 32 + l], l < 16 ? 100 + l : 100 + l - 16) << l;
+  }
+}
+
+__global__ void shfl_double_and_scan(double* out) {
+  double v = threadIdx.x * 0.5;
+  for (int d = 1; d < 32; d *= 2) {
+    const double up = __shfl_up_sync(0xffffffff, v, d);
+    if (threadIdx.x % 32 >= unsigned(d)) v += up;
+  }
+  out[threadIdx.x] = v;
+}
+
+TEST(Warp, EightByteShufflesMakeAnInclusiveScan) {
+  auto h = run1<double>([](double* d) { shfl_double_and_scan<<<1, 32>>>(d); }, 32);
+  for (int l = 0; l < 32; ++l) EXPECT_DOUBLE_EQ(h[l], 0.5 * l * (l + 1) / 2);
+}
+
+__global__ void votes(unsigned* out) {
+  const unsigned lane = threadIdx.x % 32;
+  out[0] = __ballot_sync(0xffffffff, lane % 3 == 0);
+  out[1] = __any_sync(0xffffffff, lane == 17);
+  out[2] = __all_sync(0xffffffff, lane < 32);
+  out[3] = __all_sync(0xffffffff, lane < 31);
+  out[4] = __match_any_sync(0xffffffff, lane / 8);  // lanes with the same lane / 8
+  int pred = -1;
+  out[5] = __match_all_sync(0xffffffff, 7, &pred);
+  out[6] = pred;
+  out[7] = __reduce_add_sync(0xffffffff, lane);
+  out[8] = __reduce_max_sync(0xffffffff, lane * 3);
+  out[9] = unsigned(__reduce_min_sync(0xffffffff, int(lane) - 5));
+  out[10] = __reduce_or_sync(0xffffffff, 1u << lane);
+  __syncwarp();
+}
+
+TEST(Warp, VotesMatchesAndReductions) {
+  auto h = run1<unsigned>([](unsigned* d) { votes<<<1, 32>>>(d); }, 11);
+  unsigned every_third = 0;
+  for (int l = 0; l < 32; l += 3) every_third |= 1u << l;
+  EXPECT_EQ(h[0], every_third);
+  EXPECT_EQ(h[1], 1u);
+  EXPECT_EQ(h[2], 1u);
+  EXPECT_EQ(h[3], 0u);
+  EXPECT_EQ(h[4], 0xffu << 24) << "lane 31 matches lanes 24..31";
+  EXPECT_EQ(h[5], 0xffffffffu);
+  EXPECT_EQ(h[6], 1u);
+  EXPECT_EQ(h[7], 496u);
+  EXPECT_EQ(h[8], 93u);
+  EXPECT_EQ(int(h[9]), -5);
+  EXPECT_EQ(h[10], 0xffffffffu);
+}
+
+__global__ void divergent_halves(int* out) {
+  const int lane = threadIdx.x;
+  int v;
+  if (lane < 16)
+    v = __shfl_sync(0x0000ffff, lane * 10, 0);  // the lower half meets among itself
+  else
+    v = __shfl_sync(0xffff0000, lane * 10, 31);  // and the upper half among itself
+  out[lane] = v;
+}
+
+TEST(Warp, DivergentHalvesMeetSeparately) {
+  auto h = run1<int>([](int* d) { divergent_halves<<<1, 32>>>(d); }, 32);
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(h[l], l < 16 ? 0 : 310);
+}
+
+__global__ void partial_warp_and_exits(unsigned* out) {
+  // 40 threads: warp 1 has only 8 lanes. Lanes past 4 of warp 0 return first.
+  if (threadIdx.x < 32 && threadIdx.x >= 4) return;
+  const unsigned active = __activemask();
+  const unsigned b = __ballot_sync(active, 1);
+  if (threadIdx.x % 32 == 0) {
+    out[threadIdx.x / 32 * 2] = active;
+    out[threadIdx.x / 32 * 2 + 1] = b;
+  }
+}
+
+TEST(Warp, PartialWarpsAndReturnedLanes) {
+  auto h = run1<unsigned>([](unsigned* d) { partial_warp_and_exits<<<1, 40>>>(d); }, 4);
+  EXPECT_EQ(h[0], 0xfu);
+  EXPECT_EQ(h[1], 0xfu);
+  EXPECT_EQ(h[2], 0xffu);
+  EXPECT_EQ(h[3], 0xffu);
+}
+
+__global__ void barrier_votes(int* out) {
+  const int t = threadIdx.x;
+  const int count = __syncthreads_count(t % 4 == 0);
+  const int all = __syncthreads_and(t < 1000);
+  const int any = __syncthreads_or(t == 77);
+  const int none = __syncthreads_or(0);
+  if (t == 5) {
+    out[0] = count;
+    out[1] = all;
+    out[2] = any;
+    out[3] = none;
+  }
+}
+
+TEST(Warp, SyncthreadsCountAndOr) {
+  auto h = run1<int>([](int* d) { barrier_votes<<<3, 256>>>(d); }, 4);
+  EXPECT_EQ(h[0], 64);
+  EXPECT_EQ(h[1], 1);
+  EXPECT_EQ(h[2], 1);
+  EXPECT_EQ(h[3], 0);
+}
+
+__global__ void never_meets(int* out) {
+  // Lanes 16..31 wait at the block barrier, lanes 0..15 at a shuffle that
+  // names them: neither can finish.
+  if (threadIdx.x < 16) out[threadIdx.x] = __shfl_sync(0xffffffff, 1, 20);
+  __syncthreads();
+}
+
+TEST(Warp, ADeadlockEndsTheLaunchWithAnError) {
+  int* d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  never_meets<<<2, 32>>>(d);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+}
+
+}  // namespace
