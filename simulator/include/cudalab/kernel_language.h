@@ -43,54 +43,9 @@ void __syncthreads();
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-// Atomics: blocks run in parallel on several workers, so these are real
-// hardware atomics.
-template <class T>
-T cudalab_atomic_add(T* address, T value) {
-  return std::atomic_ref<T>(*address).fetch_add(value);
-}
-inline int atomicAdd(int* a, int v) { return cudalab_atomic_add(a, v); }
-inline unsigned int atomicAdd(unsigned int* a, unsigned int v) { return cudalab_atomic_add(a, v); }
-inline unsigned long long atomicAdd(unsigned long long* a, unsigned long long v) {
-  return cudalab_atomic_add(a, v);
-}
-inline float atomicAdd(float* a, float v) { return cudalab_atomic_add(a, v); }
-inline double atomicAdd(double* a, double v) { return cudalab_atomic_add(a, v); }
-inline int atomicSub(int* a, int v) { return std::atomic_ref<int>(*a).fetch_sub(v); }
-inline unsigned int atomicSub(unsigned int* a, unsigned int v) {
-  return std::atomic_ref<unsigned int>(*a).fetch_sub(v);
-}
-template <class T>
-T atomicExch(T* a, T v) {
-  return std::atomic_ref<T>(*a).exchange(v);
-}
-template <class T>
-T atomicCAS(T* a, T expected, T desired) {
-  std::atomic_ref<T>(*a).compare_exchange_strong(expected, desired);
-  return expected;
-}
-template <class T>
-T atomicMax(T* a, T v) {
-  std::atomic_ref<T> r(*a);
-  T old = r.load();
-  while (old < v && !r.compare_exchange_weak(old, v)) {
-  }
-  return old;
-}
-template <class T>
-T atomicMin(T* a, T v) {
-  std::atomic_ref<T> r(*a);
-  T old = r.load();
-  while (v < old && !r.compare_exchange_weak(old, v)) {
-  }
-  return old;
-}
-
-// A few of CUDA's math functions that C++ lacks (the full set is issue work).
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline float __expf(float x) { return std::exp(x); }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
+#include "cudalab/atomics.h"
+#include "cudalab/device_functions.h"
+#include "cudalab/vector_types.h"
 
 namespace cudalab::detail {
 

@@ -1,0 +1,324 @@
+// CUDA's math functions, intrinsics, conversions and reinterpretations that
+// C++ lacks. The fast intrinsics (__expf, __sinf, ...) are computed at full
+// precision here: a GPU's answers differ from these in the last bits, within
+// the error bounds CUDA documents for them.
+#pragma once
+
+#include <bit>
+#include <cfenv>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace cudalab::detail {
+// Runs f(args...) with the rounding mode `mode` (FE_TOWARDZERO, FE_UPWARD,
+// ...). The arguments pass through volatile copies read after the mode is
+// set, so the compiler can neither fold the arithmetic at compile time nor
+// move it outside the change of mode.
+template <class F, class... A>
+auto with_rounding(int mode, F f, A... args) {
+  const int saved = std::fegetround();
+  std::fesetround(mode);
+  volatile auto r = [&](auto... v) { return f(v...); }(static_cast<A>(
+      *static_cast<volatile A*>(&args))...);
+  std::fesetround(saved);
+  return r;
+}
+template <class To, class From>
+To bit_cast(From v) {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(&t, &v, sizeof(t));
+  return t;
+}
+// Float to integer as the GPU converts: NaN gives 0, values out of range
+// saturate.
+template <class I, class F>
+I saturate_to(F x) {
+  if (std::isnan(x)) return 0;
+  if (x <= F(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (x >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return I(x);
+}
+}  // namespace cudalab::detail
+
+#include <limits>
+
+// ---- min and max as CUDA overloads them --------------------------------------------------
+inline int min(int a, int b) { return a < b ? a : b; }
+inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int min(int a, unsigned int b) { return min(unsigned(a), b); }
+inline unsigned int min(unsigned int a, int b) { return min(a, unsigned(b)); }
+inline long min(long a, long b) { return a < b ? a : b; }
+inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double min(float a, double b) { return std::fmin(double(a), b); }
+inline double min(double a, float b) { return std::fmin(a, double(b)); }
+inline int max(int a, int b) { return a < b ? b : a; }
+inline unsigned int max(unsigned int a, unsigned int b) { return a < b ? b : a; }
+inline unsigned int max(int a, unsigned int b) { return max(unsigned(a), b); }
+inline unsigned int max(unsigned int a, int b) { return max(a, unsigned(b)); }
+inline long max(long a, long b) { return a < b ? b : a; }
+inline unsigned long max(unsigned long a, unsigned long b) { return a < b ? b : a; }
+inline long long max(long long a, long long b) { return a < b ? b : a; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline double max(float a, double b) { return std::fmax(double(a), b); }
+inline double max(double a, float b) { return std::fmax(a, double(b)); }
+inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+inline unsigned int umax(unsigned int a, unsigned int b) { return a < b ? b : a; }
+inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+inline long long llmax(long long a, long long b) { return a < b ? b : a; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
+
+// ---- float and double functions that C++ lacks -----------------------------------------------
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float rcbrtf(float x) { return 1.0f / std::cbrt(x); }
+inline double rcbrt(double x) { return 1.0 / std::cbrt(x); }
+inline float sinpif(float x) { return float(std::sin(M_PI * double(x))); }
+inline double sinpi(double x) { return std::sin(M_PI * x); }
+inline float cospif(float x) { return float(std::cos(M_PI * double(x))); }
+inline double cospi(double x) { return std::cos(M_PI * x); }
+inline void sincospif(float x, float* s, float* c) { *s = sinpif(x), *c = cospif(x); }
+inline void sincospi(double x, double* s, double* c) { *s = sinpi(x), *c = cospi(x); }
+inline float exp10f(float x) { return std::pow(10.0f, x); }
+inline double exp10(double x) { return std::pow(10.0, x); }
+inline float normcdff(float x) { return 0.5f * std::erfc(-x / std::sqrt(2.0f)); }
+inline double normcdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+inline double erfinv(double y) {
+  // Newton on erf(x) = y from a good first guess; exact to a few ulps.
+  if (y <= -1) return y == -1 ? -INFINITY : NAN;
+  if (y >= 1) return y == 1 ? INFINITY : NAN;
+  const double a = 0.147, l = std::log(1 - y * y), t = 2 / (M_PI * a) + l / 2;
+  double x = std::copysign(std::sqrt(std::sqrt(t * t - l / a) - t), y);
+  for (int i = 0; i < 4; ++i) x -= (std::erf(x) - y) / (2 / std::sqrt(M_PI) * std::exp(-x * x));
+  return x;
+}
+inline float erfinvf(float y) { return float(erfinv(y)); }
+inline double erfcinv(double y) { return erfinv(1 - y); }
+inline float erfcinvf(float y) { return float(erfinv(1.0 - double(y))); }
+inline double normcdfinv(double p) { return -std::sqrt(2.0) * erfcinv(2 * p); }
+inline float normcdfinvf(float p) { return float(normcdfinv(p)); }
+inline double erfcx(double x) { return std::exp(x * x) * std::erfc(x); }
+inline float erfcxf(float x) { return float(erfcx(x)); }
+inline float fdividef(float a, float b) { return a / b; }
+inline float saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
+
+// The fast intrinsics.
+inline float __expf(float x) { return std::exp(x); }
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __log10f(float x) { return std::log10(x); }
+inline float __powf(float a, float b) { return std::pow(a, b); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __tanf(float x) { return std::tan(x); }
+inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x), *c = std::cos(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __saturatef(float x) { return saturatef(x); }
+
+// Arithmetic with an explicit rounding mode.
+#define CUDALAB_ROUNDED(name, T, expr)                                                       \
+  inline T name##_rn(T a, T b) { return expr; }                                              \
+  inline T name##_rz(T a, T b) {                                                             \
+    return cudalab::detail::with_rounding(FE_TOWARDZERO, [](T a, T b) { return T(expr); }, a, b); \
+  }                                                                                          \
+  inline T name##_ru(T a, T b) {                                                             \
+    return cudalab::detail::with_rounding(FE_UPWARD, [](T a, T b) { return T(expr); }, a, b);   \
+  }                                                                                          \
+  inline T name##_rd(T a, T b) {                                                             \
+    return cudalab::detail::with_rounding(FE_DOWNWARD, [](T a, T b) { return T(expr); }, a, b); \
+  }
+CUDALAB_ROUNDED(__fadd, float, a + b)
+CUDALAB_ROUNDED(__fsub, float, a - b)
+CUDALAB_ROUNDED(__fmul, float, a* b)
+CUDALAB_ROUNDED(__fdiv, float, a / b)
+CUDALAB_ROUNDED(__dadd, double, a + b)
+CUDALAB_ROUNDED(__dsub, double, a - b)
+CUDALAB_ROUNDED(__dmul, double, a* b)
+CUDALAB_ROUNDED(__ddiv, double, a / b)
+#undef CUDALAB_ROUNDED
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+inline float __fmaf_rz(float a, float b, float c) {
+  return cudalab::detail::with_rounding(
+      FE_TOWARDZERO, [](float x, float y, float z) { return std::fma(x, y, z); }, a, b, c);
+}
+inline float __fmaf_ru(float a, float b, float c) {
+  return cudalab::detail::with_rounding(
+      FE_UPWARD, [](float x, float y, float z) { return std::fma(x, y, z); }, a, b, c);
+}
+inline float __fmaf_rd(float a, float b, float c) {
+  return cudalab::detail::with_rounding(
+      FE_DOWNWARD, [](float x, float y, float z) { return std::fma(x, y, z); }, a, b, c);
+}
+inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
+inline double __drcp_rn(double x) { return 1.0 / x; }
+inline double __dsqrt_rn(double x) { return std::sqrt(x); }
+
+// ---- conversions with an explicit rounding mode ------------------------------------------------
+#define CUDALAB_TO_INT(name, F, I)                                                           \
+  inline I name##_rn(F x) { return cudalab::detail::saturate_to<I>(std::nearbyint(x)); }     \
+  inline I name##_rz(F x) { return cudalab::detail::saturate_to<I>(std::trunc(x)); }         \
+  inline I name##_ru(F x) { return cudalab::detail::saturate_to<I>(std::ceil(x)); }          \
+  inline I name##_rd(F x) { return cudalab::detail::saturate_to<I>(std::floor(x)); }
+CUDALAB_TO_INT(__float2int, float, int)
+CUDALAB_TO_INT(__float2uint, float, unsigned int)
+CUDALAB_TO_INT(__float2ll, float, long long)
+CUDALAB_TO_INT(__float2ull, float, unsigned long long)
+CUDALAB_TO_INT(__double2int, double, int)
+CUDALAB_TO_INT(__double2uint, double, unsigned int)
+CUDALAB_TO_INT(__double2ll, double, long long)
+CUDALAB_TO_INT(__double2ull, double, unsigned long long)
+#undef CUDALAB_TO_INT
+#define CUDALAB_TO_FLOAT(name, I, F)                                                          \
+  inline F name##_rn(I x) { return F(x); }                                                    \
+  inline F name##_rz(I x) {                                                                   \
+    return cudalab::detail::with_rounding(FE_TOWARDZERO, [](I v) { return F(v); }, x);         \
+  }                                                                                           \
+  inline F name##_ru(I x) {                                                                   \
+    return cudalab::detail::with_rounding(FE_UPWARD, [](I v) { return F(v); }, x);             \
+  }                                                                                           \
+  inline F name##_rd(I x) {                                                                   \
+    return cudalab::detail::with_rounding(FE_DOWNWARD, [](I v) { return F(v); }, x);           \
+  }
+CUDALAB_TO_FLOAT(__int2float, int, float)
+CUDALAB_TO_FLOAT(__uint2float, unsigned int, float)
+CUDALAB_TO_FLOAT(__ll2float, long long, float)
+CUDALAB_TO_FLOAT(__ull2float, unsigned long long, float)
+CUDALAB_TO_FLOAT(__ll2double, long long, double)
+CUDALAB_TO_FLOAT(__ull2double, unsigned long long, double)
+CUDALAB_TO_FLOAT(__double2float, double, float)
+#undef CUDALAB_TO_FLOAT
+inline double __int2double_rn(int x) { return double(x); }
+inline double __uint2double_rn(unsigned int x) { return double(x); }
+inline float __int_as_float(int x) { return cudalab::detail::bit_cast<float>(x); }
+inline int __float_as_int(float x) { return cudalab::detail::bit_cast<int>(x); }
+inline float __uint_as_float(unsigned int x) { return cudalab::detail::bit_cast<float>(x); }
+inline unsigned int __float_as_uint(float x) { return cudalab::detail::bit_cast<unsigned int>(x); }
+inline double __longlong_as_double(long long x) { return cudalab::detail::bit_cast<double>(x); }
+inline long long __double_as_longlong(double x) { return cudalab::detail::bit_cast<long long>(x); }
+inline int __double2hiint(double x) { return int(uint64_t(__double_as_longlong(x)) >> 32); }
+inline int __double2loint(double x) { return int(uint32_t(__double_as_longlong(x))); }
+inline double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double((long long)((uint64_t(uint32_t(hi)) << 32) | uint32_t(lo)));
+}
+
+// ---- integer intrinsics --------------------------------------------------------------------
+inline int __popc(unsigned int x) { return std::popcount(x); }
+inline int __popcll(unsigned long long x) { return std::popcount(x); }
+inline int __clz(int x) { return std::countl_zero(unsigned(x)); }
+inline int __clzll(long long x) { return std::countl_zero((unsigned long long)x); }
+inline int __ffs(int x) { return x ? std::countr_zero(unsigned(x)) + 1 : 0; }
+inline int __ffsll(long long x) { return x ? std::countr_zero((unsigned long long)x) + 1 : 0; }
+inline unsigned int __brev(unsigned int x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  return __builtin_bswap32(x);
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (uint64_t(__brev(unsigned(x))) << 32) | __brev(unsigned(x >> 32));
+}
+inline int __mul24(int a, int b) {
+  // The low 24 bits of each, sign-extended, multiplied; the low 32 bits kept.
+  const int64_t a24 = int32_t(uint32_t(a) << 8) >> 8, b24 = int32_t(uint32_t(b) << 8) >> 8;
+  return int(uint32_t(a24 * b24));
+}
+inline unsigned int __umul24(unsigned int a, unsigned int b) {
+  return unsigned((uint64_t(a & 0xffffffu) * (b & 0xffffffu)) & 0xffffffffu);
+}
+inline int __mulhi(int a, int b) { return int((int64_t(a) * b) >> 32); }
+inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return unsigned((uint64_t(a) * b) >> 32);
+}
+inline long long __mul64hi(long long a, long long b) {
+  return (long long)((__int128(a) * b) >> 64);
+}
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return (unsigned long long)((unsigned __int128)(a)*b >> 64);
+}
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  // Each result byte i is byte (s >> 4i) & 7 of the 8 bytes {y:x}.
+  const uint64_t both = (uint64_t(y) << 32) | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) r |= unsigned((both >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+  return r;
+}
+inline unsigned int __sad(int x, int y, unsigned int z) {
+  return unsigned(x > y ? int64_t(x) - y : int64_t(y) - x) + z;
+}
+inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+  return (x > y ? x - y : y - x) + z;
+}
+inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return unsigned(((uint64_t(hi) << 32 | lo) << (shift & 31)) >> 32);
+}
+inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return unsigned(((uint64_t(hi) << 32 | lo) << std::min(shift, 32u)) >> 32);
+}
+inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return unsigned((uint64_t(hi) << 32 | lo) >> (shift & 31));
+}
+inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return unsigned((uint64_t(hi) << 32 | lo) >> std::min(shift, 32u));
+}
+inline int __hadd(int a, int b) { return int((int64_t(a) + b) >> 1); }
+inline int __rhadd(int a, int b) { return int((int64_t(a) + b + 1) >> 1); }
+inline unsigned int __uhadd(unsigned int a, unsigned int b) { return unsigned((uint64_t(a) + b) >> 1); }
+inline unsigned int __urhadd(unsigned int a, unsigned int b) {
+  return unsigned((uint64_t(a) + b + 1) >> 1);
+}
+
+// ---- loads and stores with cache hints: plain ones here --------------------------------------
+template <class T>
+T __ldg(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcg(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldca(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcs(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldlu(const T* p) {
+  return *p;
+}
+template <class T>
+T __ldcv(const T* p) {
+  return *p;
+}
+template <class T>
+void __stwb(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stcg(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stcs(T* p, T v) {
+  *p = v;
+}
+template <class T>
+void __stwt(T* p, T v) {
+  *p = v;
+}

@@ -1,0 +1,2 @@
+#pragma once
+#include "cudalab/vector_types.h"

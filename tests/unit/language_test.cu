@@ -1,0 +1,199 @@
+// CUDA's math, integer intrinsics, conversions, half precision, vector types
+// and atomics, checked against values CUDA documents (and, for rounding, the
+// IEEE rules a GPU follows).
+#include <cuda_fp16.h>
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cmath>
+#include <vector>
+
+namespace {
+
+TEST(Language, IntegerIntrinsics) {
+  EXPECT_EQ(__popc(0xF0F0u), 8);
+  EXPECT_EQ(__popcll(~0ull), 64);
+  EXPECT_EQ(__clz(1), 31);
+  EXPECT_EQ(__clz(0), 32);
+  EXPECT_EQ(__clzll(1), 63);
+  EXPECT_EQ(__ffs(8), 4);
+  EXPECT_EQ(__ffs(0), 0);
+  EXPECT_EQ(__brev(1u), 0x80000000u);
+  EXPECT_EQ(__brev(0x12345678u), 0x1e6a2c48u);
+  EXPECT_EQ(__brevll(1ull), 1ull << 63);
+  EXPECT_EQ(__byte_perm(0x33221100u, 0x77665544u, 0x5410u), 0x55441100u);
+  EXPECT_EQ(__byte_perm(0x33221100u, 0x77665544u, 0x0123u), 0x00112233u);
+  EXPECT_EQ(__umulhi(0xffffffffu, 2u), 1u);
+  EXPECT_EQ(__mulhi(-2, 0x40000000), -1);
+  EXPECT_EQ(__umul64hi(~0ull, 4ull), 3ull);
+  EXPECT_EQ(__mul24(0x7fffff, 2), 16777214);
+  EXPECT_EQ(__mul24(0xffffff, 3), -3) << "bit 23 is the sign of a 24-bit value";
+  EXPECT_EQ(__umul24(0x1000001u, 5u), 5u) << "only the low 24 bits count";
+  EXPECT_EQ(__funnelshift_l(0x80000000u, 1u, 1u), 3u);
+  EXPECT_EQ(__funnelshift_r(0x1u, 0x1u, 1u), 0x80000000u);
+  EXPECT_EQ(__funnelshift_lc(0u, 1u, 40u), 0u) << "clamped at 32: all of lo";
+  EXPECT_EQ(__sad(3, 10, 5u), 12u);
+  EXPECT_EQ(__hadd(-3, 0), -2);
+  EXPECT_EQ(__rhadd(3, 0), 2);
+  EXPECT_EQ(min(3, 7), 3);
+  EXPECT_EQ(max(2.5f, -1.0f), 2.5f);
+  EXPECT_EQ(min(-1, 2u), 2u) << "int and unsigned compare as unsigned, as in CUDA";
+}
+
+TEST(Language, ConversionsRoundAndSaturateAsTheGpu) {
+  EXPECT_EQ(__float2int_rn(2.5f), 2);
+  EXPECT_EQ(__float2int_rn(3.5f), 4);
+  EXPECT_EQ(__float2int_rz(-2.7f), -2);
+  EXPECT_EQ(__float2int_ru(2.1f), 3);
+  EXPECT_EQ(__float2int_rd(-2.1f), -3);
+  EXPECT_EQ(__float2int_rn(1e20f), INT_MAX);
+  EXPECT_EQ(__float2int_rn(-1e20f), INT_MIN);
+  EXPECT_EQ(__float2int_rn(NAN), 0);
+  EXPECT_EQ(__float2uint_rn(-1.0f), 0u);
+  EXPECT_EQ(__double2ll_rz(-1e300), LLONG_MIN);
+  EXPECT_EQ(__int2float_rz(16777217), 16777216.0f);
+  EXPECT_EQ(__int2float_ru(16777217), 16777218.0f);
+  EXPECT_EQ(__int2float_rn(16777219), 16777220.0f);
+  EXPECT_GT(__fadd_ru(1.0f, 1e-8f), 1.0f);
+  EXPECT_EQ(__fadd_rd(1.0f, 1e-8f), 1.0f);
+  EXPECT_EQ(__fadd_rn(1.0f, 1e-8f), 1.0f);
+  EXPECT_LT(__fmul_rz(1.1f, 1.1f), __fmul_ru(1.1f, 1.1f));
+  EXPECT_EQ(__double2float_rd(0.1), std::nextafter(__double2float_ru(0.1), 0.0f));
+  EXPECT_EQ(__float_as_int(1.0f), 0x3f800000);
+  EXPECT_EQ(__uint_as_float(0x40490fdbu), 3.14159274f);
+  EXPECT_EQ(__double2hiint(1.0), 0x3ff00000);
+  EXPECT_EQ(__hiloint2double(0x3ff00000, 0), 1.0);
+  EXPECT_FLOAT_EQ(rsqrtf(4.0f), 0.5f);
+  EXPECT_NEAR(normcdff(0.0f), 0.5f, 1e-7);
+  EXPECT_NEAR(normcdfinvf(0.975f), 1.959964f, 1e-5);
+  EXPECT_NEAR(erfinvf(0.5f), 0.4769362762f, 1e-6);
+  EXPECT_FLOAT_EQ(sinpif(0.5f), 1.0f);
+  float s, c;
+  sincosf(0.0f, &s, &c);
+  EXPECT_EQ(c, 1.0f);
+  EXPECT_EQ(__saturatef(1.5f), 1.0f);
+}
+
+TEST(Language, HalfPrecisionIsIeeeBinary16) {
+  EXPECT_EQ(__half_as_ushort(__float2half(1.0f)), 0x3c00);
+  EXPECT_EQ(__half_as_ushort(__float2half(0.1f)), 0x2e66);
+  EXPECT_EQ(__half_as_ushort(__float2half(65504.0f)), 0x7bff);
+  EXPECT_EQ(__half_as_ushort(__float2half(65520.0f)), 0x7c00) << "rounds to infinity";
+  EXPECT_EQ(__half_as_ushort(__float2half_rz(65520.0f)), 0x7bff);
+  EXPECT_EQ(__half_as_ushort(__float2half(5.9604645e-8f)), 0x0001) << "the smallest subnormal";
+  EXPECT_EQ(__half_as_ushort(__float2half(-2.0f)), 0xc000);
+  EXPECT_EQ(__half_as_ushort(__float2half(1.0f + 1.0f / 2048)), 0x3c00) << "a tie: to even";
+  EXPECT_EQ(__half_as_ushort(__float2half(1.0f + 3.0f / 2048)), 0x3c02);
+  EXPECT_EQ(__half2float(__ushort_as_half(0x0001)), 5.9604645e-8f);
+  EXPECT_TRUE(__hisnan(__float2half(NAN)));
+  EXPECT_EQ(__hisinf(__float2half(-INFINITY)), -1);
+  const __half a = __float2half(0.1f), b = __float2half(0.2f);
+  EXPECT_EQ(__half_as_ushort(a + b), 0x34cc) << "0.2999267578125 is a tie: to even";
+  const __half2 v = __floats2half2_rn(1.5f, -2.0f);
+  const float2 f = __half22float2(__hmul2(v, v));
+  EXPECT_EQ(f.x, 2.25f);
+  EXPECT_EQ(f.y, 4.0f);
+}
+
+TEST(Language, VectorTypesHaveCudasSizesAndAlignments) {
+  EXPECT_EQ(sizeof(float4), 16u);
+  EXPECT_EQ(alignof(float4), 16u);
+  EXPECT_EQ(sizeof(float3), 12u);
+  EXPECT_EQ(alignof(float2), 8u);
+  EXPECT_EQ(alignof(char4), 4u);
+  EXPECT_EQ(alignof(short2), 4u);
+  EXPECT_EQ(sizeof(double2), 16u);
+  EXPECT_EQ(alignof(int4), 16u);
+  const float4 v = make_float4(1, 2, 3, 4);
+  EXPECT_EQ(v.w, 4.0f);
+  const uint3 u = make_uint3(1, 2, 3);
+  EXPECT_EQ(dim3(u).z, 3u);
+}
+
+__global__ void atomics(int* counters, unsigned* wrap, double* dsum, unsigned short* cas,
+                        __half2* hsum, unsigned long long* bits) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAdd(&counters[0], 1);
+  atomicMax(&counters[1], t);
+  atomicMin(&counters[2], -t);
+  atomicSub(&counters[3], 2);
+  atomicInc(&wrap[0], 9u);   // counts 0..9 and wraps
+  atomicDec(&wrap[1], 9u);
+  atomicAdd(dsum, 0.5);
+  atomicCAS(cas, (unsigned short)0, (unsigned short)7);
+  atomicAdd(hsum, __floats2half2_rn(1.0f, 2.0f));
+  atomicOr(bits, 1ull << (t % 64));
+  atomicAdd_block(&counters[4], 1);
+  atomicExch(&counters[5], 42);
+}
+
+TEST(Language, AtomicsFromManyBlocks) {
+  int* c;
+  unsigned* w;
+  double* d;
+  unsigned short* s;
+  __half2* h;
+  unsigned long long* b;
+  cudaMalloc(&c, 6 * sizeof(int));
+  cudaMalloc(&w, 2 * sizeof(unsigned));
+  cudaMalloc(&d, sizeof(double));
+  cudaMalloc(&s, sizeof(unsigned short));
+  cudaMalloc(&h, sizeof(__half2));
+  cudaMalloc(&b, sizeof(unsigned long long));
+  cudaMemset(c, 0, 6 * sizeof(int));
+  cudaMemset(w, 0, 2 * sizeof(unsigned));
+  cudaMemset(d, 0, sizeof(double));
+  cudaMemset(s, 0, sizeof(unsigned short));
+  cudaMemset(h, 0, sizeof(__half2));
+  cudaMemset(b, 0, sizeof(unsigned long long));
+  atomics<<<50, 64>>>(c, w, d, s, h, b);  // 3200 threads
+  int hc[6];
+  unsigned hw[2];
+  double hd;
+  unsigned short hs;
+  __half2 hh;
+  unsigned long long hb;
+  cudaMemcpy(hc, c, sizeof(hc), cudaMemcpyDeviceToHost);
+  cudaMemcpy(hw, w, sizeof(hw), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hd, d, sizeof(hd), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hs, s, sizeof(hs), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&hh, h, sizeof(hh), cudaMemcpyDeviceToHost);
+  ASSERT_EQ(cudaMemcpy(&hb, b, sizeof(hb), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(hc[0], 3200);
+  EXPECT_EQ(hc[1], 3199);
+  EXPECT_EQ(hc[2], -3199);
+  EXPECT_EQ(hc[3], -6400);
+  EXPECT_EQ(hc[4], 3200);
+  EXPECT_EQ(hc[5], 42);
+  EXPECT_EQ(hw[0], 3200u % 10);
+  EXPECT_EQ(hw[1], (10u - 3200u % 10) % 10) << "0 -> 9 -> 8 ...";
+  EXPECT_EQ(hd, 1600.0);
+  EXPECT_EQ(hs, 7);
+  EXPECT_EQ(__low2float(hh), 2048.0f) << "half stops counting by 1 at 2048";
+  EXPECT_EQ(hb, ~0ull);
+  for (void* p : {(void*)c, (void*)w, (void*)d, (void*)s, (void*)h, (void*)b}) cudaFree(p);
+}
+
+__global__ void vectors(const float4* in, float4* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float4 v = __ldg(&in[i]);
+  out[i] = make_float4(v.w, v.z, v.y, v.x);
+}
+
+TEST(Language, Float4LoadsAndStores) {
+  std::vector<float4> h(100);
+  for (int i = 0; i < 100; ++i) h[i] = make_float4(i, i + 0.25f, i + 0.5f, i + 0.75f);
+  float4 *in, *out;
+  cudaMalloc(&in, 100 * sizeof(float4));
+  cudaMalloc(&out, 100 * sizeof(float4));
+  cudaMemcpy(in, h.data(), 100 * sizeof(float4), cudaMemcpyHostToDevice);
+  vectors<<<4, 32>>>(in, out, 100);
+  cudaMemcpy(h.data(), out, 100 * sizeof(float4), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h[7].x, 7.75f);
+  EXPECT_EQ(h[7].w, 7.0f);
+  cudaFree(in);
+  cudaFree(out);
+}
+
+}  // namespace
