@@ -1,20 +1,23 @@
-// The simulated device: one GPU whose properties are an H100's (SXM5 80GB),
-// so programs that size their launches from cudaGetDeviceProperties behave as
-// they would on one.
+// The simulated device: one GPU whose properties are a real one's (an H100
+// by default; CUDALAB_DEVICE=h200 or a100), so programs that size their
+// launches from its properties, attributes or occupancy behave as on it.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
 
 #include "internal.h"
 
 namespace {
 int g_current_device = 0;
+unsigned g_device_flags = 0;
 
-void fill_h100(cudaDeviceProp* p) {
+void fill_common(cudaDeviceProp* p) {
   std::memset(p, 0, sizeof(*p));
-  std::strncpy(p->name, "NVIDIA H100 80GB HBM3 (cudalab simulator)", sizeof(p->name) - 1);
-  p->totalGlobalMem = 85031714816ull;
   p->sharedMemPerBlock = 48 * 1024;
-  p->sharedMemPerBlockOptin = 227 * 1024;
-  p->sharedMemPerMultiprocessor = 228 * 1024;
   p->regsPerBlock = 65536;
   p->regsPerMultiprocessor = 65536;
   p->warpSize = 32;
@@ -26,27 +29,94 @@ void fill_h100(cudaDeviceProp* p) {
   p->maxGridSize[0] = 2147483647;
   p->maxGridSize[1] = 65535;
   p->maxGridSize[2] = 65535;
-  p->clockRate = 1980000;
   p->totalConstMem = 65536;
-  p->major = 9;
-  p->minor = 0;
   p->textureAlignment = 512;
   p->deviceOverlap = 1;
-  p->multiProcessorCount = 132;
   p->canMapHostMemory = 1;
   p->computeMode = cudaComputeModeDefault;
   p->concurrentKernels = 1;
   p->ECCEnabled = 1;
   p->asyncEngineCount = 3;
   p->unifiedAddressing = 1;
-  p->memoryClockRate = 2619000;
-  p->memoryBusWidth = 5120;
-  p->l2CacheSize = 52428800;
   p->maxThreadsPerMultiProcessor = 2048;
   p->managedMemory = 1;
   p->maxBlocksPerMultiProcessor = 32;
   p->cooperativeLaunch = 1;
 }
+
+void fill_h100(cudaDeviceProp* p) {
+  fill_common(p);
+  std::strncpy(p->name, "NVIDIA H100 80GB HBM3 (cudalab simulator)", sizeof(p->name) - 1);
+  p->totalGlobalMem = 85031714816ull;
+  p->sharedMemPerBlockOptin = 227 * 1024;
+  p->sharedMemPerMultiprocessor = 228 * 1024;
+  p->clockRate = 1980000;
+  p->major = 9;
+  p->minor = 0;
+  p->multiProcessorCount = 132;
+  p->memoryClockRate = 2619000;
+  p->memoryBusWidth = 5120;
+  p->l2CacheSize = 52428800;
+}
+
+void fill_h200(cudaDeviceProp* p) {
+  fill_h100(p);
+  std::memset(p->name, 0, sizeof(p->name));
+  std::strncpy(p->name, "NVIDIA H200 (cudalab simulator)", sizeof(p->name) - 1);
+  p->totalGlobalMem = 150754820096ull;
+  p->memoryClockRate = 3201000;
+  p->memoryBusWidth = 6144;
+  p->l2CacheSize = 62914560;
+}
+
+void fill_a100(cudaDeviceProp* p) {
+  fill_common(p);
+  std::strncpy(p->name, "NVIDIA A100-SXM4-80GB (cudalab simulator)", sizeof(p->name) - 1);
+  p->totalGlobalMem = 85097971712ull;
+  p->sharedMemPerBlockOptin = 163 * 1024;
+  p->sharedMemPerMultiprocessor = 164 * 1024;
+  p->clockRate = 1410000;
+  p->major = 8;
+  p->minor = 0;
+  p->multiProcessorCount = 108;
+  p->memoryClockRate = 1593000;
+  p->memoryBusWidth = 5120;
+  p->l2CacheSize = 41943040;
+}
+
+struct Profile {
+  const char* name;
+  void (*fill)(cudaDeviceProp*);
+};
+constexpr Profile kProfiles[] = {{"h100", fill_h100}, {"h200", fill_h200}, {"a100", fill_a100}};
+
+// The simulated GPU: CUDALAB_DEVICE=h100 (the default), h200 or a100.
+const cudaDeviceProp& chosen() {
+  static const cudaDeviceProp props = [] {
+    cudaDeviceProp p;
+    const char* want = std::getenv("CUDALAB_DEVICE");
+    std::string name = want && *want ? want : "h100";
+    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (const auto& profile : kProfiles) {
+      if (name == profile.name) {
+        profile.fill(&p);
+        return p;
+      }
+    }
+    std::fprintf(stderr,
+                 "cudalab: CUDALAB_DEVICE=%s is not a GPU the simulator knows; choose "
+                 "h100 (the default), h200 or a100\n",
+                 want);
+    std::exit(1);
+  }();
+  return props;
+}
+
+void fill_device(cudaDeviceProp* p) { *p = chosen(); }
+
+std::mutex g_attributes_mutex;
+std::map<const void*, int> g_dynamic_shared_limits;  // by kernel address
+size_t g_printf_fifo = 1 << 20, g_stack_size = 1024, g_heap_size = 8 << 20;
 }  // namespace
 
 using cudalab::rt::api_result;
@@ -72,7 +142,7 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (!prop) return api_result(cudaErrorInvalidValue);
   if (device != 0) return api_result(cudaErrorInvalidDevice);
-  fill_h100(prop);
+  fill_device(prop);
   return api_result(cudaSuccess);
 }
 
@@ -92,7 +162,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   if (!value) return api_result(cudaErrorInvalidValue);
   if (device != 0) return api_result(cudaErrorInvalidDevice);
   cudaDeviceProp p;
-  fill_h100(&p);
+  fill_device(&p);
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock:
       *value = p.maxThreadsPerBlock;
@@ -205,5 +275,146 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     default:
       return api_result(cudaErrorInvalidValue);
   }
+  return api_result(cudaSuccess);
+}
+
+namespace cudalab::rt {
+const cudaDeviceProp& device_properties() { return chosen(); }
+
+size_t dynamic_shared_limit(const char* kernel_name) {
+  std::lock_guard lock(g_attributes_mutex);
+  // Raised per kernel with cudaFuncSetAttribute; matched by address for
+  // registered kernels (via their name), else by any raise at all.
+  int best = 0;
+  for (const auto& [address, limit] : g_dynamic_shared_limits) {
+    const char* name = nullptr;
+    if (cudalab::detail::find_kernel_invoker(address, &name) && name && kernel_name) {
+      std::string k = kernel_name;
+      if (auto colon = k.rfind("::"); colon != std::string::npos) k = k.substr(colon + 2);
+      if (k == name) return size_t(limit);
+    } else {
+      best = std::max(best, limit);
+    }
+  }
+  return best ? size_t(best) : 48 * 1024;
+}
+
+int blocks_per_multiprocessor(int block_size, size_t dynamic_shared) {
+  const cudaDeviceProp& p = chosen();
+  if (block_size <= 0 || block_size > p.maxThreadsPerBlock) return 0;
+  const int warps = (block_size + 31) / 32;
+  int blocks = std::min(p.maxBlocksPerMultiProcessor, p.maxThreadsPerMultiProcessor / (warps * 32));
+  if (dynamic_shared > 0) {
+    // 1 KiB of each block's shared memory is reserved by the system.
+    const size_t per_block = dynamic_shared + 1024;
+    blocks = std::min<int>(blocks, int(p.sharedMemPerMultiprocessor / per_block));
+  }
+  return blocks;
+}
+}  // namespace cudalab::rt
+
+using cudalab::rt::blocks_per_multiprocessor;
+
+cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func) {
+  if (!attr || !func) return api_result(cudaErrorInvalidValue);
+  std::memset(attr, 0, sizeof(*attr));
+  const cudaDeviceProp& p = chosen();
+  attr->maxThreadsPerBlock = p.maxThreadsPerBlock;
+  attr->numRegs = 32;  // not known on the simulator: a typical small kernel's
+  attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
+  std::lock_guard lock(g_attributes_mutex);
+  auto it = g_dynamic_shared_limits.find(func);
+  attr->maxDynamicSharedSizeBytes = it == g_dynamic_shared_limits.end() ? 48 * 1024 : it->second;
+  attr->preferredShmemCarveout = -1;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value) {
+  if (!func) return api_result(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || size_t(value) > chosen().sharedMemPerBlockOptin)
+      return api_result(cudaErrorInvalidValue);
+    std::lock_guard lock(g_attributes_mutex);
+    g_dynamic_shared_limits[func] = value;
+    return api_result(cudaSuccess);
+  }
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
+    return api_result(value >= -1 && value <= 100 ? cudaSuccess : cudaErrorInvalidValue);
+  return api_result(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaOccupancyImpl(int* blocks, int block_size, size_t dynamic_shared) {
+  if (!blocks) return api_result(cudaErrorInvalidValue);
+  *blocks = blocks_per_multiprocessor(block_size, dynamic_shared);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(int* min_grid, int* block_size,
+                                                   size_t dynamic_shared, int limit) {
+  if (!min_grid || !block_size) return api_result(cudaErrorInvalidValue);
+  const cudaDeviceProp& p = chosen();
+  const int max_size = limit > 0 ? std::min(limit, p.maxThreadsPerBlock) : p.maxThreadsPerBlock;
+  // The largest block size that keeps the most threads resident.
+  int best_size = 0, best_threads = -1;
+  for (int size = max_size / 32 * 32; size >= 32; size -= 32) {
+    const int threads = blocks_per_multiprocessor(size, dynamic_shared) * size;
+    if (threads > best_threads) best_threads = threads, best_size = size;
+  }
+  if (best_size == 0) best_size = std::max(1, max_size);
+  *block_size = best_size;
+  *min_grid = blocks_per_multiprocessor(best_size, dynamic_shared) * p.multiProcessorCount;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  switch (limit) {
+    case cudaLimitStackSize:
+      g_stack_size = value;
+      break;
+    case cudaLimitPrintfFifoSize:
+      g_printf_fifo = value;
+      break;
+    case cudaLimitMallocHeapSize:
+      g_heap_size = value;
+      break;
+    default:
+      return api_result(cudaErrorInvalidValue);
+  }
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (!value) return api_result(cudaErrorInvalidValue);
+  switch (limit) {
+    case cudaLimitStackSize:
+      *value = g_stack_size;
+      break;
+    case cudaLimitPrintfFifoSize:
+      *value = g_printf_fifo;
+      break;
+    case cudaLimitMallocHeapSize:
+      *value = g_heap_size;
+      break;
+    default:
+      return api_result(cudaErrorInvalidValue);
+  }
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  g_device_flags = flags;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  if (!flags) return api_result(cudaErrorInvalidValue);
+  *flags = g_device_flags;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  if (!can) return api_result(cudaErrorInvalidValue);
+  if (device != 0 || peer != 0) return api_result(cudaErrorInvalidDevice);
+  *can = 0;
   return api_result(cudaSuccess);
 }

@@ -58,6 +58,13 @@ class AllocationTable {
 };
 AllocationTable& allocations();
 
+// ---- the simulated device --------------------------------------------------------
+const cudaDeviceProp& device_properties();
+// Dynamic shared memory a launch of this kernel may ask for (48 KiB unless
+// raised with cudaFuncSetAttribute).
+size_t dynamic_shared_limit(const char* kernel_name);
+int blocks_per_multiprocessor(int block_size, size_t dynamic_shared);
+
 // ---- launches and threads -----------------------------------------------------
 struct FaultInfo {
   int signal = 0;

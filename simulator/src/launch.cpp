@@ -22,7 +22,8 @@ std::string dims(dim3 d) {
 }
 
 // Why a configuration cannot run, in a student's words; "" when it can.
-std::string configuration_problem(dim3 grid, dim3 block, size_t shmem, cudaError_t* code) {
+std::string configuration_problem(const char* kernel, dim3 grid, dim3 block, size_t shmem,
+                                  cudaError_t* code) {
   const uint64_t threads = uint64_t(block.x) * block.y * block.z;
   // CUDA 13 answers every one of these with cudaErrorInvalidValue (measured on
   // an H200; older CUDA said cudaErrorInvalidConfiguration for some).
@@ -37,10 +38,12 @@ std::string configuration_problem(dim3 grid, dim3 block, size_t shmem, cudaError
   }
   if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
     return "the grid " + dims(grid) + " is too large (x < 2^31, y and z <= 65535)";
-  if (shmem > 48 * 1024) {
-    return std::to_string(shmem) +
-           " bytes of dynamic shared memory were asked for; a block "
-           "gets at most 49152 (48 KiB) unless the kernel's limit is raised";
+  if (const size_t limit = dynamic_shared_limit(kernel); shmem > limit) {
+    return std::to_string(shmem) + " bytes of dynamic shared memory were asked for; this kernel " +
+           "may have " + std::to_string(limit) +
+           (limit == 48 * 1024 ? " (48 KiB) unless its limit is raised with cudaFuncSetAttribute("
+                                 "kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"
+                               : "");
   }
   return "";
 }
@@ -101,7 +104,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
   using namespace cudalab::rt;
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   cudaError_t code = cudaSuccess;
-  std::string problem = configuration_problem(grid, block, shmem, &code);
+  std::string problem = configuration_problem(site.kernel, grid, block, shmem, &code);
   if (!problem.empty()) {
     std::fprintf(stderr, "cudalab: launch of '%s' at %s:%d did not run: %s (%s)\n", site.kernel,
                  site.file, site.line, problem.c_str(), cudaGetErrorName(code));
@@ -112,15 +115,17 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
   if (cooperative) {
     // All blocks must be on the GPU at once: at most what fits per
     // multiprocessor (by threads, at most 32 blocks) times 132.
-    const uint64_t per_sm = std::min<uint64_t>(32, 2048 / (uint64_t(block.x) * block.y * block.z));
+    const uint64_t sms = uint64_t(device_properties().multiProcessorCount);
+    const uint64_t per_sm =
+        uint64_t(blocks_per_multiprocessor(int(block.x * block.y * block.z), shmem));
     const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
-    if (blocks > per_sm * 132) {
+    if (blocks > per_sm * sms) {
       std::fprintf(stderr,
                    "cudalab: cooperative launch of '%s' at %s:%d did not run: %llu blocks, but "
                    "at most %llu blocks of %u threads can be on the GPU at once "
                    "(cudaErrorCooperativeLaunchTooLarge)\n",
                    site.kernel, site.file, site.line, (unsigned long long)blocks,
-                   (unsigned long long)(per_sm * 132), block.x * block.y * block.z);
+                   (unsigned long long)(per_sm * sms), block.x * block.y * block.z);
       record_last_error(cudaErrorCooperativeLaunchTooLarge);
       return cudaErrorCooperativeLaunchTooLarge;
     }

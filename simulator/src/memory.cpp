@@ -187,3 +187,177 @@ cudaError_t cudaDeviceReset() {
   clear_errors();
   return cudaSuccess;
 }
+
+// ---- managed and mapped memory ---------------------------------------------------------
+
+cudaError_t cudaMallocManagedImpl(void** ptr, size_t bytes, unsigned int flags, const char* file,
+                                  int line) {
+  // One address space: managed memory is device memory the host may touch.
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+    return api_result(cudaErrorInvalidValue);
+  return cudaMallocImpl(ptr, bytes, file, line);
+}
+
+cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int) {
+  if (!ptr || bytes == 0) return api_result(cudaErrorInvalidValue);
+  std::lock_guard lock(g_host_mutex);
+  if (std::find(g_host_allocations.begin(), g_host_allocations.end(), ptr) !=
+      g_host_allocations.end())
+    return api_result(
+        cudaErrorInvalidValue);  // already registered (CUDA: HostMemoryAlreadyRegistered)
+  g_host_allocations.push_back(ptr);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaHostUnregister(void* ptr) {
+  std::lock_guard lock(g_host_mutex);
+  auto it = std::find(g_host_allocations.begin(), g_host_allocations.end(), ptr);
+  if (it == g_host_allocations.end()) return api_result(cudaErrorInvalidValue);
+  g_host_allocations.erase(it);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
+  if (!device || !host || flags != 0) return api_result(cudaErrorInvalidValue);
+  std::lock_guard lock(g_host_mutex);
+  // Page-locked memory is mapped at the same address (unified addressing).
+  if (std::find(g_host_allocations.begin(), g_host_allocations.end(), host) ==
+      g_host_allocations.end())
+    return api_result(cudaErrorInvalidValue);
+  *device = host;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  if (!free || !total) return api_result(cudaErrorInvalidValue);
+  size_t used = 0;
+  for (const Allocation* a : allocations().all()) used += (a->size + 255) / 256 * 256;
+  *total = kDeviceMemory;
+  *free = used < kDeviceMemory ? kDeviceMemory - used : 0;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int device, cudaStream_t) {
+  return api_result(device == 0 || device == -1 ? cudaSuccess : cudaErrorInvalidDevice);
+}
+
+// ---- pitched memory and 2D/3D copies -----------------------------------------------------
+
+namespace {
+constexpr size_t kPitchAlignment = 512;  // an H100's texture pitch alignment
+
+cudaError_t copy_rows(char* dst, size_t dpitch, const char* src, size_t spitch, size_t width,
+                      size_t rows, cudaMemcpyKind kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
+    return cudaErrorInvalidMemcpyDirection;
+  if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+  if (width == 0 || rows == 0) return cudaSuccess;
+  if (!dst || !src) return cudaErrorInvalidValue;
+  const size_t dspan = dpitch * (rows - 1) + width, sspan = spitch * (rows - 1) + width;
+  if (!range_ok(dst, dspan) || !range_ok(src, sspan)) return cudaErrorInvalidValue;
+  for (size_t r = 0; r < rows; ++r) std::memmove(dst + r * dpitch, src + r * spitch, width);
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  if (!ptr || !pitch) return api_result(cudaErrorInvalidValue);
+  const size_t p = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+  *pitch = p;
+  return cudaMallocImpl(ptr, p * height, "cudaMallocPitch", 0);
+}
+
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  return api_result(copy_rows(static_cast<char*>(dst), dpitch, static_cast<const char*>(src),
+                              spitch, width, height, kind));
+}
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemset2D(void* ptr, size_t pitch, int value, size_t width, size_t height) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (width > pitch) return api_result(cudaErrorInvalidPitchValue);
+  if (width == 0 || height == 0) return api_result(cudaSuccess);
+  if (!ptr || !range_ok(ptr, pitch * (height - 1) + width))
+    return api_result(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r)
+    std::memset(static_cast<char*>(ptr) + r * pitch, value, width);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent) {
+  if (!pitched) return api_result(cudaErrorInvalidValue);
+  size_t pitch = 0;
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocPitch(&p, &pitch, extent.width, extent.height * extent.depth);
+  if (e != cudaSuccess) return e;
+  *pitched = make_cudaPitchedPtr(p, pitch, extent.width, extent.height);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (!p) return api_result(cudaErrorInvalidValue);
+  if (p->srcArray || p->dstArray) {
+    std::fprintf(stderr,
+                 "cudalab: cudaMemcpy3D with CUDA arrays is not supported by the "
+                 "simulator; use pitched pointers (cudaErrorNotSupported)\n");
+    return api_result(cudaErrorNotSupported);
+  }
+  const cudaExtent e = p->extent;
+  for (size_t z = 0; z < e.depth; ++z) {
+    char* dst = static_cast<char*>(p->dstPtr.ptr) +
+                ((p->dstPos.z + z) * p->dstPtr.ysize + p->dstPos.y) * p->dstPtr.pitch + p->dstPos.x;
+    const char* src = static_cast<const char*>(p->srcPtr.ptr) +
+                      ((p->srcPos.z + z) * p->srcPtr.ysize + p->srcPos.y) * p->srcPtr.pitch +
+                      p->srcPos.x;
+    const cudaError_t r =
+        copy_rows(dst, p->dstPtr.pitch, src, p->srcPtr.pitch, e.width, e.height, p->kind);
+    if (r != cudaSuccess) return api_result(r);
+  }
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
+
+cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent) {
+  for (size_t z = 0; z < extent.depth; ++z) {
+    char* slice = static_cast<char*>(pitched.ptr) + z * pitched.ysize * pitched.pitch;
+    const cudaError_t e = cudaMemset2D(slice, pitched.pitch, value, extent.width, extent.height);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+// ---- symbols --------------------------------------------------------------------------------
+
+cudaError_t cudaMemcpyToSymbolImpl(void* symbol, size_t symbol_size, const void* src, size_t count,
+                                   size_t offset, cudaMemcpyKind kind) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return api_result(cudaErrorInvalidMemcpyDirection);
+  if (offset > symbol_size || count > symbol_size - offset)
+    return api_result(cudaErrorInvalidValue);
+  if (count && !src) return api_result(cudaErrorInvalidValue);
+  std::memmove(static_cast<char*>(symbol) + offset, src, count);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaMemcpyFromSymbolImpl(void* dst, const void* symbol, size_t symbol_size,
+                                     size_t count, size_t offset, cudaMemcpyKind kind) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return api_result(cudaErrorInvalidMemcpyDirection);
+  if (offset > symbol_size || count > symbol_size - offset)
+    return api_result(cudaErrorInvalidValue);
+  if (count && !dst) return api_result(cudaErrorInvalidValue);
+  std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
+  return api_result(cudaSuccess);
+}

@@ -103,3 +103,37 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
   return api_result(cudaSuccess);
 }
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* user_data, unsigned int flags) {
+  if (!callback || flags != 0) return api_result(cudaErrorInvalidValue);
+  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  // Everything before it in the stream has finished: call it now.
+  callback(stream, cudalab::rt::sticky_error(), user_data);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
+  if (!fn) return api_result(cudaErrorInvalidValue);
+  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  fn(user_data);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
+  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int) {
+  return cudaStreamCreateWithFlags(stream, flags);
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return api_result(cudaSuccess);
+}
+
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }

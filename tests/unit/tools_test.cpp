@@ -200,6 +200,28 @@ TEST_F(Tools, AFaultingKernelNamesKernelThreadAndBlock) {
   EXPECT_NE(r.output.find("after: cudaErrorIllegalAddress"), std::string::npos) << r.output;
 }
 
+TEST_F(Tools, TheSimulatedGpuIsSelectable) {
+  std::ofstream(path("props.cu"))
+      << "#include <cstdio>\n"
+         "int main() {\n"
+         "  cudaDeviceProp p;\n"
+         "  cudaGetDeviceProperties(&p, 0);\n"
+         "  int sms = 0;\n"
+         "  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\n"
+         "  std::printf(\"%s sm_%d%d %d\\n\", p.name, p.major, p.minor, sms);\n"
+         "}\n";
+  ASSERT_EQ(run(kCC + " " + path("props.cu") + " -o " + path("props")).status, 0);
+  EXPECT_NE(run(path("props")).output.find("H100 80GB HBM3 (cudalab simulator) sm_90 132"),
+            std::string::npos);
+  EXPECT_NE(run("CUDALAB_DEVICE=a100 " + path("props"))
+                .output.find("A100-SXM4-80GB (cudalab simulator) sm_80 108"),
+            std::string::npos);
+  Result bad = run("CUDALAB_DEVICE=voodoo2 " + path("props"));
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.output.find("choose h100 (the default), h200 or a100"), std::string::npos)
+      << bad.output;
+}
+
 TEST_F(Tools, PrintfInKernelsAndPinnedHostMemory) {
   std::ofstream(path("hello.cu")) << "#include <cstdio>\n"
                                      "__global__ void hello(int n) {\n"

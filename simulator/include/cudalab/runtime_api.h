@@ -229,3 +229,207 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
                              cudaStream_t stream = nullptr);
 cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args,
                                         size_t shmem = 0, cudaStream_t stream = nullptr);
+
+// ---- more memory: managed, pitched, 2D and 3D copies, symbols ---------------------------
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterMapped 0x02
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceMapHost 0x08
+
+cudaError_t cudaMallocManagedImpl(void** ptr, size_t bytes, unsigned int flags, const char* file,
+                                  int line);
+inline cudaError_t cudaMallocManaged(void** ptr, size_t bytes,
+                                     unsigned int flags = cudaMemAttachGlobal,
+                                     const char* file = __builtin_FILE(),
+                                     int line = __builtin_LINE()) {
+  return cudaMallocManagedImpl(ptr, bytes, flags, file, line);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal,
+                              const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return cudaMallocManagedImpl(reinterpret_cast<void**>(ptr), bytes, flags, file, line);
+}
+cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
+cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device,
+                                 cudaStream_t stream = nullptr);
+
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+template <class T>
+cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = nullptr);
+cudaError_t cudaMemset2D(void* ptr, size_t pitch, int value, size_t width, size_t height);
+
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+};
+struct cudaExtent {
+  size_t width;  // in bytes for linear memory
+  size_t height;
+  size_t depth;
+};
+struct cudaPos {
+  size_t x, y, z;
+};
+struct cudaArray;
+using cudaArray_t = cudaArray*;
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;
+  cudaMemcpyKind kind;
+};
+inline cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) {
+  return {d, p, xsz, ysz};
+}
+inline cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return {x, y, z}; }
+inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return {w, h, d}; }
+cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = nullptr);
+cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent);
+
+// Symbols: __constant__ and __device__ variables are ordinary variables here.
+cudaError_t cudaMemcpyToSymbolImpl(void* symbol, size_t symbol_size, const void* src, size_t count,
+                                   size_t offset, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromSymbolImpl(void* dst, const void* symbol, size_t symbol_size,
+                                     size_t count, size_t offset, cudaMemcpyKind kind);
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbolImpl(const_cast<T*>(&symbol), sizeof(T), src, count, offset, kind);
+}
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
+                                    size_t offset = 0, cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                    cudaStream_t = nullptr) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cudaMemcpyFromSymbolImpl(dst, &symbol, sizeof(T), count, offset, kind);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                      cudaStream_t = nullptr) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+template <class T>
+cudaError_t cudaGetSymbolAddress(void** address, const T& symbol) {
+  if (!address) return cudaErrorInvalidValue;
+  *address = const_cast<T*>(&symbol);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaGetSymbolSize(size_t* size, const T& symbol) {
+  (void)symbol;
+  if (!size) return cudaErrorInvalidValue;
+  *size = sizeof(T);
+  return cudaSuccess;
+}
+
+// ---- streams: callbacks and waits ------------------------------------------------------------
+using cudaStreamCallback_t = void (*)(cudaStream_t stream, cudaError_t status, void* user_data);
+using cudaHostFn_t = void (*)(void* user_data);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* user_data, unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
+cudaError_t cudaThreadSynchronize();
+
+// ---- kernels: attributes and occupancy ----------------------------------------------------------
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3,
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2,
+};
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+};
+cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value);
+cudaError_t cudaOccupancyImpl(int* blocks, int block_size, size_t dynamic_shared);
+template <class T>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
+  return cudaFuncGetAttributesImpl(attr, reinterpret_cast<const void*>(func));
+}
+template <class T>
+cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttributeImpl(reinterpret_cast<const void*>(func), attr, value);
+}
+template <class T>
+cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaFuncSetSharedMemConfig(T*, cudaSharedMemConfig) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
+// How many blocks of `block_size` threads fit on one multiprocessor at once
+// (by threads, blocks and shared memory; registers are not modelled).
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T, int block_size,
+                                                          size_t dynamic_shared) {
+  return cudaOccupancyImpl(blocks, block_size, dynamic_shared);
+}
+cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(int* min_grid, int* block_size,
+                                                   size_t dynamic_shared, int limit);
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, T,
+                                               size_t dynamic_shared = 0, int limit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeImpl(min_grid, block_size, dynamic_shared, limit);
+}
+
+// ---- limits ------------------------------------------------------------------------------------
+enum cudaLimit {
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+};
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
