@@ -4,6 +4,8 @@
 #include <chrono>
 #include <mutex>
 #include <set>
+#include <thread>
+#include <algorithm>
 
 #include "internal.h"
 
@@ -137,3 +139,13 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
 }
 
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+
+long long clock64() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void __nanosleep(unsigned int ns) {
+  std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(ns, 1000000u)));
+}

@@ -200,6 +200,34 @@ TEST_F(Tools, AFaultingKernelNamesKernelThreadAndBlock) {
   EXPECT_NE(r.output.find("after: cudaErrorIllegalAddress"), std::string::npos) << r.output;
 }
 
+TEST_F(Tools, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
+  std::ofstream(path("a.cu")) << "#include <cassert>\n"
+                                 "#include <cstdio>\n"
+                                 "__global__ void check(int limit) {\n"
+                                 "  assert(threadIdx.x < limit);\n"
+                                 "}\n"
+                                 "int main(int argc, char**) {\n"
+                                 "  check<<<1, 32>>>(30);\n"
+                                 "  cudaError_t e = cudaDeviceSynchronize();\n"
+                                 "  std::fprintf(stderr, \"after: %s\\n\", cudaGetErrorName(e));\n"
+                                 "  assert(argc == 100);  // on the host: the C library's\n"
+                                 "  return 0;\n"
+                                 "}\n";
+  ASSERT_EQ(run(kCC + " " + path("a.cu") + " -o " + path("a")).status, 0);
+  Result r = run(path("a"));
+  EXPECT_NE(r.output.find("a.cu:4: void check(int): block: [0,0,0], thread: [30,0,0] Assertion "
+                          "`threadIdx.x < limit` failed."),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("after: cudaErrorAssert"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Assertion `argc == 100' failed."), std::string::npos) << r.output;
+  EXPECT_NE(r.status, 0) << "the host assert aborts";
+  ASSERT_EQ(run(kCC + " -DNDEBUG " + path("a.cu") + " -o " + path("b")).status, 0);
+  Result quiet = run(path("b"));
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_NE(quiet.output.find("after: cudaSuccess"), std::string::npos) << quiet.output;
+}
+
 TEST_F(Tools, TheSimulatedGpuIsSelectable) {
   std::ofstream(path("props.cu"))
       << "#include <cstdio>\n"

@@ -208,6 +208,15 @@ inline int __syncthreads_or(int predicate) {
 }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
+// Time inside kernels: clock() is the C library's; clock64() counts
+// nanoseconds of wall time; __nanosleep sleeps (at most a millisecond, as on
+// a GPU).
+long long clock64();
+void __nanosleep(unsigned int ns);
+// Stops the launch with cudaErrorLaunchFailure, as a GPU's trap does.
+[[noreturn]] void __trap();
+inline void __brkpt() {}
+
 // ---- warp-level operations (lanes of a warp meet; see docs/simulator.md) ---------------
 namespace cudalab::detail {
 template <class T>
