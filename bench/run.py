@@ -55,6 +55,13 @@ def main():
         line("vector add, 16M floats, blocks of 256 (whole process)", best, med, target=1.0)
         va_best = best
 
+        prog = os.path.join(tmp, "curand_init_1m")
+        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "curand_init_1m.cu"), "-o", prog],
+                       check=True)
+        best, med = timed([prog], repeat=args.repeat)
+        line("curand_init(seed, thread id, 0) for 1M threads (whole process)", best, med,
+             target=1.0)
+
         small = os.path.join(HERE, "small_program.cu")
         out = os.path.join(tmp, "small")
         best, med = timed(["sh", "-c", f"'{cc}' -O2 '{small}' -o '{out}' && '{out}'"],

@@ -116,7 +116,7 @@ void fill_device(cudaDeviceProp* p) { *p = chosen(); }
 
 std::mutex g_attributes_mutex;
 std::map<const void*, int> g_dynamic_shared_limits;  // by kernel address
-size_t g_printf_fifo = 1 << 20, g_stack_size = 1024, g_heap_size = 8 << 20;
+size_t g_printf_fifo = 8650752, g_stack_size = 1024, g_heap_size = 8 << 20;
 }  // namespace
 
 using cudalab::rt::api_result;
@@ -320,7 +320,7 @@ cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func
   std::memset(attr, 0, sizeof(*attr));
   const cudaDeviceProp& p = chosen();
   attr->maxThreadsPerBlock = p.maxThreadsPerBlock;
-  attr->numRegs = 32;  // not known on the simulator: a typical small kernel's
+  attr->numRegs = 10;  // not known on the simulator: what an H100 gives a tiny kernel
   attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
   std::lock_guard lock(g_attributes_mutex);
   auto it = g_dynamic_shared_limits.find(func);
@@ -343,9 +343,17 @@ cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, i
   return api_result(cudaErrorInvalidValue);
 }
 
-cudaError_t cudaOccupancyImpl(int* blocks, int block_size, size_t dynamic_shared) {
+cudaError_t cudaOccupancyImpl(int* blocks, const void* func, int block_size,
+                              size_t dynamic_shared) {
   if (!blocks) return api_result(cudaErrorInvalidValue);
-  *blocks = blocks_per_multiprocessor(block_size, dynamic_shared);
+  // A kernel cannot run with more dynamic shared memory than its limit.
+  size_t limit = 48 * 1024;
+  {
+    std::lock_guard lock(g_attributes_mutex);
+    auto it = g_dynamic_shared_limits.find(func);
+    if (it != g_dynamic_shared_limits.end()) limit = size_t(it->second);
+  }
+  *blocks = dynamic_shared > limit ? 0 : blocks_per_multiprocessor(block_size, dynamic_shared);
   return api_result(cudaSuccess);
 }
 

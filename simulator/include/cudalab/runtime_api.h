@@ -391,7 +391,7 @@ struct cudaFuncAttributes {
 };
 cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func);
 cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value);
-cudaError_t cudaOccupancyImpl(int* blocks, int block_size, size_t dynamic_shared);
+cudaError_t cudaOccupancyImpl(int* blocks, const void* func, int block_size, size_t dynamic_shared);
 template <class T>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
   return cudaFuncGetAttributesImpl(attr, reinterpret_cast<const void*>(func));
@@ -413,9 +413,9 @@ inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cu
 // How many blocks of `block_size` threads fit on one multiprocessor at once
 // (by threads, blocks and shared memory; registers are not modelled).
 template <class T>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T, int block_size,
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* func, int block_size,
                                                           size_t dynamic_shared) {
-  return cudaOccupancyImpl(blocks, block_size, dynamic_shared);
+  return cudaOccupancyImpl(blocks, reinterpret_cast<const void*>(func), block_size, dynamic_shared);
 }
 cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(int* min_grid, int* block_size,
                                                    size_t dynamic_shared, int limit);
