@@ -62,6 +62,21 @@ def main():
         line("curand_init(seed, thread id, 0) for 1M threads (whole process)", best, med,
              target=1.0)
 
+        prog = os.path.join(tmp, "tiled_matmul_512")
+        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "tiled_matmul_512.cu"), "-o", prog],
+                       check=True)
+        best, med = timed([prog], repeat=args.repeat)
+        line("tiled 16x16 matmul 512x512, 2 __syncthreads per tile (whole process)", best, med,
+             target=0.4)
+        print(f"  (HIP-CPU's fiber runtime: 0.37 s for the same size, in DESIGN.md)", flush=True)
+
+        prog = os.path.join(tmp, "sync_cost")
+        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "sync_cost.cu"), "-o", prog],
+                       check=True)
+        r = subprocess.run([prog], capture_output=True, text=True, check=True)
+        for out_line in r.stdout.splitlines():
+            print("  " + out_line, flush=True)
+
         small = os.path.join(HERE, "small_program.cu")
         out = os.path.join(tmp, "small")
         best, med = timed(["sh", "-c", f"'{cc}' -O2 '{small}' -o '{out}' && '{out}'"],

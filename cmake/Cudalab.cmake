@@ -27,6 +27,10 @@ function(cudalab_add_cuda_executable name)
         COMMENT "cudalab-rewrite ${fname}"
         VERBATIM)
       list(APPEND sim_sources ${out})
+      get_filename_component(dir ${abs} DIRECTORY)
+      # Quoted includes next to the original file; and what nvcc defines.
+      set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS "-iquote;${dir}"
+                                  COMPILE_DEFINITIONS __CUDACC__)
     else()
       list(APPEND sim_sources ${abs})
     endif()

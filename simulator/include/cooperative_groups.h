@@ -3,13 +3,14 @@
 // barrier and warp operations.
 #pragma once
 
-#include <bit>
 #include <type_traits>
 
 #include "cuda_runtime.h"
 
 namespace cooperative_groups {
 
+class thread_group;
+class coalesced_group;
 namespace detail {
 inline unsigned block_rank() {
   return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
@@ -145,11 +146,13 @@ inline thread_group tiled_partition(const thread_block&, unsigned size) {
 class coalesced_group {
  public:
   coalesced_group() : mask_(__activemask()) {}
+  explicit coalesced_group(unsigned mask) : mask_(mask) {}
+  unsigned long long meta_group_rank() const { return 0; }
   void sync() const { __syncwarp(mask_); }
-  unsigned long long size() const { return std::popcount(mask_); }
+  unsigned long long size() const { return __builtin_popcount(mask_); }
   unsigned long long num_threads() const { return size(); }
   unsigned long long thread_rank() const {
-    return std::popcount(mask_ & ((1u << (detail::block_rank() % 32)) - 1));
+    return __builtin_popcount(mask_ & ((1u << (detail::block_rank() % 32)) - 1));
   }
   template <class T>
   T shfl(T var, unsigned src_rank) const {
@@ -166,16 +169,47 @@ class coalesced_group {
     return out;
   }
 
+  unsigned mask() const { return mask_; }
+
  private:
   unsigned lane_of(unsigned rank) const {
     unsigned m = mask_;
     for (unsigned r = 0; r < rank && m; ++r) m &= m - 1;
-    return m ? unsigned(std::countr_zero(m)) : 0;
+    return m ? unsigned(__builtin_ctz(m)) : 0;
   }
   unsigned mask_;
 };
 
 inline coalesced_group coalesced_threads() { return coalesced_group(); }
+
+namespace detail {
+// The lanes of the calling thread's warp that belong to `group`.
+template <unsigned Size>
+unsigned group_lanes(const thread_block_tile<Size>&) {
+  const unsigned lane = block_rank() % 32;
+  return Size == 32 ? 0xffffffffu : ((1u << Size) - 1) << (lane / Size * Size);
+}
+inline unsigned group_lanes(const coalesced_group& g) { return g.mask(); }
+}  // namespace detail
+
+// The lanes of a group that have the same label (or predicate) as this one.
+template <class Group, class Label>
+coalesced_group labeled_partition(const Group& group, Label label) {
+  return coalesced_group(__match_any_sync(detail::group_lanes(group), label));
+}
+template <class Group>
+coalesced_group binary_partition(const Group& group, bool predicate) {
+  return labeled_partition(group, int(predicate));
+}
+
+// Scratch memory for tiles larger than a warp: accepted; such tiles are not
+// supported by the simulator.
+template <unsigned Size>
+struct block_tile_memory {};
+template <unsigned Size>
+thread_block this_thread_block(block_tile_memory<Size>&) {
+  return thread_block();
+}
 
 // cg::reduce and its operators.
 template <class T>
@@ -216,6 +250,39 @@ T reduce(const coalesced_group& group, T value, Op op) {
   T result = group.shfl(value, 0);
   for (unsigned r = 1; r < group.size(); ++r) result = op(result, group.shfl(value, r));
   return result;
+}
+
+// Free-function forms, as CUDA has them.
+template <class Group>
+void sync(const Group& g) {
+  g.sync();
+}
+template <class Group>
+unsigned long long thread_rank(const Group& g) {
+  return g.thread_rank();
+}
+template <class Group>
+unsigned long long group_size(const Group& g) {
+  return g.size();
+}
+
+// Scans over a tile or a coalesced group: lane r gets op over ranks 0..r
+// (inclusive) or 0..r-1 (exclusive; rank 0 gets T()).
+template <class Group, class T, class Op = plus<T>>
+T inclusive_scan(const Group& g, T value, Op op = Op()) {
+  T result = value;
+  const unsigned rank = unsigned(g.thread_rank());
+  for (unsigned d = 1; d < g.size(); d *= 2) {
+    const T other = g.shfl_up(result, d);
+    if (rank >= d) result = op(result, other);
+  }
+  return result;
+}
+template <class Group, class T, class Op = plus<T>>
+T exclusive_scan(const Group& g, T value, Op op = Op()) {
+  const T inclusive = inclusive_scan(g, value, op);
+  const T shifted = g.shfl_up(inclusive, 1);
+  return g.thread_rank() == 0 ? T() : shifted;
 }
 
 }  // namespace cooperative_groups

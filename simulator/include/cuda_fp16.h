@@ -22,10 +22,14 @@ inline unsigned short float_to_half_bits(float f, int mode = 0 /* 0 rn, 1 rz, 2 
   const bool negative = sign != 0;
   auto round_up = [&](uint32_t kept, uint32_t rest, uint32_t half) {
     switch (mode) {
-      case 1: return false;
-      case 2: return !negative && rest != 0;
-      case 3: return negative && rest != 0;
-      default: return rest > half || (rest == half && (kept & 1u));
+      case 1:
+        return false;
+      case 2:
+        return !negative && rest != 0;
+      case 3:
+        return negative && rest != 0;
+      default:
+        return rest > half || (rest == half && (kept & 1u));
     }
   };
   const int exp = int(abs >> 23) - 127;
@@ -99,21 +103,36 @@ struct alignas(2) __half {
 
 struct alignas(4) __half2 {
   __half x, y;
+  __half2() = default;
+  __half2(__half a, __half b) : x(a), y(b) {}
+  __half2(float a, float b) : x(a), y(b) {}
 };
 
 using half = __half;
 using half2 = __half2;
 
 inline __half __float2half(float f) { return __half(f); }
-inline __half __float2half_rn(float f) { return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 0)}); }
-inline __half __float2half_rz(float f) { return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 1)}); }
-inline __half __float2half_ru(float f) { return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 2)}); }
-inline __half __float2half_rd(float f) { return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 3)}); }
+inline __half __float2half_rn(float f) {
+  return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 0)});
+}
+inline __half __float2half_rz(float f) {
+  return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 1)});
+}
+inline __half __float2half_ru(float f) {
+  return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 2)});
+}
+inline __half __float2half_rd(float f) {
+  return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 3)});
+}
 inline float __half2float(__half h) { return float(h); }
 inline __half __double2half(double d) { return __half(float(d)); }
 inline __half __int2half_rn(int i) { return __half(float(i)); }
-inline int __half2int_rz(__half h) { return cudalab::detail::saturate_to<int>(std::trunc(float(h))); }
-inline int __half2int_rn(__half h) { return cudalab::detail::saturate_to<int>(std::nearbyint(float(h))); }
+inline int __half2int_rz(__half h) {
+  return cudalab::detail::saturate_to<int>(std::trunc(float(h)));
+}
+inline int __half2int_rn(__half h) {
+  return cudalab::detail::saturate_to<int>(std::nearbyint(float(h)));
+}
 inline short __half_as_short(__half h) { return short(h.__x); }
 inline unsigned short __half_as_ushort(__half h) { return h.__x; }
 inline __half __short_as_half(short s) { return __half(__half_raw{(unsigned short)s}); }

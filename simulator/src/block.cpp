@@ -22,7 +22,9 @@ namespace ctx = boost::context;
 
 namespace {
 
-constexpr size_t kFiberStack = 256 * 1024;
+// Far more than a GPU thread gets (1 KiB by default), enough for printf
+// and large local arrays; virtual until touched.
+constexpr size_t kFiberStack = 64 * 1024;
 constexpr size_t kGuard = 4096;
 
 // Stacks are reused across blocks and launches: a worker keeps the ones it
@@ -114,25 +116,22 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
 // The body of a runner fiber: start the next unstarted thread and run it to
 // its end, until none is left. A thread that waits keeps this fiber.
 ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
+  b->scheduler_ = std::move(sink);  // only the block's loop starts runners
   sigjmp_buf jump;
   if (sigsetjmp(jump, 0) != 0) {
     // A fault or a failed assert in the thread that ran on this fiber: the
     // handler recorded it and aborted the launch; this thread is over.
-    sink = std::move(tl_thread->sink);
   }
   while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
          b->next_thread_ < b->thread_count_) {
     SimThread& t = b->threads_[b->next_thread_++];
     t.fault_jump = &jump;
-    t.sink = std::move(sink);
     enter_thread(t);
     b->launch_.body(b->launch_.closure);
-    SimThread* self = tl_thread;  // the same thread, maybe resumed several times
-    sink = std::move(self->sink);
-    b->thread_exited(*self);
+    b->thread_exited(*tl_thread);  // the same thread, maybe resumed several times
   }
   tl_thread = nullptr;
-  return std::move(sink);
+  return std::move(b->scheduler_);
 }
 
 void BlockRun::run(uint32_t linear) {
@@ -157,9 +156,9 @@ void BlockRun::run(uint32_t linear) {
     w.pending.clear();
   }
   auto resume = [&](ctx::fiber f) {
-    just_suspended_ = nullptr;
+    switching_from_ = nullptr;
     f = std::move(f).resume();
-    if (f) just_suspended_->handle = std::move(f);
+    if (f) switching_from_->handle = std::move(f);  // that thread now waits
   };
   while (true) {
     if (launch_.aborted.load(std::memory_order_relaxed)) {
@@ -167,9 +166,7 @@ void BlockRun::run(uint32_t linear) {
       for (auto& t : threads_) t.handle = {};
       break;
     }
-    if (ready_head_ < ready_.size()) {
-      SimThread* t = ready_[ready_head_++];
-      if (ready_head_ == ready_.size()) ready_.clear(), ready_head_ = 0;
+    if (SimThread* t = take_ready()) {
       resume(std::move(t->handle));
     } else if (next_thread_ < thread_count_) {
       resume(ctx::fiber(std::allocator_arg, PooledStack{},
@@ -186,9 +183,29 @@ void BlockRun::run(uint32_t linear) {
   tl_thread = nullptr;
 }
 
+SimThread* BlockRun::take_ready() {
+  if (ready_head_ == ready_.size()) return nullptr;
+  SimThread* t = ready_[ready_head_++];
+  if (ready_head_ == ready_.size()) ready_.clear(), ready_head_ = 0;
+  return t;
+}
+
+// Right after a switch into a thread: keep the continuation of whoever
+// switched here.
+void BlockRun::arrived(ctx::fiber&& from) {
+  if (switching_from_)
+    switching_from_->handle = std::move(from);
+  else
+    scheduler_ = std::move(from);
+}
+
 void BlockRun::suspend(SimThread& t) {
-  just_suspended_ = &t;
-  t.sink = std::move(t.sink).resume();
+  // Go straight to the next ready thread if there is one: half the switches
+  // of going through the block's loop.
+  SimThread* next = take_ready();
+  switching_from_ = &t;
+  ctx::fiber from = next ? std::move(next->handle).resume() : std::move(scheduler_).resume();
+  arrived(std::move(from));
   enter_thread(t);
 }
 
@@ -212,7 +229,7 @@ void BlockRun::thread_exited(SimThread& t) {
 
 // ---- the block barrier ---------------------------------------------------------
 
-uint64_t BlockRun::barrier(int predicate, detail::BarrierOp, uintptr_t pc) {
+uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
   SimThread& t = *tl_thread;
   barrier_sum_ += predicate != 0;
   barrier_and_ &= predicate != 0;
@@ -223,7 +240,7 @@ uint64_t BlockRun::barrier(int predicate, detail::BarrierOp, uintptr_t pc) {
   if (next_thread_ == thread_count_ && at_barrier_.size() == thread_count_ - exited_) {
     release_barrier();  // this thread came last: it goes on at once
   } else {
-    recheck_active_masks(warps_[t.warp]);
+    if (!warps_[t.warp].pending.empty()) recheck_active_masks(warps_[t.warp]);
     suspend(t);
   }
   return t.result;
@@ -303,7 +320,7 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
   if (warp_op_complete(w, p)) {
     complete_warp_op(w, index);
   } else {
-    recheck_active_masks(w);  // this lane now waits elsewhere than those
+    if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
     if (t.wait != SimThread::Wait::kNone) suspend(t);
   }
   return t.result;
@@ -480,7 +497,7 @@ __attribute__((noinline)) int block_barrier(BarrierOp op, int predicate, const v
   using namespace cudalab::rt;
   if (!tl_thread) return predicate;  // outside a kernel: nothing to wait for
   if (!pc) pc = __builtin_return_address(0);
-  const uint64_t r = tl_block->run->barrier(predicate, op, reinterpret_cast<uintptr_t>(pc));
+  const uint64_t r = tl_block->run->barrier(predicate, reinterpret_cast<uintptr_t>(pc));
   switch (op) {
     case BarrierOp::kCount:
       return int(uint32_t(r));

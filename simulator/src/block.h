@@ -36,7 +36,10 @@ class BlockRun {
   uint64_t idle_threads() const { return idle_; }
 
   // Called by the thread running now.
-  uint64_t barrier(int predicate, detail::BarrierOp op, uintptr_t pc);
+  // Inlined into their callers: after a fiber switch every return up the
+  // call chain is mispredicted, so the path from the kernel to the switch is
+  // kept one frame deep.
+  [[gnu::always_inline]] inline uint64_t barrier(int predicate, uintptr_t pc);
   uint64_t warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                    uintptr_t pc);
   unsigned active_lanes(unsigned warp) const;
@@ -47,7 +50,9 @@ class BlockRun {
   void release_barrier();
   bool warp_op_complete(const WarpState& w, const PendingWarpOp& p) const;
   void complete_warp_op(WarpState& w, size_t index);
-  void suspend(SimThread& t);
+  [[gnu::always_inline]] inline void suspend(SimThread& t);
+  [[gnu::always_inline]] inline void arrived(boost::context::fiber&& from);
+  [[gnu::always_inline]] inline SimThread* take_ready();
   void recheck_active_masks(WarpState& w);
   void report_deadlock();
 
@@ -61,7 +66,11 @@ class BlockRun {
   std::vector<WarpState> warps_;
   std::vector<SimThread*> ready_;
   size_t ready_head_ = 0;
-  SimThread* just_suspended_ = nullptr;
+  // Threads switch straight to the next ready thread; the block's loop is
+  // held here meanwhile. `switching_from_` is the thread that switched last
+  // (null: the loop did), so the one resumed can keep its continuation.
+  boost::context::fiber scheduler_;
+  SimThread* switching_from_ = nullptr;
   // The block barrier.
   std::vector<SimThread*> at_barrier_;
   int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;

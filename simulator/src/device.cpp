@@ -42,6 +42,20 @@ void fill_common(cudaDeviceProp* p) {
   p->managedMemory = 1;
   p->maxBlocksPerMultiProcessor = 32;
   p->cooperativeLaunch = 1;
+  p->concurrentManagedAccess = 1;
+  p->computePreemptionSupported = 1;
+  p->singleToDoublePrecisionPerfRatio = 2;
+  p->streamPrioritiesSupported = 1;
+  p->globalL1CacheSupported = 1;
+  p->localL1CacheSupported = 1;
+  p->persistingL2CacheMaxSize = 0;
+  p->accessPolicyMaxWindowSize = 134213632;
+  p->maxSurface1D = 32768;
+  p->maxTexture1D = 131072;
+  p->reservedSharedMemPerBlock = 1024;
+  p->memoryPoolsSupported = 1;
+  p->clusterLaunch = 1;
+  p->ipcEventSupported = 1;
 }
 
 void fill_h100(cudaDeviceProp* p) {

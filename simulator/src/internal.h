@@ -109,7 +109,6 @@ struct SimThread {
   uint32_t linear = 0;
   uint32_t warp = 0, lane = 0;
   uint64_t global_accesses = 0;
-  boost::context::fiber sink;    // the block's loop, to go back to
   boost::context::fiber handle;  // this thread, suspended while it waits
   sigjmp_buf* fault_jump = nullptr;
   uint64_t result = 0;    // of the barrier or warp operation it waited at

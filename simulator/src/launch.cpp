@@ -102,6 +102,15 @@ namespace cudalab::detail {
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                    cudaStream_t /*stream*/, void (*body)(void*), void* closure, unsigned flags) {
   using namespace cudalab::rt;
+  if (tl_thread) {
+    // A launch from inside a kernel: CUDA's dynamic parallelism.
+    stop_launch_from_thread(
+        cudaErrorNotSupported,
+        std::string("cudalab: a kernel launched '") + site.kernel + "' at " + site.file + ":" +
+            std::to_string(site.line) +
+            " from inside a kernel (dynamic parallelism), which the simulator does not "
+            "support; every later CUDA call returns cudaErrorNotSupported\n");
+  }
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   cudaError_t code = cudaSuccess;
   std::string problem = configuration_problem(site.kernel, grid, block, shmem, &code);

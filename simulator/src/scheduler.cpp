@@ -240,6 +240,16 @@ void run_grid(Launch& launch) {
   }
   const uint64_t blocks = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
   std::atomic<uint64_t> next_block{0};
+  if (blocks == 1) {
+    // One block: no need to wake the other workers.
+    prepare_worker();
+    BlockRun b(launch);
+    blockDim = launch.block;
+    gridDim = launch.grid;
+    b.run(0);
+    launch.idle_threads.fetch_add(b.idle_threads());
+    return;
+  }
   std::function<void(unsigned)> job = [&](unsigned) {
     BlockRun b(launch);
     blockDim = launch.block;

@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,7 +38,8 @@ options:
   -o FILE          name of the program (default a.out) or, with -c, the object
   -c               compile only; also writes FILE.instrumented unless --fast
   -x cu            treat the source files that follow as CUDA, whatever their name
-  -I DIR, -D M[=V], -U M, -L DIR, -l LIB, -O0..-O3, -g, -std=c++NN, -W...
+  -I DIR, -D M[=V], -U M, -L DIR, -l LIB, -O0..-O3, -g, -std=c++NN (default
+                   c++17, as nvcc), -W...
                    passed to the host compiler as usual
   -Xcompiler OPT   pass OPT to the host compiler
   --fast           build only the plain program, no instrumented twin
@@ -152,7 +155,8 @@ Options parse(int argc, char** argv) {
     usage_error("-c with -o takes exactly one source file");
   for (const auto& s : o.sources)
     if (!fs::exists(s)) usage_error(s + ": no such file");
-  if (!std_given) o.compile_flags.insert(o.compile_flags.begin(), "-std=c++20");
+  // nvcc's default dialect, so programs compile as they do there.
+  if (!std_given) o.compile_flags.insert(o.compile_flags.begin(), "-std=c++17");
   if (!opt_given) o.compile_flags.push_back("-O2");
   return o;
 }
@@ -195,6 +199,55 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
   return ok;
 }
 
+// Quoted includes of `text` (a file at `original`) that resolve to a file
+// the rewriter must change (a launch, extern __shared__ or a kernel) get a
+// rewritten copy under `out_dir`, where the compiler looks first because the
+// rewritten source including them lives there.
+void rewrite_local_headers(const fs::path& original, const std::string& text,
+                           const fs::path& out_dir, const std::vector<fs::path>& include_dirs,
+                           std::set<std::string>& done, bool& problems) {
+  static const std::regex include_re(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include_re)) continue;
+    const std::string name = m[1];
+    std::vector<fs::path> candidates = {original.parent_path() / name};
+    for (const auto& d : include_dirs) candidates.push_back(d / name);
+    fs::path found;
+    for (const auto& c : candidates) {
+      std::error_code ec;
+      if (fs::is_regular_file(c, ec)) {
+        found = fs::weakly_canonical(c);
+        break;
+      }
+    }
+    if (found.empty() || !done.insert(found.string() + "|" + out_dir.string()).second) continue;
+    std::ifstream in(found, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string header = ss.str();
+    const bool needs = header.find("<<<") != std::string::npos ||
+                       header.find("__shared__") != std::string::npos ||
+                       header.find("__global__") != std::string::npos;
+    const fs::path copy = out_dir / name;
+    if (needs) {
+      auto r = cudalab::rewriter::rewrite(header, found.string());
+      for (const auto& p : r.problems) {
+        std::cerr << found.string() << ":" << p.line << ": error: " << p.message << '\n';
+        problems = true;
+      }
+      if (r.problems.empty() && (r.launches || r.dynamic_shared || r.registered_kernels)) {
+        fs::create_directories(copy.parent_path());
+        // Without the #include <cuda_runtime.h> line, which the .cu has already;
+        // from the #line directive on, so messages name the original header.
+        std::ofstream(copy, std::ios::binary) << r.text.substr(r.text.find('\n') + 1);
+      }
+    }
+    rewrite_local_headers(found, header, copy.parent_path(), include_dirs, done, problems);
+  }
+}
+
 const char* kInstrumentFlags = "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores";
 
 }  // namespace
@@ -218,13 +271,19 @@ int main(int argc, char** argv) {
     if (!o.keep) fs::remove_all(tmp);
   };
 
-  // 1. Rewrite the .cu files.
+  // 1. Rewrite the .cu files (and the local headers they include that need it).
   std::vector<std::string> compile_inputs;
+  std::vector<std::vector<std::string>> per_source_flags;
   bool problems = false;
+  std::vector<fs::path> include_dirs;
+  for (const auto& f : o.compile_flags)
+    if (f.rfind("-I", 0) == 0) include_dirs.push_back(f.substr(2));
+  std::set<std::string> headers_done;
   for (size_t k = 0; k < o.sources.size(); ++k) {
     const std::string& src = o.sources[k];
     if (!o.is_cuda[k]) {
       compile_inputs.push_back(src);
+      per_source_flags.push_back({});
       continue;
     }
     std::ifstream in(src, std::ios::binary);
@@ -235,9 +294,15 @@ int main(int argc, char** argv) {
       std::cerr << src << ":" << p.line << ": error: " << p.message << '\n';
       problems = true;
     }
-    const fs::path out = tmp / (std::to_string(compile_inputs.size()) + "_" +
-                                fs::path(src).filename().string() + ".cpp");
+    const fs::path unit_dir = tmp / ("u" + std::to_string(compile_inputs.size()));
+    fs::create_directories(unit_dir);
+    const fs::path out = unit_dir / (fs::path(src).filename().string() + ".cpp");
     std::ofstream(out, std::ios::binary) << r.text;
+    rewrite_local_headers(fs::absolute(src), ss.str(), unit_dir, include_dirs, headers_done,
+                          problems);
+    // Quoted includes next to the original file; and what nvcc defines.
+    per_source_flags.push_back(
+        {"-iquote", fs::absolute(src).parent_path().string(), "-D__CUDACC__"});
     if (o.keep) std::cerr << "cudalab-cc: kept " << out.string() << " (from " << src << ")\n";
     compile_inputs.push_back(out.string());
   }
@@ -270,6 +335,7 @@ int main(int argc, char** argv) {
       else
         for (const auto& f : o.compile_flags)
           if (f.rfind("-std=", 0) != 0) cmd.push_back(f);
+      cmd.insert(cmd.end(), per_source_flags[k].begin(), per_source_flags[k].end());
       cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
       cmd.push_back("-gline-tables-only");
       // A call to __syncthreads() at a kernel's end stays a call, so reports

@@ -298,13 +298,18 @@ Result rewrite(const std::string& original, const std::string& path) {
       i = cend + 2;
       ++r.launches;
     } else if (word_at(source, code, i, "extern")) {
-      size_t k = i + 6;
-      while (k < source.size() && (std::isspace(static_cast<unsigned char>(source[k])) || !code[k]))
-        ++k;
-      if (!word_at(source, code, k, "__shared__")) continue;
-      const size_t semi = source.find(';', k);
+      // extern __shared__ T name[];  (or extern T __shared__ name[];)
+      const size_t semi = source.find(';', i);
+      if (semi == std::string::npos) continue;
+      size_t shared = std::string::npos;
+      for (size_t k = i + 6; k < semi; ++k)
+        if (word_at(source, code, k, "__shared__")) {
+          shared = k;
+          break;
+        }
+      if (shared == std::string::npos) continue;
       const size_t open = source.rfind('[', semi);
-      if (semi == std::string::npos || open == std::string::npos || open < k) {
+      if (open == std::string::npos || open < shared) {
         r.problems.push_back({line_of(source, i),
                               "an `extern __shared__` declaration that is not "
                               "of the form `extern __shared__ T name[];`"});
@@ -312,8 +317,9 @@ Result rewrite(const std::string& original, const std::string& path) {
       }
       size_t name_end = skip_space_back(source, code, open);
       size_t name_begin = name_end;
-      while (name_begin > k && ident_char(source[name_begin - 1])) --name_begin;
-      std::string type = source.substr(k + 10, name_begin - k - 10);
+      while (name_begin > i && ident_char(source[name_begin - 1])) --name_begin;
+      std::string type = source.substr(i + 6, name_begin - i - 6);
+      type.replace(shared - i - 6, 10, " ");
       // Alignment requests are met: the arena is aligned to 128 bytes.
       if (size_t a = type.find("__align__"); a != std::string::npos) {
         size_t close = type.find(')', a);

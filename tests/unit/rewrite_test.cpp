@@ -69,6 +69,8 @@ TEST(Rewrite, ExternShared) {
             std::string::npos)
       << out;
   EXPECT_NE(out.find("unsigned char* const raw"), std::string::npos) << out;
+  std::string after = body("extern double __shared__ sdata[];\n");
+  EXPECT_NE(after.find("static thread_local double* const sdata"), std::string::npos) << after;
 }
 
 TEST(Rewrite, PreambleNamesTheOriginalFile) {

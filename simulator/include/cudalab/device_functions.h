@@ -4,7 +4,6 @@
 // the error bounds CUDA documents for them.
 #pragma once
 
-#include <bit>
 #include <cfenv>
 #include <climits>
 #include <cmath>
@@ -21,8 +20,9 @@ template <class F, class... A>
 auto with_rounding(int mode, F f, A... args) {
   const int saved = std::fegetround();
   std::fesetround(mode);
-  volatile auto r = [&](auto... v) { return f(v...); }(static_cast<A>(
-      *static_cast<volatile A*>(&args))...);
+  volatile auto r = [&](auto... v) {
+    return f(v...);
+  }(static_cast<A>(*static_cast<volatile A*>(&args))...);
   std::fesetround(saved);
   return r;
 }
@@ -75,8 +75,12 @@ inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b;
 inline unsigned int umax(unsigned int a, unsigned int b) { return a < b ? b : a; }
 inline long long llmin(long long a, long long b) { return a < b ? a : b; }
 inline long long llmax(long long a, long long b) { return a < b ? b : a; }
-inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return a < b ? b : a;
+}
 
 // ---- float and double functions that C++ lacks -----------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
@@ -127,16 +131,19 @@ inline float __fdividef(float a, float b) { return a / b; }
 inline float __saturatef(float x) { return saturatef(x); }
 
 // Arithmetic with an explicit rounding mode.
-#define CUDALAB_ROUNDED(name, T, expr)                                                       \
-  inline T name##_rn(T a, T b) { return expr; }                                              \
-  inline T name##_rz(T a, T b) {                                                             \
-    return cudalab::detail::with_rounding(FE_TOWARDZERO, [](T a, T b) { return T(expr); }, a, b); \
-  }                                                                                          \
-  inline T name##_ru(T a, T b) {                                                             \
-    return cudalab::detail::with_rounding(FE_UPWARD, [](T a, T b) { return T(expr); }, a, b);   \
-  }                                                                                          \
-  inline T name##_rd(T a, T b) {                                                             \
-    return cudalab::detail::with_rounding(FE_DOWNWARD, [](T a, T b) { return T(expr); }, a, b); \
+#define CUDALAB_ROUNDED(name, T, expr)                          \
+  inline T name##_rn(T a, T b) { return expr; }                 \
+  inline T name##_rz(T a, T b) {                                \
+    return cudalab::detail::with_rounding(                      \
+        FE_TOWARDZERO, [](T a, T b) { return T(expr); }, a, b); \
+  }                                                             \
+  inline T name##_ru(T a, T b) {                                \
+    return cudalab::detail::with_rounding(                      \
+        FE_UPWARD, [](T a, T b) { return T(expr); }, a, b);     \
+  }                                                             \
+  inline T name##_rd(T a, T b) {                                \
+    return cudalab::detail::with_rounding(                      \
+        FE_DOWNWARD, [](T a, T b) { return T(expr); }, a, b);   \
   }
 CUDALAB_ROUNDED(__fadd, float, a + b)
 CUDALAB_ROUNDED(__fsub, float, a - b)
@@ -161,17 +168,44 @@ inline float __fmaf_rd(float a, float b, float c) {
       FE_DOWNWARD, [](float x, float y, float z) { return std::fma(x, y, z); }, a, b, c);
 }
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
-inline float __frcp_rn(float x) { return 1.0f / x; }
-inline float __fsqrt_rn(float x) { return std::sqrt(x); }
 inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
-inline double __drcp_rn(double x) { return 1.0 / x; }
-inline double __dsqrt_rn(double x) { return std::sqrt(x); }
+#define CUDALAB_ROUNDED1(name, T, expr)                 \
+  inline T name##_rn(T a) { return expr; }              \
+  inline T name##_rz(T a) {                             \
+    return cudalab::detail::with_rounding(              \
+        FE_TOWARDZERO, [](T a) { return T(expr); }, a); \
+  }                                                     \
+  inline T name##_ru(T a) {                             \
+    return cudalab::detail::with_rounding(              \
+        FE_UPWARD, [](T a) { return T(expr); }, a);     \
+  }                                                     \
+  inline T name##_rd(T a) {                             \
+    return cudalab::detail::with_rounding(              \
+        FE_DOWNWARD, [](T a) { return T(expr); }, a);   \
+  }
+CUDALAB_ROUNDED1(__frcp, float, 1.0f / a)
+CUDALAB_ROUNDED1(__fsqrt, float, std::sqrt(a))
+CUDALAB_ROUNDED1(__drcp, double, 1.0 / a)
+CUDALAB_ROUNDED1(__dsqrt, double, std::sqrt(a))
+#undef CUDALAB_ROUNDED1
+inline double __fma_rz(double a, double b, double c) {
+  return cudalab::detail::with_rounding(
+      FE_TOWARDZERO, [](double x, double y, double z) { return std::fma(x, y, z); }, a, b, c);
+}
+inline double __fma_ru(double a, double b, double c) {
+  return cudalab::detail::with_rounding(
+      FE_UPWARD, [](double x, double y, double z) { return std::fma(x, y, z); }, a, b, c);
+}
+inline double __fma_rd(double a, double b, double c) {
+  return cudalab::detail::with_rounding(
+      FE_DOWNWARD, [](double x, double y, double z) { return std::fma(x, y, z); }, a, b, c);
+}
 
 // ---- conversions with an explicit rounding mode ------------------------------------------------
-#define CUDALAB_TO_INT(name, F, I)                                                           \
-  inline I name##_rn(F x) { return cudalab::detail::saturate_to<I>(std::nearbyint(x)); }     \
-  inline I name##_rz(F x) { return cudalab::detail::saturate_to<I>(std::trunc(x)); }         \
-  inline I name##_ru(F x) { return cudalab::detail::saturate_to<I>(std::ceil(x)); }          \
+#define CUDALAB_TO_INT(name, F, I)                                                       \
+  inline I name##_rn(F x) { return cudalab::detail::saturate_to<I>(std::nearbyint(x)); } \
+  inline I name##_rz(F x) { return cudalab::detail::saturate_to<I>(std::trunc(x)); }     \
+  inline I name##_ru(F x) { return cudalab::detail::saturate_to<I>(std::ceil(x)); }      \
   inline I name##_rd(F x) { return cudalab::detail::saturate_to<I>(std::floor(x)); }
 CUDALAB_TO_INT(__float2int, float, int)
 CUDALAB_TO_INT(__float2uint, float, unsigned int)
@@ -182,16 +216,19 @@ CUDALAB_TO_INT(__double2uint, double, unsigned int)
 CUDALAB_TO_INT(__double2ll, double, long long)
 CUDALAB_TO_INT(__double2ull, double, unsigned long long)
 #undef CUDALAB_TO_INT
-#define CUDALAB_TO_FLOAT(name, I, F)                                                          \
-  inline F name##_rn(I x) { return F(x); }                                                    \
-  inline F name##_rz(I x) {                                                                   \
-    return cudalab::detail::with_rounding(FE_TOWARDZERO, [](I v) { return F(v); }, x);         \
-  }                                                                                           \
-  inline F name##_ru(I x) {                                                                   \
-    return cudalab::detail::with_rounding(FE_UPWARD, [](I v) { return F(v); }, x);             \
-  }                                                                                           \
-  inline F name##_rd(I x) {                                                                   \
-    return cudalab::detail::with_rounding(FE_DOWNWARD, [](I v) { return F(v); }, x);           \
+#define CUDALAB_TO_FLOAT(name, I, F)                 \
+  inline F name##_rn(I x) { return F(x); }           \
+  inline F name##_rz(I x) {                          \
+    return cudalab::detail::with_rounding(           \
+        FE_TOWARDZERO, [](I v) { return F(v); }, x); \
+  }                                                  \
+  inline F name##_ru(I x) {                          \
+    return cudalab::detail::with_rounding(           \
+        FE_UPWARD, [](I v) { return F(v); }, x);     \
+  }                                                  \
+  inline F name##_rd(I x) {                          \
+    return cudalab::detail::with_rounding(           \
+        FE_DOWNWARD, [](I v) { return F(v); }, x);   \
   }
 CUDALAB_TO_FLOAT(__int2float, int, float)
 CUDALAB_TO_FLOAT(__uint2float, unsigned int, float)
@@ -216,12 +253,12 @@ inline double __hiloint2double(int hi, int lo) {
 }
 
 // ---- integer intrinsics --------------------------------------------------------------------
-inline int __popc(unsigned int x) { return std::popcount(x); }
-inline int __popcll(unsigned long long x) { return std::popcount(x); }
-inline int __clz(int x) { return std::countl_zero(unsigned(x)); }
-inline int __clzll(long long x) { return std::countl_zero((unsigned long long)x); }
-inline int __ffs(int x) { return x ? std::countr_zero(unsigned(x)) + 1 : 0; }
-inline int __ffsll(long long x) { return x ? std::countr_zero((unsigned long long)x) + 1 : 0; }
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x ? __builtin_clz(unsigned(x)) : 32; }
+inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned int __brev(unsigned int x) {
   x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
   x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
@@ -276,7 +313,9 @@ inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned 
 }
 inline int __hadd(int a, int b) { return int((int64_t(a) + b) >> 1); }
 inline int __rhadd(int a, int b) { return int((int64_t(a) + b + 1) >> 1); }
-inline unsigned int __uhadd(unsigned int a, unsigned int b) { return unsigned((uint64_t(a) + b) >> 1); }
+inline unsigned int __uhadd(unsigned int a, unsigned int b) {
+  return unsigned((uint64_t(a) + b) >> 1);
+}
 inline unsigned int __urhadd(unsigned int a, unsigned int b) {
   return unsigned((uint64_t(a) + b + 1) >> 1);
 }

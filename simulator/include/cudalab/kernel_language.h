@@ -27,7 +27,10 @@
 #define __noinline__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __restrict__ __restrict
-#define __align__(n) alignas(n)
+// GCC's attribute, like nvcc's: allowed after the type too (`int __align__(8) x[4]`).
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
+#define __cluster_dims__(...)
 #define __launch_bounds__(...)
 // Static shared memory: one copy per worker, and a worker runs one block at a
 // time, so every block sees its own.
@@ -222,7 +225,7 @@ namespace cudalab::detail {
 template <class T>
 uint64_t to_bits(const T& v) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
-                "warp shuffles take values of at most 8 bytes");
+                "warp votes and matches take values of at most 8 bytes");
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
   return bits;
@@ -233,9 +236,22 @@ T from_bits(uint64_t bits) {
   std::memcpy(&v, &bits, sizeof(T));
   return v;
 }
+// Values larger than 8 bytes (uint4, double2, ...) move in 8-byte pieces,
+// one warp operation each, as cooperative groups' shuffles do on a GPU.
 template <class T>
 T shuffle(WarpOp op, unsigned mask, T var, int arg, int width, const void* pc) {
-  return from_bits<T>(warp_op(op, mask, to_bits(var), arg, width, pc));
+  static_assert(std::is_trivially_copyable_v<T>, "warp shuffles move trivially copyable values");
+  if constexpr (sizeof(T) <= 8) {
+    return from_bits<T>(warp_op(op, mask, to_bits(var), arg, width, pc));
+  } else {
+    constexpr size_t pieces = (sizeof(T) + 7) / 8;
+    uint64_t in[pieces] = {}, out[pieces];
+    std::memcpy(in, &var, sizeof(T));
+    for (size_t i = 0; i < pieces; ++i) out[i] = warp_op(op, mask, in[i], arg, width, pc);
+    T result;
+    std::memcpy(&result, out, sizeof(T));
+    return result;
+  }
 }
 }  // namespace cudalab::detail
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 
 #define CUDALAB_SIMULATOR 1
+#define CUDART_CB
+#define CUDARTAPI
 // The include guards of CUDA's own headers: programs (and NVIDIA's sample
 // helpers) test them to know the runtime API is there.
 #define __DRIVER_TYPES_H__
@@ -115,6 +117,32 @@ struct cudaDeviceProp {
   size_t sharedMemPerBlockOptin;
   int maxBlocksPerMultiProcessor;
   int cooperativeLaunch;
+  // Further fields CUDA 13 has, with the simulated GPU's values.
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int directManagedMemAccessFromHost;
+  int pageableMemoryAccessUsesHostPageTables;
+  int hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  int persistingL2CacheMaxSize;
+  int accessPolicyMaxWindowSize;
+  int maxSurface1D;
+  int maxTexture1D;
+  int tccDriver;
+  int asyncEngineCountReserved;
+  int reservedSharedMemPerBlock;
+  int memoryPoolsSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int ipcEventSupported;
+  char uuid[16];
+  int luidDeviceNodeMask;
+  char luid[8];
 };
 
 enum cudaComputeMode {
@@ -138,6 +166,8 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxPitch = 11,
   cudaDevAttrMaxRegistersPerBlock = 12,
   cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
   cudaDevAttrMultiProcessorCount = 16,
   cudaDevAttrKernelExecTimeout = 17,
   cudaDevAttrIntegrated = 18,
@@ -187,6 +217,10 @@ cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags);
+template <class T>
+cudaError_t cudaHostAlloc(T** ptr, size_t bytes, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+}
 cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
@@ -236,7 +270,14 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
 #define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterMapped 0x02
 #define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
 #define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaCpuDeviceId (-1)
+#define cudaInvalidDeviceId (-2)
 
 cudaError_t cudaMallocManagedImpl(void** ptr, size_t bytes, unsigned int flags, const char* file,
                                   int line);
@@ -252,6 +293,10 @@ cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMe
   return cudaMallocManagedImpl(reinterpret_cast<void**>(ptr), bytes, flags, file, line);
 }
 cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
+template <class T>
+cudaError_t cudaHostGetDevicePointer(T** device, void* host, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
+}
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
@@ -430,6 +475,58 @@ enum cudaLimit {
   cudaLimitStackSize = 0x00,
   cudaLimitPrintfFifoSize = 0x01,
   cudaLimitMallocHeapSize = 0x02,
+  cudaLimitDevRuntimeSyncDepth = 0x03,
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,
+  cudaLimitPersistingL2CacheSize = 0x06,
 };
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+
+// ---- L2 access policy (accepted; the simulator has no L2 to steer) ------------------------------
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2,
+};
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+};
+union cudaStreamAttrValue {
+  cudaAccessPolicyWindow accessPolicyWindow;
+  int syncPolicy;
+  int priority;
+};
+using cudaLaunchAttributeValue = cudaStreamAttrValue;
+enum cudaStreamAttrID {
+  cudaStreamAttributeAccessPolicyWindow = 1,
+  cudaStreamAttributeSynchronizationPolicy = 3,
+  cudaStreamAttributePriority = 8,
+};
+inline cudaError_t cudaStreamSetAttribute(cudaStream_t, cudaStreamAttrID,
+                                          const cudaStreamAttrValue*) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamGetAttribute(cudaStream_t, cudaStreamAttrID, cudaStreamAttrValue* v) {
+  if (v) *v = cudaStreamAttrValue{};
+  return cudaSuccess;
+}
+inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+
+// ---- peers: the simulator has one GPU --------------------------------------------------------
+enum cudaDeviceP2PAttr {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4,
+};
+inline cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr, int src, int dst) {
+  if (!value) return cudaErrorInvalidValue;
+  if (src != 0 || dst != 0) return cudaErrorInvalidDevice;
+  *value = 0;
+  return cudaSuccess;
+}

@@ -1,0 +1,3 @@
+// cudalab: cg::reduce lives in cooperative_groups.h.
+#pragma once
+#include "../cooperative_groups.h"
