@@ -30,7 +30,7 @@ function(cudalab_add_cuda_executable name)
       get_filename_component(dir ${abs} DIRECTORY)
       # Quoted includes next to the original file; and what nvcc defines.
       set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS "-iquote;${dir}"
-                                  COMPILE_DEFINITIONS __CUDACC__)
+                                  COMPILE_DEFINITIONS "__CUDACC__;__CUDA_ARCH__=900")
     else()
       list(APPEND sim_sources ${abs})
     endif()

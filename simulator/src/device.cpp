@@ -217,6 +217,12 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrClockRate:
       *value = p.clockRate;
       break;
+    case cudaDevAttrTextureAlignment:
+      *value = int(p.textureAlignment);
+      break;
+    case cudaDevAttrGpuOverlap:
+      *value = p.deviceOverlap;
+      break;
     case cudaDevAttrMultiProcessorCount:
       *value = p.multiProcessorCount;
       break;
@@ -244,6 +250,9 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrPciDeviceId:
       *value = p.pciDeviceID;
       break;
+    case cudaDevAttrTccDriver:
+      *value = p.tccDriver;
+      break;
     case cudaDevAttrMemoryClockRate:
       *value = p.memoryClockRate;
       break;
@@ -262,11 +271,23 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrUnifiedAddressing:
       *value = p.unifiedAddressing;
       break;
+    case cudaDevAttrPciDomainId:
+      *value = p.pciDomainID;
+      break;
     case cudaDevAttrComputeCapabilityMajor:
       *value = p.major;
       break;
     case cudaDevAttrComputeCapabilityMinor:
       *value = p.minor;
+      break;
+    case cudaDevAttrStreamPrioritiesSupported:
+      *value = p.streamPrioritiesSupported;
+      break;
+    case cudaDevAttrGlobalL1CacheSupported:
+      *value = p.globalL1CacheSupported;
+      break;
+    case cudaDevAttrLocalL1CacheSupported:
+      *value = p.localL1CacheSupported;
       break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
       *value = int(p.sharedMemPerMultiprocessor);
@@ -277,14 +298,50 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrManagedMemory:
       *value = p.managedMemory;
       break;
+    case cudaDevAttrIsMultiGpuBoard:
+      *value = p.isMultiGpuBoard;
+      break;
+    case cudaDevAttrMultiGpuBoardGroupID:
+      *value = 0;
+      break;
+    case cudaDevAttrHostNativeAtomicSupported:
+      *value = p.hostNativeAtomicSupported;
+      break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio:
+      *value = p.singleToDoublePrecisionPerfRatio;
+      break;
+    case cudaDevAttrPageableMemoryAccess:
+      *value = p.pageableMemoryAccess;
+      break;
+    case cudaDevAttrConcurrentManagedAccess:
+      *value = p.concurrentManagedAccess;
+      break;
+    case cudaDevAttrComputePreemptionSupported:
+      *value = p.computePreemptionSupported;
+      break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+      *value = p.canUseHostPointerForRegisteredMem;
+      break;
     case cudaDevAttrCooperativeLaunch:
       *value = p.cooperativeLaunch;
       break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin:
       *value = int(p.sharedMemPerBlockOptin);
       break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+      *value = p.pageableMemoryAccessUsesHostPageTables;
+      break;
+    case cudaDevAttrDirectManagedMemAccessFromHost:
+      *value = p.directManagedMemAccessFromHost;
+      break;
     case cudaDevAttrMaxBlocksPerMultiprocessor:
       *value = p.maxBlocksPerMultiProcessor;
+      break;
+    case cudaDevAttrMemoryPoolsSupported:
+      *value = p.memoryPoolsSupported;
+      break;
+    case cudaDevAttrClusterLaunch:
+      *value = p.clusterLaunch;
       break;
     default:
       return api_result(cudaErrorInvalidValue);

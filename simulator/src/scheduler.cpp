@@ -209,31 +209,98 @@ struct GridBarrier {
 
 namespace {
 // Cooperative launches run every block at once, each on its own OS thread,
-// so that the grid can sync.
+// so that the grid can sync. The threads stay for the next cooperative
+// launch (with their stacks and shared memory), one per block.
+class CooperativePool {
+ public:
+  ~CooperativePool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      ++generation_;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  // Runs job(i) for i in [0, n), each on its own thread, and waits.
+  void run(uint64_t n, const std::function<void(uint64_t)>& job) {
+    std::unique_lock lock(mutex_);
+    while (threads_.size() < n) {
+      const uint64_t index = threads_.size();
+      threads_.emplace_back([this, index] { loop(index); });
+    }
+    job_ = &job;
+    active_ = n;
+    pending_ = n;
+    ++generation_;
+    wake_.notify_all();
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void loop(uint64_t index) {
+    prepare_worker();
+    use_unguarded_stacks();
+    uint64_t seen = 0;
+    while (true) {
+      const std::function<void(uint64_t)>* job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return generation_ != seen; });
+        seen = generation_;
+        if (stopping_) return;
+        if (index >= active_) continue;
+        job = job_;
+      }
+      (*job)(index);
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+  std::vector<std::thread> threads_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(uint64_t)>* job_ = nullptr;
+  uint64_t active_ = 0, pending_ = 0, generation_ = 0;
+  bool stopping_ = false;
+};
+
 void run_cooperative(Launch& launch, uint64_t blocks) {
+  static CooperativePool pool;
   GridBarrier barrier;
   barrier.blocks = blocks;
   launch.grid_barrier = &barrier;
-  std::vector<std::thread> threads;
   std::atomic<uint64_t> idle{0};
-  for (uint64_t bi = 0; bi < blocks; ++bi) {
-    threads.emplace_back([&launch, &idle, bi] {
-      prepare_worker();
+  std::atomic<bool> overflowed{false};
+  std::function<void(uint64_t)> job = [&](uint64_t bi) {
+    {
       BlockRun b(launch);
       blockDim = launch.block;
       gridDim = launch.grid;
       b.run(static_cast<uint32_t>(bi));
       idle.fetch_add(b.idle_threads());
-    });
-  }
-  for (auto& t : threads) t.join();
+    }
+    if (unguarded_stack_overflowed()) overflowed.store(true);
+  };
+  pool.run(blocks, job);
   launch.idle_threads.fetch_add(idle.load());
+  if (overflowed.load() && !launch.faulted.load()) {
+    // Found after the fact (these stacks have no guard pages).
+    launch.fault.signal = SIGSEGV;
+    launch.fault.stack_overflow = true;
+    launch.faulted.store(true);
+  }
   launch.grid_barrier = nullptr;
 }
 }  // namespace
 
 void run_grid(Launch& launch) {
   install_fault_handlers();
+  // The device runs one grid at a time; host threads that launch at once
+  // take turns (the worker pool serves one launch).
+  static std::mutex device;
+  std::lock_guard one_at_a_time(device);
   if (launch.cooperative) {
     run_cooperative(launch, uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z);
     return;

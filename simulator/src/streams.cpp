@@ -1,11 +1,12 @@
 // Streams and events. Every operation runs to completion before its call
 // returns, which is one valid order of a CUDA stream; events record the wall
 // clock so cudaEventElapsedTime measures real simulator time.
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <mutex>
 #include <set>
 #include <thread>
-#include <algorithm>
 
 #include "internal.h"
 
@@ -140,10 +141,20 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
 
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 
+// GPU cycles: wall time at the simulated GPU's clock rate, so that a kernel
+// that waits `ms * clockRate` cycles waits `ms` milliseconds, as on a GPU.
 long long clock64() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  static const double cycles_per_ns = cudalab::rt::device_properties().clockRate / 1e6;
+  const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count();
+  return static_cast<long long>(double(ns) * cycles_per_ns);
+}
+
+clock_t cudalab_clock() {
+  // In a kernel, the GPU's clock(); on the host, the C library's.
+  if (cudalab::rt::tl_thread) return static_cast<clock_t>(clock64());
+  return std::clock();
 }
 
 void __nanosleep(unsigned int ns) {

@@ -300,9 +300,11 @@ int main(int argc, char** argv) {
     std::ofstream(out, std::ios::binary) << r.text;
     rewrite_local_headers(fs::absolute(src), ss.str(), unit_dir, include_dirs, headers_done,
                           problems);
-    // Quoted includes next to the original file; and what nvcc defines.
-    per_source_flags.push_back(
-        {"-iquote", fs::absolute(src).parent_path().string(), "-D__CUDACC__"});
+    // Quoted includes next to the original file; and what nvcc defines. One
+    // compilation serves host and device, so device code guarded by
+    // __CUDA_ARCH__ (the simulated H100's 9.0) is compiled too.
+    per_source_flags.push_back({"-iquote", fs::absolute(src).parent_path().string(), "-D__CUDACC__",
+                                "-D__CUDA_ARCH__=900"});
     if (o.keep) std::cerr << "cudalab-cc: kept " << out.string() << " (from " << src << ")\n";
     compile_inputs.push_back(out.string());
   }
@@ -372,6 +374,9 @@ int main(int argc, char** argv) {
       cmd.push_back(instrumented && fs::exists(twin) ? twin : obj);
     }
     cmd.insert(cmd.end(), o.link_flags.begin(), o.link_flags.end());
+    for (const auto& f : o.compile_flags)
+      if (f == "-fopenmp" || f.rfind("-fsanitize=", 0) == 0)
+        cmd.push_back(f);  // needed to link too
     cmd.insert(cmd.end(), {CUDALAB_SIM_LIBRARY, CUDALAB_BOOST_CONTEXT_LIBRARY, "-lpthread", "-ldl",
                            "-o", out});
     links.push_back(cmd);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -211,10 +212,15 @@ inline int __syncthreads_or(int predicate) {
 }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-// Time inside kernels: clock() is the C library's; clock64() counts
-// nanoseconds of wall time; __nanosleep sleeps (at most a millisecond, as on
-// a GPU).
+// Time inside kernels: clock() and clock64() count GPU cycles (wall time at
+// the simulated clock rate); clock() outside kernels stays the C library's.
+// __nanosleep sleeps (at most a millisecond, as on a GPU).
 long long clock64();
+clock_t cudalab_clock();
+namespace std {
+using ::cudalab_clock;
+}
+#define clock() cudalab_clock()
 void __nanosleep(unsigned int ns);
 // Stops the launch with cudaErrorLaunchFailure, as a GPU's trap does.
 [[noreturn]] void __trap();

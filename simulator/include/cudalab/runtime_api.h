@@ -177,20 +177,37 @@ enum cudaDeviceAttr {
   cudaDevAttrEccEnabled = 32,
   cudaDevAttrPciBusId = 33,
   cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrTccDriver = 35,
   cudaDevAttrMemoryClockRate = 36,
   cudaDevAttrGlobalMemoryBusWidth = 37,
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrAsyncEngineCount = 40,
   cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrMultiGpuBoardGroupID = 85,
+  cudaDevAttrHostNativeAtomicSupported = 86,
+  cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+  cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrClusterLaunch = 120,
 };
 
 #define cudaHostAllocDefault 0x00
@@ -530,3 +547,17 @@ inline cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr, int 
   *value = 0;
   return cudaSuccess;
 }
+
+// One GPU: copies "between" devices are copies on it; peer access to
+// another device does not exist.
+inline cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
+                                  size_t bytes) {
+  if (dst_device != 0 || src_device != 0) return cudaErrorInvalidDevice;
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice);
+}
+inline cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                       size_t bytes, cudaStream_t = nullptr) {
+  return cudaMemcpyPeer(dst, dst_device, src, src_device, bytes);
+}
+inline cudaError_t cudaDeviceEnablePeerAccess(int, unsigned int) { return cudaErrorInvalidDevice; }
+inline cudaError_t cudaDeviceDisablePeerAccess(int) { return cudaErrorInvalidDevice; }
