@@ -18,6 +18,10 @@ inline unsigned block_rank() {
 inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
 void grid_sync();            // in the runtime: every thread of a cooperative launch
 bool grid_is_cooperative();  // whether this launch came through cudaLaunchCooperativeKernel
+// Tiles larger than a warp: a barrier among threads [first, first + size) of
+// the block, and scratch memory of `bytes` per thread of the block.
+void tile_sync(unsigned first, unsigned size);
+void* tile_scratch(size_t bytes);
 }  // namespace detail
 
 class thread_group {
@@ -87,33 +91,43 @@ class grid_group {
 
 inline grid_group this_grid() { return grid_group(); }
 
-// A tile of Size consecutive threads (a power of two, at most 32): its
-// collectives are warp operations on its lanes.
+// A tile of Size consecutive threads (a power of two up to 1024): its
+// collectives are warp operations on its lanes, or, for tiles larger than a
+// warp, a barrier among its threads.
 template <unsigned Size>
 class thread_block_tile : public thread_group {
-  static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                "thread_block_tile sizes are powers of two from 1 to 32 on the simulator");
+  static_assert(Size >= 1 && Size <= 1024 && (Size & (Size - 1)) == 0,
+                "thread_block_tile sizes are powers of two from 1 to 1024");
 
  public:
   thread_block_tile() : thread_group(Size) {}
-  void sync() const { __syncwarp(mask()); }
+  void sync() const {
+    if constexpr (Size <= 32)
+      __syncwarp(mask());
+    else
+      detail::tile_sync(detail::block_rank() / Size * Size, Size);
+  }
   unsigned long long thread_rank() const { return detail::block_rank() % Size; }
   static constexpr unsigned long long size() { return Size; }
   static constexpr unsigned long long num_threads() { return Size; }
   template <class T>
   T shfl(T var, int src_rank) const {
+    static_assert(Size <= 32, "shuffles work within a warp-sized tile");
     return __shfl_sync(mask(), var, src_rank, Size);
   }
   template <class T>
   T shfl_up(T var, unsigned delta) const {
+    static_assert(Size <= 32, "shuffles work within a warp-sized tile");
     return __shfl_up_sync(mask(), var, delta, Size);
   }
   template <class T>
   T shfl_down(T var, unsigned delta) const {
+    static_assert(Size <= 32, "shuffles work within a warp-sized tile");
     return __shfl_down_sync(mask(), var, delta, Size);
   }
   template <class T>
   T shfl_xor(T var, int lane_mask) const {
+    static_assert(Size <= 32, "shuffles work within a warp-sized tile");
     return __shfl_xor_sync(mask(), var, lane_mask, Size);
   }
   int any(int predicate) const { return __any_sync(mask(), predicate); }
@@ -121,7 +135,7 @@ class thread_block_tile : public thread_group {
   unsigned ballot(int predicate) const {
     // Bits relative to the tile, as CUDA gives them.
     return (__ballot_sync(mask(), predicate) >> (detail::block_rank() % 32 / Size * Size)) &
-           (Size == 32 ? 0xffffffffu : ((1u << Size) - 1));
+           (Size >= 32 ? 0xffffffffu : ((1u << Size) - 1));
   }
   template <class T>
   unsigned match_any(T value) const {
@@ -239,9 +253,23 @@ struct bit_xor {
 
 template <unsigned Size, class T, class Op>
 T reduce(const thread_block_tile<Size>& tile, T value, Op op) {
-  for (unsigned offset = Size / 2; offset > 0; offset /= 2)
-    value = op(value, tile.shfl_xor(value, int(offset)));
-  return value;
+  if constexpr (Size <= 32) {
+    for (unsigned offset = Size / 2; offset > 0; offset /= 2)
+      value = op(value, tile.shfl_xor(value, int(offset)));
+    return value;
+  } else {
+    // Through per-thread scratch memory: every thread of the tile writes,
+    // all meet, each adds up the tile in rank order, all meet again.
+    T* slots = static_cast<T*>(detail::tile_scratch(sizeof(T)));
+    const unsigned first = detail::block_rank() / Size * Size;
+    slots[detail::block_rank()] = value;
+    tile.sync();
+    T result = slots[first];
+    for (unsigned r = 1; r < Size && first + r < detail::block_size(); ++r)
+      result = op(result, slots[first + r]);
+    tile.sync();
+    return result;
+  }
 }
 
 template <class T, class Op>

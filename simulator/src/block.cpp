@@ -198,6 +198,7 @@ void BlockRun::run(uint32_t linear) {
     w.exited = 0;
     w.pending.clear();
   }
+  group_barriers_.clear();
   auto resume = [&](ctx::fiber f) {
     switching_from_ = nullptr;
     f = std::move(f).resume();
@@ -301,6 +302,53 @@ void BlockRun::release_barrier() {
   at_barrier_.clear();
   barrier_sum_ = barrier_or_ = 0;
   barrier_and_ = 1;
+}
+
+// ---- tiles larger than a warp --------------------------------------------------------
+
+void BlockRun::group_barrier(uint32_t first, uint32_t size, uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  auto g = std::find_if(group_barriers_.begin(), group_barriers_.end(),
+                        [&](const GroupBarrier& x) { return x.first == first && x.size == size; });
+  if (g == group_barriers_.end()) {
+    group_barriers_.push_back({first, size, {}});
+    g = group_barriers_.end() - 1;
+  }
+  g->waiting.push_back(&t);
+  t.wait = SimThread::Wait::kBarrier;
+  t.wait_pc = pc;
+  release_groups_if_complete();
+  if (t.wait != SimThread::Wait::kNone) suspend(t);
+}
+
+void BlockRun::release_groups_if_complete() {
+  for (size_t i = 0; i < group_barriers_.size();) {
+    GroupBarrier& g = group_barriers_[i];
+    // Complete when every thread of the range has started and either
+    // arrived or returned.
+    const uint32_t end = std::min(g.first + g.size, thread_count_);
+    bool complete = end <= next_thread_;
+    uint32_t live = 0;
+    for (uint32_t k = g.first; complete && k < end; ++k) live += !threads_[k].exited;
+    complete = complete && g.waiting.size() == live;
+    if (!complete) {
+      ++i;
+      continue;
+    }
+    for (SimThread* w : g.waiting) {
+      w->wait = SimThread::Wait::kNone;
+      if (w != tl_thread) ready_.push_back(w);
+    }
+    group_barriers_.erase(group_barriers_.begin() + long(i));
+  }
+}
+
+void* BlockRun::scratch(size_t bytes_per_thread) {
+  const size_t need = bytes_per_thread * thread_count_;
+  // Grows with the largest type reduced so far; a block that reduces a
+  // larger type than before gets a new buffer before any thread uses it.
+  if (scratch_.size() < need) scratch_.resize(need);
+  return scratch_.data();
 }
 
 // ---- warp operations --------------------------------------------------------------
@@ -578,3 +626,20 @@ unsigned lane_id() {
 void __syncthreads() {
   cudalab::detail::block_barrier(cudalab::detail::BarrierOp::kSync, 0, __builtin_return_address(0));
 }
+
+namespace cooperative_groups::detail {
+
+void tile_sync(unsigned first, unsigned size) {
+  using namespace cudalab::rt;
+  if (!tl_thread) return;
+  tl_block->run->group_barrier(first, size,
+                               reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+}
+
+void* tile_scratch(size_t bytes_per_thread) {
+  using namespace cudalab::rt;
+  if (!tl_thread) return nullptr;
+  return tl_block->run->scratch(bytes_per_thread);
+}
+
+}  // namespace cooperative_groups::detail

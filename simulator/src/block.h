@@ -43,6 +43,10 @@ class BlockRun {
   uint64_t warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                    uintptr_t pc);
   unsigned active_lanes(unsigned warp) const;
+  // A barrier among threads [first, first + size) of the block (a tile
+  // larger than a warp), and per-thread scratch memory for such tiles.
+  void group_barrier(uint32_t first, uint32_t size, uintptr_t pc);
+  void* scratch(size_t bytes_per_thread);
 
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
@@ -71,6 +75,13 @@ class BlockRun {
   // (null: the loop did), so the one resumed can keep its continuation.
   boost::context::fiber scheduler_;
   SimThread* switching_from_ = nullptr;
+  struct GroupBarrier {
+    uint32_t first = 0, size = 0;
+    std::vector<SimThread*> waiting;
+  };
+  std::vector<GroupBarrier> group_barriers_;
+  std::vector<unsigned char> scratch_;
+  void release_groups_if_complete();
   // The block barrier.
   std::vector<SimThread*> at_barrier_;
   int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;

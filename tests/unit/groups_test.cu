@@ -38,6 +38,24 @@ TEST(Groups, TilesReduceAndVote) {
   cudaFree(d);
 }
 
+__global__ void big_tiles(int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<128> tile = cg::tiled_partition<128>(block);
+  const int sum = cg::reduce(tile, int(block.thread_rank()), cg::plus<int>());
+  tile.sync();
+  if (tile.thread_rank() == 0) out[block.thread_rank() / 128] = sum;
+}
+
+TEST(Groups, TilesLargerThanAWarpSyncAndReduce) {
+  int* d;
+  cudaMalloc(&d, 4 * sizeof(int));
+  big_tiles<<<1, 512>>>(d);
+  int h[4];
+  ASSERT_EQ(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost), cudaSuccess);
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(h[t], 128 * 128 * t + 127 * 128 / 2) << "tile " << t;
+  cudaFree(d);
+}
+
 __global__ void coalesced(int* out) {
   if (threadIdx.x % 4 == 1) {  // 8 lanes of the warp take this branch
     cg::coalesced_group g = cg::coalesced_threads();
