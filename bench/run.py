@@ -48,32 +48,25 @@ def main():
         sys.exit(f"bench: {cc} is missing: build first (cmake --build --preset default)")
     print(f"cudalab simulator benchmarks, {os.cpu_count()} cores\n", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        prog = os.path.join(tmp, "vector_add_16m")
-        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "vector_add_16m.cu"), "-o", prog],
-                       check=True)
-        best, med = timed([prog], repeat=args.repeat)
-        line("vector add, 16M floats, blocks of 256 (whole process)", best, med, target=1.0)
-        va_best = best
+        def build(name):
+            prog = os.path.join(tmp, name)
+            subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, name + ".cu"), "-o", prog],
+                           check=True)
+            return prog
 
-        prog = os.path.join(tmp, "curand_init_1m")
-        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "curand_init_1m.cu"), "-o", prog],
-                       check=True)
-        best, med = timed([prog], repeat=args.repeat)
-        line("curand_init(seed, thread id, 0) for 1M threads (whole process)", best, med,
-             target=1.0)
+        def measure(name, label, target):
+            best, med = timed([build(name)], repeat=args.repeat)
+            line(label, best, med, target=target)
+            return best
 
-        prog = os.path.join(tmp, "tiled_matmul_512")
-        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "tiled_matmul_512.cu"), "-o", prog],
-                       check=True)
-        best, med = timed([prog], repeat=args.repeat)
-        line("tiled 16x16 matmul 512x512, 2 __syncthreads per tile (whole process)", best, med,
-             target=0.4)
-        print(f"  (HIP-CPU's fiber runtime: 0.37 s for the same size, in DESIGN.md)", flush=True)
-
-        prog = os.path.join(tmp, "sync_cost")
-        subprocess.run([cc, "--fast", "-O2", os.path.join(HERE, "sync_cost.cu"), "-o", prog],
-                       check=True)
-        r = subprocess.run([prog], capture_output=True, text=True, check=True)
+        va_best = measure("vector_add_16m", "vector add, 16M floats, blocks of 256 (whole process)",
+                          1.0)
+        measure("curand_init_1m", "curand_init(seed, thread id, 0) for 1M threads (whole process)",
+                1.0)
+        measure("tiled_matmul_512",
+                "tiled 16x16 matmul 512x512, 2 __syncthreads per tile (whole process)", 0.4)
+        print("  (HIP-CPU's fiber runtime: 0.37 s for the same size, in DESIGN.md)", flush=True)
+        r = subprocess.run([build("sync_cost")], capture_output=True, text=True, check=True)
         for out_line in r.stdout.splitlines():
             print("  " + out_line, flush=True)
 
