@@ -2,6 +2,7 @@
 // run them, read what they wrote.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>

@@ -2,6 +2,7 @@
 // look at the picture (size, not blank, the warp colours are there).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -32,7 +33,11 @@ class Viz : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(run("command -v xvfb-run"), 0) << "xvfb-run is needed (apt-get install xvfb)";
-    dir_ = fs::temp_directory_path() / "cudalab-viz-test";
+    // One folder per test and process: CTest runs the tests in parallel.
+    dir_ = fs::temp_directory_path() /
+           ("cudalab-viz-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     trace_ = (dir_ / "t.trace").string();
