@@ -47,7 +47,13 @@ inline void on_access(const void* p, unsigned size, bool write, void* return_add
   Allocation* a = tl_cache_epoch == epoch ? tl_last_allocation : nullptr;
   if (!a || address - a->base >= a->size) {
     a = allocations().find(address);
-    if (!a) return;  // not device memory: locals, shared memory, host memory
+    if (!a) {
+      // Not device memory: locals, shared memory, host memory, or a red
+      // zone next to an allocation (out of bounds).
+      if (memcheck_enabled())
+        memcheck_access(address, size, write, reinterpret_cast<uintptr_t>(return_address));
+      return;
+    }
     tl_last_allocation = a;
     tl_cache_epoch = epoch;
   }
@@ -129,7 +135,8 @@ __attribute__((constructor)) void switch_to_instrumented_twin(int argc, char** a
   (void)argc;
   if (cudalab::rt::instrumented_build()) return;
   const char* trace = std::getenv("CUDALAB_TRACE");
-  if (!trace || !*trace) return;
+  const bool wants_twin = (trace && *trace) || cudalab::rt::checks_requested();
+  if (!wants_twin) return;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
   if (n <= 0) return;
@@ -141,9 +148,9 @@ __attribute__((constructor)) void switch_to_instrumented_twin(int argc, char** a
     std::_Exit(1);
   }
   std::fprintf(stderr,
-               "cudalab: CUDALAB_TRACE needs this program's instrumented build, %s, which is "
-               "not there.\ncudalab: rebuild it with cudalab-cc (without --fast), or unset "
-               "CUDALAB_TRACE.\n",
+               "cudalab: CUDALAB_TRACE and CUDALAB_CHECK need this program's instrumented build, "
+               "%s, which is not there.\ncudalab: rebuild it with cudalab-cc (without --fast), "
+               "or unset them.\n",
                twin.c_str());
   std::_Exit(1);
 }

@@ -31,6 +31,7 @@ cudaError_t take_last_error(bool reset);
 struct Allocation {
   uint32_t id = 0;
   uintptr_t base = 0;
+  void* block = nullptr;  // what malloc returned (before the red zone, under memcheck)
   size_t size = 0;
   std::string site;  // "file.cu:31", where cudaMalloc was called
   // Writer tracking: one entry per 4-byte word, (block << 32) | (thread + 1);
@@ -46,6 +47,9 @@ class AllocationTable {
   bool remove(void* p);  // false: not the start of a live allocation
   Allocation* find(uintptr_t address) const;
   Allocation* find_base(const void* p) const;
+  // The allocation whose red zones (`margin` bytes either side) hold
+  // `address`, when it is in no allocation.
+  const Allocation* nearest(uintptr_t address, size_t margin) const;
   std::vector<Allocation*> all() const;
   void clear();
 
@@ -138,6 +142,15 @@ void install_fault_handlers();
 // pages (see block.cpp); whether one of them overflowed.
 void use_unguarded_stacks();
 bool unguarded_stack_overflowed();
+
+// ---- checks (CUDALAB_CHECK) ------------------------------------------------------
+constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocation
+bool checks_requested();
+bool memcheck_enabled();
+void start_checks();
+void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc);
+// Prints this launch's findings; true when there were any.
+bool memcheck_report_launch(const Launch& l);
 
 // ---- instrumentation, writers, tracing ------------------------------------------
 bool instrumented_build();

@@ -152,6 +152,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     std::lock_guard lock(g_summary_mutex);
     l.id = ++g_launch_counter;
   }
+  start_checks();
   trace_launch_begin(l);
   const auto start = std::chrono::steady_clock::now();
   run_grid(l);
@@ -176,6 +177,10 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     s.workers = worker_count();
   }
 
+  if (memcheck_report_launch(l)) {
+    // As under compute-sanitizer: the launch counts as failed.
+    set_sticky_error(cudaErrorLaunchFailure);
+  }
   if (l.stopped.load()) {
     std::fprintf(stderr, "%s", l.stop_report.c_str());
     set_sticky_error(l.stop_error);

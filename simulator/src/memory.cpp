@@ -57,6 +57,19 @@ Allocation* AllocationTable::find_base(const void* p) const {
   return a && a->base == reinterpret_cast<uintptr_t>(p) ? a : nullptr;
 }
 
+const Allocation* AllocationTable::nearest(uintptr_t address, size_t margin) const {
+  auto it = std::upper_bound(by_address_.begin(), by_address_.end(), address,
+                             [](uintptr_t v, const Allocation* a) { return v < a->base; });
+  // The one starting after the address (it may be in its front red zone) or
+  // the one before it (in its back red zone).
+  if (it != by_address_.end() && (*it)->base - address <= margin) return *it;
+  if (it != by_address_.begin()) {
+    const Allocation* a = *(it - 1);
+    if (address >= a->base + a->size && address - (a->base + a->size) < margin) return a;
+  }
+  return nullptr;
+}
+
 std::vector<Allocation*> AllocationTable::all() const {
   std::lock_guard lock(mutex_);
   return by_address_;
@@ -64,7 +77,7 @@ std::vector<Allocation*> AllocationTable::all() const {
 
 void AllocationTable::clear() {
   std::lock_guard lock(mutex_);
-  for (auto& a : owned_) std::free(reinterpret_cast<void*>(a->base));
+  for (auto& a : owned_) std::free(a->block);
   owned_.clear();
   by_address_.clear();
 }
@@ -93,11 +106,15 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
     return api_result(cudaSuccess);
   }
   if (bytes > kDeviceMemory) return api_result(cudaErrorMemoryAllocation);
-  size_t rounded = (bytes + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, rounded);
-  if (!p) return api_result(cudaErrorMemoryAllocation);
+  // Under memcheck, red zones before and after catch accesses out of bounds.
+  const size_t zone = memcheck_enabled() ? kRedzone : 0;
+  size_t rounded = (bytes + 255) / 256 * 256 + 2 * zone;
+  void* block = std::aligned_alloc(256, rounded);
+  if (!block) return api_result(cudaErrorMemoryAllocation);
+  void* p = static_cast<char*>(block) + zone;
   std::string site = file ? std::string(file) + ":" + std::to_string(line) : "";
   Allocation* a = allocations().add(p, bytes, site);
+  a->block = block;
   allocations_changed();
   if (writer_tracking()) ensure_writer_table(*a);
   trace_allocation(*a);
@@ -111,9 +128,10 @@ cudaError_t cudaFree(void* ptr) {
   Allocation* a = allocations().find_base(ptr);
   if (!a) return api_result(cudaErrorInvalidValue);
   trace_free(*a);
+  void* block = a->block;
   allocations().remove(ptr);
   allocations_changed();
-  std::free(ptr);
+  std::free(block);
   return api_result(cudaSuccess);
 }
 

@@ -229,6 +229,41 @@ TEST_F(Tools, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
   EXPECT_NE(quiet.output.find("after: cudaSuccess"), std::string::npos) << quiet.output;
 }
 
+TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
+  const std::string dir = kPrograms + "/checks/";
+  ASSERT_EQ(run(kCC + " " + dir + "oob_write.cu -o " + path("w")).status, 0);
+  Result r = run("CUDALAB_CHECK=memcheck " + path("w"));
+  EXPECT_EQ(r.status, 0) << "without CUDALAB_CHECK_EXITCODE the program's own status";
+  for (const char* want : {"Invalid __global__ write of size 4 bytes", "at fill in ",
+                           "oob_write.cu:6", "by thread (232,0,0) in block (3,0,0)",
+                           "1 bytes after the last byte of the 4000-byte buffer allocated at ",
+                           "oob_write.cu:12", "(24 accesses like it at this line)",
+                           "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
+    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+  Result coded = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("w"));
+  EXPECT_EQ(coded.status, 3);
+  EXPECT_NE(coded.output.find("after: cudaErrorLaunchFailure"), std::string::npos)
+      << "output before the exit is kept";
+
+  ASSERT_EQ(run(kCC + " " + dir + "oob_read_before.cu -o " + path("r")).status, 0);
+  r = run("CUDALAB_CHECK=all " + path("r"));
+  EXPECT_NE(r.output.find("Invalid __global__ read of size 4 bytes"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("oob_read_before.cu:6"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("4 bytes before the start of the 256-byte buffer"), std::string::npos)
+      << r.output;
+
+  ASSERT_EQ(run(kCC + " " + dir + "clean_stride.cu -o " + path("c")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("c"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Invalid"), std::string::npos) << r.output;
+
+  r = run("CUDALAB_CHECK=memchek " + path("c"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("'memchek', which is not a check"), std::string::npos) << r.output;
+}
+
 TEST_F(Tools, TheSimulatedGpuIsSelectable) {
   std::ofstream(path("props.cu"))
       << "#include <cstdio>\n"
