@@ -149,6 +149,11 @@ bool checks_requested();
 bool memcheck_enabled();
 void start_checks();
 void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc);
+// Under memcheck, freed device memory is kept (never reused) so that a use
+// after free can be named; returns whether it kept `a`.
+bool memcheck_keep_freed(const Allocation& a);
+// The dynamic shared memory of the block running on this worker, and its size.
+uintptr_t dynamic_shared_base();
 // Prints this launch's findings; true when there were any.
 bool memcheck_report_launch(const Launch& l);
 

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "internal.h"
 
@@ -48,8 +49,16 @@ const Checks& checks() {
   return c;
 }
 
+// Freed allocations kept under memcheck (their memory is never reused).
+struct Freed {
+  uintptr_t base;
+  size_t size;
+  std::string site;
+};
+
 struct Finding {
   uintptr_t pc = 0;
+  std::string what;  // for findings that are not near a live buffer
   bool write = false;
   unsigned size = 0;
   uintptr_t address = 0;
@@ -59,10 +68,24 @@ struct Finding {
 };
 
 std::mutex g_mutex;
+std::vector<Freed> g_freed;
+size_t g_freed_bytes = 0;
+constexpr size_t kKeepFreedBytes = size_t(1) << 30;
 std::map<std::pair<uintptr_t, bool>, Finding> g_findings;  // this launch's, by line and kind
 uint64_t g_errors = 0;
 
 void print_summary() {
+  if (const char* leaks = std::getenv("CUDALAB_CHECK_LEAKS"); leaks && *leaks && *leaks != '0') {
+    // Opt-in, as compute-sanitizer's --leak-check full.
+    for (const Allocation* a : allocations().all()) {
+      std::fprintf(stderr,
+                   "========= Leaked %zu bytes at 0x%" PRIxPTR
+                   " (allocated at %s and never freed)\n",
+                   a->size, a->base, a->site.c_str());
+      std::lock_guard lock(g_mutex);
+      ++g_errors;
+    }
+  }
   std::lock_guard lock(g_mutex);
   std::fprintf(stderr, "========= ERROR SUMMARY: %" PRIu64 " error%s\n", g_errors,
                g_errors == 1 ? "" : "s");
@@ -91,9 +114,37 @@ void start_checks() {
   });
 }
 
+bool memcheck_keep_freed(const Allocation& a) {
+  if (!memcheck_enabled()) return false;
+  std::lock_guard lock(g_mutex);
+  if (g_freed_bytes + a.size > kKeepFreedBytes) return false;
+  g_freed.push_back({a.base, a.size, a.site});
+  g_freed_bytes += a.size;
+  return true;
+}
+
 void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
   const Allocation* nearest = allocations().nearest(address, kRedzone);
-  if (!nearest) return;  // not near device memory: locals, shared memory, host memory
+  std::string what;
+  if (!nearest) {
+    // Past the end of this block's dynamic shared memory?
+    const uintptr_t shared = dynamic_shared_base();
+    const size_t shmem = tl_block->launch->shmem;
+    if (shared && address >= shared + shmem && address < shared + 228 * 1024) {
+      what = "__shared__:" + std::to_string(address - (shared + shmem) + 1) +
+             " bytes after the "
+             "last byte of the block's " +
+             std::to_string(shmem) +
+             " bytes of dynamic shared memory (the launch's third <<<>>> argument)";
+    } else {
+      std::lock_guard lock(g_mutex);
+      for (const Freed& fr : g_freed)
+        if (address - fr.base < fr.size)
+          what = "__global__:inside the " + std::to_string(fr.size) + "-byte buffer allocated at " +
+                 fr.site + ", which was already freed (cudaFree)";
+    }
+    if (what.empty()) return;  // locals, static shared memory, host memory
+  }
   std::lock_guard lock(g_mutex);
   Finding& f = g_findings[{pc, write}];
   if (f.count++ == 0) {
@@ -104,6 +155,7 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
     f.thread = tl_thread->index;
     f.block = tl_block->index;
     f.nearest = nearest;
+    f.what = what;
   }
 }
 
@@ -121,15 +173,20 @@ bool memcheck_report_launch(const Launch& l) {
   size_t k = 0;
   for (const auto& [key, f] : findings) {
     const std::string& where = lines[k++];
-    const Allocation& a = *f.nearest;
-    std::fprintf(stderr, "========= Invalid __global__ %s of size %u bytes\n",
+    const std::string space = f.nearest ? "__global__" : f.what.substr(0, f.what.find(':'));
+    std::fprintf(stderr, "========= Invalid %s %s of size %u bytes\n", space.c_str(),
                  f.write ? "write" : "read", f.size);
     std::fprintf(stderr, "=========     at %s in %s\n", l.site.kernel,
                  where.empty() ? "(unknown line)" : where.c_str());
     std::fprintf(stderr, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
                  f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
-    std::fprintf(stderr, "=========     Address 0x%" PRIxPTR " is out of bounds\n", f.address);
-    if (f.address >= a.base + a.size)
+    const bool freed = f.what.find("already freed") != std::string::npos;
+    std::fprintf(stderr, "=========     Address 0x%" PRIxPTR " is %s\n", f.address,
+                 freed ? "in memory that was freed" : "out of bounds");
+    if (!f.nearest) {
+      std::fprintf(stderr, "=========     and is %s\n",
+                   f.what.substr(f.what.find(':') + 1).c_str());
+    } else if (const Allocation& a = *f.nearest; f.address >= a.base + a.size)
       std::fprintf(stderr,
                    "=========     and is %zu bytes after the last byte of the %zu-byte buffer "
                    "allocated at %s\n",
@@ -138,7 +195,7 @@ bool memcheck_report_launch(const Launch& l) {
       std::fprintf(stderr,
                    "=========     and is %zu bytes before the start of the %zu-byte buffer "
                    "allocated at %s\n",
-                   size_t(a.base - f.address), a.size, a.site.c_str());
+                   size_t(f.nearest->base - f.address), f.nearest->size, f.nearest->site.c_str());
     if (f.count > 1)
       std::fprintf(stderr, "=========     (%" PRIu64 " accesses like it at this line)\n", f.count);
   }

@@ -9,9 +9,10 @@
 
 namespace cudalab::rt {
 
+// Never destroyed: exit-time reports (leaks) read it after static destructors.
 AllocationTable& allocations() {
-  static AllocationTable table;
-  return table;
+  static AllocationTable* table = new AllocationTable;
+  return *table;
 }
 
 Allocation* AllocationTable::add(void* p, size_t size, std::string site) {
@@ -106,6 +107,7 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
     return api_result(cudaSuccess);
   }
   if (bytes > kDeviceMemory) return api_result(cudaErrorMemoryAllocation);
+  start_checks();
   // Under memcheck, red zones before and after catch accesses out of bounds.
   const size_t zone = memcheck_enabled() ? kRedzone : 0;
   size_t rounded = (bytes + 255) / 256 * 256 + 2 * zone;
@@ -129,9 +131,10 @@ cudaError_t cudaFree(void* ptr) {
   if (!a) return api_result(cudaErrorInvalidValue);
   trace_free(*a);
   void* block = a->block;
+  const bool kept = memcheck_keep_freed(*a);
   allocations().remove(ptr);
   allocations_changed();
-  std::free(block);
+  if (!kept) std::free(block);
   return api_result(cudaSuccess);
 }
 

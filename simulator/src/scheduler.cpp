@@ -336,6 +336,15 @@ void run_grid(Launch& launch) {
 }  // namespace cudalab::rt
 
 namespace cudalab::detail {
+}  // namespace cudalab::detail
+
+namespace cudalab::rt {
+uintptr_t dynamic_shared_base() {
+  return tl_worker_memory ? reinterpret_cast<uintptr_t>(tl_worker_memory->shared) : 0;
+}
+}  // namespace cudalab::rt
+
+namespace cudalab::detail {
 void* dynamic_shared_memory() {
   cudalab::rt::prepare_worker();
   return cudalab::rt::tl_worker_memory->shared;

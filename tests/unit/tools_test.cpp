@@ -259,6 +259,27 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("Invalid"), std::string::npos) << r.output;
 
+  ASSERT_EQ(run(kCC + " " + dir + "use_after_free.cu -o " + path("u")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck " + path("u"));
+  EXPECT_NE(r.output.find("use_after_free.cu:4"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("is in memory that was freed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("which was already freed (cudaFree)"), std::string::npos) << r.output;
+
+  ASSERT_EQ(run(kCC + " " + dir + "shared_oob.cu -o " + path("s")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck " + path("s"));
+  EXPECT_NE(r.output.find("Invalid __shared__ write of size 4 bytes"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("by thread (64,0,0) in block (0,0,0)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("256 bytes of dynamic shared memory"), std::string::npos) << r.output;
+
+  ASSERT_EQ(run(kCC + " " + dir + "leak.cu -o " + path("l")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck " + path("l"));
+  EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << "leaks are opt-in";
+  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_LEAKS=1 " + path("l"));
+  EXPECT_NE(r.output.find("Leaked 4000 bytes"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("leak.cu:4 and never freed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ERROR SUMMARY: 1 error"), std::string::npos) << r.output;
+
   r = run("CUDALAB_CHECK=memchek " + path("c"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("'memchek', which is not a check"), std::string::npos) << r.output;
