@@ -46,7 +46,7 @@ inline void on_access(const void* p, unsigned size, bool write, void* return_add
   const uint64_t epoch = g_allocation_epoch.load(std::memory_order_relaxed);
   Allocation* a = tl_cache_epoch == epoch ? tl_last_allocation : nullptr;
   if (!a || address - a->base >= a->size) {
-    a = allocations().find(address);
+    a = allocations().in_span(address) ? allocations().find(address) : nullptr;
     if (!a) {
       // Not device memory: locals, shared memory, host memory, or a red
       // zone next to an allocation (out of bounds).

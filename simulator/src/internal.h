@@ -50,12 +50,19 @@ class AllocationTable {
   // The allocation whose red zones (`margin` bytes either side) hold
   // `address`, when it is in no allocation.
   const Allocation* nearest(uintptr_t address, size_t margin) const;
+  // Whether `address` is between the lowest and highest allocation (with
+  // red zones): most other accesses (locals, shared memory) are not.
+  bool in_span(uintptr_t address) const {
+    return address >= span_low_.load(std::memory_order_relaxed) &&
+           address < span_high_.load(std::memory_order_relaxed);
+  }
   std::vector<Allocation*> all() const;
   void clear();
 
  private:
   void rebuild_index();
   mutable std::mutex mutex_;
+  std::atomic<uintptr_t> span_low_{0}, span_high_{0};
   std::vector<std::unique_ptr<Allocation>> owned_;
   std::vector<Allocation*> by_address_;
   uint32_t next_id_ = 1;

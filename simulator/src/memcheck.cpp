@@ -3,6 +3,9 @@
 // it; an access that lands in one is reported the way compute-sanitizer
 // reports it, with the source line, thread, block and where the buffer was
 // allocated. Repeated findings at one line are folded into one report.
+#include <atomic>
+#include <cerrno>
+#include <climits>
 #include <cinttypes>
 #include <cstdlib>
 #include <cstring>
@@ -68,11 +71,46 @@ struct Finding {
 };
 
 std::mutex g_mutex;
+std::vector<std::string> g_json_findings;  // every report, as JSON objects
 std::vector<Freed> g_freed;
 size_t g_freed_bytes = 0;
+// The span of all kept freed buffers: most accesses (locals, shared memory)
+// fall outside it and need no lock.
+std::atomic<uintptr_t> g_freed_low{UINTPTR_MAX}, g_freed_high{0};
 constexpr size_t kKeepFreedBytes = size_t(1) << 30;
 std::map<std::pair<uintptr_t, bool>, Finding> g_findings;  // this launch's, by line and kind
 uint64_t g_errors = 0;
+
+std::string json_string(const std::string& v) {
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\')
+      out += '\\', out += c;
+    else if (c == '\n')
+      out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20)
+      out += ' ';
+    else
+      out += c;
+  }
+  return out + "\"";
+}
+
+// CUDALAB_CHECK_JSON=FILE: the findings for graders and the visualizer.
+void write_json() {
+  const char* path = std::getenv("CUDALAB_CHECK_JSON");
+  if (!path || !*path) return;
+  FILE* f = std::fopen(path, "w");
+  if (!f) {
+    std::fprintf(stderr, "cudalab: cannot write %s: %s\n", path, std::strerror(errno));
+    return;
+  }
+  std::fprintf(f, "{\"version\": 1, \"errors\": %" PRIu64 ", \"findings\": [", g_errors);
+  for (size_t i = 0; i < g_json_findings.size(); ++i)
+    std::fprintf(f, "%s\n  %s", i ? "," : "", g_json_findings[i].c_str());
+  std::fprintf(f, "\n]}\n");
+  std::fclose(f);
+}
 
 void print_summary() {
   if (const char* leaks = std::getenv("CUDALAB_CHECK_LEAKS"); leaks && *leaks && *leaks != '0') {
@@ -89,6 +127,7 @@ void print_summary() {
   std::lock_guard lock(g_mutex);
   std::fprintf(stderr, "========= ERROR SUMMARY: %" PRIu64 " error%s\n", g_errors,
                g_errors == 1 ? "" : "s");
+  write_json();
   if (g_errors) {
     if (const char* code = std::getenv("CUDALAB_CHECK_EXITCODE"); code && *code) {
       std::fflush(nullptr);  // the program's own output first
@@ -120,11 +159,14 @@ bool memcheck_keep_freed(const Allocation& a) {
   if (g_freed_bytes + a.size > kKeepFreedBytes) return false;
   g_freed.push_back({a.base, a.size, a.site});
   g_freed_bytes += a.size;
+  if (a.base < g_freed_low.load()) g_freed_low.store(a.base);
+  if (a.base + a.size > g_freed_high.load()) g_freed_high.store(a.base + a.size);
   return true;
 }
 
 void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
-  const Allocation* nearest = allocations().nearest(address, kRedzone);
+  const Allocation* nearest =
+      allocations().in_span(address) ? allocations().nearest(address, kRedzone) : nullptr;
   std::string what;
   if (!nearest) {
     // Past the end of this block's dynamic shared memory?
@@ -136,7 +178,8 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
              "last byte of the block's " +
              std::to_string(shmem) +
              " bytes of dynamic shared memory (the launch's third <<<>>> argument)";
-    } else {
+    } else if (address >= g_freed_low.load(std::memory_order_relaxed) &&
+               address < g_freed_high.load(std::memory_order_relaxed)) {
       std::lock_guard lock(g_mutex);
       for (const Freed& fr : g_freed)
         if (address - fr.base < fr.size)
@@ -198,6 +241,17 @@ bool memcheck_report_launch(const Launch& l) {
                    size_t(f.nearest->base - f.address), f.nearest->size, f.nearest->site.c_str());
     if (f.count > 1)
       std::fprintf(stderr, "=========     (%" PRIu64 " accesses like it at this line)\n", f.count);
+    std::ostringstream j;
+    j << "{\"tool\": \"memcheck\", \"kind\": " << json_string(f.write ? "write" : "read")
+      << ", \"space\": " << json_string(space) << ", \"size\": " << f.size
+      << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where)
+      << ", \"thread\": [" << f.thread.x << ", " << f.thread.y << ", " << f.thread.z
+      << "], \"block\": [" << f.block.x << ", " << f.block.y << ", " << f.block.z
+      << "], \"buffer\": "
+      << json_string(f.nearest ? f.nearest->site : f.what.substr(f.what.find(':') + 1))
+      << ", \"count\": " << f.count << "}";
+    std::lock_guard lock(g_mutex);
+    g_json_findings.push_back(j.str());
   }
   return true;
 }

@@ -43,6 +43,13 @@ void AllocationTable::rebuild_index() {
   for (auto& a : owned_) by_address_.push_back(a.get());
   std::sort(by_address_.begin(), by_address_.end(),
             [](const Allocation* x, const Allocation* y) { return x->base < y->base; });
+  uintptr_t low = 0, high = 0;
+  if (!by_address_.empty()) {
+    low = by_address_.front()->base - std::min<uintptr_t>(kRedzone, by_address_.front()->base);
+    for (const Allocation* a : by_address_) high = std::max(high, a->base + a->size + kRedzone);
+  }
+  span_low_.store(low);
+  span_high_.store(high);
 }
 
 Allocation* AllocationTable::find(uintptr_t address) const {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "trace_file.h"
@@ -240,6 +241,15 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
                            "oob_write.cu:12", "(24 accesses like it at this line)",
                            "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
     EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+  Result json =
+      run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("f.json") + " " + path("w"));
+  std::ifstream jf(path("f.json"));
+  std::stringstream js;
+  js << jf.rdbuf();
+  EXPECT_NE(js.str().find("\"errors\": 1"), std::string::npos) << js.str();
+  EXPECT_NE(js.str().find("\"kind\": \"write\""), std::string::npos) << js.str();
+  EXPECT_NE(js.str().find("oob_write.cu:6"), std::string::npos) << js.str();
+  EXPECT_NE(js.str().find("\"count\": 24"), std::string::npos) << js.str();
   Result coded = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("w"));
   EXPECT_EQ(coded.status, 3);
   EXPECT_NE(coded.output.find("after: cudaErrorLaunchFailure"), std::string::npos)
