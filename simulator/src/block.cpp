@@ -261,8 +261,16 @@ void BlockRun::thread_exited(SimThread& t) {
   w.exited |= 1u << t.lane;
   // Threads that have returned no longer hold the others back.
   if (!at_barrier_.empty() && next_thread_ == thread_count_ &&
-      at_barrier_.size() == thread_count_ - exited_)
+      at_barrier_.size() == thread_count_ - exited_) {
+    if (synccheck_enabled())
+      synccheck_barrier(0, at_barrier_.front()->wait_pc,
+                        "__syncthreads() was reached by " + std::to_string(at_barrier_.size()) +
+                            " of the block's " + std::to_string(thread_count_) +
+                            " threads; the other " + std::to_string(exited_) +
+                            " returned without reaching it (a barrier inside a branch not all "
+                            "threads take: undefined on a GPU)");
     release_barrier();
+  }
   for (size_t i = 0; i < w.pending.size();) {
     if (warp_op_complete(w, w.pending[i]))
       complete_warp_op(w, i);
@@ -291,6 +299,16 @@ uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
 }
 
 void BlockRun::release_barrier() {
+  if (synccheck_enabled() && !at_barrier_.empty()) {
+    const uintptr_t first = at_barrier_.front()->wait_pc;
+    for (const SimThread* t : at_barrier_)
+      if (t->wait_pc != first) {
+        synccheck_barrier(1, first,
+                          "Threads of one block wait at different __syncthreads() calls "
+                          "(divergent barriers: undefined on a GPU)");
+        break;
+      }
+  }
   // One result for every thread: count, and or or over the predicates.
   const uint64_t packed =
       uint64_t(barrier_sum_) | uint64_t(barrier_and_) << 32 | uint64_t(barrier_or_) << 33;

@@ -154,6 +154,10 @@ bool unguarded_stack_overflowed();
 constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocation
 bool checks_requested();
 bool memcheck_enabled();
+bool synccheck_enabled();
+// A barrier finding of the block running now: kind 0, reached by part of the
+// block (the others returned); kind 1, threads wait at different barriers.
+void synccheck_barrier(int kind, uintptr_t pc, const std::string& what);
 void start_checks();
 void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc);
 // Under memcheck, freed device memory is kept (never reused) so that a use

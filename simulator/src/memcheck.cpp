@@ -5,8 +5,8 @@
 // allocated. Repeated findings at one line are folded into one report.
 #include <atomic>
 #include <cerrno>
-#include <climits>
 #include <cinttypes>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -22,15 +22,18 @@ namespace {
 
 struct Checks {
   bool memcheck = false;
+  bool synccheck = false;
   bool any = false;
   Checks() {
     const char* env = std::getenv("CUDALAB_CHECK");
     if (!env || !*env) return;
     std::stringstream ss(env);
     for (std::string tool; std::getline(ss, tool, ',');) {
-      if (tool == "memcheck" || tool == "all") {
-        memcheck = true;
-      } else if (tool == "racecheck" || tool == "synccheck" || tool == "initcheck") {
+      if (tool == "memcheck" || tool == "all") memcheck = true;
+      if (tool == "synccheck" || tool == "all") synccheck = true;
+      if (tool == "memcheck" || tool == "synccheck" || tool == "all") {
+        continue;
+      } else if (tool == "racecheck" || tool == "initcheck") {
         std::fprintf(stderr,
                      "cudalab: %s is not available in this version of the simulator; "
                      "only memcheck runs\n",
@@ -43,7 +46,7 @@ struct Checks {
         std::exit(2);
       }
     }
-    any = memcheck;
+    any = memcheck || synccheck;
   }
 };
 
@@ -139,6 +142,26 @@ void print_summary() {
 }  // namespace
 
 bool memcheck_enabled() { return checks().memcheck; }
+bool synccheck_enabled() { return checks().synccheck; }
+
+// synccheck: reported once per barrier line and kind in a launch.
+namespace {
+struct BarrierFinding {
+  std::string what;
+  uint3 block{0, 0, 0};
+  uint64_t count = 0;
+};
+std::map<std::pair<uintptr_t, int>, BarrierFinding> g_barrier_findings;
+}  // namespace
+
+void synccheck_barrier(int kind, uintptr_t pc, const std::string& what) {
+  std::lock_guard lock(g_mutex);
+  BarrierFinding& f = g_barrier_findings[{pc, kind}];
+  if (f.count++ == 0) {
+    f.what = what;
+    f.block = tl_block->index;
+  }
+}
 bool checks_requested() {
   const char* env = std::getenv("CUDALAB_CHECK");
   return env && *env;
@@ -204,12 +227,37 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
 
 bool memcheck_report_launch(const Launch& l) {
   std::map<std::pair<uintptr_t, bool>, Finding> findings;
+  std::map<std::pair<uintptr_t, int>, BarrierFinding> barriers;
   {
     std::lock_guard lock(g_mutex);
     findings.swap(g_findings);
-    g_errors += findings.size();
+    barriers.swap(g_barrier_findings);
+    g_errors += findings.size() + barriers.size();
   }
-  if (findings.empty()) return false;
+  if (!barriers.empty()) {
+    std::vector<uintptr_t> pcs;
+    for (const auto& [key, f] : barriers) pcs.push_back(key.first ? key.first - 1 : 0);
+    const auto lines = symbolize(pcs);
+    size_t k = 0;
+    for (const auto& [key, f] : barriers) {
+      const std::string& where = lines[k++];
+      std::fprintf(stderr, "========= Barrier error detected. %s\n", f.what.c_str());
+      std::fprintf(stderr, "=========     at %s in %s\n", l.site.kernel,
+                   where.empty() ? "(unknown line)" : where.c_str());
+      std::fprintf(
+          stderr, "=========     in block (%u,%u,%u)%s\n", f.block.x, f.block.y, f.block.z,
+          f.count > 1 ? (" and " + std::to_string(f.count - 1) + " more blocks").c_str() : "");
+      std::ostringstream j;
+      j << "{\"tool\": \"synccheck\", \"kind\": "
+        << json_string(key.second ? "divergent" : "partial")
+        << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where)
+        << ", \"block\": [" << f.block.x << ", " << f.block.y << ", " << f.block.z
+        << "], \"message\": " << json_string(f.what) << ", \"count\": " << f.count << "}";
+      std::lock_guard lock(g_mutex);
+      g_json_findings.push_back(j.str());
+    }
+  }
+  if (findings.empty()) return !barriers.empty();
   std::vector<uintptr_t> pcs;
   for (const auto& [key, f] : findings) pcs.push_back(f.pc ? f.pc - 1 : 0);
   const auto lines = symbolize(pcs);

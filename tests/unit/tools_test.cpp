@@ -295,6 +295,23 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   EXPECT_NE(r.output.find("'memchek', which is not a check"), std::string::npos) << r.output;
 }
 
+TEST_F(Tools, SynccheckReportsABarrierReachedByPartOfTheBlock) {
+  const std::string dir = kPrograms + "/checks/";
+  ASSERT_EQ(run(kCC + " " + dir + "partial_barrier.cu -o " + path("p")).status, 0);
+  Result r = run("CUDALAB_CHECK=synccheck " + path("p"));
+  for (const char* want : {"Barrier error detected. __syncthreads() was reached by 36 of the "
+                           "block's 64 threads; the other 28 returned without reaching it",
+                           "at shift in ", "partial_barrier.cu:9", "in block (1,0,0)",
+                           "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
+    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+  ASSERT_EQ(run(kCC + " " + dir + "clean_reduction.cu -o " + path("c")).status, 0);
+  r = run("CUDALAB_CHECK=all " + path("c"));
+  EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("after: cudaSuccess"), std::string::npos) << r.output;
+  r = run(path("p"));
+  EXPECT_EQ(r.output.find("Barrier error"), std::string::npos) << "checks are off by default";
+}
+
 TEST_F(Tools, TheSimulatedGpuIsSelectable) {
   std::ofstream(path("props.cu"))
       << "#include <cstdio>\n"
