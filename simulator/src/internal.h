@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <pthread.h>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,13 @@ struct Launch {
   std::atomic<bool> deadlocked{false};
   std::string deadlock_report;  // written by the block that found it
   bool cooperative = false;
+  // CUDALAB_TIMEOUT: the OS threads running this launch's blocks (to stop
+  // them), and where a stopped thread was.
+  std::mutex runners_mutex;
+  std::vector<pthread_t> runners;
+  std::atomic<bool> timed_out{false};
+  std::atomic<bool> timeout_located{false};
+  FaultInfo timeout_at;
   struct GridBarrier* grid_barrier = nullptr;  // cooperative launches
   // A thread that stopped the launch on purpose (a failed assert, a misuse
   // the simulator detects): its message and the error the launch ends with.

@@ -177,7 +177,26 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     s.workers = worker_count();
   }
 
-  if (memcheck_report_launch(l)) {
+  if (l.timed_out.load()) {
+    std::string where;
+    if (l.timeout_located.load()) {
+      auto lines = symbolize({l.timeout_at.pc});
+      const FaultInfo& f = l.timeout_at;
+      char at[256];
+      std::snprintf(at, sizeof(at), "; thread (%u,%u,%u) of block (%u,%u,%u) was at %s", f.thread.x,
+                    f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z,
+                    lines.empty() || lines[0].empty() ? "(unknown line)" : lines[0].c_str());
+      where = at;
+    }
+    std::fprintf(stderr,
+                 "cudalab: kernel '%s' (launched at %s:%d) ran longer than CUDALAB_TIMEOUT=%s "
+                 "seconds and was stopped%s\n"
+                 "cudalab:     a loop that never ends? every later CUDA call returns "
+                 "cudaErrorLaunchTimeout\n",
+                 l.site.kernel, l.site.file, l.site.line, std::getenv("CUDALAB_TIMEOUT"),
+                 where.c_str());
+    set_sticky_error(cudaErrorLaunchTimeout);
+  } else if (memcheck_report_launch(l)) {
     // As under compute-sanitizer: the launch counts as failed.
     set_sticky_error(cudaErrorLaunchFailure);
   }

@@ -62,6 +62,12 @@ void prepare_worker() {
   sigaltstack(&ss, nullptr);
 }
 
+// The OS threads running a launch's blocks, for CUDALAB_TIMEOUT to stop.
+void register_runner(Launch& launch) {
+  std::lock_guard lock(launch.runners_mutex);
+  launch.runners.push_back(pthread_self());
+}
+
 // ---- the worker pool -------------------------------------------------------------
 
 class WorkerPool {
@@ -185,6 +191,27 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
 
 }  // namespace
 
+// CUDALAB_TIMEOUT: the watchdog interrupts the threads of a launch that runs
+// too long; a thread interrupted inside a kernel notes where it was and ends.
+void on_timeout_signal(int, siginfo_t*, void* ucontext) {
+  SimThread* t = tl_thread;
+  BlockContext* b = tl_block;
+  if (!t || !b || !t->fault_jump || !b->launch->timed_out.load()) return;
+  Launch* l = b->launch;
+  bool expected = false;
+  if (l->timeout_located.compare_exchange_strong(expected, true)) {
+#if defined(__x86_64__)
+    l->timeout_at.pc =
+        static_cast<uintptr_t>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+#else
+    (void)ucontext;
+#endif
+    l->timeout_at.block = b->index;
+    l->timeout_at.thread = t->index;
+  }
+  siglongjmp(*t->fault_jump, 1);
+}
+
 void install_fault_handlers() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -193,6 +220,11 @@ void install_fault_handlers() {
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     for (int i = 0; i < 4; ++i) sigaction(kFaultSignals[i], &sa, &g_previous[i]);
+    struct sigaction st {};
+    st.sa_sigaction = on_timeout_signal;
+    st.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&st.sa_mask);
+    sigaction(SIGUSR2, &st, nullptr);
   });
 }
 
@@ -274,6 +306,7 @@ void run_cooperative(Launch& launch, uint64_t blocks) {
   std::atomic<uint64_t> idle{0};
   std::atomic<bool> overflowed{false};
   std::function<void(uint64_t)> job = [&](uint64_t bi) {
+    register_runner(launch);
     {
       BlockRun b(launch);
       blockDim = launch.block;
@@ -295,12 +328,72 @@ void run_cooperative(Launch& launch, uint64_t blocks) {
 }
 }  // namespace
 
+namespace {
+double configured_timeout() {
+  static const double seconds = [] {
+    const char* env = std::getenv("CUDALAB_TIMEOUT");
+    if (!env || !*env) return 0.0;
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    if (!end || *end || v <= 0) {
+      std::fprintf(stderr,
+                   "cudalab: CUDALAB_TIMEOUT=%s is not a positive number of seconds; "
+                   "no time limit\n",
+                   env);
+      return 0.0;
+    }
+    return v;
+  }();
+  return seconds;
+}
+
+// Stops the launch after the time limit: marks it, then interrupts every
+// thread running its blocks (again, until they have all left).
+class Watchdog {
+ public:
+  Watchdog(Launch& launch, double seconds) : launch_(launch) {
+    if (seconds <= 0) return;
+    thread_ = std::thread([this, seconds] {
+      std::unique_lock lock(mutex_);
+      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
+        return;
+      launch_.timed_out.store(true);
+      launch_.aborted.store(true);
+      while (!done_) {
+        {
+          std::lock_guard runners(launch_.runners_mutex);
+          for (pthread_t t : launch_.runners) pthread_kill(t, SIGUSR2);
+        }
+        cv_.wait_for(lock, std::chrono::milliseconds(50), [this] { return done_; });
+      }
+    });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  Launch& launch_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+};
+}  // namespace
+
 void run_grid(Launch& launch) {
   install_fault_handlers();
   // The device runs one grid at a time; host threads that launch at once
   // take turns (the worker pool serves one launch).
   static std::mutex device;
   std::lock_guard one_at_a_time(device);
+  Watchdog watchdog(launch, configured_timeout());
   if (launch.cooperative) {
     run_cooperative(launch, uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z);
     return;
@@ -310,6 +403,7 @@ void run_grid(Launch& launch) {
   if (blocks == 1) {
     // One block: no need to wake the other workers.
     prepare_worker();
+    register_runner(launch);
     BlockRun b(launch);
     blockDim = launch.block;
     gridDim = launch.grid;
@@ -318,6 +412,7 @@ void run_grid(Launch& launch) {
     return;
   }
   std::function<void(unsigned)> job = [&](unsigned) {
+    register_runner(launch);
     BlockRun b(launch);
     blockDim = launch.block;
     gridDim = launch.grid;
@@ -335,8 +430,7 @@ void run_grid(Launch& launch) {
 
 }  // namespace cudalab::rt
 
-namespace cudalab::detail {
-}  // namespace cudalab::detail
+namespace cudalab::detail {}  // namespace cudalab::detail
 
 namespace cudalab::rt {
 uintptr_t dynamic_shared_base() {

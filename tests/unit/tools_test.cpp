@@ -312,6 +312,16 @@ TEST_F(Tools, SynccheckReportsABarrierReachedByPartOfTheBlock) {
   EXPECT_EQ(r.output.find("Barrier error"), std::string::npos) << "checks are off by default";
 }
 
+TEST_F(Tools, ATimeLimitStopsAnEndlessKernel) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/endless_loop.cu -o " + path("e")).status, 0);
+  Result r = run("CUDALAB_TIMEOUT=0.5 timeout 30 " + path("e"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("ran longer than CUDALAB_TIMEOUT=0.5 seconds and was stopped"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("after: cudaErrorLaunchTimeout"), std::string::npos) << r.output;
+}
+
 TEST_F(Tools, TheSimulatedGpuIsSelectable) {
   std::ofstream(path("props.cu"))
       << "#include <cstdio>\n"
