@@ -20,9 +20,8 @@ extern "C" void cudalab_assert_fail(const char* expression, const char* file, un
   const Launch& l = *tl_block->launch;
   stop_launch_from_thread(
       cudaErrorAssert,
-      std::string("cudalab: kernel '") + l.site.kernel + "' (launched at " + l.site.file + ":" +
-          std::to_string(l.site.line) +
-          ") stopped at a failed assert; every later CUDA call returns cudaErrorAssert\n");
+      launch_heading(l) +
+          " stopped at a failed assert; every later CUDA call returns cudaErrorAssert\n");
 }
 
 void __trap() {
@@ -30,11 +29,10 @@ void __trap() {
   if (!tl_thread || !tl_block) std::abort();
   const Launch& l = *tl_block->launch;
   const uint3 b = tl_block->index, t = tl_thread->index;
-  stop_launch_from_thread(
-      cudaErrorLaunchFailure,
-      std::string("cudalab: kernel '") + l.site.kernel + "' (launched at " + l.site.file + ":" +
-          std::to_string(l.site.line) + ") called __trap() in thread (" + std::to_string(t.x) +
-          "," + std::to_string(t.y) + "," + std::to_string(t.z) + ") of block (" +
-          std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
-          "); every later CUDA call returns cudaErrorLaunchFailure\n");
+  stop_launch_from_thread(cudaErrorLaunchFailure,
+                          launch_heading(l) + " called __trap() in thread (" + std::to_string(t.x) +
+                              "," + std::to_string(t.y) + "," + std::to_string(t.z) +
+                              ") of block (" + std::to_string(b.x) + "," + std::to_string(b.y) +
+                              "," + std::to_string(b.z) +
+                              "); every later CUDA call returns cudaErrorLaunchFailure\n");
 }

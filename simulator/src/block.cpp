@@ -371,10 +371,6 @@ void* BlockRun::scratch(size_t bytes_per_thread) {
 
 // ---- warp operations --------------------------------------------------------------
 
-unsigned BlockRun::active_lanes(unsigned warp) const {
-  return warps_[warp].existing & ~warps_[warp].exited;
-}
-
 bool BlockRun::warp_op_complete(const WarpState& w, const PendingWarpOp& p) const {
   const unsigned needed = p.mask & w.existing & ~w.exited;
   if (p.op == detail::WarpOp::kActiveMask) {

@@ -42,7 +42,6 @@ class BlockRun {
   [[gnu::always_inline]] inline uint64_t barrier(int predicate, uintptr_t pc);
   uint64_t warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                    uintptr_t pc);
-  unsigned active_lanes(unsigned warp) const;
   // A barrier among threads [first, first + size) of the block (a tile
   // larger than a warp), and per-thread scratch memory for such tiles.
   void group_barrier(uint32_t first, uint32_t size, uintptr_t pc);

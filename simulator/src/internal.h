@@ -2,13 +2,14 @@
 // flight and the per-CUDA-thread context. Not a public header.
 #pragma once
 
+#include <pthread.h>
+
 #include <atomic>
 #include <boost/context/fiber.hpp>
 #include <csetjmp>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <pthread.h>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,10 @@ struct Launch {
   std::string stop_report;
   cudaError_t stop_error = cudaSuccess;
 };
+
+// "cudalab: kernel 'k' (launched at file.cu:12)": how every report about a
+// launch begins.
+std::string launch_heading(const Launch& l);
 
 // Ends the calling CUDA thread and aborts its launch with `error`, printing
 // `report` after the launch (first one wins). Does not return.

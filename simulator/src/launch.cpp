@@ -48,13 +48,21 @@ std::string configuration_problem(const char* kernel, dim3 grid, dim3 block, siz
   return "";
 }
 
+}  // namespace
+
+std::string launch_heading(const Launch& l) {
+  return std::string("cudalab: kernel '") + l.site.kernel + "' (launched at " + l.site.file + ":" +
+         std::to_string(l.site.line) + ")";
+}
+
+namespace {
+
 void report_fault(const Launch& l) {
   const FaultInfo& f = l.fault;
   std::string where;
   auto lines = symbolize({f.pc});
   if (!lines.empty() && !lines[0].empty()) where = " at " + lines[0];
-  std::fprintf(stderr, "cudalab: kernel '%s' (launched at %s:%d) stopped%s\n", l.site.kernel,
-               l.site.file, l.site.line, where.c_str());
+  std::fprintf(stderr, "%s stopped%s\n", launch_heading(l).c_str(), where.c_str());
   std::fprintf(stderr, "cudalab:     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
                f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
   if (f.signal == SIGILL) {
@@ -189,12 +197,10 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
       where = at;
     }
     std::fprintf(stderr,
-                 "cudalab: kernel '%s' (launched at %s:%d) ran longer than CUDALAB_TIMEOUT=%s "
-                 "seconds and was stopped%s\n"
+                 "%s ran longer than CUDALAB_TIMEOUT=%s seconds and was stopped%s\n"
                  "cudalab:     a loop that never ends? every later CUDA call returns "
                  "cudaErrorLaunchTimeout\n",
-                 l.site.kernel, l.site.file, l.site.line, std::getenv("CUDALAB_TIMEOUT"),
-                 where.c_str());
+                 launch_heading(l).c_str(), std::getenv("CUDALAB_TIMEOUT"), where.c_str());
     set_sticky_error(cudaErrorLaunchTimeout);
   } else if (memcheck_report_launch(l)) {
     // As under compute-sanitizer: the launch counts as failed.
@@ -204,8 +210,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     std::fprintf(stderr, "%s", l.stop_report.c_str());
     set_sticky_error(l.stop_error);
   } else if (l.deadlocked.load()) {
-    std::fprintf(stderr, "cudalab: kernel '%s' (launched at %s:%d) stopped: %s", l.site.kernel,
-                 l.site.file, l.site.line, l.deadlock_report.c_str());
+    std::fprintf(stderr, "%s stopped: %s", launch_heading(l).c_str(), l.deadlock_report.c_str());
     std::fprintf(stderr,
                  "cudalab:     a GPU would hang here or give wrong results; every later CUDA "
                  "call returns cudaErrorLaunchFailure\n");

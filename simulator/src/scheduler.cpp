@@ -472,13 +472,12 @@ void grid_sync() {
   if (!tl_thread) return;
   Launch* l = tl_block->launch;
   if (!l->cooperative) {
-    char report[512];
-    std::snprintf(report, sizeof(report),
-                  "cudalab: kernel '%s' (launched at %s:%d) called this_grid().sync(), which "
-                  "needs a cooperative launch: launch it with cudaLaunchCooperativeKernel, not "
-                  "<<<...>>> (every later CUDA call returns cudaErrorLaunchFailure)\n",
-                  l->site.kernel, l->site.file, l->site.line);
-    stop_launch_from_thread(cudaErrorLaunchFailure, report);
+    stop_launch_from_thread(
+        cudaErrorLaunchFailure,
+        launch_heading(*l) +
+            " called this_grid().sync(), which needs a cooperative launch: launch it with "
+            "cudaLaunchCooperativeKernel, not <<<...>>> (every later CUDA call returns "
+            "cudaErrorLaunchFailure)\n");
   }
   __syncthreads();
   if (tl_thread->linear == 0) {

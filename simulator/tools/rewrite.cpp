@@ -125,7 +125,7 @@ std::string flatten(const std::string& t) {
 // depth 0; npos if missing.
 size_t config_end(const std::string& s, const std::vector<bool>& code, size_t from) {
   int depth = 0;
-  for (size_t i = from; i + 2 < s.size() + 0; ++i) {
+  for (size_t i = from; i + 2 < s.size(); ++i) {
     if (!code[i]) continue;
     const char c = s[i];
     if (c == '(' || c == '[' || c == '{')

@@ -1,4 +1,5 @@
-// CUDALAB_CHECK=memcheck: out-of-bounds accesses to global memory, found by
+// CUDALAB_CHECK: the checks (memcheck, synccheck), their reports and summary.
+// memcheck: out-of-bounds accesses to global memory, found by
 // the instrumented build. Every cudaMalloc gets a red zone before and after
 // it; an access that lands in one is reported the way compute-sanitizer
 // reports it, with the source line, thread, block and where the buffer was
