@@ -33,6 +33,12 @@ Result run(const std::string& cmd) {
 }
 
 const std::string kCC = CUDALAB_CC_PATH;
+
+// Whether a program's output contains `want`; the output is shown when not.
+::testing::AssertionResult Says(const std::string& output, const std::string& want) {
+  if (output.find(want) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "expected \"" << want << "\" in:\n" << output;
+}
 const std::string kPrograms = CUDALAB_TEST_PROGRAMS;
 
 class Tools : public ::testing::Test {
@@ -57,7 +63,7 @@ TEST_F(Tools, BuildsAndRunsAMultiFileProgram) {
   Result r = run(path("multi"));
   EXPECT_EQ(r.status, 0);
   // 1000 elements of 7 + i % 3: 7000 + (333 * 3 + 0) = 7999
-  EXPECT_NE(r.output.find("multi: sum=7999"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "multi: sum=7999"));
 }
 
 TEST_F(Tools, SeparateCompilationWithDashC) {
@@ -75,17 +81,17 @@ TEST_F(Tools, SeparateCompilationWithDashC) {
 TEST_F(Tools, CompileErrorsPointAtTheCuFileAndLine) {
   Result b = run(kCC + " " + kPrograms + "/compile_error.cu -o " + path("x"));
   EXPECT_NE(b.status, 0);
-  EXPECT_NE(b.output.find("compile_error.cu:5:"), std::string::npos) << b.output;
-  EXPECT_NE(b.output.find("undeclared_value"), std::string::npos) << b.output;
+  EXPECT_TRUE(Says(b.output, "compile_error.cu:5:"));
+  EXPECT_TRUE(Says(b.output, "undeclared_value"));
 }
 
 TEST_F(Tools, BadArgumentsGetAClearMessage) {
   Result r = run(kCC + " --no-such-flag x.cu");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("unknown option --no-such-flag"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "unknown option --no-such-flag"));
   r = run(kCC + " " + path("missing.cu"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("no such file"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "no such file"));
   r = run(kCC);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.output.find("no input files"), std::string::npos);
@@ -96,7 +102,7 @@ TEST_F(Tools, FastBuildHasNoTwinAndSaysSoWhenATraceIsAsked) {
   EXPECT_FALSE(fs::exists(path("p.instrumented")));
   Result r = run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p"));
   EXPECT_NE(r.status, 0);
-  EXPECT_NE(r.output.find("without --fast"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "without --fast"));
 }
 
 TEST_F(Tools, TraceRecordsLaunchAllocationsAndEveryGlobalAccess) {
@@ -196,10 +202,10 @@ TEST_F(Tools, AFaultingKernelNamesKernelThreadAndBlock) {
   ASSERT_EQ(run(kCC + " " + path("fault.cu") + " -o " + path("f")).status, 0);
   Result r = run(path("f"));
   EXPECT_EQ(r.status, 0) << "the program goes on, as on a GPU";
-  EXPECT_NE(r.output.find("kernel 'boom'"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("thread (5,0,0) in block (1,0,0)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("fault.cu:3"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("after: cudaErrorIllegalAddress"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "kernel 'boom'"));
+  EXPECT_TRUE(Says(r.output, "thread (5,0,0) in block (1,0,0)"));
+  EXPECT_TRUE(Says(r.output, "fault.cu:3"));
+  EXPECT_TRUE(Says(r.output, "after: cudaErrorIllegalAddress"));
 }
 
 TEST_F(Tools, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
@@ -217,17 +223,16 @@ TEST_F(Tools, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
                                  "}\n";
   ASSERT_EQ(run(kCC + " " + path("a.cu") + " -o " + path("a")).status, 0);
   Result r = run(path("a"));
-  EXPECT_NE(r.output.find("a.cu:4: void check(int): block: [0,0,0], thread: [30,0,0] Assertion "
-                          "`threadIdx.x < limit` failed."),
-            std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("after: cudaErrorAssert"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("Assertion `argc == 100' failed."), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output,
+                   "a.cu:4: void check(int): block: [0,0,0], thread: [30,0,0] Assertion "
+                   "`threadIdx.x < limit` failed."));
+  EXPECT_TRUE(Says(r.output, "after: cudaErrorAssert"));
+  EXPECT_TRUE(Says(r.output, "Assertion `argc == 100' failed."));
   EXPECT_NE(r.status, 0) << "the host assert aborts";
   ASSERT_EQ(run(kCC + " -DNDEBUG " + path("a.cu") + " -o " + path("b")).status, 0);
   Result quiet = run(path("b"));
   EXPECT_EQ(quiet.status, 0);
-  EXPECT_NE(quiet.output.find("after: cudaSuccess"), std::string::npos) << quiet.output;
+  EXPECT_TRUE(Says(quiet.output, "after: cudaSuccess"));
 }
 
 TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
@@ -240,7 +245,7 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
                            "1 bytes after the last byte of the 4000-byte buffer allocated at ",
                            "oob_write.cu:12", "(24 accesses like it at this line)",
                            "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
-    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+    EXPECT_TRUE(Says(r.output, want));
   Result json =
       run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("f.json") + " " + path("w"));
   std::ifstream jf(path("f.json"));
@@ -257,42 +262,39 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
 
   ASSERT_EQ(run(kCC + " " + dir + "oob_read_before.cu -o " + path("r")).status, 0);
   r = run("CUDALAB_CHECK=all " + path("r"));
-  EXPECT_NE(r.output.find("Invalid __global__ read of size 4 bytes"), std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("oob_read_before.cu:6"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("4 bytes before the start of the 256-byte buffer"), std::string::npos)
-      << r.output;
+  EXPECT_TRUE(Says(r.output, "Invalid __global__ read of size 4 bytes"));
+  EXPECT_TRUE(Says(r.output, "oob_read_before.cu:6"));
+  EXPECT_TRUE(Says(r.output, "4 bytes before the start of the 256-byte buffer"));
 
   ASSERT_EQ(run(kCC + " " + dir + "clean_stride.cu -o " + path("c")).status, 0);
   r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("c"));
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors"));
   EXPECT_EQ(r.output.find("Invalid"), std::string::npos) << r.output;
 
   ASSERT_EQ(run(kCC + " " + dir + "use_after_free.cu -o " + path("u")).status, 0);
   r = run("CUDALAB_CHECK=memcheck " + path("u"));
-  EXPECT_NE(r.output.find("use_after_free.cu:4"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("is in memory that was freed"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("which was already freed (cudaFree)"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "use_after_free.cu:4"));
+  EXPECT_TRUE(Says(r.output, "is in memory that was freed"));
+  EXPECT_TRUE(Says(r.output, "which was already freed (cudaFree)"));
 
   ASSERT_EQ(run(kCC + " " + dir + "shared_oob.cu -o " + path("s")).status, 0);
   r = run("CUDALAB_CHECK=memcheck " + path("s"));
-  EXPECT_NE(r.output.find("Invalid __shared__ write of size 4 bytes"), std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("by thread (64,0,0) in block (0,0,0)"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("256 bytes of dynamic shared memory"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "Invalid __shared__ write of size 4 bytes"));
+  EXPECT_TRUE(Says(r.output, "by thread (64,0,0) in block (0,0,0)"));
+  EXPECT_TRUE(Says(r.output, "256 bytes of dynamic shared memory"));
 
   ASSERT_EQ(run(kCC + " " + dir + "leak.cu -o " + path("l")).status, 0);
   r = run("CUDALAB_CHECK=memcheck " + path("l"));
   EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << "leaks are opt-in";
   r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_LEAKS=1 " + path("l"));
-  EXPECT_NE(r.output.find("Leaked 4000 bytes"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("leak.cu:4 and never freed"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("ERROR SUMMARY: 1 error"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "Leaked 4000 bytes"));
+  EXPECT_TRUE(Says(r.output, "leak.cu:4 and never freed"));
+  EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 1 error"));
 
   r = run("CUDALAB_CHECK=memchek " + path("c"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.output.find("'memchek', which is not a check"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "'memchek', which is not a check"));
 }
 
 TEST_F(Tools, SynccheckReportsABarrierReachedByPartOfTheBlock) {
@@ -303,11 +305,11 @@ TEST_F(Tools, SynccheckReportsABarrierReachedByPartOfTheBlock) {
                            "block's 64 threads; the other 28 returned without reaching it",
                            "at shift in ", "partial_barrier.cu:9", "in block (1,0,0)",
                            "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
-    EXPECT_NE(r.output.find(want), std::string::npos) << want << "\n" << r.output;
+    EXPECT_TRUE(Says(r.output, want));
   ASSERT_EQ(run(kCC + " " + dir + "clean_reduction.cu -o " + path("c")).status, 0);
   r = run("CUDALAB_CHECK=all " + path("c"));
-  EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("after: cudaSuccess"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors"));
+  EXPECT_TRUE(Says(r.output, "after: cudaSuccess"));
   r = run(path("p"));
   EXPECT_EQ(r.output.find("Barrier error"), std::string::npos) << "checks are off by default";
 }
@@ -316,10 +318,8 @@ TEST_F(Tools, ATimeLimitStopsAnEndlessKernel) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/endless_loop.cu -o " + path("e")).status, 0);
   Result r = run("CUDALAB_TIMEOUT=0.5 timeout 30 " + path("e"));
   EXPECT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("ran longer than CUDALAB_TIMEOUT=0.5 seconds and was stopped"),
-            std::string::npos)
-      << r.output;
-  EXPECT_NE(r.output.find("after: cudaErrorLaunchTimeout"), std::string::npos) << r.output;
+  EXPECT_TRUE(Says(r.output, "ran longer than CUDALAB_TIMEOUT=0.5 seconds and was stopped"));
+  EXPECT_TRUE(Says(r.output, "after: cudaErrorLaunchTimeout"));
 }
 
 TEST_F(Tools, TheSimulatedGpuIsSelectable) {
@@ -340,8 +340,7 @@ TEST_F(Tools, TheSimulatedGpuIsSelectable) {
             std::string::npos);
   Result bad = run("CUDALAB_DEVICE=voodoo2 " + path("props"));
   EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.output.find("choose h100 (the default), h200 or a100"), std::string::npos)
-      << bad.output;
+  EXPECT_TRUE(Says(bad.output, "choose h100 (the default), h200 or a100"));
 }
 
 TEST_F(Tools, PrintfInKernelsAndPinnedHostMemory) {
