@@ -58,6 +58,17 @@ using curandState = curandStateXORWOW;
 using curandStatePhilox4_32_10_t = curandStatePhilox4_32_10;
 using curandStateMRG32k3a_t = curandStateMRG32k3a;
 
+namespace cudalab::curand {
+// Every generator keeps the second normal of a Box-Muller pair for the next
+// call; a fresh state has none.
+template <class State>
+void forget_normals(State* s) {
+  s->boxmuller_flag = s->boxmuller_flag_double = 0;
+  s->boxmuller_extra = 0.f;
+  s->boxmuller_extra_double = 0.;
+}
+}  // namespace cudalab::curand
+
 // ---- XORWOW ---------------------------------------------------------------------------------
 inline unsigned int curand(curandStateXORWOW_t* s) {
   const unsigned int t = s->v[0] ^ (s->v[0] >> 2);
@@ -90,9 +101,7 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   s->v[4] = 5783321u + t0;
   skipahead_sequence(subsequence, s);
   skipahead(offset, s);
-  s->boxmuller_flag = s->boxmuller_flag_double = 0;
-  s->boxmuller_extra = 0.f;
-  s->boxmuller_extra_double = 0.;
+  cudalab::curand::forget_normals(s);
 }
 
 // ---- Philox4_32_10 ----------------------------------------------------------------------------
@@ -190,9 +199,7 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   s->ctr = uint4{0, 0, 0, 0};
   s->key = uint2{static_cast<unsigned int>(seed), static_cast<unsigned int>(seed >> 32)};
   s->STATE = 0;
-  s->boxmuller_flag = s->boxmuller_flag_double = 0;
-  s->boxmuller_extra = 0.f;
-  s->boxmuller_extra_double = 0.;
+  cudalab::curand::forget_normals(s);
   skipahead_sequence(subsequence, s);
   skipahead(offset, s);
 }
@@ -243,13 +250,10 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   }
   skipahead_subsequence(subsequence, s);
   skipahead(offset, s);
-  s->boxmuller_flag = s->boxmuller_flag_double = 0;
-  s->boxmuller_extra = 0.f;
-  s->boxmuller_extra_double = 0.;
+  cudalab::curand::forget_normals(s);
 }
 
 // ---- uniforms
-// -------------------------------------------------------------------------------------
 namespace cudalab::curand {
 inline float uniform(unsigned int x) { return x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f); }
 inline double uniform_double_hq(unsigned int x, unsigned int y) {
@@ -305,7 +309,6 @@ inline double2 curand_uniform2_double(curandStatePhilox4_32_10_t* s) {
 }
 
 // ---- normals (Box-Muller; the second value of each pair is kept for the next call)
-// -----------------
 template <class State>
 float curand_normal(State* s) {
   if (s->boxmuller_flag != 1) {
