@@ -394,23 +394,12 @@ void run_grid(Launch& launch) {
   static std::mutex device;
   std::lock_guard one_at_a_time(device);
   Watchdog watchdog(launch, configured_timeout());
-  if (launch.cooperative) {
-    run_cooperative(launch, uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z);
-    return;
-  }
   const uint64_t blocks = uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
-  std::atomic<uint64_t> next_block{0};
-  if (blocks == 1) {
-    // One block: no need to wake the other workers.
-    prepare_worker();
-    register_runner(launch);
-    BlockRun b(launch);
-    blockDim = launch.block;
-    gridDim = launch.grid;
-    b.run(0);
-    launch.idle_threads.fetch_add(b.idle_threads());
+  if (launch.cooperative) {
+    run_cooperative(launch, blocks);
     return;
   }
+  std::atomic<uint64_t> next_block{0};
   std::function<void(unsigned)> job = [&](unsigned) {
     register_runner(launch);
     BlockRun b(launch);
@@ -425,6 +414,12 @@ void run_grid(Launch& launch) {
     }
     launch.idle_threads.fetch_add(idle);
   };
+  if (blocks == 1) {
+    // One block: no need to wake the other workers.
+    prepare_worker();
+    job(0);
+    return;
+  }
   pool().run(job);
 }
 
