@@ -8,8 +8,11 @@
 # INSTRUMENTED, `name` itself is the instrumented program. When CMake found a
 # CUDA compiler (and not NO_GPU), `name_gpu` is built from the same sources by
 # nvcc.
+# Every load and store of the program's own code calls the runtime; vectors
+# are left out so that each access is the size the source says, as on a GPU.
 set(CUDALAB_INSTRUMENT_FLAGS
-    -fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores)
+    -fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores
+    -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1)
 
 function(cudalab_add_cuda_executable name)
   cmake_parse_arguments(ARG "INSTRUMENTED;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})

@@ -154,6 +154,7 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
   }
   context_.launch = &launch;
   context_.run = this;
+  checking_ = shadow_enabled();
 }
 
 // The body of a runner fiber: start the next unstarted thread and run it to
@@ -182,6 +183,7 @@ void BlockRun::run(uint32_t linear) {
   context_.index = unflatten(linear, launch_.grid);
   tl_block = &context_;
   blockIdx = context_.index;
+  if (checking_) shadow_block_start(context_, thread_count_);
   next_thread_ = exited_ = 0;
   idle_ = 0;
   ready_.clear();
@@ -263,7 +265,7 @@ void BlockRun::thread_exited(SimThread& t) {
   if (!at_barrier_.empty() && next_thread_ == thread_count_ &&
       at_barrier_.size() == thread_count_ - exited_) {
     if (synccheck_enabled())
-      synccheck_barrier(0, at_barrier_.front()->wait_pc,
+      synccheck_barrier("partial", at_barrier_.front()->wait_pc,
                         "__syncthreads() was reached by " + std::to_string(at_barrier_.size()) +
                             " of the block's " + std::to_string(thread_count_) +
                             " threads; the other " + std::to_string(exited_) +
@@ -302,8 +304,8 @@ void BlockRun::release_barrier() {
   if (synccheck_enabled() && !at_barrier_.empty()) {
     const uintptr_t first = at_barrier_.front()->wait_pc;
     for (const SimThread* t : at_barrier_)
-      if (t->wait_pc != first) {
-        synccheck_barrier(1, first,
+      if (t->wait_pc != first && !same_source_line(t->wait_pc, first)) {
+        synccheck_barrier("divergent", first,
                           "Threads of one block wait at different __syncthreads() calls "
                           "(divergent barriers: undefined on a GPU)");
         break;
@@ -320,6 +322,7 @@ void BlockRun::release_barrier() {
   at_barrier_.clear();
   barrier_sum_ = barrier_or_ = 0;
   barrier_and_ = 1;
+  if (checking_) shadow_barrier(context_);
 }
 
 // ---- tiles larger than a warp --------------------------------------------------------
@@ -358,6 +361,9 @@ void BlockRun::release_groups_if_complete() {
       if (w != tl_thread) ready_.push_back(w);
     }
     group_barriers_.erase(group_barriers_.begin() + long(i));
+    // racecheck: counted as a block barrier (it may hide a race between
+    // other threads, never invent one).
+    if (checking_) shadow_barrier(context_);
   }
 }
 
@@ -455,6 +461,7 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
     smax = std::max(smax, int32_t(u));
   }
   const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
+  if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
   for (unsigned l = 0; l < 32; ++l) {
     if (!((lanes >> l) & 1u)) continue;
     SimThread& t = threads_[warp_base + l];

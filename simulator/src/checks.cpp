@@ -22,32 +22,28 @@ namespace cudalab::rt {
 namespace {
 
 struct Checks {
-  bool memcheck = false;
-  bool synccheck = false;
+  bool memcheck = false, racecheck = false, synccheck = false, initcheck = false;
   bool any = false;
   Checks() {
     const char* env = std::getenv("CUDALAB_CHECK");
     if (!env || !*env) return;
     std::stringstream ss(env);
     for (std::string tool; std::getline(ss, tool, ',');) {
-      if (tool == "memcheck" || tool == "all") memcheck = true;
-      if (tool == "synccheck" || tool == "all") synccheck = true;
-      if (tool == "memcheck" || tool == "synccheck" || tool == "all") {
-        continue;
-      } else if (tool == "racecheck" || tool == "initcheck") {
-        std::fprintf(stderr,
-                     "cudalab: %s is not available in this version of the simulator; "
-                     "only memcheck runs\n",
-                     tool.c_str());
-      } else {
+      const bool all = tool == "all";
+      if (all || tool == "memcheck") memcheck = true;
+      if (all || tool == "racecheck") racecheck = true;
+      if (all || tool == "synccheck") synccheck = true;
+      if (all || tool == "initcheck") initcheck = true;
+      if (!all && tool != "memcheck" && tool != "racecheck" && tool != "synccheck" &&
+          tool != "initcheck") {
         std::fprintf(stderr,
                      "cudalab: CUDALAB_CHECK names '%s', which is not a check: use "
-                     "memcheck, racecheck, synccheck, initcheck or all\n",
+                     "memcheck, racecheck, synccheck, initcheck or all (several with commas)\n",
                      tool.c_str());
         std::exit(2);
       }
     }
-    any = memcheck || synccheck;
+    any = memcheck || racecheck || synccheck || initcheck;
   }
 };
 
@@ -63,17 +59,6 @@ struct Freed {
   std::string site;
 };
 
-struct Finding {
-  uintptr_t pc = 0;
-  std::string what;  // for findings that are not near a live buffer
-  bool write = false;
-  unsigned size = 0;
-  uintptr_t address = 0;
-  uint3 thread{0, 0, 0}, block{0, 0, 0};
-  const Allocation* nearest = nullptr;
-  uint64_t count = 0;
-};
-
 std::mutex g_mutex;
 std::vector<std::string> g_json_findings;  // every report, as JSON objects
 std::vector<Freed> g_freed;
@@ -82,8 +67,32 @@ size_t g_freed_bytes = 0;
 // fall outside it and need no lock.
 std::atomic<uintptr_t> g_freed_low{UINTPTR_MAX}, g_freed_high{0};
 constexpr size_t kKeepFreedBytes = size_t(1) << 30;
-std::map<std::pair<uintptr_t, bool>, Finding> g_findings;  // this launch's, by line and kind
 uint64_t g_errors = 0;
+
+// This launch's findings: counted without a lock in an open-addressing
+// table keyed by a hash of the FindingKey; described once under the lock.
+struct Slot {
+  std::atomic<uint64_t> hash{0};
+  std::atomic<uint64_t> count{0};
+};
+constexpr size_t kSlots = 4096;
+Slot g_slots[kSlots];
+std::map<uint64_t, std::pair<FindingKey, FindingDetails>> g_details;
+
+uint64_t hash_of(const FindingKey& k) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&](uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+  };
+  mix(k.tool);
+  mix(k.kind);
+  mix(k.size);
+  mix(k.write);
+  mix(k.pc);
+  mix(k.pc_other);
+  return h ? h : 1;
+}
 
 std::string json_string(const std::string& v) {
   std::string out = "\"";
@@ -148,17 +157,18 @@ bool synccheck_enabled() { return checks().synccheck; }
 // synccheck: reported once per barrier line and kind in a launch.
 namespace {
 struct BarrierFinding {
-  std::string what;
+  std::string kind, what;
   uint3 block{0, 0, 0};
   uint64_t count = 0;
 };
-std::map<std::pair<uintptr_t, int>, BarrierFinding> g_barrier_findings;
+std::map<std::pair<uintptr_t, std::string>, BarrierFinding> g_barrier_findings;
 }  // namespace
 
-void synccheck_barrier(int kind, uintptr_t pc, const std::string& what) {
+void synccheck_barrier(const char* kind, uintptr_t pc, const std::string& what) {
   std::lock_guard lock(g_mutex);
   BarrierFinding& f = g_barrier_findings[{pc, kind}];
   if (f.count++ == 0) {
+    f.kind = kind;
     f.what = what;
     f.block = tl_block->index;
   }
@@ -188,53 +198,285 @@ bool memcheck_keep_freed(const Allocation& a) {
   return true;
 }
 
+bool racecheck_enabled() { return checks().racecheck; }
+bool initcheck_enabled() { return checks().initcheck; }
+
+bool count_finding(const FindingKey& key) {
+  const uint64_t h = hash_of(key);
+  for (size_t probe = 0; probe < 64; ++probe) {
+    Slot& s = g_slots[(h + probe) % kSlots];
+    uint64_t cur = s.hash.load(std::memory_order_acquire);
+    if (cur == 0) {
+      if (s.hash.compare_exchange_strong(cur, h)) {
+        s.count.fetch_add(1, std::memory_order_relaxed);
+        return true;
+      }
+    }
+    if (cur == h) {
+      s.count.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
+  }
+  return false;  // the table is full: counted nowhere
+}
+
+void describe_finding(const FindingKey& key, FindingDetails details) {
+  std::lock_guard lock(g_mutex);
+  g_details.try_emplace(hash_of(key), key, std::move(details));
+}
+
+std::string describe_global(const Allocation& a, uintptr_t address) {
+  const size_t off = address - a.base;
+  return "byte " + std::to_string(off) + " of the " + std::to_string(a.size) +
+         "-byte buffer allocated at " + (a.site.empty() ? "an unknown line" : a.site);
+}
+
+// Global accesses that hit no live allocation: out of bounds (a red zone) or
+// freed memory. Shared memory has its own (shadow.cpp).
 void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
   const Allocation* nearest =
       allocations().in_span(address) ? allocations().nearest(address, kRedzone) : nullptr;
-  std::string what;
-  if (!nearest) {
-    // Past the end of this block's dynamic shared memory?
-    const uintptr_t shared = dynamic_shared_base();
-    const size_t shmem = tl_block->launch->shmem;
-    if (shared && address >= shared + shmem && address < shared + 228 * 1024) {
-      what = "__shared__:" + std::to_string(address - (shared + shmem) + 1) +
-             " bytes after the "
-             "last byte of the block's " +
-             std::to_string(shmem) +
-             " bytes of dynamic shared memory (the launch's third <<<>>> argument)";
-    } else if (address >= g_freed_low.load(std::memory_order_relaxed) &&
-               address < g_freed_high.load(std::memory_order_relaxed)) {
-      std::lock_guard lock(g_mutex);
-      for (const Freed& fr : g_freed)
-        if (address - fr.base < fr.size)
-          what = "__global__:inside the " + std::to_string(fr.size) + "-byte buffer allocated at " +
-                 fr.site + ", which was already freed (cudaFree)";
-    }
-    if (what.empty()) return;  // locals, static shared memory, host memory
+  std::string where;
+  Problem problem = kOutOfBounds;
+  if (nearest) {
+    const Allocation& a = *nearest;
+    if (address >= a.base + a.size)
+      where = std::to_string(address - (a.base + a.size) + 1) +
+              " bytes after the last byte of the " + std::to_string(a.size) +
+              "-byte buffer allocated at " + a.site;
+    else
+      where = std::to_string(a.base - address) + " bytes before the start of the " +
+              std::to_string(a.size) + "-byte buffer allocated at " + a.site;
+  } else if (address >= g_freed_low.load(std::memory_order_relaxed) &&
+             address < g_freed_high.load(std::memory_order_relaxed)) {
+    std::lock_guard lock(g_mutex);
+    for (const Freed& fr : g_freed)
+      if (address - fr.base < fr.size) {
+        where = "inside the " + std::to_string(fr.size) + "-byte buffer allocated at " + fr.site +
+                ", which was already freed (cudaFree)";
+        problem = kFreed;
+      }
   }
-  std::lock_guard lock(g_mutex);
-  Finding& f = g_findings[{pc, write}];
-  if (f.count++ == 0) {
-    f.pc = pc;
-    f.write = write;
-    f.size = size;
-    f.address = address;
-    f.thread = tl_thread->index;
-    f.block = tl_block->index;
-    f.nearest = nearest;
-    f.what = what;
-  }
+  if (where.empty()) return;  // locals, constants, host memory
+  const FindingKey key{kMemcheck, problem, uint8_t(size), write, pc, 0};
+  if (!count_finding(key)) return;
+  FindingDetails d;
+  d.address = address;
+  d.thread = tl_thread->index;
+  d.block = tl_block->index;
+  d.location = where;
+  describe_finding(key, std::move(d));
 }
 
-bool memcheck_report_launch(const Launch& l) {
-  std::map<std::pair<uintptr_t, bool>, Finding> findings;
-  std::map<std::pair<uintptr_t, int>, BarrierFinding> barriers;
+// ---- runtime calls (memcheck) ---------------------------------------------------------
+
+namespace {
+std::string buffer_words(const Allocation& a) {
+  return "the " + std::to_string(a.size) + "-byte buffer allocated at " +
+         (a.site.empty() ? std::string("an unknown line") : a.site);
+}
+}  // namespace
+
+std::string explain_bad_free(const void* ptr) {
+  const auto p = reinterpret_cast<uintptr_t>(ptr);
   {
     std::lock_guard lock(g_mutex);
-    findings.swap(g_findings);
-    barriers.swap(g_barrier_findings);
-    g_errors += findings.size() + barriers.size();
+    for (const Freed& fr : g_freed)
+      if (p == fr.base)
+        return "it was freed before (a double free) : the " + std::to_string(fr.size) +
+               "-byte buffer allocated at " + fr.site;
   }
+  if (const Allocation* a = allocations().find(p))
+    return "it points " + std::to_string(p - a->base) + " bytes into " + buffer_words(*a) +
+           "; cudaFree takes the pointer cudaMalloc returned";
+  return "it is not a pointer that cudaMalloc returned (host memory, or a buffer already freed)";
+}
+
+std::string explain_bad_range(const void* dst, const void* src, size_t bytes) {
+  for (const void* p : {dst, src}) {
+    const auto u = reinterpret_cast<uintptr_t>(p);
+    if (const Allocation* a = allocations().find(u); a && u - a->base + bytes > a->size)
+      return std::string("the ") + (p == dst ? "destination" : "source") + ", " +
+             std::to_string(bytes) + " bytes from byte " + std::to_string(u - a->base) + " of " +
+             buffer_words(*a) + ", runs " + std::to_string(u - a->base + bytes - a->size) +
+             " bytes past its end";
+  }
+  return "a pointer or size is wrong";
+}
+
+void memcheck_api_error(const char* call, cudaError_t e, const void* caller,
+                        const std::string& why) {
+  const auto lines = symbolize({reinterpret_cast<uintptr_t>(caller) - 1});
+  const std::string where = lines.empty() || lines[0].empty() ? "(unknown line)" : lines[0];
+  std::fprintf(stderr,
+               "========= Program hit %s (error %d) due to \"%s\" on CUDA API call to %s.\n",
+               cudaGetErrorName(e), int(e), cudaGetErrorString(e), call);
+  std::fprintf(stderr, "=========     at %s\n=========     %s\n", where.c_str(), why.c_str());
+  std::ostringstream j;
+  j << "{\"tool\": \"memcheck\", \"kind\": \"api\", \"call\": " << json_string(call)
+    << ", \"error\": " << json_string(cudaGetErrorName(e)) << ", \"where\": " << json_string(where)
+    << ", \"message\": " << json_string(why) << ", \"count\": 1}";
+  std::lock_guard lock(g_mutex);
+  ++g_errors;
+  g_json_findings.push_back(j.str());
+}
+
+void check_direction(const void* dst, const void* src, cudaMemcpyKind kind, const void* caller) {
+  auto device = [](const void* p) -> const Allocation* {
+    const Allocation* a = allocations().find(reinterpret_cast<uintptr_t>(p));
+    return a && !a->managed ? a : nullptr;
+  };
+  const Allocation* d = device(dst);
+  const Allocation* s = device(src);
+  std::string why;
+  if ((kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost) && s)
+    why = "the source is device memory (" + buffer_words(*s) + "), but the direction says it is "
+          "host memory: is it cudaMemcpyDeviceToHost, or are the two pointers swapped?";
+  else if ((kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyHostToHost) && d)
+    why = "the destination is device memory (" + buffer_words(*d) + "), but the direction says "
+          "it is host memory: is it cudaMemcpyHostToDevice, or are the two pointers swapped?";
+  if (why.empty()) return;
+  const auto lines = symbolize({reinterpret_cast<uintptr_t>(caller) - 1});
+  const std::string where = lines.empty() || lines[0].empty() ? "(unknown line)" : lines[0];
+  static const char* names[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice",
+                                "cudaMemcpyDefault"};
+  std::fprintf(stderr, "========= Wrong direction %s on CUDA API call to cudaMemcpy.\n",
+               names[int(kind)]);
+  std::fprintf(stderr,
+               "=========     at %s\n=========     %s (a GPU returns an error or copies the "
+               "wrong way)\n",
+               where.c_str(), why.c_str());
+  std::ostringstream j;
+  j << "{\"tool\": \"memcheck\", \"kind\": \"direction\", \"call\": \"cudaMemcpy\", \"where\": "
+    << json_string(where) << ", \"message\": " << json_string(why) << ", \"count\": 1}";
+  std::lock_guard lock(g_mutex);
+  ++g_errors;
+  g_json_findings.push_back(j.str());
+}
+
+namespace {
+
+std::string triple(uint3 v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+std::string json_triple(uint3 v) {
+  return "[" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) +
+         "]";
+}
+
+const char* tool_name(uint8_t t) {
+  return t == kMemcheck ? "memcheck" : t == kRacecheck ? "racecheck" : "initcheck";
+}
+
+// compute-sanitizer's names for the two accesses of a hazard, earlier first.
+const char* first_access(uint8_t kind) { return kind == 2 ? "Read" : "Write"; }
+const char* second_access(uint8_t kind) { return kind == 1 ? "Read" : "Write"; }
+
+void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& d, uint64_t count,
+                    const std::string& where, const std::string& where_other) {
+  const std::string at = std::string(l.site.kernel) + " in " +
+                         (where.empty() ? std::string("(unknown line)") : where);
+  const std::string at_other =
+      std::string(l.site.kernel) + " in " +
+      (where_other.empty() ? std::string("(line not known)") : where_other);
+  std::string kind;
+  if (k.tool == kRacecheck) {
+    const bool same_block = d.other_known && d.other_block.x == d.block.x &&
+                            d.other_block.y == d.block.y && d.other_block.z == d.block.z;
+    std::fprintf(stderr, "========= Error: Race reported between %s access at %s\n",
+                 first_access(k.kind), at_other.c_str());
+    std::fprintf(stderr, "=========     and %s access at %s [%" PRIu64 " hazard%s]\n",
+                 second_access(k.kind), at.c_str(), count, count == 1 ? "" : "s");
+    std::fprintf(stderr, "=========     on %s memory: %s\n", d.space, d.location.c_str());
+    const std::string earlier = d.other_known ? "thread " + triple(d.other_thread) +
+                                                    " in block " + triple(d.other_block)
+                                              : std::string("another thread");
+    const char* verb1 = k.kind == 2 ? "read" : "wrote";
+    const char* verb2 = k.kind == 1 ? "read" : "wrote";
+    std::fprintf(stderr, "=========     %s %s it and thread %s in block %s %s it; %s\n",
+                 earlier.c_str(), verb1, triple(d.thread).c_str(), triple(d.block).c_str(), verb2,
+                 where == where_other && k.kind == 0
+                     ? "the same line in two threads: if they must update one place, use an "
+                       "atomic (atomicAdd, ...); if not, give each thread its own element"
+                 : where == where_other && (!d.other_known || same_block)
+                     ? "one line both reads what another thread writes and writes: read into "
+                       "a variable, then __syncthreads() (or __syncwarp() within a warp), then "
+                       "write"
+                 : !d.other_known || same_block
+                     ? "nothing orders the two: put a __syncthreads() between them (or "
+                       "__syncwarp() when both are in one warp)"
+                     : "threads of different blocks are never ordered within one launch: "
+                       "split the work into two launches, or use atomics");
+    kind = k.kind == 0 ? "write-after-write" : k.kind == 1 ? "read-after-write" : "write-after-read";
+  } else if (k.tool == kInitcheck) {
+    std::fprintf(stderr, "========= Uninitialized %s memory read of size %u bytes\n", d.space,
+                 k.size);
+    std::fprintf(stderr, "=========     at %s\n", at.c_str());
+    std::fprintf(stderr, "=========     by thread %s in block %s\n", triple(d.thread).c_str(),
+                 triple(d.block).c_str());
+    std::fprintf(stderr, "=========     Address 0x%" PRIxPTR " is %s\n", d.address,
+                 d.location.c_str());
+    if (count > 1)
+      std::fprintf(stderr, "=========     (%" PRIu64 " reads like it at this line)\n", count);
+    kind = "uninitialized";
+  } else {
+    std::fprintf(stderr, "========= Invalid %s %s of size %u bytes\n", d.space,
+                 k.write ? "write" : "read", k.size);
+    std::fprintf(stderr, "=========     at %s\n", at.c_str());
+    std::fprintf(stderr, "=========     by thread %s in block %s\n", triple(d.thread).c_str(),
+                 triple(d.block).c_str());
+    const char* what = k.kind == kFreed        ? "in memory that was freed"
+                       : k.kind == kMisaligned ? "misaligned"
+                       : k.kind == kHostMemory ? "host memory, not device memory"
+                                               : "out of bounds";
+    std::fprintf(stderr, "=========     Address 0x%" PRIxPTR " is %s\n", d.address, what);
+    std::fprintf(stderr, "=========     and is %s\n", d.location.c_str());
+    if (count > 1)
+      std::fprintf(stderr, "=========     (%" PRIu64 " accesses like it at this line)\n", count);
+    kind = k.kind == kFreed ? "use-after-free"
+           : k.kind == kMisaligned ? "misaligned"
+           : k.kind == kHostMemory ? "host-pointer"
+                                   : (k.write ? "write" : "read");
+  }
+  std::ostringstream j;
+  j << "{\"tool\": \"" << tool_name(k.tool) << "\", \"kind\": " << json_string(kind)
+    << ", \"space\": " << json_string(d.space) << ", \"size\": " << unsigned(k.size)
+    << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where);
+  if (k.tool == kRacecheck) j << ", \"where_other\": " << json_string(where_other);
+  j << ", \"thread\": " << json_triple(d.thread) << ", \"block\": " << json_triple(d.block);
+  if (d.other_known)
+    j << ", \"other_thread\": " << json_triple(d.other_thread)
+      << ", \"other_block\": " << json_triple(d.other_block);
+  j << ", \"message\": " << json_string(d.location) << ", \"count\": " << count << "}";
+  trace_finding(l, j.str());
+  std::lock_guard lock(g_mutex);
+  g_json_findings.push_back(j.str());
+}
+
+}  // namespace
+
+bool memcheck_report_launch(const Launch& l) {
+  // This launch's access findings, in a stable order.
+  std::vector<std::tuple<FindingKey, FindingDetails, uint64_t>> found;
+  std::map<std::pair<uintptr_t, std::string>, BarrierFinding> barriers;
+  {
+    std::lock_guard lock(g_mutex);
+    for (Slot& s : g_slots) {
+      const uint64_t h = s.hash.load();
+      if (!h) continue;
+      if (auto it = g_details.find(h); it != g_details.end())
+        found.emplace_back(it->second.first, it->second.second, s.count.load());
+      s.count.store(0);
+      s.hash.store(0);
+    }
+    g_details.clear();
+    barriers.swap(g_barrier_findings);
+    g_errors += found.size() + barriers.size();
+  }
+  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+    return std::get<0>(a) < std::get<0>(b);
+  });
   if (!barriers.empty()) {
     std::vector<uintptr_t> pcs;
     for (const auto& [key, f] : barriers) pcs.push_back(key.first ? key.first - 1 : 0);
@@ -249,58 +491,42 @@ bool memcheck_report_launch(const Launch& l) {
           stderr, "=========     in block (%u,%u,%u)%s\n", f.block.x, f.block.y, f.block.z,
           f.count > 1 ? (" and " + std::to_string(f.count - 1) + " more blocks").c_str() : "");
       std::ostringstream j;
-      j << "{\"tool\": \"synccheck\", \"kind\": "
-        << json_string(key.second ? "divergent" : "partial")
+      j << "{\"tool\": \"synccheck\", \"kind\": " << json_string(f.kind)
         << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where)
-        << ", \"block\": [" << f.block.x << ", " << f.block.y << ", " << f.block.z
-        << "], \"message\": " << json_string(f.what) << ", \"count\": " << f.count << "}";
+        << ", \"block\": " << json_triple(f.block) << ", \"message\": " << json_string(f.what)
+        << ", \"count\": " << f.count << "}";
+      trace_finding(l, j.str());
       std::lock_guard lock(g_mutex);
       g_json_findings.push_back(j.str());
     }
   }
-  if (findings.empty()) return !barriers.empty();
+  if (found.empty()) return !barriers.empty();
   std::vector<uintptr_t> pcs;
-  for (const auto& [key, f] : findings) pcs.push_back(f.pc ? f.pc - 1 : 0);
+  for (const auto& [key, d, count] : found) {
+    pcs.push_back(key.pc ? key.pc - 1 : 0);
+    pcs.push_back(key.pc_other ? key.pc_other - 1 : 0);
+  }
   const auto lines = symbolize(pcs);
-  size_t k = 0;
-  for (const auto& [key, f] : findings) {
-    const std::string& where = lines[k++];
-    const std::string space = f.nearest ? "__global__" : f.what.substr(0, f.what.find(':'));
-    std::fprintf(stderr, "========= Invalid %s %s of size %u bytes\n", space.c_str(),
-                 f.write ? "write" : "read", f.size);
-    std::fprintf(stderr, "=========     at %s in %s\n", l.site.kernel,
-                 where.empty() ? "(unknown line)" : where.c_str());
-    std::fprintf(stderr, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
-                 f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
-    const bool freed = f.what.find("already freed") != std::string::npos;
-    std::fprintf(stderr, "=========     Address 0x%" PRIxPTR " is %s\n", f.address,
-                 freed ? "in memory that was freed" : "out of bounds");
-    if (!f.nearest) {
-      std::fprintf(stderr, "=========     and is %s\n",
-                   f.what.substr(f.what.find(':') + 1).c_str());
-    } else if (const Allocation& a = *f.nearest; f.address >= a.base + a.size)
-      std::fprintf(stderr,
-                   "=========     and is %zu bytes after the last byte of the %zu-byte buffer "
-                   "allocated at %s\n",
-                   size_t(f.address - (a.base + a.size)) + 1, a.size, a.site.c_str());
-    else
-      std::fprintf(stderr,
-                   "=========     and is %zu bytes before the start of the %zu-byte buffer "
-                   "allocated at %s\n",
-                   size_t(f.nearest->base - f.address), f.nearest->size, f.nearest->site.c_str());
-    if (f.count > 1)
-      std::fprintf(stderr, "=========     (%" PRIu64 " accesses like it at this line)\n", f.count);
-    std::ostringstream j;
-    j << "{\"tool\": \"memcheck\", \"kind\": " << json_string(f.write ? "write" : "read")
-      << ", \"space\": " << json_string(space) << ", \"size\": " << f.size
-      << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where)
-      << ", \"thread\": [" << f.thread.x << ", " << f.thread.y << ", " << f.thread.z
-      << "], \"block\": [" << f.block.x << ", " << f.block.y << ", " << f.block.z
-      << "], \"buffer\": "
-      << json_string(f.nearest ? f.nearest->site : f.what.substr(f.what.find(':') + 1))
-      << ", \"count\": " << f.count << "}";
+  // Code addresses of one source line (an unrolled loop, say) fold into one
+  // report.
+  std::map<std::tuple<uint8_t, uint8_t, uint8_t, bool, std::string, std::string>, size_t> by_line;
+  std::vector<uint64_t> counts(found.size());
+  std::vector<size_t> order;
+  for (size_t i = 0; i < found.size(); ++i) {
+    const auto& [key, d, count] = found[i];
+    const std::string other = key.pc_other ? lines[2 * i + 1] : "";
+    auto [it, fresh] = by_line.try_emplace(
+        {key.tool, key.kind, key.size, key.write, lines[2 * i], other}, i);
+    counts[it->second] += count;
+    if (fresh) order.push_back(i);
+  }
+  {
     std::lock_guard lock(g_mutex);
-    g_json_findings.push_back(j.str());
+    g_errors -= found.size() - order.size();
+  }
+  for (size_t i : order) {
+    const auto& [key, d, count] = found[i];
+    report_finding(l, key, d, counts[i], lines[2 * i], key.pc_other ? lines[2 * i + 1] : "");
   }
   return true;
 }

@@ -39,25 +39,51 @@ void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t 
                              unsigned size, bool write, uintptr_t pc);
 
 namespace {
-inline void on_access(const void* p, unsigned size, bool write, void* return_address) {
+// Whether accesses to shared memory need a look (memcheck, racecheck,
+// initcheck); decided once, at the first access.
+bool shared_checks() {
+  static const bool on = memcheck_enabled() || shadow_enabled();
+  return on;
+}
+
+inline void on_access(const void* p, unsigned size, bool write, bool atomic,
+                      void* return_address) {
   SimThread* t = tl_thread;
   if (!t) return;  // host code
   const auto address = reinterpret_cast<uintptr_t>(p);
+  const auto pc = reinterpret_cast<uintptr_t>(return_address);
+  if (shared_checks()) {
+    if (!tl_shared.ready) prepare_shared_ranges();
+    const SharedRanges& r = tl_shared;
+    if (address - r.dynamic_low < r.dynamic_size || address - r.static_low < r.static_size) {
+      if (size >= 4 && (address & 3) && memcheck_enabled())
+        memcheck_problem(kMisaligned, "__shared__", address, size, write, pc,
+                         "not a multiple of 4 bytes: a GPU reads and writes 4-, 8- and "
+                         "16-byte values only at addresses that are multiples of their size");
+      shared_access(address, size, write, atomic, pc);
+      return;
+    }
+  }
   const uint64_t epoch = g_allocation_epoch.load(std::memory_order_relaxed);
   Allocation* a = tl_cache_epoch == epoch ? tl_last_allocation : nullptr;
   if (!a || address - a->base >= a->size) {
     a = allocations().in_span(address) ? allocations().find(address) : nullptr;
     if (!a) {
-      // Not device memory: locals, shared memory, host memory, or a red
-      // zone next to an allocation (out of bounds).
-      if (memcheck_enabled())
-        memcheck_access(address, size, write, reinterpret_cast<uintptr_t>(return_address));
+      // Not device memory: locals, constants, host memory, or a red zone
+      // next to an allocation (out of bounds).
+      if (memcheck_enabled()) memcheck_access(address, size, write, pc);
       return;
     }
     tl_last_allocation = a;
     tl_cache_epoch = epoch;
   }
   ++t->global_accesses;
+  if (size >= 4 && (address & 3) && memcheck_enabled())
+    memcheck_problem(kMisaligned, "__global__", address, size, write, pc,
+                     describe_global(*a, address) +
+                         ", not a multiple of 4 bytes: a GPU reads and writes 4-, 8- and "
+                         "16-byte values only at addresses that are multiples of their size");
+  if (a->shadow) global_access(*a, address, size, write, atomic, pc);
   if (write && a->writers) {
     const uint64_t who = (uint64_t(tl_block->linear) << 32) | (uint64_t(t->linear) + 1);
     const size_t first = (address - a->base) / 4;
@@ -65,9 +91,7 @@ inline void on_access(const void* p, unsigned size, bool write, void* return_add
     for (size_t w = first; w <= last && w * 4 < a->size; ++w)
       a->writers[w].store(who, std::memory_order_relaxed);
   }
-  if (tracing())
-    record_access_for_trace(*t, *a, address, size, write,
-                            reinterpret_cast<uintptr_t>(return_address));
+  if (tracing()) record_access_for_trace(*t, *a, address, size, write, pc);
 }
 }  // namespace
 
@@ -81,10 +105,10 @@ using cudalab::rt::on_access;
 
 #define CUDALAB_ACCESS_CALLBACKS(N, T)                   \
   extern "C" void __sanitizer_cov_load##N(T* p) {        \
-    on_access(p, N, false, __builtin_return_address(0)); \
+    on_access(p, N, false, false, __builtin_return_address(0)); \
   }                                                      \
   extern "C" void __sanitizer_cov_store##N(T* p) {       \
-    on_access(p, N, true, __builtin_return_address(0));  \
+    on_access(p, N, true, false, __builtin_return_address(0));  \
   }
 CUDALAB_ACCESS_CALLBACKS(1, uint8_t)
 CUDALAB_ACCESS_CALLBACKS(2, uint16_t)
@@ -92,6 +116,14 @@ CUDALAB_ACCESS_CALLBACKS(4, uint32_t)
 CUDALAB_ACCESS_CALLBACKS(8, uint64_t)
 CUDALAB_ACCESS_CALLBACKS(16, __int128)
 #undef CUDALAB_ACCESS_CALLBACKS
+
+// Atomics: the instrumented build calls this (their own loads and stores
+// are not instrumented), so that they are checked but never race.
+namespace cudalab::detail {
+__attribute__((noinline)) void atomic_access(const void* p, unsigned size) {
+  cudalab::rt::on_access(p, size, true, true, __builtin_return_address(0));
+}
+}  // namespace cudalab::detail
 
 // Called by every instrumented object's constructor (the coverage kind that
 // rides along with trace-loads/stores); it is how the runtime knows.

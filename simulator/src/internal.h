@@ -30,6 +30,12 @@ void record_last_error(cudaError_t e);
 cudaError_t take_last_error(bool reset);
 
 // ---- allocations ------------------------------------------------------------
+// racecheck and initcheck's record of one 4-byte word of device memory
+// (shadow.cpp says what the fields hold).
+struct GlobalWord {
+  uint32_t writer, reader, meta;
+};
+
 struct Allocation {
   uint32_t id = 0;
   uintptr_t base = 0;
@@ -39,6 +45,11 @@ struct Allocation {
   // Writer tracking: one entry per 4-byte word, (block << 32) | (thread + 1);
   // 0 means not written while tracking was on.
   std::unique_ptr<std::atomic<uint64_t>[]> writers;
+  // racecheck and initcheck: one entry per 4-byte word (see shadow.cpp).
+  std::unique_ptr<GlobalWord[]> shadow;
+  std::atomic<uint32_t> shadow_launch{0};  // the launch its race fields belong to
+  std::mutex shadow_mutex;
+  bool managed = false;  // host code writes it too: always initialized
 };
 
 // The device heap. Lookups during a launch need no lock: allocations only
@@ -70,6 +81,9 @@ class AllocationTable {
   uint32_t next_id_ = 1;
 };
 AllocationTable& allocations();
+
+// Each worker's arena for dynamic shared memory (the most a block may have).
+constexpr size_t kDynamicSharedArena = 228 * 1024;
 
 // ---- the simulated device --------------------------------------------------------
 const cudaDeviceProp& device_properties();
@@ -104,6 +118,9 @@ struct Launch {
   std::atomic<bool> deadlocked{false};
   std::string deadlock_report;  // written by the block that found it
   bool cooperative = false;
+  // racecheck: global-memory accesses of different phases never race (a new
+  // launch, or a cooperative launch's grid sync, starts a phase).
+  uint32_t shadow_phase = 0;
   // CUDALAB_TIMEOUT: the OS threads running this launch's blocks (to stop
   // them), and where a stopped thread was.
   std::mutex runners_mutex;
@@ -145,6 +162,9 @@ class BlockRun;
 
 struct BlockContext {
   Launch* launch = nullptr;
+  // racecheck: this block's barrier interval on its worker (grows at every
+  // block start and barrier), and the first of them (initcheck of shared).
+  uint32_t epoch = 0, first_epoch = 0;
   BlockRun* run = nullptr;
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
@@ -168,11 +188,19 @@ constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocat
 bool checks_requested();
 bool memcheck_enabled();
 bool synccheck_enabled();
-// A barrier finding of the block running now: kind 0, reached by part of the
-// block (the others returned); kind 1, threads wait at different barriers.
-void synccheck_barrier(int kind, uintptr_t pc, const std::string& what);
+// A barrier finding of the block running now: "partial" (reached by part of
+// the block, the others returned), "divergent" (threads wait at different
+// barriers), "warp-mask" (a __syncwarp or shuffle mask that leaves out the
+// calling lane or names lanes that exited or wait elsewhere).
+void synccheck_barrier(const char* kind, uintptr_t pc, const std::string& what);
 void start_checks();
 void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc);
+// Runtime calls that fail or misuse memory, reported with the caller's line.
+void memcheck_api_error(const char* call, cudaError_t e, const void* caller,
+                        const std::string& why);
+std::string explain_bad_free(const void* ptr);
+std::string explain_bad_range(const void* dst, const void* src, size_t bytes);
+void check_direction(const void* dst, const void* src, cudaMemcpyKind kind, const void* caller);
 // Under memcheck, freed device memory is kept (never reused) so that a use
 // after free can be named; returns whether it kept `a`.
 bool memcheck_keep_freed(const Allocation& a);
@@ -180,6 +208,76 @@ bool memcheck_keep_freed(const Allocation& a);
 uintptr_t dynamic_shared_base();
 // Prints this launch's findings; true when there were any.
 bool memcheck_report_launch(const Launch& l);
+
+// What checks found. Findings are folded by kind and code address(es): each
+// is counted, and the first of a kind is described for the report.
+struct FindingKey {
+  uint8_t tool = 0;  // kMemcheck, kRacecheck, kInitcheck
+  uint8_t kind = 0;  // memcheck: Problem; racecheck: the two accesses
+  uint8_t size = 0;
+  bool write = false;
+  uintptr_t pc = 0, pc_other = 0;
+  auto operator<=>(const FindingKey&) const = default;
+};
+enum Tool : uint8_t { kMemcheck = 1, kRacecheck = 2, kInitcheck = 3 };
+enum Problem : uint8_t { kOutOfBounds, kFreed, kMisaligned, kHostMemory };
+struct FindingDetails {
+  const char* space = "__global__";
+  uintptr_t address = 0;
+  uint3 thread{0, 0, 0}, block{0, 0, 0};
+  bool other_known = false;  // racecheck: the other thread
+  uint3 other_thread{0, 0, 0}, other_block{0, 0, 0};
+  std::string location;  // where the address is, in words
+};
+// Counts one finding; true when it is the first of its kind in this launch
+// (the caller then describes it).
+bool count_finding(const FindingKey& key);
+void describe_finding(const FindingKey& key, FindingDetails details);
+void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned size, bool write,
+                      uintptr_t pc, const std::string& location);
+// "byte 4 of the 4000-byte buffer allocated at main.cu:31"
+std::string describe_global(const Allocation& a, uintptr_t address);
+
+// ---- racecheck, initcheck: shadow memory (shadow.cpp) ----------------------------
+bool racecheck_enabled();
+bool initcheck_enabled();
+bool shadow_enabled();  // racecheck or initcheck
+// The static __shared__ variables of this program (offset in the program's
+// thread-local block, size, name), and this thread's base for them.
+struct StaticSharedVariable {
+  size_t offset = 0, size = 0;
+  std::string name;
+};
+const std::vector<StaticSharedVariable>& static_shared_variables();
+// The program's other thread-locals (threadIdx, pointers to dynamic shared
+// memory, ...): not shared memory even when they lie between variables.
+const std::vector<StaticSharedVariable>& other_thread_locals();
+const StaticSharedVariable* static_shared_variable_at(size_t offset);
+// The variable that ends last at or before `offset` (none: nullptr).
+const StaticSharedVariable* static_shared_variable_before(size_t offset);
+uintptr_t static_shared_base();
+size_t program_thread_locals_size();
+// The block's shared memory on this worker, for the access callbacks.
+struct SharedRanges {
+  uintptr_t dynamic_low = 0, dynamic_size = 0;  // the whole arena
+  uintptr_t static_low = 0, static_size = 0;    // first to last static variable
+  bool ready = false;
+};
+extern thread_local SharedRanges tl_shared;
+void prepare_shared_ranges();
+// An access to the block's shared memory (inside tl_shared's ranges).
+void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, uintptr_t pc);
+// An access to a device allocation with a shadow.
+void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, bool atomic,
+                   uintptr_t pc);
+void shadow_allocation(Allocation& a);
+uint32_t next_shadow_phase();
+// Host copies and memsets initialize device memory.
+void shadow_host_wrote(const void* device_address, size_t bytes);
+void shadow_block_start(BlockContext& b, uint32_t threads);
+void shadow_barrier(BlockContext& b);
+// __syncwarp among `lanes` of warp `warp` of the block running now.
+void shadow_warp_sync(uint32_t warp, unsigned lanes);
 
 // ---- instrumentation, writers, tracing ------------------------------------------
 bool instrumented_build();
@@ -190,9 +288,13 @@ void trace_launch_begin(const Launch& launch);
 void trace_launch_end(const Launch& launch);
 void trace_allocation(const Allocation& a);
 void trace_free(const Allocation& a);
+void trace_finding(const Launch& l, const std::string& json);
 bool tracing();
 
 // "file.cu:12" for code addresses of this program ("" when unknown).
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs);
+// Whether two return addresses are calls from one source line (the compiler
+// may copy a call into both branches of an if). Cached.
+bool same_source_line(uintptr_t a, uintptr_t b);
 
 }  // namespace cudalab::rt

@@ -160,6 +160,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     std::lock_guard lock(g_summary_mutex);
     l.id = ++g_launch_counter;
   }
+  l.shadow_phase = next_shadow_phase();
   start_checks();
   trace_launch_begin(l);
   const auto start = std::chrono::steady_clock::now();

@@ -126,6 +126,7 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
   a->block = block;
   allocations_changed();
   if (writer_tracking()) ensure_writer_table(*a);
+  if (shadow_enabled()) shadow_allocation(*a);
   trace_allocation(*a);
   *ptr = p;
   return api_result(cudaSuccess);
@@ -135,7 +136,12 @@ cudaError_t cudaFree(void* ptr) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (!ptr) return api_result(cudaSuccess);
   Allocation* a = allocations().find_base(ptr);
-  if (!a) return api_result(cudaErrorInvalidValue);
+  if (!a) {
+    if (memcheck_enabled())
+      memcheck_api_error("cudaFree", cudaErrorInvalidValue, __builtin_return_address(0),
+                         explain_bad_free(ptr));
+    return api_result(cudaErrorInvalidValue);
+  }
   trace_free(*a);
   void* block = a->block;
   const bool kept = memcheck_keep_freed(*a);
@@ -183,8 +189,15 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
     return api_result(cudaErrorInvalidMemcpyDirection);
   if (bytes == 0) return api_result(cudaSuccess);
   if (!dst || !src) return api_result(cudaErrorInvalidValue);
-  if (!range_ok(dst, bytes) || !range_ok(src, bytes)) return api_result(cudaErrorInvalidValue);
+  if (!range_ok(dst, bytes) || !range_ok(src, bytes)) {
+    if (memcheck_enabled())
+      memcheck_api_error("cudaMemcpy", cudaErrorInvalidValue, __builtin_return_address(0),
+                         explain_bad_range(dst, src, bytes));
+    return api_result(cudaErrorInvalidValue);
+  }
+  if (memcheck_enabled()) check_direction(dst, src, kind, __builtin_return_address(0));
   std::memmove(dst, src, bytes);
+  shadow_host_wrote(dst, bytes);
   return api_result(cudaSuccess);
 }
 
@@ -202,6 +215,7 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   Allocation* a = allocations().find(reinterpret_cast<uintptr_t>(ptr));
   if (!a || !range_ok(ptr, bytes)) return api_result(cudaErrorInvalidValue);
   std::memset(ptr, value, bytes);
+  shadow_host_wrote(ptr, bytes);
   return api_result(cudaSuccess);
 }
 
@@ -223,7 +237,14 @@ cudaError_t cudaMallocManagedImpl(void** ptr, size_t bytes, unsigned int flags, 
   // One address space: managed memory is device memory the host may touch.
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return api_result(cudaErrorInvalidValue);
-  return cudaMallocImpl(ptr, bytes, file, line);
+  const cudaError_t e = cudaMallocImpl(ptr, bytes, file, line);
+  if (e == cudaSuccess && *ptr) {
+    // The host writes it without the runtime seeing: always initialized.
+    Allocation* a = allocations().find_base(*ptr);
+    a->managed = true;
+    shadow_host_wrote(*ptr, bytes);
+  }
+  return e;
 }
 
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int) {
@@ -283,7 +304,10 @@ cudaError_t copy_rows(char* dst, size_t dpitch, const char* src, size_t spitch, 
   if (!dst || !src) return cudaErrorInvalidValue;
   const size_t dspan = dpitch * (rows - 1) + width, sspan = spitch * (rows - 1) + width;
   if (!range_ok(dst, dspan) || !range_ok(src, sspan)) return cudaErrorInvalidValue;
-  for (size_t r = 0; r < rows; ++r) std::memmove(dst + r * dpitch, src + r * spitch, width);
+  for (size_t r = 0; r < rows; ++r) {
+    std::memmove(dst + r * dpitch, src + r * spitch, width);
+    shadow_host_wrote(dst + r * dpitch, width);
+  }
   return cudaSuccess;
 }
 }  // namespace
@@ -313,8 +337,10 @@ cudaError_t cudaMemset2D(void* ptr, size_t pitch, int value, size_t width, size_
   if (width == 0 || height == 0) return api_result(cudaSuccess);
   if (!ptr || !range_ok(ptr, pitch * (height - 1) + width))
     return api_result(cudaErrorInvalidValue);
-  for (size_t r = 0; r < height; ++r)
+  for (size_t r = 0; r < height; ++r) {
     std::memset(static_cast<char*>(ptr) + r * pitch, value, width);
+    shadow_host_wrote(static_cast<char*>(ptr) + r * pitch, width);
+  }
   return api_result(cudaSuccess);
 }
 

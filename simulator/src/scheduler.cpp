@@ -32,13 +32,12 @@ thread_local BlockContext* tl_block = nullptr;
 namespace {
 
 constexpr size_t kGuard = 4096;
-constexpr size_t kDynamicSharedMax = 228 * 1024;
 constexpr size_t kAltStack = 64 * 1024;
 
 // Per-worker memory that outlives launches: the dynamic shared memory arena
 // and the signal stack.
 struct WorkerMemory {
-  alignas(128) unsigned char shared[kDynamicSharedMax];
+  alignas(128) unsigned char shared[kDynamicSharedArena];
   std::unique_ptr<char[]> signal_stack;
   ~WorkerMemory() {
     // The thread ends (cooperative launches make one per block): stop using
@@ -482,6 +481,8 @@ void grid_sync() {
     if (++g.arrived == g.blocks) {
       g.arrived = 0;
       ++g.generation;
+      // Everything before the grid sync is ordered before everything after.
+      l->shadow_phase = next_shadow_phase();
       g.cv.notify_all();
     } else {
       // A fault elsewhere aborts the launch: stop waiting then too.

@@ -96,4 +96,20 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
   return out;
 }
 
+bool same_source_line(uintptr_t a, uintptr_t b) {
+  static std::mutex mutex;
+  static std::map<uintptr_t, std::string> lines;
+  std::lock_guard lock(mutex);
+  std::vector<uintptr_t> missing;
+  for (uintptr_t pc : {a, b})
+    if (!lines.count(pc)) missing.push_back(pc);
+  if (!missing.empty()) {
+    std::vector<uintptr_t> calls;
+    for (uintptr_t pc : missing) calls.push_back(pc - 1);
+    const auto found = symbolize(calls);
+    for (size_t i = 0; i < missing.size(); ++i) lines[missing[i]] = found[i];
+  }
+  return !lines[a].empty() && lines[a] == lines[b];
+}
+
 }  // namespace cudalab::rt

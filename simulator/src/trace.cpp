@@ -25,6 +25,7 @@ enum RecordType : uint8_t {
   kSite = 7,
   kNote = 8,
   kEnd = 9,
+  kFinding = 10,
 };
 
 #pragma pack(push, 1)
@@ -236,6 +237,11 @@ void trace_allocation(const Allocation& a) {
 void trace_free(const Allocation& a) {
   if (!tracing()) return;
   writer().write(kFree, Payload().u32(a.id));
+}
+
+void trace_finding(const Launch& l, const std::string& json) {
+  if (!tracing()) return;
+  writer().write(kFinding, Payload().u32(l.id).str(json));
 }
 
 void trace_launch_begin(const Launch& l) {

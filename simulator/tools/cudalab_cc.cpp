@@ -248,7 +248,11 @@ void rewrite_local_headers(const fs::path& original, const std::string& text,
   }
 }
 
-const char* kInstrumentFlags = "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores";
+// Every load and store of the program's own code calls the runtime; vectors
+// are left out so that each access is the size the source says, as on a GPU.
+const char* const kInstrumentFlags[] = {
+    "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores", "-fno-vectorize",
+    "-fno-slp-vectorize", "-DCUDALAB_INSTRUMENTED=1"};
 
 }  // namespace
 
@@ -343,7 +347,8 @@ int main(int argc, char** argv) {
       // A call to __syncthreads() at a kernel's end stays a call, so reports
       // can name its line.
       cmd.push_back("-fno-optimize-sibling-calls");
-      if (variant == 1) cmd.push_back(kInstrumentFlags);
+      if (variant == 1)
+        for (const char* f : kInstrumentFlags) cmd.push_back(f);
       if (o.is_cuda[k]) {
         cmd.push_back("-x");
         cmd.push_back("c++");

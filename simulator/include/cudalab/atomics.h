@@ -8,12 +8,20 @@
 #include <type_traits>
 
 namespace cudalab::detail {
+// The instrumented build (cudalab-cc's twin for the checks and traces) tells
+// the runtime about every atomic: checked like any access, never a race.
+void atomic_access(const void* p, unsigned size);
+
 // The operations CUDA's atomics need, on integers and (through their bits)
 // on floating-point values.
 template <class T>
 class Atomic {
  public:
-  explicit Atomic(T* p) : p_(p) {}
+  explicit Atomic(T* p) : p_(p) {
+#ifdef CUDALAB_INSTRUMENTED
+    atomic_access(p, sizeof(T));
+#endif
+  }
   T load() const {
     T v;
     __atomic_load(p_, &v, __ATOMIC_SEQ_CST);

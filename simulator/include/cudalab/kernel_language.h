@@ -34,8 +34,9 @@
 #define __cluster_dims__(...)
 #define __launch_bounds__(...)
 // Static shared memory: one copy per worker, and a worker runs one block at a
-// time, so every block sees its own.
-#define __shared__ static thread_local
+// time, so every block sees its own. The tag marks these variables in the
+// program's symbol table, where the checks find them.
+#define __shared__ static thread_local __attribute__((abi_tag("cudalab_shared")))
 
 extern thread_local uint3 threadIdx;
 extern thread_local uint3 blockIdx;
