@@ -30,10 +30,12 @@ void record_last_error(cudaError_t e);
 cudaError_t take_last_error(bool reset);
 
 // ---- allocations ------------------------------------------------------------
-// racecheck and initcheck's record of one 4-byte word of device memory
-// (shadow.cpp says what the fields hold).
-struct GlobalWord {
-  uint32_t writer, reader, meta;
+// racecheck and initcheck's records of device memory (shadow.cpp says what
+// they hold): 10.5 bytes per 4-byte word, within the checks' 3x budget.
+struct GlobalShadow {
+  std::unique_ptr<uint64_t[]> race;    // per word: last writer and readers
+  std::unique_ptr<uint16_t[]> sites;   // per word: their code addresses
+  std::unique_ptr<uint8_t[]> written;  // per word, 4 bits: bytes initialized
 };
 
 struct Allocation {
@@ -46,7 +48,7 @@ struct Allocation {
   // 0 means not written while tracking was on.
   std::unique_ptr<std::atomic<uint64_t>[]> writers;
   // racecheck and initcheck: one entry per 4-byte word (see shadow.cpp).
-  std::unique_ptr<GlobalWord[]> shadow;
+  std::unique_ptr<GlobalShadow> shadow;
   std::atomic<uint32_t> shadow_launch{0};  // the launch its race fields belong to
   std::mutex shadow_mutex;
   bool managed = false;  // host code writes it too: always initialized

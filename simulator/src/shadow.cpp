@@ -21,25 +21,26 @@
 
 namespace cudalab::rt {
 
-// Global memory: 12 bytes per 4-byte word (the checks' memory budget is 3x).
-// writer/reader: the global thread id + 1 of the last writer and reader in
-// this launch; reader can also say "several threads of block B" or "threads
-// of several blocks". meta: bits 0-3 which bytes are initialized; 4-10 and
-// 11-17 the writer's and reader's epoch (low 7 bits); 18-24 and 25-31 their
-// code addresses (an index into a table of 127).
+// Global memory, per 4-byte word: 64 bits for racecheck, the writer in the
+// low half and the readers in the high half, each as a 25-bit code and the
+// 7 low bits of the epoch of the access. A writer's code is its global
+// thread id + 1 (wrapping: two threads that share a code hide each other's
+// races, never invent one); a reader's is a thread id + 1 below 2^24, or
+// 2^24 + B for "several threads of block B", or kReadersOfBlocks. Then 16
+// bits: the code addresses of the two accesses (indexes into a table of
+// 255), and 4 bits: which bytes anything wrote since cudaMalloc.
 thread_local SharedRanges tl_shared;
 
 namespace {
 
-constexpr uint32_t kReadersOfBlock = 0x80000000u;
-constexpr uint32_t kReadersOfBlocks = 0xffffffffu;
-constexpr uint32_t kInitBits = 0xfu;
-
-inline uint32_t field(uint32_t m, int shift) { return (m >> shift) & 0x7fu; }
-inline uint32_t with_field(uint32_t m, int shift, uint32_t v) {
-  return (m & ~(0x7fu << shift)) | ((v & 0x7fu) << shift);
-}
-constexpr int kWriterEpoch = 4, kReaderEpoch = 11, kWriterPc = 18, kReaderPc = 25;
+constexpr uint32_t kCodeMask = (1u << 25) - 1;
+constexpr uint32_t kReadersOfBlock = 1u << 24;
+constexpr uint32_t kReadersOfBlocks = kCodeMask;
+inline uint32_t code_of(uint32_t half) { return half & kCodeMask; }
+inline uint32_t epoch_of(uint32_t half) { return half >> 25; }
+inline uint32_t half(uint32_t code, uint32_t epoch) { return code | (epoch << 25); }
+// A thread's code: its global id + 1, kept below 2^25 (or 2^24 as a reader).
+inline uint32_t thread_code(uint64_t id, uint32_t limit) { return uint32_t(id % (limit - 1)) + 1; }
 
 template <class T>
 inline T load(const T& v) {
@@ -50,9 +51,9 @@ inline void store(T& v, T x) {
   __atomic_store_n(&v, x, __ATOMIC_RELAXED);
 }
 
-// Code addresses of global accesses, 127 of them at most (0: unknown).
+// Code addresses of global accesses, 255 of them at most (0: unknown).
 std::mutex g_pc_mutex;
-uintptr_t g_pcs[128];
+uintptr_t g_pcs[256];
 uint32_t g_pc_count = 1;
 uint32_t pc_index(uintptr_t pc) {
   thread_local uintptr_t cached_pc[64];
@@ -63,7 +64,7 @@ uint32_t pc_index(uintptr_t pc) {
   uint32_t i = 1;
   while (i < g_pc_count && g_pcs[i] != pc) ++i;
   if (i == g_pc_count) {
-    if (g_pc_count == 128) return 0;
+    if (g_pc_count == 256) return 0;
     g_pcs[g_pc_count++] = pc;
   }
   cached_pc[h] = pc;
@@ -320,10 +321,25 @@ uint32_t next_shadow_phase() {
 void shadow_allocation(Allocation& a) {
   if (a.shadow) return;
   const size_t words = (a.size + 3) / 4;
-  a.shadow.reset(new GlobalWord[words]);
-  std::memset(a.shadow.get(), 0, words * sizeof(GlobalWord));
+  auto sh = std::make_unique<GlobalShadow>();
+  if (racecheck_enabled()) {
+    sh->race.reset(new uint64_t[words]());
+    sh->sites.reset(new uint16_t[words]());
+  }
+  sh->written.reset(new uint8_t[(words + 1) / 2]());
+  a.shadow = std::move(sh);
   if (a.managed) shadow_host_wrote(reinterpret_cast<void*>(a.base), a.size);
 }
+
+namespace {
+// The 4 "written" bits of word w.
+inline uint8_t written_bits(const uint8_t* written, size_t w) {
+  return uint8_t((load(written[w / 2]) >> ((w % 2) * 4)) & 0xfu);
+}
+inline void mark_written(uint8_t* written, size_t w, uint8_t bytes) {
+  __atomic_fetch_or(&written[w / 2], uint8_t(bytes << ((w % 2) * 4)), __ATOMIC_RELAXED);
+}
+}  // namespace
 
 void shadow_host_wrote(const void* device_address, size_t bytes) {
   if (!bytes) return;
@@ -332,30 +348,25 @@ void shadow_host_wrote(const void* device_address, size_t bytes) {
   if (!a || !a->shadow) return;
   const size_t off = start - a->base, end = std::min(a->size, off + bytes);
   for (size_t i = off; i < end;) {
-    GlobalWord& w = a->shadow[i / 4];
-    const size_t lo = i, hi = std::min(end, i / 4 * 4 + 4);
-    w.meta |= ((1u << (hi - lo)) - 1) << (lo % 4);
+    const size_t hi = std::min(end, i / 4 * 4 + 4);
+    mark_written(a->shadow->written.get(), i / 4, uint8_t(((1u << (hi - i)) - 1) << (i % 4)));
     i = hi;
   }
 }
 
 namespace {
-// The race fields are the launch's own: clear them when a launch (or a grid
-// sync's new phase) first touches the allocation. Initialization stays.
+// The race records are the launch's own: clear them when a launch (or a
+// grid sync's new phase) first touches the allocation.
 void start_shadow_phase(Allocation& a, uint32_t phase) {
   std::lock_guard lock(a.shadow_mutex);
   if (a.shadow_launch.load(std::memory_order_relaxed) == phase) return;
   const size_t words = (a.size + 3) / 4;
-  for (size_t i = 0; i < words; ++i) {
-    GlobalWord& w = a.shadow[i];
-    w.writer = w.reader = 0;
-    w.meta &= kInitBits;
-  }
+  std::memset(a.shadow->race.get(), 0, words * sizeof(uint64_t));
   a.shadow_launch.store(phase, std::memory_order_release);
 }
 
-void global_race(Hazard h, uint32_t pc_first, uint32_t first_id, const Allocation& a,
-                 uintptr_t address, uintptr_t pc) {
+void global_race(Hazard h, uint32_t pc_first, uint32_t first_code, bool first_is_thread,
+                 const Allocation& a, uintptr_t address, uintptr_t pc) {
   const uintptr_t first_pc = pc_at(pc_first);
   const FindingKey key{kRacecheck, h, 0, h != kWriteRead, pc, first_pc};
   if (!count_finding(key)) return;
@@ -365,10 +376,10 @@ void global_race(Hazard h, uint32_t pc_first, uint32_t first_id, const Allocatio
   d.address = address;
   d.thread = tl_thread->index;
   d.block = tl_block->index;
-  if (first_id && first_id < kReadersOfBlock) {
+  if (first_is_thread) {
     d.other_known = true;
-    d.other_thread = unflatten((first_id - 1) % l.threads_per_block, l.block);
-    d.other_block = unflatten((first_id - 1) / l.threads_per_block, l.grid);
+    d.other_thread = unflatten((first_code - 1) % l.threads_per_block, l.block);
+    d.other_block = unflatten((first_code - 1) / l.threads_per_block, l.grid);
   }
   d.location = describe_global(a, address);
   describe_finding(key, std::move(d));
@@ -379,26 +390,33 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
                    uintptr_t pc) {
   const BlockContext& b = *tl_block;
   const Launch& l = *b.launch;
-  if (a.shadow_launch.load(std::memory_order_acquire) != l.shadow_phase)
-    start_shadow_phase(a, l.shadow_phase);
-  const uint32_t tpb = l.threads_per_block;
-  const uint32_t me = b.linear * tpb + tl_thread->linear + 1;
-  const uint32_t e = b.epoch & 0x7fu;
+  GlobalShadow& sh = *a.shadow;
   const size_t off = address - a.base;
   const size_t words = (a.size + 3) / 4;
   const size_t first = off / 4, last = std::min((off + size - 1) / 4, words - 1);
-  const bool race = racecheck_enabled() && !atomic;
-  bool reported_uninit = false;
-  // Whether an access by `id` in epoch `epoch` is unordered with mine.
-  auto unordered = [&](uint32_t id, uint32_t epoch) {
-    return (id - 1) / tpb != b.linear || epoch == e;
+  const bool race = sh.race && !atomic;
+  if (race && a.shadow_launch.load(std::memory_order_acquire) != l.shadow_phase)
+    start_shadow_phase(a, l.shadow_phase);
+  const uint32_t tpb = l.threads_per_block;
+  const uint64_t id = uint64_t(b.linear) * tpb + tl_thread->linear;
+  const uint32_t me_w = thread_code(id, 1u << 25), me_r = thread_code(id, 1u << 24);
+  const uint32_t block = uint32_t(b.linear % (kReadersOfBlock - 1));
+  const uint32_t e = b.epoch & 0x7fu;
+  // Whether an access by the thread of `code` in `epoch` is unordered with
+  // mine: another block, or my block in this epoch.
+  const uint32_t my_block_w = (me_w - 1) / tpb, my_block_r = (me_r - 1) / tpb;
+  auto unordered_writer = [&](uint32_t code, uint32_t epoch) {
+    return (code - 1) / tpb != my_block_w || epoch == e;
   };
+  auto unordered_reader = [&](uint32_t code, uint32_t epoch) {
+    return (code - 1) / tpb != my_block_r || epoch == e;
+  };
+  bool reported_uninit = false;
   for (size_t wi = first; wi <= last; ++wi) {
-    GlobalWord& w = a.shadow[wi];
     const size_t lo = std::max(off, wi * 4), hi = std::min(off + size, wi * 4 + 4);
-    const uint32_t bytes = ((1u << (hi - lo)) - 1) << (lo - wi * 4);
-    uint32_t m = load(w.meta);
-    if ((!write || atomic) && (m & bytes) != bytes && initcheck_enabled() && !reported_uninit &&
+    const uint8_t bytes = uint8_t(((1u << (hi - lo)) - 1) << (lo - wi * 4));
+    const uint8_t had = written_bits(sh.written.get(), wi);
+    if ((!write || atomic) && (had & bytes) != bytes && initcheck_enabled() && !reported_uninit &&
         !a.managed) {
       reported_uninit = true;
       uninitialized_read("__global__", address, size, pc,
@@ -406,48 +424,49 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
                              ", which nothing has written since cudaMalloc (no kernel, "
                              "cudaMemcpy or cudaMemset)");
     }
-    if (write || atomic) m |= bytes;
-    if (race) {
-      const uint32_t writer = load(w.writer), reader = load(w.reader);
-      const uint32_t pci = pc_index(pc);
-      if (write) {
-        if (writer && writer != me && unordered(writer, field(m, kWriterEpoch)))
-          global_race(kWriteWrite, field(m, kWriterPc), writer, a, address, pc);
-        if (reader && reader != me) {
-          bool hazard;
-          if (reader == kReadersOfBlocks)
-            hazard = true;
-          else if (reader & kReadersOfBlock)
-            hazard = (reader & ~kReadersOfBlock) != b.linear || field(m, kReaderEpoch) == e;
-          else
-            hazard = unordered(reader, field(m, kReaderEpoch));
-          if (hazard) global_race(kReadWrite, field(m, kReaderPc), reader, a, address, pc);
-        }
-        store(w.writer, me);
-        m = with_field(with_field(m, kWriterEpoch, e), kWriterPc, pci);
-      } else {
-        if (writer && writer != me && unordered(writer, field(m, kWriterEpoch)))
-          global_race(kWriteRead, field(m, kWriterPc), writer, a, address, pc);
-        // Summarize the readers: one thread, threads of one block, or of several.
-        uint32_t next = me;
-        if (reader && reader != me) {
-          const bool older = field(m, kReaderEpoch) != e;
-          if (reader == kReadersOfBlocks)
-            next = kReadersOfBlocks;
-          else if (reader & kReadersOfBlock)
-            next = (reader & ~kReadersOfBlock) != b.linear ? kReadersOfBlocks
-                   : older                                 ? me
-                                                           : reader;
-          else if ((reader - 1) / tpb != b.linear)
-            next = kReadersOfBlocks;
-          else
-            next = older ? me : (kReadersOfBlock | b.linear);
-        }
-        store(w.reader, next);
-        m = with_field(with_field(m, kReaderEpoch, e), kReaderPc, pci);
+    if ((write || atomic) && (had & bytes) != bytes) mark_written(sh.written.get(), wi, bytes);
+    if (!race) continue;
+    const uint64_t rec = load(sh.race[wi]);
+    const uint32_t wr = uint32_t(rec), rd = uint32_t(rec >> 32);
+    const uint16_t sites = load(sh.sites[wi]);
+    const uint32_t pci = pc_index(pc);
+    const uint32_t writer = code_of(wr), reader = code_of(rd);
+    if (write) {
+      if (writer && writer != me_w && unordered_writer(writer, epoch_of(wr)))
+        global_race(kWriteWrite, sites & 0xffu, writer, true, a, address, pc);
+      if (reader && reader != me_r) {
+        bool hazard;
+        if (reader == kReadersOfBlocks)
+          hazard = true;
+        else if (reader & kReadersOfBlock)
+          hazard = (reader & ~kReadersOfBlock) != block || epoch_of(rd) == e;
+        else
+          hazard = unordered_reader(reader, epoch_of(rd));
+        if (hazard)
+          global_race(kReadWrite, sites >> 8, reader, !(reader & kReadersOfBlock), a, address,
+                      pc);
       }
+      store(sh.race[wi], uint64_t((rec & 0xffffffff00000000ull) | half(me_w, e)));
+      store(sh.sites[wi], uint16_t((sites & 0xff00u) | pci));
+    } else {
+      if (writer && writer != me_w && unordered_writer(writer, epoch_of(wr)))
+        global_race(kWriteRead, sites & 0xffu, writer, true, a, address, pc);
+      // Summarize the readers: one thread, threads of one block, or of several.
+      uint32_t next = me_r;
+      if (reader && reader != me_r) {
+        const bool older = epoch_of(rd) != e;
+        if (reader == kReadersOfBlocks)
+          next = kReadersOfBlocks;
+        else if (reader & kReadersOfBlock)
+          next = (reader & ~kReadersOfBlock) != block ? kReadersOfBlocks : older ? me_r : reader;
+        else if ((reader - 1) / tpb != my_block_r)
+          next = kReadersOfBlocks;
+        else
+          next = older ? me_r : (kReadersOfBlock | block);
+      }
+      store(sh.race[wi], uint64_t((rec & 0xffffffffull) | (uint64_t(half(next, e)) << 32)));
+      store(sh.sites[wi], uint16_t((sites & 0xffu) | (pci << 8)));
     }
-    store(w.meta, m);
   }
 }
 

@@ -4,8 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
+#include <vector>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -312,6 +315,59 @@ TEST_F(Tools, SynccheckReportsABarrierReachedByPartOfTheBlock) {
   EXPECT_TRUE(Says(r.output, "after: cudaSuccess"));
   r = run(path("p"));
   EXPECT_EQ(r.output.find("Barrier error"), std::string::npos) << "checks are off by default";
+}
+
+// The checks corpus: each buggy program names what must be found in lines
+// `// expect: TOOL KIND FILE:LINE`; a program without them must get no
+// finding at all under CUDALAB_CHECK=all.
+TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> sources;
+  for (const auto& e : fs::directory_iterator(kPrograms + "/checks"))
+    if (e.path().extension() == ".cu") sources.push_back(e.path());
+  std::sort(sources.begin(), sources.end());
+  int buggy = 0, clean = 0;
+  for (const fs::path& src : sources) {
+    const std::string name = src.stem().string();
+    if (name == "endless_loop" || name == "leak") continue;  // their own tests
+    std::ifstream in(src);
+    std::vector<std::vector<std::string>> expected;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("// expect: ", 0) != 0) continue;
+      std::istringstream words(line.substr(11));
+      std::vector<std::string> e{std::istream_iterator<std::string>(words), {}};
+      ASSERT_EQ(e.size(), 3u) << src << ": " << line;
+      expected.push_back(e);
+    }
+    ASSERT_EQ(run(kCC + " " + src.string() + " -o " + path(name)).status, 0) << src;
+    const std::string json_path = path(name + ".json");
+    const Result r = run("CUDALAB_CHECK=all CUDALAB_CHECK_JSON=" + json_path + " timeout 60 " +
+                         path(name));
+    std::ifstream jf(json_path);
+    std::vector<std::string> findings;  // one JSON object per line
+    for (std::string line; std::getline(jf, line);)
+      if (line.find("\"tool\"") != std::string::npos) findings.push_back(line);
+    if (expected.empty()) {
+      ++clean;
+      EXPECT_TRUE(findings.empty()) << name << " is correct, yet:\n" << r.output;
+      EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors")) << name;
+      continue;
+    }
+    ++buggy;
+    for (const auto& e : expected) {
+      const std::string tool = "\"tool\": \"" + e[0] + "\"", kind = "\"kind\": \"" + e[1] + "\"",
+                        where = "/" + e[2] + "\"";
+      const bool found = std::any_of(findings.begin(), findings.end(), [&](const std::string& f) {
+        return f.find(tool) != std::string::npos && f.find(kind) != std::string::npos &&
+               f.find("\"where\": ") != std::string::npos &&
+               f.find(where) != std::string::npos;
+      });
+      EXPECT_TRUE(found) << name << ": no " << e[0] << " " << e[1] << " finding at " << e[2]
+                         << "\n" << r.output;
+    }
+  }
+  EXPECT_GE(buggy, 15);
+  EXPECT_GE(clean, 6);
 }
 
 TEST_F(Tools, ATimeLimitStopsAnEndlessKernel) {

@@ -16,3 +16,4 @@ int main() {
   std::printf("after: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
 }
+// expect: memcheck read oob_read_before.cu:6

@@ -15,3 +15,4 @@ int main() {
   std::printf("after: %s\n", cudaGetErrorName(e));
   return 0;
 }
+// expect: memcheck write oob_write.cu:6

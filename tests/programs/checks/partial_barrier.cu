@@ -20,3 +20,4 @@ int main() {
   std::printf("after: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
 }
+// expect: synccheck partial partial_barrier.cu:9

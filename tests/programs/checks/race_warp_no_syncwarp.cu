@@ -1,6 +1,6 @@
 // racecheck corpus: the last warp of a reduction sums through shared memory
 // without __syncwarp(): lanes of a warp are not in lock-step since Volta.
-// expect: racecheck read-after-write race_warp_no_syncwarp.cu:14
+// expect: racecheck write-after-read race_warp_no_syncwarp.cu:14
 #include <cstdio>
 
 __global__ void warp_sum(const int* in, int* out) {

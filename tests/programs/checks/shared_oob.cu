@@ -16,3 +16,4 @@ int main() {
   cudaFree(out);
   return 0;
 }
+// expect: memcheck write shared_oob.cu:6

@@ -13,3 +13,4 @@ int main() {
   cudaFree(out);
   return 0;
 }
+// expect: memcheck use-after-free use_after_free.cu:4
