@@ -168,7 +168,10 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
   }
   while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
          b->next_thread_ < b->thread_count_) {
-    SimThread& t = b->threads_[b->next_thread_++];
+    SimThread& t = b->threads_[b->start_order_.empty() ? b->next_thread_
+                                                      : b->start_order_[b->next_thread_]];
+    ++b->next_thread_;
+    t.started = true;
     t.fault_jump = &jump;
     enter_thread(t);
     b->launch_.body(b->launch_.closure);
@@ -191,7 +194,9 @@ void BlockRun::run(uint32_t linear) {
   at_barrier_.clear();
   barrier_sum_ = barrier_or_ = 0;
   barrier_and_ = 1;
+  schedule_block(linear);
   for (auto& t : threads_) {
+    t.started = false;
     t.global_accesses = 0;
     t.exited = false;
     t.wait = SimThread::Wait::kNone;
@@ -281,6 +286,31 @@ void BlockRun::thread_exited(SimThread& t) {
   }
 }
 
+// ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------
+
+void BlockRun::schedule_block(uint32_t linear) {
+  const Schedule& s = schedule();
+  if (s.kind == Schedule::kInOrder) return;
+  start_order_.resize(thread_count_);
+  for (uint32_t i = 0; i < thread_count_; ++i) start_order_[i] = i;
+  if (s.kind == Schedule::kReverse) {
+    std::reverse(start_order_.begin(), start_order_.end());
+  } else {
+    // The same order for a block whichever worker runs it.
+    random_.seed(s.seed ^ (uint64_t(linear) * 0x9e3779b97f4a7c15ull));
+    std::shuffle(start_order_.begin(), start_order_.end(), random_);
+  }
+}
+
+void BlockRun::reorder(std::vector<SimThread*>& threads) {
+  const Schedule& s = schedule();
+  if (s.kind == Schedule::kReverse)
+    std::sort(threads.begin(), threads.end(),
+              [](const SimThread* a, const SimThread* b) { return a->linear > b->linear; });
+  else if (s.kind == Schedule::kRandom)
+    std::shuffle(threads.begin(), threads.end(), random_);
+}
+
 // ---- the block barrier ---------------------------------------------------------
 
 uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
@@ -314,6 +344,7 @@ void BlockRun::release_barrier() {
   // One result for every thread: count, and or or over the predicates.
   const uint64_t packed =
       uint64_t(barrier_sum_) | uint64_t(barrier_and_) << 32 | uint64_t(barrier_or_) << 33;
+  reorder(at_barrier_);
   for (SimThread* t : at_barrier_) {
     t->result = packed;
     t->wait = SimThread::Wait::kNone;
@@ -348,7 +379,8 @@ void BlockRun::release_groups_if_complete() {
     // Complete when every thread of the range has started and either
     // arrived or returned.
     const uint32_t end = std::min(g.first + g.size, thread_count_);
-    bool complete = end <= next_thread_;
+    bool complete = true;
+    for (uint32_t k = g.first; complete && k < end; ++k) complete = threads_[k].started;
     uint32_t live = 0;
     for (uint32_t k = g.first; complete && k < end; ++k) live += !threads_[k].exited;
     complete = complete && g.waiting.size() == live;
@@ -356,6 +388,7 @@ void BlockRun::release_groups_if_complete() {
       ++i;
       continue;
     }
+    reorder(g.waiting);
     for (SimThread* w : g.waiting) {
       w->wait = SimThread::Wait::kNone;
       if (w != tl_thread) ready_.push_back(w);
@@ -386,7 +419,7 @@ bool BlockRun::warp_op_complete(const WarpState& w, const PendingWarpOp& p) cons
     for (unsigned l = 0; l < 32; ++l) {
       if (!((needed >> l) & 1u) || ((p.arrived >> l) & 1u)) continue;
       const SimThread& t = threads_[base + l];
-      if (base + l >= next_thread_ || t.wait == SimThread::Wait::kNone) return false;
+      if (!t.started || t.wait == SimThread::Wait::kNone) return false;
     }
     return true;
   }
@@ -422,6 +455,14 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
     w.pending.back().op = op;
   }
   PendingWarpOp& p = w.pending[index];
+  if (synccheck_enabled() && op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) {
+    char what[200];
+    std::snprintf(what, sizeof(what),
+                  "%s called by lane %u with mask 0x%08x, which leaves out the calling lane "
+                  "(undefined on a GPU: the mask must name the lane itself)",
+                  op_name(op), t.lane, mask);
+    synccheck_barrier("warp-mask", pc, what);
+  }
   p.arrived |= 1u << t.lane;
   p.value[t.lane] = value;
   p.arg[t.lane] = arg;
@@ -462,6 +503,19 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
   }
   const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
   if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
+  if (synccheck_enabled() && p.op != WarpOp::kActiveMask && (p.mask & ~lanes)) {
+    const unsigned missing = p.mask & ~lanes;
+    const SimThread& first = threads_[warp_base + unsigned(std::countr_zero(lanes ? lanes : 1u))];
+    char what[260];
+    std::snprintf(what, sizeof(what),
+                  "%s with mask 0x%08x names lanes that %s (lanes 0x%08x): undefined on a GPU, "
+                  "where it may hang; name only the lanes that reach this call",
+                  op_name(p.op), p.mask,
+                  (missing & ~w.existing) == missing ? "the block does not have" : "have returned",
+                  missing);
+    synccheck_barrier("warp-mask", first.wait_pc, what);
+  }
+  std::vector<SimThread*> released;
   for (unsigned l = 0; l < 32; ++l) {
     if (!((lanes >> l) & 1u)) continue;
     SimThread& t = threads_[warp_base + l];
@@ -540,8 +594,10 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
     }
     t.result = r;
     t.wait = SimThread::Wait::kNone;
-    if (&t != tl_thread) ready_.push_back(&t);
+    if (&t != tl_thread) released.push_back(&t);
   }
+  reorder(released);
+  ready_.insert(ready_.end(), released.begin(), released.end());
 }
 
 // ---- deadlocks ----------------------------------------------------------------------

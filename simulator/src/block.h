@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <random>
 #include <vector>
 
 #include "internal.h"
@@ -58,6 +59,12 @@ class BlockRun {
   [[gnu::always_inline]] inline SimThread* take_ready();
   void recheck_active_masks(WarpState& w);
   void report_deadlock();
+
+  // CUDALAB_SCHEDULE: the order threads start in and leave barriers in.
+  void schedule_block(uint32_t linear);
+  void reorder(std::vector<SimThread*>& threads);
+  std::vector<uint32_t> start_order_;  // empty: in order
+  std::mt19937_64 random_;
 
   Launch& launch_;
   BlockContext context_;

@@ -489,7 +489,8 @@ bool memcheck_report_launch(const Launch& l) {
                    where.empty() ? "(unknown line)" : where.c_str());
       std::fprintf(
           stderr, "=========     in block (%u,%u,%u)%s\n", f.block.x, f.block.y, f.block.z,
-          f.count > 1 ? (" and " + std::to_string(f.count - 1) + " more blocks").c_str() : "");
+          f.count > 1 ? (" (found " + std::to_string(f.count) + " times in this launch)").c_str()
+                      : "");
       std::ostringstream j;
       j << "{\"tool\": \"synccheck\", \"kind\": " << json_string(f.kind)
         << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where)

@@ -158,7 +158,16 @@ struct SimThread {
   uintptr_t wait_pc = 0;  // where it waits (for deadlock reports)
   enum class Wait : uint8_t { kNone, kBarrier, kWarp } wait = Wait::kNone;
   bool exited = false;
+  bool started = false;
 };
+
+// CUDALAB_SCHEDULE: threads in order (the default), in reverse, or shuffled
+// with a seed (printed, so that a finding can be replayed).
+struct Schedule {
+  enum Kind { kInOrder, kReverse, kRandom } kind = kInOrder;
+  uint64_t seed = 0;
+};
+const Schedule& schedule();
 
 class BlockRun;
 

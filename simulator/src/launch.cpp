@@ -1,5 +1,7 @@
 // A kernel launch: check the configuration as CUDA does, run the grid, and
 // turn a fault into the report and the sticky error a GPU would give.
+#include <cstdlib>
+#include <cerrno>
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -49,6 +51,46 @@ std::string configuration_problem(const char* kernel, dim3 grid, dim3 block, siz
 }
 
 }  // namespace
+
+const Schedule& schedule() {
+  static const Schedule s = [] {
+    Schedule r;
+    const char* env = std::getenv("CUDALAB_SCHEDULE");
+    if (!env || !*env || std::strcmp(env, "in-order") == 0) return r;
+    const std::string v = env;
+    if (v == "reverse") {
+      r.kind = Schedule::kReverse;
+    } else if (v == "random" || v.rfind("random:", 0) == 0) {
+      r.kind = Schedule::kRandom;
+      if (v == "random") {
+        r.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) % 1000000;
+      } else {
+        char* end = nullptr;
+        errno = 0;
+        r.seed = std::strtoull(v.c_str() + 7, &end, 10);
+        if (errno || !end || *end || v.size() == 7) {
+          std::fprintf(stderr,
+                       "cudalab: CUDALAB_SCHEDULE=%s: the seed after 'random:' must be a "
+                       "whole number, as in random:42\n",
+                       env);
+          std::exit(2);
+        }
+      }
+      std::fprintf(stderr,
+                   "cudalab: threads run in a random order, seed %llu (CUDALAB_SCHEDULE=random:%llu "
+                   "runs this order again)\n",
+                   (unsigned long long)r.seed, (unsigned long long)r.seed);
+    } else {
+      std::fprintf(stderr,
+                   "cudalab: CUDALAB_SCHEDULE=%s is not a schedule: use in-order (the default), "
+                   "reverse, random or random:SEED\n",
+                   env);
+      std::exit(2);
+    }
+    return r;
+  }();
+  return s;
+}
 
 std::string launch_heading(const Launch& l) {
   return std::string("cudalab: kernel '") + l.site.kernel + "' (launched at " + l.site.file + ":" +

@@ -10,6 +10,7 @@
 #include <iterator>
 #include <vector>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -351,6 +352,12 @@ TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
       ++clean;
       EXPECT_TRUE(findings.empty()) << name << " is correct, yet:\n" << r.output;
       EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors")) << name;
+      // Correct whatever order the threads run in.
+      for (const char* order : {"reverse", "random:1"}) {
+        const Result o = run(std::string("CUDALAB_SCHEDULE=") + order +
+                             " CUDALAB_CHECK=all timeout 60 " + path(name));
+        EXPECT_TRUE(Says(o.output, "ERROR SUMMARY: 0 errors")) << name << " " << order;
+      }
       continue;
     }
     ++buggy;
@@ -368,6 +375,40 @@ TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
   }
   EXPECT_GE(buggy, 15);
   EXPECT_GE(clean, 6);
+}
+
+TEST_F(Tools, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
+  // Every thread writes one place: the last to run wins (a race, on purpose).
+  std::ofstream(path("last.cu")) << "#include <cstdio>\n"
+                                    "__global__ void last(int* out) {\n"
+                                    "  __syncthreads();\n"
+                                    "  *out = threadIdx.x;\n"
+                                    "}\n"
+                                    "int main() {\n"
+                                    "  int* d; int h = -1;\n"
+                                    "  cudaMalloc(&d, sizeof(int));\n"
+                                    "  last<<<1, 64>>>(d);\n"
+                                    "  cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);\n"
+                                    "  std::printf(\"last=%d\\n\", h);\n"
+                                    "}\n";
+  ASSERT_EQ(run(kCC + " " + path("last.cu") + " -o " + path("last")).status, 0);
+  EXPECT_TRUE(Says(run(path("last")).output, "last=62"))
+      << "in order, the last thread to arrive at the barrier goes on first";
+  EXPECT_TRUE(Says(run("CUDALAB_SCHEDULE=reverse " + path("last")).output, "last=1"));
+  const Result a = run("CUDALAB_SCHEDULE=random:7 " + path("last"));
+  const Result b = run("CUDALAB_SCHEDULE=random:7 " + path("last"));
+  EXPECT_TRUE(Says(a.output, "seed 7 (CUDALAB_SCHEDULE=random:7 runs this order again)"));
+  EXPECT_EQ(a.output, b.output) << "one seed, one order";
+  std::set<std::string> seen;
+  for (int seed = 1; seed <= 8; ++seed) {
+    const std::string out = run("CUDALAB_SCHEDULE=random:" + std::to_string(seed) + " " +
+                                path("last")).output;
+    seen.insert(out.substr(out.find("last=")));
+  }
+  EXPECT_GT(seen.size(), 2u) << "different seeds give different orders";
+  const Result bad = run("CUDALAB_SCHEDULE=sideways " + path("last"));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(Says(bad.output, "use in-order (the default), reverse, random or random:SEED"));
 }
 
 TEST_F(Tools, ATimeLimitStopsAnEndlessKernel) {
