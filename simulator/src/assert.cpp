@@ -14,6 +14,7 @@ extern "C" void cudalab_assert_fail(const char* expression, const char* file, un
     std::fflush(stderr);
     std::abort();
   }
+  const RuntimeScope runtime;
   const uint3 b = tl_block->index, t = tl_thread->index;
   std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
                file, line, function, b.x, b.y, b.z, t.x, t.y, t.z, expression);
@@ -27,6 +28,7 @@ extern "C" void cudalab_assert_fail(const char* expression, const char* file, un
 void __trap() {
   using namespace cudalab::rt;
   if (!tl_thread || !tl_block) std::abort();
+  const RuntimeScope runtime;
   const Launch& l = *tl_block->launch;
   const uint3 b = tl_block->index, t = tl_thread->index;
   stop_launch_from_thread(cudaErrorLaunchFailure,

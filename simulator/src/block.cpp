@@ -165,6 +165,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
   if (sigsetjmp(jump, 0) != 0) {
     // A fault or a failed assert in the thread that ran on this fiber: the
     // handler recorded it and aborted the launch; this thread is over.
+    tl_in_runtime = 0;
   }
   while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
          b->next_thread_ < b->thread_count_) {
@@ -174,6 +175,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     t.started = true;
     t.fault_jump = &jump;
     enter_thread(t);
+    tl_in_runtime = 0;
     b->launch_.body(b->launch_.closure);
     b->thread_exited(*tl_thread);  // the same thread, maybe resumed several times
   }
@@ -186,6 +188,7 @@ void BlockRun::run(uint32_t linear) {
   context_.index = unflatten(linear, launch_.grid);
   tl_block = &context_;
   blockIdx = context_.index;
+  context_.fenced = false;
   if (checking_) shadow_block_start(context_, thread_count_);
   next_thread_ = exited_ = 0;
   idle_ = 0;
@@ -230,6 +233,7 @@ void BlockRun::run(uint32_t linear) {
       break;
     }
   }
+  if (tl_pending_writes) resolve_pending_writes();
   tl_block = nullptr;
   tl_thread = nullptr;
 }
@@ -255,9 +259,11 @@ void BlockRun::suspend(SimThread& t) {
   // of going through the block's loop.
   SimThread* next = take_ready();
   switching_from_ = &t;
+  const int in_runtime = tl_in_runtime;  // this thread's, kept across the switch
   ctx::fiber from = next ? std::move(next->handle).resume() : std::move(scheduler_).resume();
   arrived(std::move(from));
   enter_thread(t);
+  tl_in_runtime = in_runtime;
 }
 
 void BlockRun::thread_exited(SimThread& t) {
@@ -405,6 +411,9 @@ void* BlockRun::scratch(size_t bytes_per_thread) {
   // Grows with the largest type reduced so far; a block that reduces a
   // larger type than before gets a new buffer before any thread uses it.
   if (scratch_.size() < need) scratch_.resize(need);
+  // The runtime's memory, which the block's threads may use (memcheck).
+  context_.scratch_low = reinterpret_cast<uintptr_t>(scratch_.data());
+  context_.scratch_high = context_.scratch_low + scratch_.size();
   return scratch_.data();
 }
 
@@ -664,6 +673,7 @@ namespace cudalab::detail {
 __attribute__((noinline)) int block_barrier(BarrierOp op, int predicate, const void* pc) {
   using namespace cudalab::rt;
   if (!tl_thread) return predicate;  // outside a kernel: nothing to wait for
+  const RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
   const uint64_t r = tl_block->run->barrier(predicate, reinterpret_cast<uintptr_t>(pc));
   switch (op) {
@@ -682,6 +692,7 @@ __attribute__((noinline)) uint64_t warp_op(WarpOp op, unsigned mask, uint64_t va
                                            int width, const void* pc) {
   using namespace cudalab::rt;
   if (!tl_thread) return value;
+  const RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
   return tl_block->run->warp_op(op, mask, value, arg, width, reinterpret_cast<uintptr_t>(pc));
 }
@@ -689,6 +700,7 @@ __attribute__((noinline)) uint64_t warp_op(WarpOp op, unsigned mask, uint64_t va
 unsigned active_mask() {
   using namespace cudalab::rt;
   if (!tl_thread) return 1;
+  const RuntimeScope runtime;
   return unsigned(tl_block->run->warp_op(WarpOp::kActiveMask, 0, 0, 0, 32,
                                          reinterpret_cast<uintptr_t>(__builtin_return_address(0))));
 }
@@ -709,6 +721,7 @@ namespace cooperative_groups::detail {
 void tile_sync(unsigned first, unsigned size) {
   using namespace cudalab::rt;
   if (!tl_thread) return;
+  const RuntimeScope runtime;
   tl_block->run->group_barrier(first, size,
                                reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
@@ -716,6 +729,7 @@ void tile_sync(unsigned first, unsigned size) {
 void* tile_scratch(size_t bytes_per_thread) {
   using namespace cudalab::rt;
   if (!tl_thread) return nullptr;
+  const RuntimeScope runtime;
   return tl_block->run->scratch(bytes_per_thread);
 }
 

@@ -49,9 +49,10 @@ bool shared_checks() {
 inline void on_access(const void* p, unsigned size, bool write, bool atomic,
                       void* return_address) {
   SimThread* t = tl_thread;
-  if (!t) return;  // host code
+  if (!t || tl_in_runtime) return;  // host code, or the runtime's
   const auto address = reinterpret_cast<uintptr_t>(p);
   const auto pc = reinterpret_cast<uintptr_t>(return_address);
+  if (tl_pending_writes) resolve_pending_writes();
   if (shared_checks()) {
     if (!tl_shared.ready) prepare_shared_ranges();
     const SharedRanges& r = tl_shared;
@@ -120,6 +121,10 @@ CUDALAB_ACCESS_CALLBACKS(16, __int128)
 // Atomics: the instrumented build calls this (their own loads and stores
 // are not instrumented), so that they are checked but never race.
 namespace cudalab::detail {
+void fence_executed() {
+  if (cudalab::rt::tl_block) cudalab::rt::tl_block->fenced = true;
+}
+
 __attribute__((noinline)) void atomic_access(const void* p, unsigned size) {
   cudalab::rt::on_access(p, size, true, true, __builtin_return_address(0));
 }

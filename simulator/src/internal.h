@@ -83,6 +83,12 @@ class AllocationTable {
   uint32_t next_id_ = 1;
 };
 AllocationTable& allocations();
+// Pinned, mapped and registered host memory (cudaHostAlloc, cudaHostRegister):
+// kernels may use it.
+bool kernel_visible_host_memory(uintptr_t address);
+// memcheck: "" when a kernel may use `address` (not device memory), or what
+// host memory it is.
+std::string host_memory_kind(uintptr_t address);
 
 // Each worker's arena for dynamic shared memory (the most a block may have).
 constexpr size_t kDynamicSharedArena = 228 * 1024;
@@ -111,6 +117,7 @@ struct Launch {
   size_t shmem = 0;
   void (*body)(void*) = nullptr;
   void* closure = nullptr;
+  uintptr_t frame_low = 0, frame_high = 0;  // the launch's objects in host memory
   uint32_t id = 0;
   uint32_t threads_per_block = 0;
   std::atomic<bool> aborted{false};
@@ -176,6 +183,9 @@ struct BlockContext {
   // racecheck: this block's barrier interval on its worker (grows at every
   // block start and barrier), and the first of them (initcheck of shared).
   uint32_t epoch = 0, first_epoch = 0;
+  bool fenced = false;  // a thread of the block called __threadfence()
+  // Scratch memory of tiles larger than a warp (the runtime's, on its heap).
+  uintptr_t scratch_low = 0, scratch_high = 0;
   BlockRun* run = nullptr;
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
@@ -183,6 +193,17 @@ struct BlockContext {
 };
 
 extern thread_local SimThread* tl_thread;
+// Set while runtime code runs for a kernel thread (a barrier, a report): the
+// runtime's use of library code that the instrumented build also compiled
+// (std::string, say) is not the kernel's memory access. A thread that leaves
+// through siglongjmp resets it.
+extern thread_local int tl_in_runtime;
+struct RuntimeScope {
+  RuntimeScope() { ++tl_in_runtime; }
+  ~RuntimeScope() { --tl_in_runtime; }
+  RuntimeScope(const RuntimeScope&) = delete;
+  RuntimeScope& operator=(const RuntimeScope&) = delete;
+};
 extern thread_local BlockContext* tl_block;
 
 // Runs every block of `launch` on the worker pool; returns when all are done.
@@ -211,7 +232,8 @@ void memcheck_api_error(const char* call, cudaError_t e, const void* caller,
                         const std::string& why);
 std::string explain_bad_free(const void* ptr);
 std::string explain_bad_range(const void* dst, const void* src, size_t bytes);
-void check_direction(const void* dst, const void* src, cudaMemcpyKind kind, const void* caller);
+// Why a copy's direction does not fit its pointers ("" when it does).
+std::string direction_problem(const void* dst, const void* src, cudaMemcpyKind kind);
 // Under memcheck, freed device memory is kept (never reused) so that a use
 // after free can be named; returns whether it kept `a`.
 bool memcheck_keep_freed(const Allocation& a);
@@ -267,7 +289,9 @@ const StaticSharedVariable* static_shared_variable_at(size_t offset);
 // The variable that ends last at or before `offset` (none: nullptr).
 const StaticSharedVariable* static_shared_variable_before(size_t offset);
 uintptr_t static_shared_base();
-size_t program_thread_locals_size();
+// The end of the guard after the static __shared__ variables (this thread's).
+constexpr size_t kSharedGuard = 4096;
+uintptr_t shared_guard_end();
 // The block's shared memory on this worker, for the access callbacks.
 struct SharedRanges {
   uintptr_t dynamic_low = 0, dynamic_size = 0;  // the whole arena
@@ -286,6 +310,10 @@ uint32_t next_shadow_phase();
 // Host copies and memsets initialize device memory.
 void shadow_host_wrote(const void* device_address, size_t bytes);
 void shadow_block_start(BlockContext& b, uint32_t threads);
+// Write-after-write hazards wait until their store is done (same value: no
+// hazard); the next access or the block's end settles them.
+extern thread_local bool tl_pending_writes;
+void resolve_pending_writes();
 void shadow_barrier(BlockContext& b);
 // __syncwarp among `lanes` of warp `warp` of the block running now.
 void shadow_warp_sync(uint32_t warp, unsigned lanes);

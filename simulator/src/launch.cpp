@@ -150,10 +150,12 @@ cudalab::sim::LaunchSummary last_summary() {
 namespace cudalab::detail {
 
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
-                   cudaStream_t /*stream*/, void (*body)(void*), void* closure, unsigned flags) {
+                   cudaStream_t /*stream*/, void (*body)(void*), void* closure, unsigned flags,
+                   const void* frame_low, const void* frame_high) {
   using namespace cudalab::rt;
   if (tl_thread) {
     // A launch from inside a kernel: CUDA's dynamic parallelism.
+    const RuntimeScope runtime;
     stop_launch_from_thread(
         cudaErrorNotSupported,
         std::string("cudalab: a kernel launched '") + site.kernel + "' at " + site.file + ":" +
@@ -197,6 +199,8 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
   l.shmem = shmem;
   l.body = body;
   l.closure = closure;
+  l.frame_low = reinterpret_cast<uintptr_t>(frame_low);
+  l.frame_high = reinterpret_cast<uintptr_t>(frame_high);
   l.threads_per_block = block.x * block.y * block.z;
   {
     std::lock_guard lock(g_summary_mutex);

@@ -1,6 +1,7 @@
 // The device heap: cudaMalloc/cudaFree, copies and memsets, with the argument
 // checks the CUDA runtime makes. Device memory is ordinary host memory here;
 // the allocation table tells device addresses from others.
+#include <map>
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -154,7 +155,17 @@ cudaError_t cudaFree(void* ptr) {
 namespace {
 std::mutex g_host_mutex;
 std::vector<void*> g_host_allocations;
+// Their ends, for memcheck: kernels may use this host memory.
+std::map<uintptr_t, size_t> g_host_sizes;
 }  // namespace
+
+bool cudalab::rt::kernel_visible_host_memory(uintptr_t address) {
+  std::lock_guard lock(g_host_mutex);
+  auto it = g_host_sizes.upper_bound(address);
+  if (it == g_host_sizes.begin()) return false;
+  --it;
+  return address - it->first < it->second;
+}
 
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
   if (!ptr || flags > (cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
@@ -164,6 +175,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags) {
   if (!p) return api_result(cudaErrorMemoryAllocation);
   std::lock_guard lock(g_host_mutex);
   g_host_allocations.push_back(p);
+  g_host_sizes[reinterpret_cast<uintptr_t>(p)] = bytes;
   *ptr = p;
   return api_result(cudaSuccess);
 }
@@ -179,6 +191,7 @@ cudaError_t cudaFreeHost(void* ptr) {
   auto it = std::find(g_host_allocations.begin(), g_host_allocations.end(), ptr);
   if (it == g_host_allocations.end()) return api_result(cudaErrorInvalidValue);
   g_host_allocations.erase(it);
+  g_host_sizes.erase(reinterpret_cast<uintptr_t>(ptr));
   std::free(ptr);
   return api_result(cudaSuccess);
 }
@@ -195,7 +208,11 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
                          explain_bad_range(dst, src, bytes));
     return api_result(cudaErrorInvalidValue);
   }
-  if (memcheck_enabled()) check_direction(dst, src, kind, __builtin_return_address(0));
+  if (const std::string why = direction_problem(dst, src, kind); !why.empty()) {
+    if (memcheck_enabled())
+      memcheck_api_error("cudaMemcpy", cudaErrorInvalidValue, __builtin_return_address(0), why);
+    return api_result(cudaErrorInvalidValue);
+  }
   std::memmove(dst, src, bytes);
   shadow_host_wrote(dst, bytes);
   return api_result(cudaSuccess);
@@ -255,6 +272,7 @@ cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int) {
     return api_result(
         cudaErrorInvalidValue);  // already registered (CUDA: HostMemoryAlreadyRegistered)
   g_host_allocations.push_back(ptr);
+  g_host_sizes[reinterpret_cast<uintptr_t>(ptr)] = bytes;
   return api_result(cudaSuccess);
 }
 
@@ -263,6 +281,7 @@ cudaError_t cudaHostUnregister(void* ptr) {
   auto it = std::find(g_host_allocations.begin(), g_host_allocations.end(), ptr);
   if (it == g_host_allocations.end()) return api_result(cudaErrorInvalidValue);
   g_host_allocations.erase(it);
+  g_host_sizes.erase(reinterpret_cast<uintptr_t>(ptr));
   return api_result(cudaSuccess);
 }
 
@@ -304,6 +323,7 @@ cudaError_t copy_rows(char* dst, size_t dpitch, const char* src, size_t spitch, 
   if (!dst || !src) return cudaErrorInvalidValue;
   const size_t dspan = dpitch * (rows - 1) + width, sspan = spitch * (rows - 1) + width;
   if (!range_ok(dst, dspan) || !range_ok(src, sspan)) return cudaErrorInvalidValue;
+  if (!direction_problem(dst, src, kind).empty()) return cudaErrorInvalidValue;
   for (size_t r = 0; r < rows; ++r) {
     std::memmove(dst + r * dpitch, src + r * spitch, width);
     shadow_host_wrote(dst + r * dpitch, width);

@@ -28,6 +28,7 @@ namespace cudalab::rt {
 
 thread_local SimThread* tl_thread = nullptr;
 thread_local BlockContext* tl_block = nullptr;
+thread_local int tl_in_runtime = 0;
 
 namespace {
 
@@ -71,8 +72,12 @@ void register_runner(Launch& launch) {
 
 class WorkerPool {
  public:
-  explicit WorkerPool(unsigned n) : count_(n) {
-    for (unsigned i = 1; i < n; ++i) threads_.emplace_back([this, i] { loop(i); });
+  // Under memcheck the calling (main) thread only waits: its stack and heap
+  // are host memory, which kernels must not use, and whatever a kernel
+  // allocates (device-side malloc) stays out of them.
+  explicit WorkerPool(unsigned n) : count_(n), host_works_(!memcheck_enabled()) {
+    for (unsigned i = host_works_ ? 1 : 0; i < n; ++i)
+      threads_.emplace_back([this, i] { loop(i); });
   }
   ~WorkerPool() {
     {
@@ -85,17 +90,20 @@ class WorkerPool {
   }
   unsigned count() const { return count_; }
 
-  // Runs job(worker) on every worker, the calling thread being worker 0.
+  // Runs job(worker) on every worker, the calling thread being worker 0
+  // unless memcheck is on.
   void run(const std::function<void(unsigned)>& job) {
     {
       std::lock_guard lock(mutex_);
       job_ = &job;
-      pending_ = count_ - 1;
+      pending_ = host_works_ ? count_ - 1 : count_;
       ++generation_;
     }
     wake_.notify_all();
-    prepare_worker();
-    job(0);
+    if (host_works_) {
+      prepare_worker();
+      job(0);
+    }
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
     job_ = nullptr;
@@ -121,6 +129,7 @@ class WorkerPool {
   }
 
   unsigned count_;
+  bool host_works_;
   std::vector<std::thread> threads_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
@@ -413,7 +422,9 @@ void run_grid(Launch& launch) {
     }
     launch.idle_threads.fetch_add(idle);
   };
-  if (blocks == 1) {
+  // Under memcheck, kernels never run on the main thread: its stack and
+  // heap are host memory the checks watch for.
+  if (blocks == 1 && !memcheck_enabled()) {
     // One block: no need to wake the other workers.
     prepare_worker();
     job(0);
@@ -464,6 +475,7 @@ bool grid_is_cooperative() {
 void grid_sync() {
   using namespace cudalab::rt;
   if (!tl_thread) return;
+  const RuntimeScope runtime;
   Launch* l = tl_block->launch;
   if (!l->cooperative) {
     stop_launch_from_thread(

@@ -22,25 +22,33 @@
 namespace cudalab::rt {
 
 // Global memory, per 4-byte word: 64 bits for racecheck, the writer in the
-// low half and the readers in the high half, each as a 25-bit code and the
-// 7 low bits of the epoch of the access. A writer's code is its global
-// thread id + 1 (wrapping: two threads that share a code hide each other's
-// races, never invent one); a reader's is a thread id + 1 below 2^24, or
-// 2^24 + B for "several threads of block B", or kReadersOfBlocks. Then 16
-// bits: the code addresses of the two accesses (indexes into a table of
-// 255), and 4 bits: which bytes anything wrote since cudaMalloc.
+// low half and the readers in the high half, each as a 21-bit code, the 7
+// low bits of the epoch of the access and the 4 bytes of the word it
+// touched. A writer's code is its global thread id + 1, wrapping at a
+// multiple of the block size (two threads that share a code hide each
+// other's races, never invent one); a reader's is a thread id + 1 below
+// 2^20, or 2^20 + B for "several threads of block B", or kReadersOfBlocks.
+// Then 16 bits: the code addresses of the two accesses (indexes into a
+// table of 255), and 4 bits: which bytes anything wrote since cudaMalloc.
 thread_local SharedRanges tl_shared;
+thread_local bool tl_pending_writes = false;
 
 namespace {
 
-constexpr uint32_t kCodeMask = (1u << 25) - 1;
-constexpr uint32_t kReadersOfBlock = 1u << 24;
+constexpr uint32_t kCodeMask = (1u << 21) - 1;
+constexpr uint32_t kReadersOfBlock = 1u << 20;
 constexpr uint32_t kReadersOfBlocks = kCodeMask;
 inline uint32_t code_of(uint32_t half) { return half & kCodeMask; }
-inline uint32_t epoch_of(uint32_t half) { return half >> 25; }
-inline uint32_t half(uint32_t code, uint32_t epoch) { return code | (epoch << 25); }
-// A thread's code: its global id + 1, kept below 2^25 (or 2^24 as a reader).
-inline uint32_t thread_code(uint64_t id, uint32_t limit) { return uint32_t(id % (limit - 1)) + 1; }
+inline uint32_t epoch_of(uint32_t half) { return (half >> 21) & 0x7fu; }
+inline uint32_t bytes_of(uint32_t half) { return half >> 28; }
+inline uint32_t half(uint32_t code, uint32_t epoch, uint32_t bytes) {
+  return code | (epoch << 21) | (bytes << 28);
+}
+// A thread's code: its global id + 1, below `limit`, wrapping at a multiple
+// of the block size so that a block's threads share its block number.
+inline uint32_t thread_code(uint64_t id, uint32_t limit, uint32_t block_size) {
+  return uint32_t(id % ((limit - 1) / block_size * block_size)) + 1;
+}
 
 template <class T>
 inline T load(const T& v) {
@@ -93,6 +101,8 @@ struct SharedWord {
   uint32_t init_epoch = 0;
   uint16_t w_thread = 0, r_thread = 0, r_warp = 0;
   uint8_t init = 0;  // bytes written since init_epoch
+  uint8_t w_bytes = 0, r_bytes = 0;  // the bytes of the word the accesses touched
+  uint8_t r_lane_bytes[32];          // of each lane in r_lanes
   // Static window: inside a __shared__ variable, padding between them, or
   // another thread-local that lies between them.
   enum class Kind : uint8_t { kVariable, kPadding, kNotShared } kind = Kind::kVariable;
@@ -127,20 +137,52 @@ std::string describe_shared(uintptr_t address, bool dynamic) {
   return "shared memory outside every __shared__ variable";
 }
 
+// A write-after-write of the same value is harmless (every thread storing
+// one flag, say) and not reported, as compute-sanitizer does not. The store
+// comes right after the callback: the hazard waits here with the value the
+// memory held, and is reported when the next access of this worker (or the
+// end of the block) finds the memory changed.
+struct PendingWrite {
+  uintptr_t address = 0;
+  unsigned size = 0;
+  unsigned char old[16] = {};
+  FindingKey key;
+  FindingDetails details;
+};
+thread_local std::vector<PendingWrite> tl_pending;
+
+template <class MakeDetails>
+void race_found(Hazard h, const FindingKey& key, uintptr_t address, unsigned size,
+                MakeDetails make) {
+  if (h != kWriteWrite) {
+    if (count_finding(key)) describe_finding(key, make());
+    return;
+  }
+  PendingWrite p;
+  p.address = address;
+  p.size = std::min(size, 16u);
+  std::memcpy(p.old, reinterpret_cast<const void*>(address), p.size);
+  p.key = key;
+  p.details = make();
+  tl_pending.push_back(std::move(p));
+  tl_pending_writes = true;
+}
+
 void shared_race(Hazard h, uintptr_t pc_first, uint32_t first_thread, uintptr_t address,
-                 bool dynamic, uintptr_t pc) {
+                 unsigned size, bool dynamic, uintptr_t pc) {
   const FindingKey key{kRacecheck, h, 0, h != kWriteRead, pc, pc_first};
-  if (!count_finding(key)) return;
-  FindingDetails d;
-  d.space = "__shared__";
-  d.address = address;
-  d.thread = tl_thread->index;
-  d.block = tl_block->index;
-  d.other_known = true;
-  d.other_thread = unflatten(first_thread, tl_block->launch->block);
-  d.other_block = tl_block->index;
-  d.location = describe_shared(address, dynamic);
-  describe_finding(key, std::move(d));
+  race_found(h, key, address, size, [&] {
+    FindingDetails d;
+    d.space = "__shared__";
+    d.address = address;
+    d.thread = tl_thread->index;
+    d.block = tl_block->index;
+    d.other_known = true;
+    d.other_thread = unflatten(first_thread, tl_block->launch->block);
+    d.other_block = tl_block->index;
+    d.location = describe_shared(address, dynamic);
+    return d;
+  });
 }
 
 void uninitialized_read(const char* space, uintptr_t address, unsigned size, uintptr_t pc,
@@ -171,6 +213,15 @@ void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned 
   describe_finding(key, std::move(d));
 }
 
+void resolve_pending_writes() {
+  for (const PendingWrite& p : tl_pending)
+    if (std::memcmp(p.old, reinterpret_cast<const void*>(p.address), p.size) != 0 &&
+        count_finding(p.key))
+      describe_finding(p.key, p.details);
+  tl_pending.clear();
+  tl_pending_writes = false;
+}
+
 bool shadow_enabled() { return racecheck_enabled() || initcheck_enabled(); }
 
 void prepare_shared_ranges() {
@@ -181,11 +232,10 @@ void prepare_shared_ranges() {
   if (!vars.empty()) {
     const uintptr_t base = static_shared_base();
     r.static_low = base + vars.front().offset;
-    // To the end of the thread-local block: an access past the last
+    // To the end of the guard that follows them: an access past the last
     // variable lands there.
-    size_t end = program_thread_locals_size();
-    for (const auto& v : vars) end = std::max(end, v.offset + v.size);
-    r.static_size = base + end - r.static_low;
+    r.static_size = std::max(shared_guard_end(), base + vars.back().offset + vars.back().size) -
+                    r.static_low;
   }
   WorkerShadow& s = shadow();
   s.dynamic_words.assign(r.dynamic_size / 4, SharedWord{});
@@ -276,26 +326,32 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
     }
     if (write || atomic) w.init |= bytes;
     if (atomic || !racecheck_enabled()) continue;
+    if (w.w_epoch != e) w.w_bytes = 0;
+    if (w.r_epoch != e) w.r_bytes = 0;
     if (write) {
-      if (w.w_epoch == e && w.w_thread != me && !synced(w.w_thread, w.w_serial))
-        shared_race(kWriteWrite, w.w_pc, w.w_thread, address, dynamic, pc);
-      if (w.r_epoch == e) {
+      if (w.w_epoch == e && w.w_thread != me && (w.w_bytes & bytes) &&
+          !synced(w.w_thread, w.w_serial))
+        shared_race(kWriteWrite, w.w_pc, w.w_thread, address, size, dynamic, pc);
+      if (w.r_epoch == e && (w.r_bytes & bytes)) {
         unsigned others = w.r_warp == t.warp ? w.r_lanes & ~(1u << t.lane) : 0;
         bool hazard = w.r_warp != t.warp;  // another warp, or several
         uint32_t other = w.r_thread;
         for (; others && !hazard; others &= others - 1) {
           const uint32_t lane = uint32_t(std::countr_zero(others));
-          if (!synced(warp_base + lane, w.r_serial)) hazard = true, other = warp_base + lane;
+          if ((w.r_lane_bytes[lane] & bytes) && !synced(warp_base + lane, w.r_serial))
+            hazard = true, other = warp_base + lane;
         }
-        if (hazard) shared_race(kReadWrite, w.r_pc, other, address, dynamic, pc);
+        if (hazard) shared_race(kReadWrite, w.r_pc, other, address, size, dynamic, pc);
       }
+      w.w_bytes = w.w_epoch == e && w.w_thread == me ? uint8_t(w.w_bytes | bytes) : bytes;
       w.w_epoch = e;
       w.w_thread = uint16_t(me);
       w.w_serial = s.serial;
       w.w_pc = pc;
     } else {
-      if (w.w_epoch == e && w.w_thread != me && !synced(w.w_thread, w.w_serial))
-        shared_race(kWriteRead, w.w_pc, w.w_thread, address, dynamic, pc);
+      if (w.w_epoch == e && w.w_thread != me && (w.w_bytes & bytes) &&
+          !synced(w.w_thread, w.w_serial))
+        shared_race(kWriteRead, w.w_pc, w.w_thread, address, size, dynamic, pc);
       if (w.r_epoch != e) {
         w.r_epoch = e;
         w.r_warp = uint16_t(t.warp);
@@ -304,7 +360,10 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
       } else if (w.r_warp != t.warp) {
         w.r_warp = kManyWarps;
       }
+      w.r_lane_bytes[t.lane] =
+          (w.r_lanes >> t.lane) & 1u ? uint8_t(w.r_lane_bytes[t.lane] | bytes) : bytes;
       w.r_lanes |= 1u << t.lane;
+      w.r_bytes |= bytes;
       w.r_serial = s.serial;
       w.r_pc = pc;
     }
@@ -366,23 +425,24 @@ void start_shadow_phase(Allocation& a, uint32_t phase) {
 }
 
 void global_race(Hazard h, uint32_t pc_first, uint32_t first_code, bool first_is_thread,
-                 const Allocation& a, uintptr_t address, uintptr_t pc) {
+                 const Allocation& a, uintptr_t address, unsigned size, uintptr_t pc) {
   const uintptr_t first_pc = pc_at(pc_first);
   const FindingKey key{kRacecheck, h, 0, h != kWriteRead, pc, first_pc};
-  if (!count_finding(key)) return;
-  const Launch& l = *tl_block->launch;
-  FindingDetails d;
-  d.space = "__global__";
-  d.address = address;
-  d.thread = tl_thread->index;
-  d.block = tl_block->index;
-  if (first_is_thread) {
-    d.other_known = true;
-    d.other_thread = unflatten((first_code - 1) % l.threads_per_block, l.block);
-    d.other_block = unflatten((first_code - 1) / l.threads_per_block, l.grid);
-  }
-  d.location = describe_global(a, address);
-  describe_finding(key, std::move(d));
+  race_found(h, key, address, size, [&] {
+    const Launch& l = *tl_block->launch;
+    FindingDetails d;
+    d.space = "__global__";
+    d.address = address;
+    d.thread = tl_thread->index;
+    d.block = tl_block->index;
+    if (first_is_thread) {
+      d.other_known = true;
+      d.other_thread = unflatten((first_code - 1) % l.threads_per_block, l.block);
+      d.other_block = unflatten((first_code - 1) / l.threads_per_block, l.grid);
+    }
+    d.location = describe_global(a, address);
+    return d;
+  });
 }
 }  // namespace
 
@@ -399,17 +459,19 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
     start_shadow_phase(a, l.shadow_phase);
   const uint32_t tpb = l.threads_per_block;
   const uint64_t id = uint64_t(b.linear) * tpb + tl_thread->linear;
-  const uint32_t me_w = thread_code(id, 1u << 25), me_r = thread_code(id, 1u << 24);
+  const uint32_t me_w = thread_code(id, 1u << 21, tpb), me_r = thread_code(id, 1u << 20, tpb);
   const uint32_t block = uint32_t(b.linear % (kReadersOfBlock - 1));
   const uint32_t e = b.epoch & 0x7fu;
   // Whether an access by the thread of `code` in `epoch` is unordered with
-  // mine: another block, or my block in this epoch.
+  // mine: another block, or my block in this epoch. A block that called
+  // __threadfence() publishes and reads through fences and atomics (the
+  // last-block pattern): its accesses are not checked against other blocks'.
   const uint32_t my_block_w = (me_w - 1) / tpb, my_block_r = (me_r - 1) / tpb;
   auto unordered_writer = [&](uint32_t code, uint32_t epoch) {
-    return (code - 1) / tpb != my_block_w || epoch == e;
+    return (code - 1) / tpb != my_block_w ? !b.fenced : epoch == e;
   };
   auto unordered_reader = [&](uint32_t code, uint32_t epoch) {
-    return (code - 1) / tpb != my_block_r || epoch == e;
+    return (code - 1) / tpb != my_block_r ? !b.fenced : epoch == e;
   };
   bool reported_uninit = false;
   for (size_t wi = first; wi <= last; ++wi) {
@@ -431,28 +493,29 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
     const uint16_t sites = load(sh.sites[wi]);
     const uint32_t pci = pc_index(pc);
     const uint32_t writer = code_of(wr), reader = code_of(rd);
+    const bool wrote_mine = bytes_of(wr) & bytes, read_mine = bytes_of(rd) & bytes;
     if (write) {
-      if (writer && writer != me_w && unordered_writer(writer, epoch_of(wr)))
-        global_race(kWriteWrite, sites & 0xffu, writer, true, a, address, pc);
-      if (reader && reader != me_r) {
+      if (writer && writer != me_w && wrote_mine && unordered_writer(writer, epoch_of(wr)))
+        global_race(kWriteWrite, sites & 0xffu, writer, true, a, address, size, pc);
+      if (reader && reader != me_r && read_mine) {
         bool hazard;
         if (reader == kReadersOfBlocks)
-          hazard = true;
+          hazard = !b.fenced;
         else if (reader & kReadersOfBlock)
-          hazard = (reader & ~kReadersOfBlock) != block || epoch_of(rd) == e;
+          hazard = (reader & ~kReadersOfBlock) != block ? !b.fenced : epoch_of(rd) == e;
         else
           hazard = unordered_reader(reader, epoch_of(rd));
         if (hazard)
           global_race(kReadWrite, sites >> 8, reader, !(reader & kReadersOfBlock), a, address,
-                      pc);
+                      size, pc);
       }
-      store(sh.race[wi], uint64_t((rec & 0xffffffff00000000ull) | half(me_w, e)));
+      store(sh.race[wi], uint64_t((rec & 0xffffffff00000000ull) | half(me_w, e, bytes)));
       store(sh.sites[wi], uint16_t((sites & 0xff00u) | pci));
     } else {
-      if (writer && writer != me_w && unordered_writer(writer, epoch_of(wr)))
-        global_race(kWriteRead, sites & 0xffu, writer, true, a, address, pc);
+      if (writer && writer != me_w && wrote_mine && unordered_writer(writer, epoch_of(wr)))
+        global_race(kWriteRead, sites & 0xffu, writer, true, a, address, size, pc);
       // Summarize the readers: one thread, threads of one block, or of several.
-      uint32_t next = me_r;
+      uint32_t next = me_r, next_bytes = bytes;
       if (reader && reader != me_r) {
         const bool older = epoch_of(rd) != e;
         if (reader == kReadersOfBlocks)
@@ -463,8 +526,10 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
           next = kReadersOfBlocks;
         else
           next = older ? me_r : (kReadersOfBlock | block);
+        if (next != me_r) next_bytes |= bytes_of(rd);
       }
-      store(sh.race[wi], uint64_t((rec & 0xffffffffull) | (uint64_t(half(next, e)) << 32)));
+      store(sh.race[wi],
+            uint64_t((rec & 0xffffffffull) | (uint64_t(half(next, e, next_bytes)) << 32)));
       store(sh.sites[wi], uint16_t((sites & 0xffu) | (pci << 8)));
     }
   }

@@ -16,6 +16,14 @@
 
 #include "internal.h"
 
+// After the program's static __shared__ variables in their section (the
+// runtime library is linked after the program's objects): accesses past the
+// last variable land here instead of in other thread-locals.
+extern "C" {
+thread_local char cudalab_shared_guard[cudalab::rt::kSharedGuard]
+    __attribute__((section("cudalab_shared"), used));
+}
+
 namespace cudalab::rt {
 namespace {
 
@@ -70,7 +78,7 @@ Symbols read_symbols() {
       // The variables themselves, not their guards.
       if (std::strstr(name, kTag) && std::strncmp(name, "_ZGV", 4) != 0)
         vars.push_back({s.st_value, s.st_size, readable_name(name)});
-      else
+      else if (std::strcmp(name, "cudalab_shared_guard") != 0)
         result.others.push_back({s.st_value, s.st_size, name});
     }
   }
@@ -96,7 +104,6 @@ const std::vector<StaticSharedVariable>& other_thread_locals() { return symbols(
 namespace {
 struct ThreadLocalBlock {
   uintptr_t base = 0;
-  size_t size = 0;
 };
 // The program's own thread-local block (module 1's) for the calling thread.
 ThreadLocalBlock program_thread_locals() {
@@ -106,8 +113,6 @@ ThreadLocalBlock program_thread_locals() {
         if (info->dlpi_tls_modid != 1) return 0;
         auto* r = static_cast<ThreadLocalBlock*>(out);
         r->base = reinterpret_cast<uintptr_t>(info->dlpi_tls_data);
-        for (int i = 0; i < info->dlpi_phnum; ++i)
-          if (info->dlpi_phdr[i].p_type == PT_TLS) r->size = info->dlpi_phdr[i].p_memsz;
         return 1;
       },
       &b);
@@ -116,7 +121,6 @@ ThreadLocalBlock program_thread_locals() {
 }  // namespace
 
 uintptr_t static_shared_base() { return program_thread_locals().base; }
-size_t program_thread_locals_size() { return program_thread_locals().size; }
 
 const StaticSharedVariable* static_shared_variable_at(size_t offset) {
   const auto& vars = static_shared_variables();
@@ -135,5 +139,11 @@ const StaticSharedVariable* static_shared_variable_before(size_t offset) {
   for (const auto& v : static_shared_variables())
     if (v.offset + v.size <= offset && (!best || v.offset > best->offset)) best = &v;
   return best;
+}
+}  // namespace cudalab::rt
+
+namespace cudalab::rt {
+uintptr_t shared_guard_end() {
+  return reinterpret_cast<uintptr_t>(cudalab_shared_guard) + kSharedGuard;
 }
 }  // namespace cudalab::rt

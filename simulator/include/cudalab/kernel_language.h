@@ -35,8 +35,11 @@
 #define __launch_bounds__(...)
 // Static shared memory: one copy per worker, and a worker runs one block at a
 // time, so every block sees its own. The tag marks these variables in the
-// program's symbol table, where the checks find them.
-#define __shared__ static thread_local __attribute__((abi_tag("cudalab_shared")))
+// program's symbol table, where the checks find them; their own section
+// keeps them together, followed by a guard, away from the runtime's
+// thread-locals (an access past the end of an array lands in the guard).
+#define __shared__ \
+  static thread_local __attribute__((abi_tag("cudalab_shared"), section("cudalab_shared")))
 
 extern thread_local uint3 threadIdx;
 extern thread_local uint3 blockIdx;
@@ -45,7 +48,15 @@ extern thread_local dim3 gridDim;
 constexpr int warpSize = 32;
 
 void __syncthreads();
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+namespace cudalab::detail {
+void fence_executed();  // racecheck: this block publishes through fences
+}
+inline void __threadfence() {
+#ifdef CUDALAB_INSTRUMENTED
+  cudalab::detail::fence_executed();
+#endif
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
 #include "cudalab/atomics.h"
@@ -101,8 +112,23 @@ struct LaunchSite {
 // error (also kept as the last error). A cooperative launch runs all its
 // blocks at once, so that the grid can sync.
 enum LaunchFlags : unsigned { kLaunchCooperative = 1 };
+// [frame_low, frame_high): host memory the kernel threads read to get their
+// arguments (the launch's own objects), which memcheck allows.
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
-                   void (*body)(void*), void* closure, unsigned flags = 0);
+                   void (*body)(void*), void* closure, unsigned flags = 0,
+                   const void* frame_low = nullptr, const void* frame_high = nullptr);
+// The lowest and highest byte of the objects at `p...`.
+template <class... T>
+inline std::pair<const void*, const void*> span_of(const T&... objects) {
+  const char* low = nullptr;
+  const char* high = nullptr;
+  for (auto [b, n] : {std::pair<const char*, size_t>(reinterpret_cast<const char*>(&objects),
+                                                     sizeof(T))...}) {
+    if (!low || b < low) low = b;
+    if (!high || b + n > high) high = b + n;
+  }
+  return {low, high};
+}
 
 // Kernels launched through a function pointer (cudaLaunchKernel and
 // cudaLaunchCooperativeKernel) need their parameter types: the rewriter
@@ -122,9 +148,10 @@ cudaError_t invoke_with_args(void (*kernel)(P...), void** args, const LaunchSite
   std::tuple<std::decay_t<P>...> params(*static_cast<std::decay_t<P>*>(args[I])...);
   auto run_one_thread = [&] { std::apply(kernel, params); };
   using Body = decltype(run_one_thread);
+  const auto frame = span_of(params, run_one_thread, kernel);
   return launch(
       site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
-      &run_one_thread, flags);
+      &run_one_thread, flags, frame.first, frame.second);
 }
 
 template <class... P>
@@ -158,9 +185,10 @@ class Launcher {
     auto params = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...);
     auto run_one_thread = [&] { std::apply(call_, params); };
     using Body = decltype(run_one_thread);
+    const auto frame = span_of(params, run_one_thread, *this);
     launch(
         site_, grid_, block_, shmem_, stream_, [](void* c) { (*static_cast<Body*>(c))(); },
-        &run_one_thread);
+        &run_one_thread, 0, frame.first, frame.second);
   }
 
  private:

@@ -1,0 +1,129 @@
+// memcheck: is an address a kernel touched host memory? On a GPU a kernel
+// that uses a pointer from malloc, new or the host's stack faults; here the
+// host's memory is reachable, so the check has to say it. Only addresses in
+// no device allocation and no shared memory get here.
+//
+// A kernel may still use, outside device memory: its own locals (the fiber
+// stack it runs on), its arguments (the launch's objects on the launching
+// thread's stack), the thread-local block of its worker (threadIdx, ...),
+// the program's globals (__device__, __constant__, string literals), and
+// pinned or registered host memory. Host memory is the main thread's stack,
+// the brk heap, and glibc's separately mapped large blocks; kernels never run
+// on the main thread while memcheck is on (see run_grid), so nothing of
+// theirs is there.
+#include <link.h>
+
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+namespace {
+
+struct Mapping {
+  uintptr_t low = 0, high = 0;
+  enum Kind { kOther, kStack, kHeap, kLargeBlock } kind = kOther;
+};
+
+std::mutex g_mutex;
+std::vector<Mapping> g_mappings;
+
+// glibc gives a large malloc its own mapping, starting with a chunk header
+// whose size has the "mapped" bit (2) and spans the mapping.
+bool looks_like_large_block(const Mapping& m) {
+  const auto* header = reinterpret_cast<const size_t*>(m.low);
+  const size_t size = header[1];
+  return (size & 2) && (size & ~size_t(7)) <= m.high - m.low &&
+         (size & ~size_t(7)) + 4096 > m.high - m.low;
+}
+
+void read_mappings() {
+  g_mappings.clear();
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    std::istringstream in(line);
+    std::string range, perms, offset, dev, inode, name;
+    in >> range >> perms >> offset >> dev >> inode;
+    std::getline(in >> std::ws, name);
+    Mapping m;
+    m.low = std::stoull(range.substr(0, range.find('-')), nullptr, 16);
+    m.high = std::stoull(range.substr(range.find('-') + 1), nullptr, 16);
+    if (name == "[stack]")
+      m.kind = Mapping::kStack;
+    else if (name == "[heap]")
+      m.kind = Mapping::kHeap;
+    else if (name.empty() && perms.rfind("rw", 0) == 0 && inode == "0" &&
+             looks_like_large_block(m))
+      m.kind = Mapping::kLargeBlock;
+    g_mappings.push_back(m);
+  }
+}
+
+// This worker's thread-local blocks (every module's) and its thread control
+// block right after them.
+struct ThreadLocals {
+  uintptr_t low = UINTPTR_MAX, high = 0;
+};
+thread_local ThreadLocals tl_locals;
+const ThreadLocals& thread_locals() {
+  if (!tl_locals.high) {
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* out) {
+          auto* r = static_cast<ThreadLocals*>(out);
+          if (info->dlpi_tls_data)
+            r->low = std::min(r->low, reinterpret_cast<uintptr_t>(info->dlpi_tls_data));
+          return 0;
+        },
+        &tl_locals);
+    tl_locals.high = reinterpret_cast<uintptr_t>(__builtin_thread_pointer()) + 4096;
+    if (tl_locals.low > tl_locals.high) tl_locals.low = tl_locals.high;
+  }
+  return tl_locals;
+}
+
+}  // namespace
+
+std::string host_memory_kind(uintptr_t address) {
+  // The running thread's locals: its fiber stack, above the stack pointer.
+  const auto sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  if (address + 256 >= sp && address < sp + 256 * 1024) return "";
+  const Launch& l = *tl_block->launch;
+  if (address >= l.frame_low && address < l.frame_high) return "";
+  if (address >= tl_block->scratch_low && address < tl_block->scratch_high) return "";
+  const ThreadLocals& tls = thread_locals();
+  if (address >= tls.low && address < tls.high) return "";
+  // The program's globals, say: the last mapping found to be no host
+  // memory of the program's.
+  thread_local Mapping tl_last_other;
+  if (address >= tl_last_other.low && address < tl_last_other.high) return "";
+  if (kernel_visible_host_memory(address)) return "";
+  std::lock_guard lock(g_mutex);
+  auto find = [&]() -> const Mapping* {
+    for (const Mapping& m : g_mappings)
+      if (address >= m.low && address < m.high) return &m;
+    return nullptr;
+  };
+  const Mapping* m = find();
+  if (!m) {
+    read_mappings();  // the heap grows; new blocks get mapped
+    m = find();
+  }
+  if (!m) return "";
+  if (m->kind == Mapping::kOther) tl_last_other = *m;
+  switch (m->kind) {
+    case Mapping::kStack:
+      return "on the host's stack (a local variable or array of host code, such as main's)";
+    case Mapping::kHeap:
+      return "host heap memory (from malloc, new or a std::vector in host code)";
+    case Mapping::kLargeBlock:
+      return "host heap memory (a large block from malloc, new or a std::vector in host code)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace cudalab::rt
