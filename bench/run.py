@@ -28,6 +28,16 @@ def timed(cmd, env=None, repeat=3):
     return min(times), statistics.median(times)
 
 
+def max_rss(cmd, env=None):
+    """Peak resident memory of one run of `cmd`, in bytes."""
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed (exit {p.returncode})")
+    return usage.ru_maxrss * 1024
+
+
 def line(name, best, median, target=None):
     s = f"{name:<58} best {best:7.3f} s  median {median:7.3f} s"
     if target:
@@ -69,6 +79,30 @@ def main():
         r = subprocess.run([build("sync_cost")], capture_output=True, text=True, check=True)
         for out_line in r.stdout.splitlines():
             print("  " + out_line, flush=True)
+
+        # The checks: CUDALAB_CHECK=all against a plain run of the same
+        # program (time), and the memory they add against what the program
+        # allocates on the device.
+        print("\nCUDALAB_CHECK=all (memcheck, racecheck, synccheck, initcheck), target 30x "
+              "slower and 3x the device memory at most:", flush=True)
+        for name, label, device_bytes in (
+                ("vector_add_16m", "vector add 16M", 3 * (1 << 24) * 4),
+                ("tiled_matmul_512", "tiled matmul 512", 3 * 512 * 512 * 4)):
+            prog = os.path.join(tmp, name + "_checked")
+            subprocess.run([cc, "-O2", os.path.join(HERE, name + ".cu"), "-o", prog], check=True)
+            plain, _ = timed([prog], repeat=args.repeat)
+            checked, _ = timed([prog], env=dict(os.environ, CUDALAB_CHECK="all"),
+                               repeat=args.repeat)
+            rss_plain = max_rss([prog])
+            rss_checked = max_rss([prog], dict(os.environ, CUDALAB_CHECK="all"))
+            extra = max(0, rss_checked - rss_plain)
+            ratio = checked / plain
+            print(f"  {label:<18} plain {plain:6.2f} s, checked {checked:6.2f} s: {ratio:5.1f}x "
+                  f"({'met' if ratio <= 30 else 'MISSED'}); extra memory {extra / 2**20:6.1f} MiB "
+                  f"for {device_bytes / 2**20:6.1f} MiB allocated: {extra / device_bytes:4.2f}x",
+                  flush=True)
+        print("  (a small program's extra memory is mostly fixed: shadow tables and stacks of "
+              "each worker)", flush=True)
 
         small = os.path.join(HERE, "small_program.cu")
         out = os.path.join(tmp, "small")

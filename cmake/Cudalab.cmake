@@ -11,7 +11,7 @@
 # Every load and store of the program's own code calls the runtime; vectors
 # are left out so that each access is the size the source says, as on a GPU.
 set(CUDALAB_INSTRUMENT_FLAGS
-    -fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores
+    -fsanitize-coverage=func,inline-8bit-counters,trace-loads,trace-stores
     -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1)
 
 function(cudalab_add_cuda_executable name)

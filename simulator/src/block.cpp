@@ -303,8 +303,9 @@ void BlockRun::schedule_block(uint32_t linear) {
     std::reverse(start_order_.begin(), start_order_.end());
   } else {
     // The same order for a block whichever worker runs it.
-    random_.seed(s.seed ^ (uint64_t(linear) * 0x9e3779b97f4a7c15ull));
-    std::shuffle(start_order_.begin(), start_order_.end(), random_);
+    if (!random_) random_ = std::make_unique<std::mt19937_64>();
+    random_->seed(s.seed ^ (uint64_t(linear) * 0x9e3779b97f4a7c15ull));
+    std::shuffle(start_order_.begin(), start_order_.end(), *random_);
   }
 }
 
@@ -314,7 +315,7 @@ void BlockRun::reorder(std::vector<SimThread*>& threads) {
     std::sort(threads.begin(), threads.end(),
               [](const SimThread* a, const SimThread* b) { return a->linear > b->linear; });
   else if (s.kind == Schedule::kRandom)
-    std::shuffle(threads.begin(), threads.end(), random_);
+    std::shuffle(threads.begin(), threads.end(), *random_);
 }
 
 // ---- the block barrier ---------------------------------------------------------
@@ -524,7 +525,8 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
                   missing);
     synccheck_barrier("warp-mask", first.wait_pc, what);
   }
-  std::vector<SimThread*> released;
+  std::vector<SimThread*>& released = released_;
+  released.clear();
   for (unsigned l = 0; l < 32; ++l) {
     if (!((lanes >> l) & 1u)) continue;
     SimThread& t = threads_[warp_base + l];

@@ -64,7 +64,8 @@ class BlockRun {
   void schedule_block(uint32_t linear);
   void reorder(std::vector<SimThread*>& threads);
   std::vector<uint32_t> start_order_;  // empty: in order
-  std::mt19937_64 random_;
+  std::vector<SimThread*> released_;    // lanes a warp operation lets go
+  std::unique_ptr<std::mt19937_64> random_;  // made for random schedules only
 
   Launch& launch_;
   BlockContext context_;

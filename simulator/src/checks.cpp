@@ -52,6 +52,16 @@ const Checks& checks() {
   return c;
 }
 
+}  // namespace
+
+// Read once, before main (a wrong CUDALAB_CHECK stops the program there).
+const CheckFlags g_check_flags = [] {
+  const Checks& c = checks();
+  return CheckFlags{c.memcheck, c.racecheck, c.synccheck, c.initcheck};
+}();
+
+namespace {
+
 // Freed allocations kept under memcheck (their memory is never reused).
 struct Freed {
   uintptr_t base;
@@ -77,6 +87,7 @@ struct Slot {
 };
 constexpr size_t kSlots = 4096;
 Slot g_slots[kSlots];
+std::atomic<size_t> g_used_slots{0};  // none: no need to look at the table
 std::map<uint64_t, std::pair<FindingKey, FindingDetails>> g_details;
 
 uint64_t hash_of(const FindingKey& k) {
@@ -151,8 +162,6 @@ void print_summary() {
 
 }  // namespace
 
-bool memcheck_enabled() { return checks().memcheck; }
-bool synccheck_enabled() { return checks().synccheck; }
 
 // synccheck: reported once per barrier line and kind in a launch.
 namespace {
@@ -198,8 +207,6 @@ bool memcheck_keep_freed(const Allocation& a) {
   return true;
 }
 
-bool racecheck_enabled() { return checks().racecheck; }
-bool initcheck_enabled() { return checks().initcheck; }
 
 bool count_finding(const FindingKey& key) {
   const uint64_t h = hash_of(key);
@@ -209,6 +216,7 @@ bool count_finding(const FindingKey& key) {
     if (cur == 0) {
       if (s.hash.compare_exchange_strong(cur, h)) {
         s.count.fetch_add(1, std::memory_order_relaxed);
+        g_used_slots.fetch_add(1, std::memory_order_relaxed);
         return true;
       }
     }
@@ -452,8 +460,10 @@ bool memcheck_report_launch(const Launch& l) {
   // This launch's access findings, in a stable order.
   std::vector<std::tuple<FindingKey, FindingDetails, uint64_t>> found;
   std::map<std::pair<uintptr_t, std::string>, BarrierFinding> barriers;
+  if (g_used_slots.load() == 0 && g_barrier_findings.empty()) return false;
   {
     std::lock_guard lock(g_mutex);
+    g_used_slots.store(0);
     for (Slot& s : g_slots) {
       const uint64_t h = s.hash.load();
       if (!h) continue;

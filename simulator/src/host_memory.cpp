@@ -87,6 +87,12 @@ const ThreadLocals& thread_locals() {
 
 }  // namespace
 
+void thread_local_span(uintptr_t* low, uintptr_t* high) {
+  const ThreadLocals& t = thread_locals();
+  *low = t.low;
+  *high = t.high;
+}
+
 std::string host_memory_kind(uintptr_t address) {
   // The running thread's locals: its fiber stack, above the stack pointer.
   const auto sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));

@@ -64,6 +64,7 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic,
       shared_access(address, size, write, atomic, pc);
       return;
     }
+    if (address - r.locals_low < r.locals_size) return;  // threadIdx and the like
   }
   const uint64_t epoch = g_allocation_epoch.load(std::memory_order_relaxed);
   Allocation* a = tl_cache_epoch == epoch ? tl_last_allocation : nullptr;

@@ -89,6 +89,8 @@ bool kernel_visible_host_memory(uintptr_t address);
 // memcheck: "" when a kernel may use `address` (not device memory), or what
 // host memory it is.
 std::string host_memory_kind(uintptr_t address);
+// This thread's thread-local blocks (every module's) and its control block.
+void thread_local_span(uintptr_t* low, uintptr_t* high);
 
 // Each worker's arena for dynamic shared memory (the most a block may have).
 constexpr size_t kDynamicSharedArena = 228 * 1024;
@@ -218,8 +220,12 @@ bool unguarded_stack_overflowed();
 // ---- checks (CUDALAB_CHECK) ------------------------------------------------------
 constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocation
 bool checks_requested();
-bool memcheck_enabled();
-bool synccheck_enabled();
+struct CheckFlags {
+  bool memcheck, racecheck, synccheck, initcheck;
+};
+extern const CheckFlags g_check_flags;
+inline bool memcheck_enabled() { return g_check_flags.memcheck; }
+inline bool synccheck_enabled() { return g_check_flags.synccheck; }
 // A barrier finding of the block running now: "partial" (reached by part of
 // the block, the others returned), "divergent" (threads wait at different
 // barriers), "warp-mask" (a __syncwarp or shuffle mask that leaves out the
@@ -272,9 +278,9 @@ void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned 
 std::string describe_global(const Allocation& a, uintptr_t address);
 
 // ---- racecheck, initcheck: shadow memory (shadow.cpp) ----------------------------
-bool racecheck_enabled();
-bool initcheck_enabled();
-bool shadow_enabled();  // racecheck or initcheck
+inline bool racecheck_enabled() { return g_check_flags.racecheck; }
+inline bool initcheck_enabled() { return g_check_flags.initcheck; }
+inline bool shadow_enabled() { return racecheck_enabled() || initcheck_enabled(); }
 // The static __shared__ variables of this program (offset in the program's
 // thread-local block, size, name), and this thread's base for them.
 struct StaticSharedVariable {
@@ -296,6 +302,8 @@ uintptr_t shared_guard_end();
 struct SharedRanges {
   uintptr_t dynamic_low = 0, dynamic_size = 0;  // the whole arena
   uintptr_t static_low = 0, static_size = 0;    // first to last static variable
+  // The worker's thread-locals (threadIdx, ...): never device memory.
+  uintptr_t locals_low = 0, locals_size = 0;
   bool ready = false;
 };
 extern thread_local SharedRanges tl_shared;

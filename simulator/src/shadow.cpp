@@ -64,9 +64,9 @@ std::mutex g_pc_mutex;
 uintptr_t g_pcs[256];
 uint32_t g_pc_count = 1;
 uint32_t pc_index(uintptr_t pc) {
-  thread_local uintptr_t cached_pc[64];
-  thread_local uint8_t cached_index[64];
-  const size_t h = (pc >> 2) & 63;
+  thread_local uintptr_t cached_pc[256];
+  thread_local uint8_t cached_index[256];
+  const size_t h = (pc * 0x9e3779b97f4a7c15ull) >> 56;
   if (cached_pc[h] == pc) return cached_index[h];
   std::lock_guard lock(g_pc_mutex);
   uint32_t i = 1;
@@ -93,7 +93,8 @@ uint3 unflatten(uint32_t linear, dim3 d) {
 
 // ---- shared memory -------------------------------------------------------------------
 
-constexpr uint16_t kManyWarps = 0xffff;
+constexpr uint32_t kSomeThread = 0xffffffffu;  // a reader not known lane by lane
+
 struct SharedWord {
   uint32_t w_epoch = 0, r_epoch = 0;
   uint32_t w_serial = 0, r_serial = 0;  // warp meetings before the access
@@ -101,8 +102,10 @@ struct SharedWord {
   uint32_t init_epoch = 0;
   uint16_t w_thread = 0, r_thread = 0, r_warp = 0;
   uint8_t init = 0;  // bytes written since init_epoch
-  uint8_t w_bytes = 0, r_bytes = 0;  // the bytes of the word the accesses touched
-  uint8_t r_lane_bytes[32];          // of each lane in r_lanes
+  uint8_t w_bytes = 0;        // the bytes of the word the write touched
+  uint32_t r_warps = 0;       // the warps that read in r_epoch
+  uint8_t r_lane_bytes[32];   // the bytes read by each lane in r_lanes (of r_warp)
+  uint8_t r_warp_bytes[32];   // the bytes read by each warp in r_warps
   // Static window: inside a __shared__ variable, padding between them, or
   // another thread-local that lies between them.
   enum class Kind : uint8_t { kVariable, kPadding, kNotShared } kind = Kind::kVariable;
@@ -177,7 +180,7 @@ void shared_race(Hazard h, uintptr_t pc_first, uint32_t first_thread, uintptr_t 
     d.address = address;
     d.thread = tl_thread->index;
     d.block = tl_block->index;
-    d.other_known = true;
+    d.other_known = first_thread != kSomeThread;
     d.other_thread = unflatten(first_thread, tl_block->launch->block);
     d.other_block = tl_block->index;
     d.location = describe_shared(address, dynamic);
@@ -222,7 +225,6 @@ void resolve_pending_writes() {
   tl_pending_writes = false;
 }
 
-bool shadow_enabled() { return racecheck_enabled() || initcheck_enabled(); }
 
 void prepare_shared_ranges() {
   SharedRanges& r = tl_shared;
@@ -237,8 +239,11 @@ void prepare_shared_ranges() {
     r.static_size = std::max(shared_guard_end(), base + vars.back().offset + vars.back().size) -
                     r.static_low;
   }
+  uintptr_t locals_high = 0;
+  thread_local_span(&r.locals_low, &locals_high);
+  r.locals_size = locals_high - r.locals_low;
   WorkerShadow& s = shadow();
-  s.dynamic_words.assign(r.dynamic_size / 4, SharedWord{});
+  s.dynamic_words.clear();  // grown to each launch's dynamic shared memory
   s.static_words.assign((r.static_size + 3) / 4, SharedWord{});
   const size_t window = r.static_low - static_shared_base();
   for (size_t w = 0; w < s.static_words.size(); ++w)
@@ -254,6 +259,9 @@ void prepare_shared_ranges() {
 
 void shadow_block_start(BlockContext& b, uint32_t threads) {
   WorkerShadow& s = shadow();
+  if (!tl_shared.ready) prepare_shared_ranges();
+  if (s.dynamic_words.size() < (b.launch->shmem + 3) / 4)
+    s.dynamic_words.resize((b.launch->shmem + 3) / 4);
   b.first_epoch = b.epoch = ++s.epoch_counter;
   if (s.met.size() < size_t(threads) * 32) s.met.assign(size_t(threads) * 32, 0);
 }
@@ -279,6 +287,7 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
   std::vector<SharedWord>& words = dynamic ? s.dynamic_words : s.static_words;
   const size_t off = address - low;
   if (!dynamic && words[off / 4].kind == SharedWord::Kind::kNotShared) return;
+  if (dynamic && (off + size + 3) / 4 > words.size() && !memcheck_enabled()) return;
   if (memcheck_enabled()) {
     const bool outside = dynamic ? off + size > tl_block->launch->shmem
                                  : words[off / 4].kind == SharedWord::Kind::kPadding;
@@ -327,17 +336,24 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
     if (write || atomic) w.init |= bytes;
     if (atomic || !racecheck_enabled()) continue;
     if (w.w_epoch != e) w.w_bytes = 0;
-    if (w.r_epoch != e) w.r_bytes = 0;
+    if (w.r_epoch != e) w.r_warps = 0;
     if (write) {
       if (w.w_epoch == e && w.w_thread != me && (w.w_bytes & bytes) &&
           !synced(w.w_thread, w.w_serial))
         shared_race(kWriteWrite, w.w_pc, w.w_thread, address, size, dynamic, pc);
-      if (w.r_epoch == e && (w.r_bytes & bytes)) {
-        unsigned others = w.r_warp == t.warp ? w.r_lanes & ~(1u << t.lane) : 0;
-        bool hazard = w.r_warp != t.warp;  // another warp, or several
+      if (w.r_epoch == e) {
+        // Readers in other warps of these bytes; then the lanes of my warp
+        // (known lane by lane for the first warp that read).
+        bool hazard = false;
         uint32_t other = w.r_thread;
-        for (; others && !hazard; others &= others - 1) {
-          const uint32_t lane = uint32_t(std::countr_zero(others));
+        for (unsigned warps = w.r_warps & ~(1u << t.warp); warps && !hazard;
+             warps &= warps - 1) {
+          const unsigned v = unsigned(std::countr_zero(warps));
+          if (w.r_warp_bytes[v] & bytes) hazard = true, other = v == w.r_warp ? other : kSomeThread;
+        }
+        unsigned lanes = w.r_warp == t.warp ? w.r_lanes & ~(1u << t.lane) : 0;
+        for (; lanes && !hazard; lanes &= lanes - 1) {
+          const uint32_t lane = uint32_t(std::countr_zero(lanes));
           if ((w.r_lane_bytes[lane] & bytes) && !synced(warp_base + lane, w.r_serial))
             hazard = true, other = warp_base + lane;
         }
@@ -357,13 +373,16 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
         w.r_warp = uint16_t(t.warp);
         w.r_lanes = 0;
         w.r_thread = uint16_t(me);
-      } else if (w.r_warp != t.warp) {
-        w.r_warp = kManyWarps;
       }
-      w.r_lane_bytes[t.lane] =
-          (w.r_lanes >> t.lane) & 1u ? uint8_t(w.r_lane_bytes[t.lane] | bytes) : bytes;
-      w.r_lanes |= 1u << t.lane;
-      w.r_bytes |= bytes;
+      if (w.r_warp == t.warp) {
+        w.r_lane_bytes[t.lane] =
+            (w.r_lanes >> t.lane) & 1u ? uint8_t(w.r_lane_bytes[t.lane] | bytes) : bytes;
+        w.r_lanes |= 1u << t.lane;
+      }
+      const uint32_t warp_bit = 1u << (t.warp % 32);
+      w.r_warp_bytes[t.warp % 32] =
+          w.r_warps & warp_bit ? uint8_t(w.r_warp_bytes[t.warp % 32] | bytes) : bytes;
+      w.r_warps |= warp_bit;
       w.r_serial = s.serial;
       w.r_pc = pc;
     }
