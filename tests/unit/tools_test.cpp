@@ -377,6 +377,23 @@ TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
   EXPECT_GE(clean, 6);
 }
 
+TEST_F(Tools, FindingsAreRecordedInTraces) {
+  const std::string src = kPrograms + "/checks/race_shared_no_barrier.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + path("r.trace") + " " +
+                       path("r"));
+  EXPECT_TRUE(Says(r.output, "Race reported"));
+  const cudalab::trace::Trace t = cudalab::trace::read_trace(path("r.trace"));
+  ASSERT_EQ(t.launches.size(), 1u);
+  ASSERT_FALSE(t.launches[0].findings.empty());
+  const auto& f = t.launches[0].findings[0];
+  EXPECT_EQ(f.tool, "racecheck");
+  EXPECT_EQ(f.kind, "read-after-write");
+  EXPECT_NE(f.where.find("race_shared_no_barrier.cu:10"), std::string::npos) << f.where;
+  EXPECT_NE(f.message.find("`s` in reverse"), std::string::npos) << f.message;
+  EXPECT_EQ(f.count, 32u);
+}
+
 TEST_F(Tools, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
   // Every thread writes one place: the last to run wins (a race, on purpose).
   std::ofstream(path("last.cu")) << "#include <cstdio>\n"

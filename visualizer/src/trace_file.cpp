@@ -1,3 +1,4 @@
+#include <cctype>
 #include "trace_file.h"
 
 #include <cstring>
@@ -5,6 +6,36 @@
 
 namespace cudalab::trace {
 namespace {
+
+// The string value of "key" in a flat JSON object the runtime wrote ("" if
+// absent), with its escapes undone.
+std::string json_field(const std::string& json, const std::string& key) {
+  const std::string tag = "\"" + key + "\": \"";
+  size_t p = json.find(tag);
+  if (p == std::string::npos) return "";
+  std::string out;
+  for (p += tag.size(); p < json.size() && json[p] != '"'; ++p) {
+    if (json[p] == '\\' && p + 1 < json.size()) {
+      ++p;
+      out += json[p] == 'n' ? '\n' : json[p];
+    } else {
+      out += json[p];
+    }
+  }
+  return out;
+}
+
+// The digits of a number value of "key" ("" if absent).
+std::string json_number(const std::string& json, const std::string& key) {
+  const std::string tag = "\"" + key + "\": ";
+  size_t p = json.find(tag);
+  if (p == std::string::npos) return "";
+  std::string out;
+  for (p += tag.size(); p < json.size() && std::isdigit(static_cast<unsigned char>(json[p])); ++p)
+    out += json[p];
+  return out;
+}
+
 
 class Reader {
  public:
@@ -185,8 +216,25 @@ Trace read_trace(const std::string& path) {
       case 9:
         ended = true;
         break;
+      case 10: {
+        const uint32_t id = r.get<uint32_t>();
+        auto it = launch_index.find(id);
+        if (it == launch_index.end())
+          throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(id) +
+                           " comes before the launch");
+        const std::string json = r.str();
+        Finding f;
+        f.tool = json_field(json, "tool");
+        f.kind = json_field(json, "kind");
+        f.where = json_field(json, "where");
+        f.message = json_field(json, "message");
+        const std::string count = json_number(json, "count");
+        f.count = count.empty() ? 1 : std::stoull(count);
+        t.launches[it->second].findings.push_back(std::move(f));
+        break;
+      }
       default:
-        throw TraceError(path + " is corrupt: unknown record type " + std::to_string(type));
+        break;  // a record of a later version: the format lets readers skip it
     }
   }
   if (!ended)

@@ -34,6 +34,12 @@ struct Access {
   bool write = false;
 };
 
+// A check's finding (CUDALAB_CHECK), as the run reported it.
+struct Finding {
+  std::string tool, kind, where, message;
+  uint64_t count = 1;
+};
+
 struct Launch {
   uint32_t id = 0;
   std::string kernel, file;
@@ -44,6 +50,7 @@ struct Launch {
   bool ended = false;
   bool faulted = false;
   uint64_t idle_threads = 0;
+  std::vector<Finding> findings;
 };
 
 struct Site {

@@ -102,6 +102,22 @@ void Views::draw_launches(Selection& s) {
                 (unsigned long long)(l.grid.count() * l.block.count()),
                 (unsigned long long)(l.grid.count() * ((l.block.count() + 31) / 32)));
     ImGui::Text("threads that touched no global memory: %llu", (unsigned long long)l.idle_threads);
+    if (!l.findings.empty()) {
+      ImGui::Separator();
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%zu check finding%s (CUDALAB_CHECK):",
+                         l.findings.size(), l.findings.size() == 1 ? "" : "s");
+      for (const auto& f : l.findings) {
+        std::string where = f.where;
+        if (auto slash = where.rfind('/'); slash != std::string::npos)
+          where = where.substr(slash + 1);
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s %s at %s (x%llu)", f.tool.c_str(), f.kind.c_str(), where.c_str(),
+                           (unsigned long long)f.count);
+        ImGui::Indent();
+        ImGui::TextWrapped("%s", f.message.c_str());
+        ImGui::Unindent();
+      }
+    }
   }
   ImGui::Checkbox("heatmap: colour by thread instead of block", &s.color_by_thread);
   ImGui::End();
