@@ -26,6 +26,7 @@
 #include <thread>
 
 #include "cudalab_cli_config.h"
+#include "metrics.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -328,6 +329,70 @@ int check(const std::string& lesson_name, bool solution, const std::string& file
   return passed == static_cast<int>(tests.size()) ? 0 : 1;
 }
 
+// cudalab stats TRACE: the memory metrics of a recorded run, each next to
+// the Nsight Compute metric it corresponds to.
+int stats(const std::string& path, bool as_json) {
+  using namespace cudalab::trace;
+  Trace t;
+  try {
+    t = read_trace(path);
+  } catch (const TraceError& e) {
+    std::cerr << "cudalab: " << e.what() << "\n";
+    return 1;
+  }
+  const auto kernels = global_memory_metrics(t);
+  auto counts_json = [](const GlobalCounts& c) {
+    return nlohmann::json{{"requests", c.requests},
+                          {"sectors", c.sectors},
+                          {"sectors_per_request", c.sectors_per_request()},
+                          {"efficiency_percent", c.efficiency()},
+                          {"bytes_requested", c.bytes}};
+  };
+  if (as_json) {
+    nlohmann::json out = {{"trace", path}, {"kernels", nlohmann::json::array()}};
+    for (const auto& k : kernels) {
+      nlohmann::json lines = nlohmann::json::array();
+      for (const auto& l : k.lines)
+        lines.push_back({{"where", l.where},
+                         {"global_loads", counts_json(l.loads)},
+                         {"global_stores", counts_json(l.stores)}});
+      out["kernels"].push_back({{"kernel", k.kernel},
+                                {"launches", k.launches},
+                                {"global_loads", counts_json(k.loads)},
+                                {"global_stores", counts_json(k.stores)},
+                                {"lines", lines}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  if (t.accesses_total == 0)
+    std::cout << "The trace has no global-memory accesses (was the program built without "
+                 "--fast? did CUDALAB_TRACE_BLOCKS leave every block out?).\n";
+  auto row = [](const char* what, const std::string& where, const GlobalCounts& c) {
+    if (!c.requests) return;
+    std::printf("  %-6s %-28s %10llu %12llu %9.2f %9.1f%%\n", what, where.c_str(),
+                (unsigned long long)c.requests, (unsigned long long)c.sectors,
+                c.sectors_per_request(), c.efficiency());
+  };
+  for (const auto& k : kernels) {
+    std::printf("\nkernel %s (%llu launch%s)\n", k.kernel.c_str(),
+                (unsigned long long)k.launches, k.launches == 1 ? "" : "es");
+    std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "global", "line", "requests", "sectors",
+                "sect/req", "efficiency");
+    row("load", "all", k.loads);
+    row("store", "all", k.stores);
+    for (const auto& l : k.lines) {
+      row("load", l.where, l.loads);
+      row("store", l.where, l.stores);
+    }
+  }
+  std::cout << "\nNsight Compute names them: requests = l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+               " (_st for stores), sectors = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\n"
+               "sectors/request = their ratio (4 when a warp reads 32 consecutive floats), "
+               "efficiency = bytes the lanes asked for / (sectors x 32).\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -346,6 +411,12 @@ int main(int argc, char** argv) {
   chk->add_option("--timeout", timeout, "seconds each graded test may run (default 60)")
       ->check(CLI::PositiveNumber);
   chk->add_flag("-v,--verbose", verbose, "show every test's output, also when it passes");
+  auto* st = app.add_subcommand(
+      "stats", "memory metrics of a trace (CUDALAB_TRACE=FILE ./program), as Nsight Compute counts them");
+  std::string trace_path;
+  bool stats_json = false;
+  st->add_option("trace", trace_path, "the trace file")->required()->check(CLI::ExistingFile);
+  st->add_flag("--json", stats_json, "print JSON instead of a table");
   CLI11_PARSE(app, argc, argv);
 
   if (*list) {
@@ -366,5 +437,6 @@ int main(int argc, char** argv) {
     }
     return check(lesson, solution, file, json_path, timeout, verbose);
   }
+  if (*st) return stats(trace_path, stats_json);
   return 2;
 }

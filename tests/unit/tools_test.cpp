@@ -394,6 +394,32 @@ TEST_F(Tools, FindingsAreRecordedInTraces) {
   EXPECT_EQ(f.count, 32u);
 }
 
+// Sectors per request for the classic patterns, as ncu measured them on an
+// H200 (DESIGN.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8.
+TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+  const Result table = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("p.trace"));
+  EXPECT_EQ(table.status, 0) << table.output;
+  EXPECT_TRUE(Says(table.output, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+  const Result json = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
+  ASSERT_EQ(json.status, 0) << json.output;
+  const std::pair<const char*, double> expected[] = {
+      {"coalesced", 4}, {"offset_by_one", 5}, {"stride_two", 8},
+      {"stride_32", 32}, {"broadcast", 1},    {"doubles", 8}};
+  for (const auto& [kernel, sectors] : expected) {
+    // The kernel's entry, then its loads' figure.
+    const size_t at = json.output.find(std::string("\"kernel\": \"") + kernel + "\"");
+    ASSERT_NE(at, std::string::npos) << kernel << "\n" << json.output;
+    const size_t loads = json.output.rfind("\"global_loads\"", at);
+    const size_t ratio = json.output.find("\"sectors_per_request\": ", loads);
+    ASSERT_NE(ratio, std::string::npos);
+    EXPECT_DOUBLE_EQ(std::stod(json.output.substr(ratio + 23)), sectors) << kernel;
+  }
+  const Result missing = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("nope.trace"));
+  EXPECT_NE(missing.status, 0);
+}
+
 TEST_F(Tools, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
   // Every thread writes one place: the last to run wins (a race, on purpose).
   std::ofstream(path("last.cu")) << "#include <cstdio>\n"

@@ -1,0 +1,103 @@
+// Requests and sectors from a trace's accesses. The trace has each thread's
+// accesses in the order it made them; the n-th access a lane makes at one
+// code address belongs to the n-th execution of that instruction by its
+// warp, which is how a GPU's warp groups them when its lanes run together
+// (lanes that skip an iteration leave it with fewer active lanes).
+#include "metrics.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace cudalab::trace {
+
+void GlobalCounts::add(const GlobalCounts& o) {
+  requests += o.requests;
+  sectors += o.sectors;
+  bytes += o.bytes;
+  lanes += o.lanes;
+}
+
+namespace {
+
+// One execution of a memory instruction by one warp.
+struct Request {
+  uint64_t pc = 0;
+  bool write = false;
+  std::set<uint64_t> sectors;  // absolute sector numbers
+  std::vector<std::pair<uint64_t, uint8_t>> ranges;  // each lane's address and size
+  uint32_t lanes = 0;
+};
+
+// Bytes the lanes asked for, each counted once (lanes reading one word share
+// it: a broadcast moves 4 useful bytes, not 128).
+uint64_t distinct_bytes(std::vector<std::pair<uint64_t, uint8_t>> ranges) {
+  std::sort(ranges.begin(), ranges.end());
+  uint64_t total = 0, covered_to = 0;
+  for (const auto& [address, size] : ranges) {
+    const uint64_t end = address + size;
+    if (end <= covered_to) continue;
+    total += end - std::max(address, covered_to);
+    covered_to = end;
+  }
+  return total;
+}
+
+}  // namespace
+
+std::vector<KernelMetrics> global_memory_metrics(const Trace& t) {
+  std::vector<KernelMetrics> kernels;
+  std::map<std::string, size_t> kernel_index;
+  // Per kernel: per code address and direction, the counts.
+  std::vector<std::map<std::pair<uint64_t, bool>, GlobalCounts>> per_pc;
+  for (const Launch& l : t.launches) {
+    auto [it, fresh] = kernel_index.try_emplace(l.kernel, kernels.size());
+    if (fresh) {
+      kernels.push_back({});
+      kernels.back().kernel = l.kernel;
+      per_pc.emplace_back();
+    }
+    KernelMetrics& k = kernels[it->second];
+    ++k.launches;
+    // (block, warp, pc, write, n) -> request; n counts a lane's executions.
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool, uint32_t>, Request> requests;
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool>, uint32_t> executions;
+    for (const Access& a : l.accesses) {
+      const Allocation* alloc = t.allocation(a.allocation);
+      const uint64_t address = (alloc ? alloc->base : 0) + a.offset;
+      const uint32_t n = executions[{a.block, a.thread, a.pc, a.write}]++;
+      Request& r = requests[{a.block, a.thread / 32, a.pc, a.write, n}];
+      r.pc = a.pc;
+      r.write = a.write;
+      for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32; ++s)
+        r.sectors.insert(s);
+      r.ranges.emplace_back(address, a.size);
+      ++r.lanes;
+    }
+    for (const auto& [key, r] : requests) {
+      GlobalCounts c;
+      c.requests = 1;
+      c.sectors = r.sectors.size();
+      c.bytes = distinct_bytes(r.ranges);
+      c.lanes = r.lanes;
+      per_pc[it->second][{r.pc, r.write}].add(c);
+      (r.write ? k.stores : k.loads).add(c);
+    }
+  }
+  // Per source line, in source order.
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    std::map<std::pair<std::string, uint32_t>, LineMetrics> lines;
+    for (const auto& [key, c] : per_pc[i]) {
+      auto site = t.sites.find(key.first);
+      const std::string file = site == t.sites.end() ? "?" : site->second.file;
+      const uint32_t line = site == t.sites.end() ? 0 : site->second.line;
+      LineMetrics& m = lines[{file, line}];
+      m.where = t.where(key.first);
+      (key.second ? m.stores : m.loads).add(c);
+    }
+    for (auto& [key, m] : lines) kernels[i].lines.push_back(std::move(m));
+  }
+  return kernels;
+}
+
+}  // namespace cudalab::trace

@@ -1,0 +1,43 @@
+// Memory metrics of a trace, with Nsight Compute's definitions: a request is
+// one warp-level memory instruction (the lanes of a warp that executed it
+// together), a sector is an aligned 32 bytes. Counted per kernel (all its
+// launches) and per source line, so a student can check each figure with
+// `ncu` on a GPU.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trace_file.h"
+
+namespace cudalab::trace {
+
+struct GlobalCounts {
+  uint64_t requests = 0;  // warp-level instructions
+  uint64_t sectors = 0;   // distinct 32-byte sectors each touched
+  uint64_t bytes = 0;     // distinct bytes the active lanes asked for
+  uint64_t lanes = 0;     // active lanes over all requests
+  double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0; }
+  // Bytes asked for over bytes moved (sectors x 32), as a percentage
+  // (Nsight Compute's smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct).
+  double efficiency() const { return sectors ? 100.0 * double(bytes) / (32.0 * double(sectors)) : 0; }
+  void add(const GlobalCounts& o);
+};
+
+struct LineMetrics {
+  std::string where;  // "file.cu:12"
+  GlobalCounts loads, stores;
+};
+
+struct KernelMetrics {
+  std::string kernel;
+  uint64_t launches = 0;
+  GlobalCounts loads, stores;
+  std::vector<LineMetrics> lines;  // in source order
+};
+
+// The metrics of every kernel of the trace, in the order of first launch.
+std::vector<KernelMetrics> global_memory_metrics(const Trace& t);
+
+}  // namespace cudalab::trace
