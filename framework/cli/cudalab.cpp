@@ -340,13 +340,19 @@ int stats(const std::string& path, bool as_json) {
     std::cerr << "cudalab: " << e.what() << "\n";
     return 1;
   }
-  const auto kernels = global_memory_metrics(t);
+  const auto kernels = memory_metrics(t);
   auto counts_json = [](const GlobalCounts& c) {
     return nlohmann::json{{"requests", c.requests},
                           {"sectors", c.sectors},
                           {"sectors_per_request", c.sectors_per_request()},
                           {"efficiency_percent", c.efficiency()},
                           {"bytes_requested", c.bytes}};
+  };
+  auto shared_json = [](const SharedCounts& c) {
+    return nlohmann::json{{"requests", c.requests},
+                          {"wavefronts", c.wavefronts},
+                          {"wavefronts_per_request", c.wavefronts_per_request()},
+                          {"bank_conflicts", c.conflicts}};
   };
   if (as_json) {
     nlohmann::json out = {{"trace", path}, {"kernels", nlohmann::json::array()}};
@@ -355,11 +361,15 @@ int stats(const std::string& path, bool as_json) {
       for (const auto& l : k.lines)
         lines.push_back({{"where", l.where},
                          {"global_loads", counts_json(l.loads)},
-                         {"global_stores", counts_json(l.stores)}});
+                         {"global_stores", counts_json(l.stores)},
+                         {"shared_loads", shared_json(l.shared_loads)},
+                         {"shared_stores", shared_json(l.shared_stores)}});
       out["kernels"].push_back({{"kernel", k.kernel},
                                 {"launches", k.launches},
                                 {"global_loads", counts_json(k.loads)},
                                 {"global_stores", counts_json(k.stores)},
+                                {"shared_loads", shared_json(k.shared_loads)},
+                                {"shared_stores", shared_json(k.shared_stores)},
                                 {"lines", lines}});
     }
     std::cout << out.dump(2) << "\n";
@@ -374,6 +384,12 @@ int stats(const std::string& path, bool as_json) {
                 (unsigned long long)c.requests, (unsigned long long)c.sectors,
                 c.sectors_per_request(), c.efficiency());
   };
+  auto shared_row = [](const char* what, const std::string& where, const SharedCounts& c) {
+    if (!c.requests) return;
+    std::printf("  %-6s %-28s %10llu %12llu %9.2f %10llu\n", what, where.c_str(),
+                (unsigned long long)c.requests, (unsigned long long)c.wavefronts,
+                c.wavefronts_per_request(), (unsigned long long)c.conflicts);
+  };
   for (const auto& k : kernels) {
     std::printf("\nkernel %s (%llu launch%s)\n", k.kernel.c_str(),
                 (unsigned long long)k.launches, k.launches == 1 ? "" : "es");
@@ -385,11 +401,24 @@ int stats(const std::string& path, bool as_json) {
       row("load", l.where, l.loads);
       row("store", l.where, l.stores);
     }
+    if (k.shared_loads.requests || k.shared_stores.requests) {
+      std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "shared", "line", "requests", "wavefronts",
+                  "wave/req", "conflicts");
+      shared_row("load", "all", k.shared_loads);
+      shared_row("store", "all", k.shared_stores);
+      for (const auto& l : k.lines) {
+        shared_row("load", l.where, l.shared_loads);
+        shared_row("store", l.where, l.shared_stores);
+      }
+    }
   }
   std::cout << "\nNsight Compute names them: requests = l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
                " (_st for stores), sectors = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\n"
                "sectors/request = their ratio (4 when a warp reads 32 consecutive floats), "
-               "efficiency = bytes the lanes asked for / (sectors x 32).\n";
+               "efficiency = bytes the lanes asked for / (sectors x 32).\n"
+               "Shared: wavefronts = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum, "
+               "conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum (_st for "
+               "stores).\n";
   return 0;
 }
 

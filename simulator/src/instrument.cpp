@@ -35,14 +35,17 @@ void ensure_writer_table(Allocation& a) {
   }
 }
 
-void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t address,
-                             unsigned size, bool write, uintptr_t pc);
 
 namespace {
 // Whether accesses to shared memory need a look (memcheck, racecheck,
 // initcheck); decided once, at the first access.
 bool shared_checks() {
   static const bool on = memcheck_enabled() || shadow_enabled();
+  return on;
+}
+// Whether shared-memory accesses need a look at all (checks or a trace).
+bool watch_shared() {
+  static const bool on = shared_checks() || tracing();
   return on;
 }
 
@@ -53,15 +56,21 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic,
   const auto address = reinterpret_cast<uintptr_t>(p);
   const auto pc = reinterpret_cast<uintptr_t>(return_address);
   if (tl_pending_writes) resolve_pending_writes();
-  if (shared_checks()) {
+  if (watch_shared()) {
     if (!tl_shared.ready) prepare_shared_ranges();
     const SharedRanges& r = tl_shared;
-    if (address - r.dynamic_low < r.dynamic_size || address - r.static_low < r.static_size) {
+    const bool dynamic = address - r.dynamic_low < r.dynamic_size;
+    if (dynamic || address - r.static_low < r.static_size) {
       if (size >= 4 && (address & 3) && memcheck_enabled())
         memcheck_problem(kMisaligned, "__shared__", address, size, write, pc,
                          "not a multiple of 4 bytes: a GPU reads and writes 4-, 8- and "
                          "16-byte values only at addresses that are multiples of their size");
-      shared_access(address, size, write, atomic, pc);
+      if (shared_checks()) shared_access(address, size, write, atomic, pc);
+      if (tracing())
+        // From a 128-byte boundary, so that offset / 4 % 32 is the bank.
+        record_shared_access_for_trace(
+            dynamic, address - ((dynamic ? r.dynamic_low : r.static_low) & ~uintptr_t(127)), size,
+            write, atomic, pc);
       return;
     }
     if (address - r.locals_low < r.locals_size) return;  // threadIdx and the like
@@ -93,7 +102,7 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic,
     for (size_t w = first; w <= last && w * 4 < a->size; ++w)
       a->writers[w].store(who, std::memory_order_relaxed);
   }
-  if (tracing()) record_access_for_trace(*t, *a, address, size, write, pc);
+  if (tracing()) record_access_for_trace(*a, address, size, write, atomic, pc);
 }
 }  // namespace
 

@@ -14,7 +14,7 @@
 namespace cudalab::rt {
 namespace {
 
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 enum RecordType : uint8_t {
   kProgram = 1,
   kAlloc = 2,
@@ -36,7 +36,7 @@ struct AccessRecord {
   uint64_t offset;
   uint64_t pc;
   uint8_t size;
-  uint8_t kind;  // 0 read, 1 write
+  uint8_t kind;  // 0 read, 1 write, 2 atomic
 };
 #pragma pack(pop)
 static_assert(sizeof(AccessRecord) == 30);
@@ -218,15 +218,27 @@ TraceWriter& writer() { return TraceWriter::writer(); }
 
 bool tracing() { return writer().on(); }
 
-void record_access_for_trace(const SimThread& t, const Allocation& a, uintptr_t address,
-                             unsigned size, bool write, uintptr_t pc) {
+namespace {
+void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, bool atomic,
+            uintptr_t pc) {
   TraceWriter& w = writer();
   if (!w.room_for_one_more()) return;
   WorkerBuffer& b = w.buffer();
-  b.records.push_back(AccessRecord{tl_block->linear, t.linear, a.id, address - a.base, pc,
-                                   uint8_t(size), uint8_t(write ? 1 : 0)});
+  b.records.push_back(AccessRecord{tl_block->linear, tl_thread->linear, allocation, offset, pc,
+                                   uint8_t(size), uint8_t(atomic ? 2 : write ? 1 : 0)});
   constexpr size_t kBufferRecords = 1 << 16;  // about 2 MB
   if (b.records.size() >= kBufferRecords) w.write_buffer(b, tl_block->launch->id);
+}
+}  // namespace
+
+void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
+                             bool atomic, uintptr_t pc) {
+  record(a.id, address - a.base, size, write, atomic, pc);
+}
+
+void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
+                                    bool atomic, uintptr_t pc) {
+  record(dynamic ? kDynamicSharedId : kStaticSharedId, offset, size, write, atomic, pc);
 }
 
 void trace_allocation(const Allocation& a) {

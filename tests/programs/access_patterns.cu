@@ -1,6 +1,7 @@
-// The classic global-memory access patterns, one kernel each, one block of
-// 8 warps: what `cudalab stats` must count as Nsight Compute does (sectors
-// per request measured on an H200 are in DESIGN.md).
+// The classic access patterns, one kernel each: global memory with one block
+// of 8 warps, shared memory with a 32x32 tile. What `cudalab stats` must
+// count as Nsight Compute does (the figures measured on an H200 are in
+// DESIGN.md).
 #include <cstdio>
 
 __global__ void coalesced(const float* a, float* out) { out[threadIdx.x] = a[threadIdx.x]; }
@@ -11,6 +12,25 @@ __global__ void stride_two(const float* a, float* out) { out[threadIdx.x] = a[2 
 __global__ void stride_32(const float* a, float* out) { out[threadIdx.x] = a[32 * threadIdx.x]; }
 __global__ void broadcast(const float* a, float* out) { out[threadIdx.x] = a[0]; }
 __global__ void doubles(const double* d, float* out) { out[threadIdx.x] = float(d[threadIdx.x]); }
+
+// Shared memory, one block of 32x32 threads: each warp (fixed threadIdx.y)
+// reads a row, a column, a column of a padded tile, every other word, one word.
+__global__ void shared_patterns(float* out) {
+  __shared__ float tile[32][32];
+  __shared__ float padded[32][33];
+  __shared__ float flat[2048];
+  const unsigned x = threadIdx.x, y = threadIdx.y;
+  tile[y][x] = float(x);
+  padded[y][x] = float(y);
+  flat[y * 64 + x] = flat[y * 64 + x + 32] = 1.0f;
+  __syncthreads();
+  float v = tile[y][x];   // row: 1 wavefront
+  v += tile[x][y];        // column: 32 wavefronts, 31 conflicts
+  v += padded[x][y];      // padded column: 1, 0
+  v += flat[2 * x];       // stride 2: 2, 1
+  v += tile[0][0];        // broadcast: 1, 0
+  out[y * 32 + x] = v;
+}
 
 int main() {
   const int n = 256 * 32 + 1;
@@ -27,6 +47,10 @@ int main() {
   stride_32<<<1, 256>>>(a, out);
   broadcast<<<1, 256>>>(a, out);
   doubles<<<1, 256>>>(d, out);
+  float* big;
+  cudaMalloc(&big, 1024 * sizeof(float));
+  shared_patterns<<<1, dim3(32, 32)>>>(big);
+  cudaFree(big);
   std::printf("after: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   cudaFree(a);
   cudaFree(d);

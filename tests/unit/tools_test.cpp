@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <tuple>
 #include <vector>
 #include <fstream>
 #include <set>
@@ -395,7 +396,8 @@ TEST_F(Tools, FindingsAreRecordedInTraces) {
 }
 
 // Sectors per request for the classic patterns, as ncu measured them on an
-// H200 (DESIGN.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8.
+// H200 (DESIGN.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8;
+// and shared-memory wavefronts and bank conflicts.
 TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
   ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
@@ -415,6 +417,24 @@ TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
     const size_t ratio = json.output.find("\"sectors_per_request\": ", loads);
     ASSERT_NE(ratio, std::string::npos);
     EXPECT_DOUBLE_EQ(std::stod(json.output.substr(ratio + 23)), sectors) << kernel;
+  }
+  // Shared memory, per instruction (H200: column 32 wavefronts and 31
+  // conflicts, padded column 1 and 0, stride 2 2 and 1).
+  const std::tuple<int, double, double> shared[] = {
+      {27, 1, 0}, {28, 32, 31}, {29, 1, 0}, {30, 2, 1}, {31, 1, 0}};
+  for (const auto& [line, waves, conflicts] : shared) {
+    const size_t at =
+        json.output.find("\"where\": \"access_patterns.cu:" + std::to_string(line) + "\"");
+    ASSERT_NE(at, std::string::npos) << line;
+    const size_t loads = json.output.rfind("\"shared_loads\"", at);
+    const size_t c = json.output.find("\"bank_conflicts\": ", loads);
+    const size_t requests = json.output.find("\"requests\": ", loads);
+    const size_t w = json.output.find("\"wavefronts_per_request\": ", loads);
+    ASSERT_TRUE(c < at && w < at && requests < at) << line;
+    const double per_request = std::stod(json.output.substr(requests + 12));
+    EXPECT_DOUBLE_EQ(std::stod(json.output.substr(w + 26)), waves) << "line " << line;
+    EXPECT_DOUBLE_EQ(std::stod(json.output.substr(c + 18)) / per_request, conflicts)
+        << "line " << line;
   }
   const Result missing = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("nope.trace"));
   EXPECT_NE(missing.status, 0);

@@ -11,6 +11,12 @@
 
 namespace cudalab::trace {
 
+void SharedCounts::add(const SharedCounts& o) {
+  requests += o.requests;
+  wavefronts += o.wavefronts;
+  conflicts += o.conflicts;
+}
+
 void GlobalCounts::add(const GlobalCounts& o) {
   requests += o.requests;
   sectors += o.sectors;
@@ -26,8 +32,34 @@ struct Request {
   bool write = false;
   std::set<uint64_t> sectors;  // absolute sector numbers
   std::vector<std::pair<uint64_t, uint8_t>> ranges;  // each lane's address and size
+  std::vector<uint32_t> lane_of;                     // the lane of each range
+  bool shared = false;
   uint32_t lanes = 0;
 };
+
+// Wavefronts of one shared-memory request, and the fewest it could take.
+std::pair<uint64_t, uint64_t> wavefronts(const Request& r) {
+  const uint8_t size = r.ranges.empty() ? 4 : std::max<uint8_t>(r.ranges.front().second, 1);
+  const uint32_t per_phase = size <= 4 ? 32 : size == 8 ? 16 : 8;
+  uint64_t total = 0, least = 0;
+  for (uint32_t phase = 0; phase < 32 / per_phase; ++phase) {
+    std::set<uint64_t> words[32];  // distinct words per bank
+    bool any = false;
+    for (size_t i = 0; i < r.ranges.size(); ++i) {
+      if (r.lane_of[i] / per_phase != phase) continue;
+      any = true;
+      const auto [offset, bytes] = r.ranges[i];
+      for (uint64_t w = offset / 4; w <= (offset + std::max<uint8_t>(bytes, 1) - 1) / 4; ++w)
+        words[w % 32].insert(w);
+    }
+    if (!any) continue;
+    size_t most = 1;
+    for (const auto& b : words) most = std::max(most, b.size());
+    total += most;
+    ++least;
+  }
+  return {total, least};
+}
 
 // Bytes the lanes asked for, each counted once (lanes reading one word share
 // it: a broadcast moves 4 useful bytes, not 128).
@@ -45,17 +77,19 @@ uint64_t distinct_bytes(std::vector<std::pair<uint64_t, uint8_t>> ranges) {
 
 }  // namespace
 
-std::vector<KernelMetrics> global_memory_metrics(const Trace& t) {
+std::vector<KernelMetrics> memory_metrics(const Trace& t) {
   std::vector<KernelMetrics> kernels;
   std::map<std::string, size_t> kernel_index;
   // Per kernel: per code address and direction, the counts.
   std::vector<std::map<std::pair<uint64_t, bool>, GlobalCounts>> per_pc;
+  std::vector<std::map<std::pair<uint64_t, bool>, SharedCounts>> per_pc_shared;
   for (const Launch& l : t.launches) {
     auto [it, fresh] = kernel_index.try_emplace(l.kernel, kernels.size());
     if (fresh) {
       kernels.push_back({});
       kernels.back().kernel = l.kernel;
       per_pc.emplace_back();
+      per_pc_shared.emplace_back();
     }
     KernelMetrics& k = kernels[it->second];
     ++k.launches;
@@ -63,18 +97,29 @@ std::vector<KernelMetrics> global_memory_metrics(const Trace& t) {
     std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool, uint32_t>, Request> requests;
     std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool>, uint32_t> executions;
     for (const Access& a : l.accesses) {
-      const Allocation* alloc = t.allocation(a.allocation);
+      const Allocation* alloc = a.shared() ? nullptr : t.allocation(a.allocation);
       const uint64_t address = (alloc ? alloc->base : 0) + a.offset;
       const uint32_t n = executions[{a.block, a.thread, a.pc, a.write}]++;
       Request& r = requests[{a.block, a.thread / 32, a.pc, a.write, n}];
       r.pc = a.pc;
       r.write = a.write;
-      for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32; ++s)
-        r.sectors.insert(s);
+      r.shared = a.shared();
+      if (!r.shared)
+        for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32;
+             ++s)
+          r.sectors.insert(s);
       r.ranges.emplace_back(address, a.size);
+      r.lane_of.push_back(a.thread % 32);
       ++r.lanes;
     }
     for (const auto& [key, r] : requests) {
+      if (r.shared) {
+        const auto [waves, least] = wavefronts(r);
+        SharedCounts c{1, waves, waves - least};
+        per_pc_shared[it->second][{r.pc, r.write}].add(c);
+        (r.write ? k.shared_stores : k.shared_loads).add(c);
+        continue;
+      }
       GlobalCounts c;
       c.requests = 1;
       c.sectors = r.sectors.size();
@@ -94,6 +139,14 @@ std::vector<KernelMetrics> global_memory_metrics(const Trace& t) {
       LineMetrics& m = lines[{file, line}];
       m.where = t.where(key.first);
       (key.second ? m.stores : m.loads).add(c);
+    }
+    for (const auto& [key, c] : per_pc_shared[i]) {
+      auto site = t.sites.find(key.first);
+      const std::string file = site == t.sites.end() ? "?" : site->second.file;
+      const uint32_t line = site == t.sites.end() ? 0 : site->second.line;
+      LineMetrics& m = lines[{file, line}];
+      m.where = t.where(key.first);
+      (key.second ? m.shared_stores : m.shared_loads).add(c);
     }
     for (auto& [key, m] : lines) kernels[i].lines.push_back(std::move(m));
   }

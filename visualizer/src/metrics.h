@@ -25,19 +25,36 @@ struct GlobalCounts {
   void add(const GlobalCounts& o);
 };
 
+// Shared memory: 32 banks of 4 bytes. A request's lanes are served in
+// wavefronts: as many as the most distinct 4-byte words any one bank holds
+// (lanes reading one word share it); 8- and 16-byte accesses go by halves
+// and quarters of the warp. Conflicts are the wavefronts beyond the least
+// the request could take.
+struct SharedCounts {
+  uint64_t requests = 0;
+  uint64_t wavefronts = 0;
+  uint64_t conflicts = 0;
+  double wavefronts_per_request() const {
+    return requests ? double(wavefronts) / double(requests) : 0;
+  }
+  void add(const SharedCounts& o);
+};
+
 struct LineMetrics {
   std::string where;  // "file.cu:12"
   GlobalCounts loads, stores;
+  SharedCounts shared_loads, shared_stores;
 };
 
 struct KernelMetrics {
   std::string kernel;
   uint64_t launches = 0;
   GlobalCounts loads, stores;
+  SharedCounts shared_loads, shared_stores;
   std::vector<LineMetrics> lines;  // in source order
 };
 
 // The metrics of every kernel of the trace, in the order of first launch.
-std::vector<KernelMetrics> global_memory_metrics(const Trace& t);
+std::vector<KernelMetrics> memory_metrics(const Trace& t);
 
 }  // namespace cudalab::trace

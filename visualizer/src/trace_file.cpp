@@ -106,7 +106,7 @@ Trace read_trace(const std::string& path) {
                      path + " ./program");
   Trace t;
   std::memcpy(&t.version, data.data() + 8, 4);
-  if (t.version != kTraceVersion)
+  if (t.version < 1 || t.version > kTraceVersion)
     throw TraceError(path + " is a version " + std::to_string(t.version) +
                      " trace; this cudalab-viz reads version " + std::to_string(kTraceVersion) +
                      ". Record it again with this cudalab.");
@@ -179,7 +179,9 @@ Trace read_trace(const std::string& path) {
           x.offset = a.get<uint64_t>();
           x.pc = a.get<uint64_t>();
           x.size = a.get<uint8_t>();
-          x.write = a.get<uint8_t>() != 0;
+          const uint8_t kind = a.get<uint8_t>();
+          x.write = kind != 0;
+          x.atomic = kind == 2;
           if (x.block >= l.grid.count() || x.thread >= l.block.count())
             throw TraceError(path +
                              " is corrupt: an access names a block or thread outside "

@@ -31,7 +31,12 @@ struct Access {
   uint64_t offset = 0;  // bytes from the allocation's start
   uint64_t pc = 0;      // code address; sites maps it to a source line
   uint8_t size = 0;
-  bool write = false;
+  bool write = false;   // a store, or an atomic
+  bool atomic = false;
+  // Shared memory (version 2): allocation kStaticShared or kDynamicShared,
+  // offset from the start of the block's static or dynamic shared memory.
+  bool shared() const { return allocation == kStaticShared || allocation == kDynamicShared; }
+  static constexpr uint32_t kStaticShared = 0, kDynamicShared = 0xffffffffu;
 };
 
 // A check's finding (CUDALAB_CHECK), as the run reported it.
@@ -77,7 +82,7 @@ class TraceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr uint32_t kTraceVersion = 1;
+constexpr uint32_t kTraceVersion = 2;  // reads 1 and 2
 
 // Throws TraceError with a message that names the problem and the way out.
 Trace read_trace(const std::string& path);

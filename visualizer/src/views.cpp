@@ -274,9 +274,17 @@ void Views::draw_thread_accesses(const Selection& s) {
       ImGui::Text("...");
       break;
     }
-    ImGui::Text("%-5s alloc %u [%llu]  %s  (%uB at +%llu)", x.write ? "write" : "read",
-                x.allocation, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
-                x.size, (unsigned long long)x.offset);
+    if (x.shared()) {
+      ImGui::Text("%-6s shared [%llu]  %s  (%uB at +%llu)",
+                  x.atomic ? "atomic" : x.write ? "write" : "read",
+                  (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
+                  (unsigned long long)x.offset);
+      continue;
+    }
+    ImGui::Text("%-6s alloc %u [%llu]  %s  (%uB at +%llu)",
+                x.atomic ? "atomic" : x.write ? "write" : "read", x.allocation,
+                (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
+                (unsigned long long)x.offset);
   }
   if (shown == 0) ImGui::Text("this thread touched no global memory");
   ImGui::End();
