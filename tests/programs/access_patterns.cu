@@ -32,6 +32,15 @@ __global__ void shared_patterns(float* out) {
   out[y * 32 + x] = v;
 }
 
+// 8-byte shared accesses: a warp reads 32 consecutive doubles (two halves of
+// the warp), then every other double.
+__global__ void shared_doubles(double* out) {
+  __shared__ double d[64];
+  d[threadIdx.x] = d[threadIdx.x + 32] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = d[threadIdx.x] + d[2 * threadIdx.x];
+}
+
 int main() {
   const int n = 256 * 32 + 1;
   float *a, *out;
@@ -50,6 +59,7 @@ int main() {
   float* big;
   cudaMalloc(&big, 1024 * sizeof(float));
   shared_patterns<<<1, dim3(32, 32)>>>(big);
+  shared_doubles<<<1, 32>>>(d);
   cudaFree(big);
   std::printf("after: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   cudaFree(a);

@@ -1,6 +1,7 @@
 // cudalab-cc and traces, used the way a user uses them: build programs,
 // run them, read what they wrote.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
+#include <map>
 #include <tuple>
 #include <vector>
 #include <fstream>
@@ -438,6 +440,53 @@ TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   }
   const Result missing = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("nope.trace"));
   EXPECT_NE(missing.status, 0);
+}
+
+// Every figure `cudalab stats` gives for the access patterns equals what
+// Nsight Compute measured for the same program on an H200.
+TEST_F(Tools, StatsEqualNsightComputeOnAnH200) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+  const Result r = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto stats = nlohmann::json::parse(r.output);
+  // ncu's metric -> where the same figure is in the JSON.
+  const std::map<std::string, std::pair<std::string, std::string>> same = {
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", {"global_loads", "requests"}},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", {"global_loads", "sectors"}},
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", {"global_stores", "requests"}},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", {"global_stores", "sectors"}},
+      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+       {"global_loads", "efficiency_percent"}},
+      {"smsp__sass_inst_executed_op_global_ld.sum", {"global_loads", "requests"}},
+      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", {"shared_loads", "wavefronts"}},
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+       {"shared_loads", "bank_conflicts"}},
+      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", {"shared_stores", "wavefronts"}},
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+       {"shared_stores", "bank_conflicts"}},
+      {"smsp__sass_inst_executed_op_shared_ld.sum", {"shared_loads", "requests"}},
+      {"smsp__sass_inst_executed_op_shared_st.sum", {"shared_stores", "requests"}}};
+  std::ifstream in(CUDALAB_NCU_PATTERNS);
+  ASSERT_TRUE(in) << CUDALAB_NCU_PATTERNS;
+  int compared = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string kernel, metric;
+    double expected = 0;
+    words >> kernel >> metric >> expected;
+    auto it = same.find(metric);
+    ASSERT_NE(it, same.end()) << metric;
+    const nlohmann::json* k = nullptr;
+    for (const auto& x : stats["kernels"])
+      if (x["kernel"] == kernel) k = &x;
+    ASSERT_NE(k, nullptr) << kernel;
+    const auto& [group, field] = it->second;
+    EXPECT_DOUBLE_EQ((*k)[group][field].get<double>(), expected) << kernel << " " << metric;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 96);
 }
 
 TEST_F(Tools, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
