@@ -233,10 +233,14 @@ void describe_finding(const FindingKey& key, FindingDetails details) {
   g_details.try_emplace(hash_of(key), key, std::move(details));
 }
 
+std::string buffer_words(const Allocation& a) {
+  return "the " + std::to_string(a.size) + "-byte buffer " +
+         (a.name.empty() ? std::string() : "`" + a.name + "` ") + "allocated at " +
+         (a.site.empty() ? std::string("an unknown line") : a.site);
+}
+
 std::string describe_global(const Allocation& a, uintptr_t address) {
-  const size_t off = address - a.base;
-  return "byte " + std::to_string(off) + " of the " + std::to_string(a.size) +
-         "-byte buffer allocated at " + (a.site.empty() ? "an unknown line" : a.site);
+  return "byte " + std::to_string(address - a.base) + " of " + buffer_words(a);
 }
 
 // Global accesses that hit no live allocation: out of bounds (a red zone) or
@@ -249,12 +253,10 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
   if (nearest) {
     const Allocation& a = *nearest;
     if (address >= a.base + a.size)
-      where = std::to_string(address - (a.base + a.size) + 1) +
-              " bytes after the last byte of the " + std::to_string(a.size) +
-              "-byte buffer allocated at " + a.site;
+      where = std::to_string(address - (a.base + a.size) + 1) + " bytes after the last byte of " +
+              buffer_words(a);
     else
-      where = std::to_string(a.base - address) + " bytes before the start of the " +
-              std::to_string(a.size) + "-byte buffer allocated at " + a.site;
+      where = std::to_string(a.base - address) + " bytes before the start of " + buffer_words(a);
   } else if (address >= g_freed_low.load(std::memory_order_relaxed) &&
              address < g_freed_high.load(std::memory_order_relaxed)) {
     std::lock_guard lock(g_mutex);
@@ -284,12 +286,6 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
 
 // ---- runtime calls (memcheck) ---------------------------------------------------------
 
-namespace {
-std::string buffer_words(const Allocation& a) {
-  return "the " + std::to_string(a.size) + "-byte buffer allocated at " +
-         (a.site.empty() ? std::string("an unknown line") : a.site);
-}
-}  // namespace
 
 std::string explain_bad_free(const void* ptr) {
   const auto p = reinterpret_cast<uintptr_t>(ptr);

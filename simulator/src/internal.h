@@ -44,6 +44,7 @@ struct Allocation {
   void* block = nullptr;  // what malloc returned (before the red zone, under memcheck)
   size_t size = 0;
   std::string site;  // "file.cu:31", where cudaMalloc was called
+  std::string name;  // "d_a", the variable of that call when the source shows it
   // Writer tracking: one entry per 4-byte word, (block << 32) | (thread + 1);
   // 0 means not written while tracking was on.
   std::unique_ptr<std::atomic<uint64_t>[]> writers;
@@ -274,7 +275,9 @@ bool count_finding(const FindingKey& key);
 void describe_finding(const FindingKey& key, FindingDetails details);
 void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned size, bool write,
                       uintptr_t pc, const std::string& location);
-// "byte 4 of the 4000-byte buffer allocated at main.cu:31"
+// "the 4000-byte buffer `d_a` allocated at main.cu:31"
+std::string buffer_words(const Allocation& a);
+// "byte 4 of the 4000-byte buffer `d_a` allocated at main.cu:31"
 std::string describe_global(const Allocation& a, uintptr_t address);
 
 // ---- racecheck, initcheck: shadow memory (shadow.cpp) ----------------------------

@@ -1,6 +1,9 @@
 // The device heap: cudaMalloc/cudaFree, copies and memsets, with the argument
 // checks the CUDA runtime makes. Device memory is ordinary host memory here;
 // the allocation table tells device addresses from others.
+#include <filesystem>
+#include <cctype>
+#include <fstream>
 #include <map>
 #include <algorithm>
 #include <cstdlib>
@@ -107,6 +110,65 @@ bool range_ok(const void* p, size_t bytes) {
 
 using namespace cudalab::rt;
 
+namespace cudalab::rt {
+namespace {
+// The variable a cudaMalloc call fills ("d_a" in `cudaMalloc(&d_a, n)` or
+// `cudaMalloc((void**)&d_a, n)`), read from the source line; "" when the
+// source is not there or the call does not look like that.
+std::string allocation_name(const char* file, int line) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> sources;
+  if (!file || line <= 0) return "";
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = sources.try_emplace(file);
+  if (fresh) {
+    // As the compiler was given it, or beside the program, or here.
+    const std::string base = std::filesystem::path(file).filename().string();
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    for (const std::string& candidate :
+         {std::string(file), ec ? base : (exe.parent_path() / base).string(), base}) {
+      std::ifstream in(candidate);
+      if (!in) continue;
+      for (std::string l; std::getline(in, l);) it->second.push_back(l);
+      break;
+    }
+  }
+  if (size_t(line) > it->second.size()) return "";
+  const std::string& text = it->second[size_t(line) - 1];
+  size_t at = text.find("cudaMalloc");
+  if (at == std::string::npos) return "";
+  at = text.find('(', at);
+  if (at == std::string::npos) return "";
+  // The first argument, up to a comma at depth 0.
+  std::string arg;
+  int depth = 0;
+  for (size_t i = at + 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(' || c == '<' || c == '[') ++depth;
+    if (c == ')' || c == '>' || c == ']') {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (c == ',' && depth == 0) break;
+    arg += c;
+  }
+  // Drop casts and the address-of: what is left must be a name.
+  for (const char* cast : {"reinterpret_cast<void**>", "reinterpret_cast<void **>", "(void**)",
+                           "(void **)", "&"})
+    for (size_t p; (p = arg.find(cast)) != std::string::npos;) arg.erase(p, std::strlen(cast));
+  std::string name;
+  for (char c : arg)
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '(' && c != ')') name += c;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-' &&
+        c != '>' && c != '[' && c != ']')
+      return "";
+  return name;
+}
+}  // namespace
+}  // namespace cudalab::rt
+
 cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line) {
   if (!ptr) return api_result(cudaErrorInvalidValue);
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
@@ -125,6 +187,7 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
   std::string site = file ? std::string(file) + ":" + std::to_string(line) : "";
   Allocation* a = allocations().add(p, bytes, site);
   a->block = block;
+  if (tracing() || checks_requested()) a->name = allocation_name(file, line);
   allocations_changed();
   if (writer_tracking()) ensure_writer_table(*a);
   if (shadow_enabled()) shadow_allocation(*a);

@@ -243,7 +243,7 @@ void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size
 
 void trace_allocation(const Allocation& a) {
   if (!tracing()) return;
-  writer().write(kAlloc, Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site));
+  writer().write(kAlloc, Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site).str(a.name));
 }
 
 void trace_free(const Allocation& a) {

@@ -403,6 +403,11 @@ TEST_F(Tools, FindingsAreRecordedInTraces) {
 TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
   ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+  // Allocations carry the variable each cudaMalloc filled.
+  const cudalab::trace::Trace t = cudalab::trace::read_trace(path("p.trace"));
+  std::vector<std::string> names;
+  for (const auto& a : t.allocations) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "d", "out", "big"}));
   const Result table = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("p.trace"));
   EXPECT_EQ(table.status, 0) << table.output;
   EXPECT_TRUE(Says(table.output, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));

@@ -136,6 +136,7 @@ Trace read_trace(const std::string& path) {
         a.base = r.get<uint64_t>();
         a.size = r.get<uint64_t>();
         a.site = r.str();
+        if (t.version >= 2) a.name = r.str();
         t.allocations.push_back(a);
         break;
       }

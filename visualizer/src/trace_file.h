@@ -21,6 +21,7 @@ struct Allocation {
   uint64_t base = 0;
   uint64_t size = 0;
   std::string site;  // where cudaMalloc was called, "file.cu:31"
+  std::string name;  // the variable it filled ("d_a"), "" when not known
   bool freed = false;
 };
 

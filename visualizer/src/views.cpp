@@ -230,8 +230,8 @@ void Views::draw_memory(Selection& s) {
     ImGui::Separator();
     std::string site = a.site;
     if (auto slash = site.rfind('/'); slash != std::string::npos) site = site.substr(slash + 1);
-    ImGui::Text("allocation %u: %llu bytes, allocated at %s", a.id, (unsigned long long)a.size,
-                site.c_str());
+    ImGui::Text("allocation %u%s%s: %llu bytes, allocated at %s", a.id, a.name.empty() ? "" : " ",
+                a.name.c_str(), (unsigned long long)a.size, site.c_str());
     if (h.per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)h.per_cell);
     const int columns = 64;
     const float cell = std::clamp(ImGui::GetContentRegionAvail().x / columns, 4.f, 16.f);
