@@ -249,7 +249,7 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   EXPECT_EQ(r.status, 0) << "without CUDALAB_CHECK_EXITCODE the program's own status";
   for (const char* want : {"Invalid __global__ write of size 4 bytes", "at fill in ",
                            "oob_write.cu:6", "by thread (232,0,0) in block (3,0,0)",
-                           "1 bytes after the last byte of the 4000-byte buffer allocated at ",
+                           "1 bytes after the last byte of the 4000-byte buffer `x` allocated at ",
                            "oob_write.cu:12", "(24 accesses like it at this line)",
                            "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
     EXPECT_TRUE(Says(r.output, want));
