@@ -3,6 +3,9 @@
 // describes. Records go to the file as each launch ends, so a run that dies
 // leaves what it had done, and a trace without its END record tells the
 // reader it was cut short.
+#include <cstdint>
+#include <climits>
+#include <sstream>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -90,6 +93,15 @@ class TraceWriter {
                      "number; keeping %llu\n",
                      cap, (unsigned long long)cap_);
     }
+    if (const char* blocks = std::getenv("CUDALAB_TRACE_BLOCKS"); blocks && *blocks) {
+      if (!parse_blocks(blocks)) {
+        std::fprintf(stderr,
+                     "cudalab: CUDALAB_TRACE_BLOCKS=%s is not a list of blocks: give linear "
+                     "block numbers and ranges, as in 0,5,10-12\n",
+                     blocks);
+        std::exit(2);
+      }
+    }
     std::fwrite("CLTRACE", 1, 8, file_);
     const uint32_t header[2] = {kVersion, 0};
     std::fwrite(header, 4, 2, file_);
@@ -99,6 +111,10 @@ class TraceWriter {
     if (program.size() > 13 && program.substr(program.size() - 13) == ".instrumented")
       program.resize(program.size() - 13);
     write(kProgram, Payload().str(program));
+    if (!blocks_.empty())
+      write(kNote, Payload().str(std::string("only the accesses of blocks ") +
+                                 std::getenv("CUDALAB_TRACE_BLOCKS") +
+                                 " (linear numbers) are recorded (CUDALAB_TRACE_BLOCKS)"));
     std::atexit([] { writer().finish(); });
   }
 
@@ -121,6 +137,14 @@ class TraceWriter {
       mine = buffers_.back().get();
     }
     return *mine;
+  }
+
+  // CUDALAB_TRACE_BLOCKS: whether this block's accesses are recorded.
+  bool records_block(uint32_t linear) const {
+    if (blocks_.empty()) return true;
+    for (const auto& [first, last] : blocks_)
+      if (linear >= first && linear <= last) return true;
+    return false;
   }
 
   bool room_for_one_more() {
@@ -201,6 +225,29 @@ class TraceWriter {
   uint64_t cap_ = 20'000'000;
   std::atomic<uint64_t> recorded_{0};
   std::atomic<bool> capped_{false};
+  std::vector<std::pair<uint32_t, uint32_t>> blocks_;  // inclusive ranges; empty: all
+
+  // "0,5,10-12"
+  bool parse_blocks(const std::string& text) {
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+      const size_t dash = item.find('-');
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long first = std::strtoul(item.c_str(), &end, 10);
+      if (errno || end == item.c_str() || (dash == std::string::npos ? *end != 0 : *end != '-'))
+        return false;
+      unsigned long last = first;
+      if (dash != std::string::npos) {
+        const char* from = item.c_str() + dash + 1;
+        last = std::strtoul(from, &end, 10);
+        if (errno || end == from || *end != 0 || last < first) return false;
+      }
+      if (last > UINT32_MAX) return false;
+      blocks_.emplace_back(uint32_t(first), uint32_t(last));
+    }
+    return !blocks_.empty();
+  }
   bool cap_note_pending_ = false;
 
  public:
@@ -222,7 +269,7 @@ namespace {
 void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, bool atomic,
             uintptr_t pc) {
   TraceWriter& w = writer();
-  if (!w.room_for_one_more()) return;
+  if (!w.records_block(tl_block->linear) || !w.room_for_one_more()) return;
   WorkerBuffer& b = w.buffer();
   b.records.push_back(AccessRecord{tl_block->linear, tl_thread->linear, allocation, offset, pc,
                                    uint8_t(size), uint8_t(atomic ? 2 : write ? 1 : 0)});

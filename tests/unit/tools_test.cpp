@@ -494,6 +494,24 @@ TEST_F(Tools, StatsEqualNsightComputeOnAnH200) {
   EXPECT_EQ(compared, 96);
 }
 
+TEST_F(Tools, TraceBlocksRecordsTheChosenBlocksOnly) {
+  const std::string prog = CUDALAB_CMAKE_TRACED_PROGRAM;
+  ASSERT_EQ(run("CUDALAB_TRACE_BLOCKS=1,3-4 CUDALAB_TRACE=" + path("b.trace") + " " + prog).status,
+            0);
+  const cudalab::trace::Trace t = cudalab::trace::read_trace(path("b.trace"));
+  ASSERT_FALSE(t.launches.empty());
+  std::set<uint32_t> blocks;
+  for (const auto& l : t.launches)
+    for (const auto& a : l.accesses) blocks.insert(a.block);
+  EXPECT_FALSE(blocks.empty());
+  for (uint32_t b : blocks) EXPECT_TRUE(b == 1 || b == 3 || b == 4) << b;
+  ASSERT_FALSE(t.notes.empty());
+  EXPECT_NE(t.notes[0].find("only the accesses of blocks 1,3-4"), std::string::npos);
+  const Result bad = run("CUDALAB_TRACE_BLOCKS=3-1 CUDALAB_TRACE=" + path("x.trace") + " " + prog);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(Says(bad.output, "is not a list of blocks"));
+}
+
 TEST_F(Tools, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
   // Every thread writes one place: the last to run wins (a race, on purpose).
   std::ofstream(path("last.cu")) << "#include <cstdio>\n"
