@@ -346,7 +346,9 @@ int stats(const std::string& path, bool as_json) {
                           {"sectors", c.sectors},
                           {"sectors_per_request", c.sectors_per_request()},
                           {"efficiency_percent", c.efficiency()},
-                          {"bytes_requested", c.bytes}};
+                          {"bytes_requested", c.bytes},
+                          {"bytes_moved", c.sectors * 32},
+                          {"lanes_per_request", c.lanes_per_request()}};
   };
   auto shared_json = [](const SharedCounts& c) {
     return nlohmann::json{{"requests", c.requests},
@@ -370,6 +372,11 @@ int stats(const std::string& path, bool as_json) {
                                 {"global_stores", counts_json(k.stores)},
                                 {"shared_loads", shared_json(k.shared_loads)},
                                 {"shared_stores", shared_json(k.shared_stores)},
+                                {"most_by_one_thread",
+                                 {{"global_reads", k.most.global_reads},
+                                  {"global_writes", k.most.global_writes},
+                                  {"shared_reads", k.most.shared_reads},
+                                  {"shared_writes", k.most.shared_writes}}},
                                 {"lines", lines}});
     }
     std::cout << out.dump(2) << "\n";
@@ -397,10 +404,21 @@ int stats(const std::string& path, bool as_json) {
                 "sect/req", "efficiency");
     row("load", "all", k.loads);
     row("store", "all", k.stores);
+    if (k.loads.requests || k.stores.requests)
+      std::printf("  %-6s %.1f of 32 lanes active per instruction; %llu bytes moved for %llu "
+                  "asked for\n",
+                  "", double(k.loads.lanes + k.stores.lanes) /
+                          double(std::max<uint64_t>(1, k.loads.requests + k.stores.requests)),
+                  (unsigned long long)((k.loads.sectors + k.stores.sectors) * 32),
+                  (unsigned long long)(k.loads.bytes + k.stores.bytes));
     for (const auto& l : k.lines) {
       row("load", l.where, l.loads);
       row("store", l.where, l.stores);
     }
+    std::printf("  most by one thread: %llu global reads, %llu global writes, %llu shared "
+                "reads, %llu shared writes\n",
+                (unsigned long long)k.most.global_reads, (unsigned long long)k.most.global_writes,
+                (unsigned long long)k.most.shared_reads, (unsigned long long)k.most.shared_writes);
     if (k.shared_loads.requests || k.shared_stores.requests) {
       std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "shared", "line", "requests", "wavefronts",
                   "wave/req", "conflicts");

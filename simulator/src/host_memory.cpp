@@ -71,15 +71,21 @@ struct ThreadLocals {
 thread_local ThreadLocals tl_locals;
 const ThreadLocals& thread_locals() {
   if (!tl_locals.high) {
+    // The static thread-local blocks sit just below the thread pointer; a
+    // module's block allocated elsewhere (dynamic TLS, on the heap) must not
+    // stretch the range over device memory.
+    // Past the thread pointer only the first words of the control block
+    // (what %fs:0 reads): a device buffer may be mapped right after it.
+    tl_locals.high = reinterpret_cast<uintptr_t>(__builtin_thread_pointer()) + 64;
     dl_iterate_phdr(
         [](dl_phdr_info* info, size_t, void* out) {
           auto* r = static_cast<ThreadLocals*>(out);
-          if (info->dlpi_tls_data)
-            r->low = std::min(r->low, reinterpret_cast<uintptr_t>(info->dlpi_tls_data));
+          const auto data = reinterpret_cast<uintptr_t>(info->dlpi_tls_data);
+          if (data && data < r->high && r->high - data < (uintptr_t(1) << 20))
+            r->low = std::min(r->low, data);
           return 0;
         },
         &tl_locals);
-    tl_locals.high = reinterpret_cast<uintptr_t>(__builtin_thread_pointer()) + 4096;
     if (tl_locals.low > tl_locals.high) tl_locals.low = tl_locals.high;
   }
   return tl_locals;

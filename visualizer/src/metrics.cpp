@@ -96,6 +96,7 @@ std::vector<KernelMetrics> memory_metrics(const Trace& t) {
     // (block, warp, pc, write, n) -> request; n counts a lane's executions.
     std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool, uint32_t>, Request> requests;
     std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool>, uint32_t> executions;
+    std::map<std::pair<uint32_t, uint32_t>, PerThreadMost> per_thread;  // (block, thread)
     for (const Access& a : l.accesses) {
       const Allocation* alloc = a.shared() ? nullptr : t.allocation(a.allocation);
       const uint64_t address = (alloc ? alloc->base : 0) + a.offset;
@@ -111,6 +112,15 @@ std::vector<KernelMetrics> memory_metrics(const Trace& t) {
       r.ranges.emplace_back(address, a.size);
       r.lane_of.push_back(a.thread % 32);
       ++r.lanes;
+      PerThreadMost& mine = per_thread[{a.block, a.thread}];
+      ++(a.shared() ? (a.write ? mine.shared_writes : mine.shared_reads)
+                    : (a.write ? mine.global_writes : mine.global_reads));
+    }
+    for (const auto& [who, m] : per_thread) {
+      k.most.global_reads = std::max(k.most.global_reads, m.global_reads);
+      k.most.global_writes = std::max(k.most.global_writes, m.global_writes);
+      k.most.shared_reads = std::max(k.most.shared_reads, m.shared_reads);
+      k.most.shared_writes = std::max(k.most.shared_writes, m.shared_writes);
     }
     for (const auto& [key, r] : requests) {
       if (r.shared) {

@@ -18,6 +18,8 @@ struct GlobalCounts {
   uint64_t sectors = 0;   // distinct 32-byte sectors each touched
   uint64_t bytes = 0;     // distinct bytes the active lanes asked for
   uint64_t lanes = 0;     // active lanes over all requests
+  // Active lanes per memory instruction (of 32): how full the warps were.
+  double lanes_per_request() const { return requests ? double(lanes) / double(requests) : 0; }
   double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0; }
   // Bytes asked for over bytes moved (sectors x 32), as a percentage
   // (Nsight Compute's smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct).
@@ -46,9 +48,16 @@ struct LineMetrics {
   SharedCounts shared_loads, shared_stores;
 };
 
+// The most accesses any one thread made (a thread doing far more than the
+// others is a load imbalance).
+struct PerThreadMost {
+  uint64_t global_reads = 0, global_writes = 0, shared_reads = 0, shared_writes = 0;
+};
+
 struct KernelMetrics {
   std::string kernel;
   uint64_t launches = 0;
+  PerThreadMost most;
   GlobalCounts loads, stores;
   SharedCounts shared_loads, shared_stores;
   std::vector<LineMetrics> lines;  // in source order
