@@ -104,6 +104,25 @@ def main():
         print("  (a small program's extra memory is mostly fixed: shadow tables and stacks of "
               "each worker)", flush=True)
 
+        # Tracing (issue 5's bars: a 256x256 tiled matmul traced in 10 s into
+        # 200 MB at most, and `cudalab stats` on it in 2 s).
+        src256 = os.path.join(tmp, "tiled_matmul_256.cu")
+        with open(os.path.join(HERE, "tiled_matmul_512.cu")) as f:
+            open(src256, "w").write(f.read().replace("const int n = 512;", "const int n = 256;"))
+        prog256 = os.path.join(tmp, "tiled_matmul_256")
+        subprocess.run([cc, "-O2", src256, "-o", prog256], check=True)
+        trace = os.path.join(tmp, "tm256.trace")
+        env = dict(os.environ, CUDALAB_TRACE=trace, CUDALAB_TRACE_MAX_ACCESSES="100000000")
+        best, med = timed([prog256], env=env, repeat=1)
+        line("trace the tiled matmul 256x256 (CUDALAB_TRACE)", best, med, target=10.0)
+        size = os.path.getsize(trace)
+        print(f"  trace size {size / 1e6:.0f} MB (target 200 MB: "
+              f"{'met' if size <= 200e6 else 'MISSED'})", flush=True)
+        cli = os.path.join(args.build_dir, "bin", "cudalab")
+        best, med = timed([cli, "stats", trace], repeat=1)
+        line("cudalab stats on that trace", best, med, target=2.0)
+        os.remove(trace)
+
         small = os.path.join(HERE, "small_program.cu")
         out = os.path.join(tmp, "small")
         best, med = timed(["sh", "-c", f"'{cc}' -O2 '{small}' -o '{out}' && '{out}'"],
