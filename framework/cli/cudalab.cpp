@@ -398,27 +398,30 @@ int stats(const std::string& path, bool as_json) {
                 c.wavefronts_per_request(), (unsigned long long)c.conflicts);
   };
   for (const auto& k : kernels) {
-    std::printf("\nkernel %s (%llu launch%s)\n", k.kernel.c_str(),
-                (unsigned long long)k.launches, k.launches == 1 ? "" : "es");
+    std::printf("\nkernel %s (%llu launch%s)\n", k.kernel.c_str(), (unsigned long long)k.launches,
+                k.launches == 1 ? "" : "es");
     std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "global", "line", "requests", "sectors",
                 "sect/req", "efficiency");
     row("load", "all", k.loads);
     row("store", "all", k.stores);
     if (k.loads.requests || k.stores.requests)
-      std::printf("  %-6s %.1f of 32 lanes active per instruction; %llu bytes moved for %llu "
-                  "asked for\n",
-                  "", double(k.loads.lanes + k.stores.lanes) /
-                          double(std::max<uint64_t>(1, k.loads.requests + k.stores.requests)),
-                  (unsigned long long)((k.loads.sectors + k.stores.sectors) * 32),
-                  (unsigned long long)(k.loads.bytes + k.stores.bytes));
+      std::printf(
+          "  %-6s %.1f of 32 lanes active per instruction; %llu bytes moved for %llu "
+          "asked for\n",
+          "",
+          double(k.loads.lanes + k.stores.lanes) /
+              double(std::max<uint64_t>(1, k.loads.requests + k.stores.requests)),
+          (unsigned long long)((k.loads.sectors + k.stores.sectors) * 32),
+          (unsigned long long)(k.loads.bytes + k.stores.bytes));
     for (const auto& l : k.lines) {
       row("load", l.where, l.loads);
       row("store", l.where, l.stores);
     }
-    std::printf("  most by one thread: %llu global reads, %llu global writes, %llu shared "
-                "reads, %llu shared writes\n",
-                (unsigned long long)k.most.global_reads, (unsigned long long)k.most.global_writes,
-                (unsigned long long)k.most.shared_reads, (unsigned long long)k.most.shared_writes);
+    std::printf(
+        "  most by one thread: %llu global reads, %llu global writes, %llu shared "
+        "reads, %llu shared writes\n",
+        (unsigned long long)k.most.global_reads, (unsigned long long)k.most.global_writes,
+        (unsigned long long)k.most.shared_reads, (unsigned long long)k.most.shared_writes);
     if (k.shared_loads.requests || k.shared_stores.requests) {
       std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "shared", "line", "requests", "wavefronts",
                   "wave/req", "conflicts");
@@ -430,13 +433,14 @@ int stats(const std::string& path, bool as_json) {
       }
     }
   }
-  std::cout << "\nNsight Compute names them: requests = l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-               " (_st for stores), sectors = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\n"
-               "sectors/request = their ratio (4 when a warp reads 32 consecutive floats), "
-               "efficiency = bytes the lanes asked for / (sectors x 32).\n"
-               "Shared: wavefronts = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum, "
-               "conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum (_st for "
-               "stores).\n";
+  std::cout
+      << "\nNsight Compute names them: requests = l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+         " (_st for stores), sectors = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\n"
+         "sectors/request = their ratio (4 when a warp reads 32 consecutive floats), "
+         "efficiency = bytes the lanes asked for / (sectors x 32).\n"
+         "Shared: wavefronts = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum, "
+         "conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum (_st for "
+         "stores).\n";
   return 0;
 }
 
@@ -459,7 +463,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   chk->add_flag("-v,--verbose", verbose, "show every test's output, also when it passes");
   auto* st = app.add_subcommand(
-      "stats", "memory metrics of a trace (CUDALAB_TRACE=FILE ./program), as Nsight Compute counts them");
+      "stats",
+      "memory metrics of a trace (CUDALAB_TRACE=FILE ./program), as Nsight Compute counts them");
   std::string trace_path;
   bool stats_json = false;
   st->add_option("trace", trace_path, "the trace file")->required()->check(CLI::ExistingFile);

@@ -169,8 +169,8 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
   }
   while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
          b->next_thread_ < b->thread_count_) {
-    SimThread& t = b->threads_[b->start_order_.empty() ? b->next_thread_
-                                                      : b->start_order_[b->next_thread_]];
+    SimThread& t =
+        b->threads_[b->start_order_.empty() ? b->next_thread_ : b->start_order_[b->next_thread_]];
     ++b->next_thread_;
     t.started = true;
     t.fault_jump = &jump;

@@ -63,8 +63,8 @@ class BlockRun {
   // CUDALAB_SCHEDULE: the order threads start in and leave barriers in.
   void schedule_block(uint32_t linear);
   void reorder(std::vector<SimThread*>& threads);
-  std::vector<uint32_t> start_order_;  // empty: in order
-  std::vector<SimThread*> released_;    // lanes a warp operation lets go
+  std::vector<uint32_t> start_order_;        // empty: in order
+  std::vector<SimThread*> released_;         // lanes a warp operation lets go
   std::unique_ptr<std::mt19937_64> random_;  // made for random schedules only
 
   Launch& launch_;

@@ -162,7 +162,6 @@ void print_summary() {
 
 }  // namespace
 
-
 // synccheck: reported once per barrier line and kind in a launch.
 namespace {
 struct BarrierFinding {
@@ -206,7 +205,6 @@ bool memcheck_keep_freed(const Allocation& a) {
   if (a.base + a.size > g_freed_high.load()) g_freed_high.store(a.base + a.size);
   return true;
 }
-
 
 bool count_finding(const FindingKey& key) {
   const uint64_t h = hash_of(key);
@@ -270,8 +268,9 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
   if (where.empty()) {
     where = host_memory_kind(address);
     if (where.empty()) return;  // locals, arguments, globals, pinned host memory
-    where += "; a kernel can use only device memory: cudaMalloc a buffer, cudaMemcpy the data "
-             "into it and pass that pointer";
+    where +=
+        "; a kernel can use only device memory: cudaMalloc a buffer, cudaMemcpy the data "
+        "into it and pass that pointer";
     problem = kHostMemory;
   }
   const FindingKey key{kMemcheck, problem, uint8_t(size), write, pc, 0};
@@ -285,7 +284,6 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
 }
 
 // ---- runtime calls (memcheck) ---------------------------------------------------------
-
 
 std::string explain_bad_free(const void* ptr) {
   const auto p = reinterpret_cast<uintptr_t>(ptr);
@@ -357,8 +355,7 @@ std::string triple(uint3 v) {
   return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 std::string json_triple(uint3 v) {
-  return "[" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) +
-         "]";
+  return "[" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + "]";
 }
 
 const char* tool_name(uint8_t t) {
@@ -371,8 +368,8 @@ const char* second_access(uint8_t kind) { return kind == 1 ? "Read" : "Write"; }
 
 void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& d, uint64_t count,
                     const std::string& where, const std::string& where_other) {
-  const std::string at = std::string(l.site.kernel) + " in " +
-                         (where.empty() ? std::string("(unknown line)") : where);
+  const std::string at =
+      std::string(l.site.kernel) + " in " + (where.empty() ? std::string("(unknown line)") : where);
   const std::string at_other =
       std::string(l.site.kernel) + " in " +
       (where_other.empty() ? std::string("(line not known)") : where_other);
@@ -385,9 +382,9 @@ void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& 
     std::fprintf(stderr, "=========     and %s access at %s [%" PRIu64 " hazard%s]\n",
                  second_access(k.kind), at.c_str(), count, count == 1 ? "" : "s");
     std::fprintf(stderr, "=========     on %s memory: %s\n", d.space, d.location.c_str());
-    const std::string earlier = d.other_known ? "thread " + triple(d.other_thread) +
-                                                    " in block " + triple(d.other_block)
-                                              : std::string("another thread");
+    const std::string earlier =
+        d.other_known ? "thread " + triple(d.other_thread) + " in block " + triple(d.other_block)
+                      : std::string("another thread");
     const char* verb1 = k.kind == 2 ? "read" : "wrote";
     const char* verb2 = k.kind == 1 ? "read" : "wrote";
     std::fprintf(stderr, "=========     %s %s it and thread %s in block %s %s it; %s\n",
@@ -404,7 +401,9 @@ void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& 
                        "__syncwarp() when both are in one warp)"
                      : "threads of different blocks are never ordered within one launch: "
                        "split the work into two launches, or use atomics");
-    kind = k.kind == 0 ? "write-after-write" : k.kind == 1 ? "read-after-write" : "write-after-read";
+    kind = k.kind == 0   ? "write-after-write"
+           : k.kind == 1 ? "read-after-write"
+                         : "write-after-read";
   } else if (k.tool == kInitcheck) {
     std::fprintf(stderr, "========= Uninitialized %s memory read of size %u bytes\n", d.space,
                  k.size);
@@ -430,7 +429,7 @@ void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& 
     std::fprintf(stderr, "=========     and is %s\n", d.location.c_str());
     if (count > 1)
       std::fprintf(stderr, "=========     (%" PRIu64 " accesses like it at this line)\n", count);
-    kind = k.kind == kFreed ? "use-after-free"
+    kind = k.kind == kFreed        ? "use-after-free"
            : k.kind == kMisaligned ? "misaligned"
            : k.kind == kHostMemory ? "host-pointer"
                                    : (k.write ? "write" : "read");
@@ -472,9 +471,8 @@ bool memcheck_report_launch(const Launch& l) {
     barriers.swap(g_barrier_findings);
     g_errors += found.size() + barriers.size();
   }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-    return std::get<0>(a) < std::get<0>(b);
-  });
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   if (!barriers.empty()) {
     std::vector<uintptr_t> pcs;
     for (const auto& [key, f] : barriers) pcs.push_back(key.first ? key.first - 1 : 0);
@@ -485,10 +483,10 @@ bool memcheck_report_launch(const Launch& l) {
       std::fprintf(stderr, "========= Barrier error detected. %s\n", f.what.c_str());
       std::fprintf(stderr, "=========     at %s in %s\n", l.site.kernel,
                    where.empty() ? "(unknown line)" : where.c_str());
-      std::fprintf(
-          stderr, "=========     in block (%u,%u,%u)%s\n", f.block.x, f.block.y, f.block.z,
-          f.count > 1 ? (" (found " + std::to_string(f.count) + " times in this launch)").c_str()
-                      : "");
+      std::fprintf(stderr, "=========     in block (%u,%u,%u)%s\n", f.block.x, f.block.y, f.block.z,
+                   f.count > 1
+                       ? (" (found " + std::to_string(f.count) + " times in this launch)").c_str()
+                       : "");
       std::ostringstream j;
       j << "{\"tool\": \"synccheck\", \"kind\": " << json_string(f.kind)
         << ", \"kernel\": " << json_string(l.site.kernel) << ", \"where\": " << json_string(where)
@@ -514,8 +512,8 @@ bool memcheck_report_launch(const Launch& l) {
   for (size_t i = 0; i < found.size(); ++i) {
     const auto& [key, d, count] = found[i];
     const std::string other = key.pc_other ? lines[2 * i + 1] : "";
-    auto [it, fresh] = by_line.try_emplace(
-        {key.tool, key.kind, key.size, key.write, lines[2 * i], other}, i);
+    auto [it, fresh] =
+        by_line.try_emplace({key.tool, key.kind, key.size, key.write, lines[2 * i], other}, i);
     counts[it->second] += count;
     if (fresh) order.push_back(i);
   }

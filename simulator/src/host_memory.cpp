@@ -56,8 +56,7 @@ void read_mappings() {
       m.kind = Mapping::kStack;
     else if (name == "[heap]")
       m.kind = Mapping::kHeap;
-    else if (name.empty() && perms.rfind("rw", 0) == 0 && inode == "0" &&
-             looks_like_large_block(m))
+    else if (name.empty() && perms.rfind("rw", 0) == 0 && inode == "0" && looks_like_large_block(m))
       m.kind = Mapping::kLargeBlock;
     g_mappings.push_back(m);
   }

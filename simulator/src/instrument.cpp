@@ -35,7 +35,6 @@ void ensure_writer_table(Allocation& a) {
   }
 }
 
-
 namespace {
 // Whether accesses to shared memory need a look (memcheck, racecheck,
 // initcheck); decided once, at the first access.
@@ -49,8 +48,7 @@ bool watch_shared() {
   return on;
 }
 
-inline void on_access(const void* p, unsigned size, bool write, bool atomic,
-                      void* return_address) {
+inline void on_access(const void* p, unsigned size, bool write, bool atomic, void* return_address) {
   SimThread* t = tl_thread;
   if (!t || tl_in_runtime) return;  // host code, or the runtime's
   const auto address = reinterpret_cast<uintptr_t>(p);
@@ -114,11 +112,11 @@ void allocations_changed() { g_allocation_epoch.fetch_add(1); }
 
 using cudalab::rt::on_access;
 
-#define CUDALAB_ACCESS_CALLBACKS(N, T)                   \
-  extern "C" void __sanitizer_cov_load##N(T* p) {        \
+#define CUDALAB_ACCESS_CALLBACKS(N, T)                          \
+  extern "C" void __sanitizer_cov_load##N(T* p) {               \
     on_access(p, N, false, false, __builtin_return_address(0)); \
-  }                                                      \
-  extern "C" void __sanitizer_cov_store##N(T* p) {       \
+  }                                                             \
+  extern "C" void __sanitizer_cov_store##N(T* p) {              \
     on_access(p, N, true, false, __builtin_return_address(0));  \
   }
 CUDALAB_ACCESS_CALLBACKS(1, uint8_t)

@@ -1,11 +1,11 @@
 // A kernel launch: check the configuration as CUDA does, run the grid, and
 // turn a fault into the report and the sticky error a GPU would give.
-#include <cstdlib>
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -76,10 +76,11 @@ const Schedule& schedule() {
           std::exit(2);
         }
       }
-      std::fprintf(stderr,
-                   "cudalab: threads run in a random order, seed %llu (CUDALAB_SCHEDULE=random:%llu "
-                   "runs this order again)\n",
-                   (unsigned long long)r.seed, (unsigned long long)r.seed);
+      std::fprintf(
+          stderr,
+          "cudalab: threads run in a random order, seed %llu (CUDALAB_SCHEDULE=random:%llu "
+          "runs this order again)\n",
+          (unsigned long long)r.seed, (unsigned long long)r.seed);
     } else {
       std::fprintf(stderr,
                    "cudalab: CUDALAB_SCHEDULE=%s is not a schedule: use in-order (the default), "

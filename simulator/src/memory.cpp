@@ -1,13 +1,13 @@
 // The device heap: cudaMalloc/cudaFree, copies and memsets, with the argument
 // checks the CUDA runtime makes. Device memory is ordinary host memory here;
 // the allocation table tells device addresses from others.
-#include <filesystem>
-#include <cctype>
-#include <fstream>
-#include <map>
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
 
 #include "internal.h"
 
@@ -154,8 +154,8 @@ std::string allocation_name(const char* file, int line) {
     arg += c;
   }
   // Drop casts and the address-of: what is left must be a name.
-  for (const char* cast : {"reinterpret_cast<void**>", "reinterpret_cast<void **>", "(void**)",
-                           "(void **)", "&"})
+  for (const char* cast :
+       {"reinterpret_cast<void**>", "reinterpret_cast<void **>", "(void**)", "(void **)", "&"})
     for (size_t p; (p = arg.find(cast)) != std::string::npos;) arg.erase(p, std::strlen(cast));
   std::string name;
   for (char c : arg)

@@ -101,11 +101,11 @@ struct SharedWord {
   uint32_t r_lanes = 0;                 // lanes of r_warp that read in r_epoch
   uint32_t init_epoch = 0;
   uint16_t w_thread = 0, r_thread = 0, r_warp = 0;
-  uint8_t init = 0;  // bytes written since init_epoch
-  uint8_t w_bytes = 0;        // the bytes of the word the write touched
-  uint32_t r_warps = 0;       // the warps that read in r_epoch
-  uint8_t r_lane_bytes[32];   // the bytes read by each lane in r_lanes (of r_warp)
-  uint8_t r_warp_bytes[32];   // the bytes read by each warp in r_warps
+  uint8_t init = 0;          // bytes written since init_epoch
+  uint8_t w_bytes = 0;       // the bytes of the word the write touched
+  uint32_t r_warps = 0;      // the warps that read in r_epoch
+  uint8_t r_lane_bytes[32];  // the bytes read by each lane in r_lanes (of r_warp)
+  uint8_t r_warp_bytes[32];  // the bytes read by each warp in r_warps
   // Static window: inside a __shared__ variable, padding between them, or
   // another thread-local that lies between them.
   enum class Kind : uint8_t { kVariable, kPadding, kNotShared } kind = Kind::kVariable;
@@ -225,7 +225,6 @@ void resolve_pending_writes() {
   tl_pending_writes = false;
 }
 
-
 void prepare_shared_ranges() {
   SharedRanges& r = tl_shared;
   r.dynamic_low = dynamic_shared_base();
@@ -236,8 +235,8 @@ void prepare_shared_ranges() {
     r.static_low = base + vars.front().offset;
     // To the end of the guard that follows them: an access past the last
     // variable lands there.
-    r.static_size = std::max(shared_guard_end(), base + vars.back().offset + vars.back().size) -
-                    r.static_low;
+    r.static_size =
+        std::max(shared_guard_end(), base + vars.back().offset + vars.back().size) - r.static_low;
   }
   uintptr_t locals_high = 0;
   thread_local_span(&r.locals_low, &locals_high);
@@ -247,9 +246,8 @@ void prepare_shared_ranges() {
   s.static_words.assign((r.static_size + 3) / 4, SharedWord{});
   const size_t window = r.static_low - static_shared_base();
   for (size_t w = 0; w < s.static_words.size(); ++w)
-    s.static_words[w].kind = static_shared_variable_at(window + w * 4)
-                                 ? SharedWord::Kind::kVariable
-                                 : SharedWord::Kind::kPadding;
+    s.static_words[w].kind = static_shared_variable_at(window + w * 4) ? SharedWord::Kind::kVariable
+                                                                       : SharedWord::Kind::kPadding;
   for (const auto& v : other_thread_locals())
     for (size_t o = v.offset; o < v.offset + v.size; o += 4)
       if (o >= window && (o - window) / 4 < s.static_words.size())
@@ -329,9 +327,9 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
     if ((!write || atomic) && initcheck_enabled() && (w.init & bytes) != bytes &&
         !reported_uninit) {
       reported_uninit = true;
-      uninitialized_read("__shared__", address, size, pc,
-                         describe_shared(address, dynamic) +
-                             ", which no thread of this block has written");
+      uninitialized_read(
+          "__shared__", address, size, pc,
+          describe_shared(address, dynamic) + ", which no thread of this block has written");
     }
     if (write || atomic) w.init |= bytes;
     if (atomic || !racecheck_enabled()) continue;
@@ -346,8 +344,7 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
         // (known lane by lane for the first warp that read).
         bool hazard = false;
         uint32_t other = w.r_thread;
-        for (unsigned warps = w.r_warps & ~(1u << t.warp); warps && !hazard;
-             warps &= warps - 1) {
+        for (unsigned warps = w.r_warps & ~(1u << t.warp); warps && !hazard; warps &= warps - 1) {
           const unsigned v = unsigned(std::countr_zero(warps));
           if (w.r_warp_bytes[v] & bytes) hazard = true, other = v == w.r_warp ? other : kSomeThread;
         }
@@ -525,8 +522,8 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
         else
           hazard = unordered_reader(reader, epoch_of(rd));
         if (hazard)
-          global_race(kReadWrite, sites >> 8, reader, !(reader & kReadersOfBlock), a, address,
-                      size, pc);
+          global_race(kReadWrite, sites >> 8, reader, !(reader & kReadersOfBlock), a, address, size,
+                      pc);
       }
       store(sh.race[wi], uint64_t((rec & 0xffffffff00000000ull) | half(me_w, e, bytes)));
       store(sh.sites[wi], uint16_t((sites & 0xff00u) | pci));

@@ -3,14 +3,14 @@
 // describes. Records go to the file as each launch ends, so a run that dies
 // leaves what it had done, and a trace without its END record tells the
 // reader it was cut short.
-#include <cstdint>
-#include <climits>
-#include <sstream>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "internal.h"
 
@@ -272,7 +272,10 @@ void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, boo
   if (!w.records_block(tl_block->linear) || !w.room_for_one_more()) return;
   WorkerBuffer& b = w.buffer();
   b.records.push_back(AccessRecord{tl_block->linear, tl_thread->linear, allocation, offset, pc,
-                                   uint8_t(size), uint8_t(atomic ? 2 : write ? 1 : 0)});
+                                   uint8_t(size),
+                                   uint8_t(atomic  ? 2
+                                           : write ? 1
+                                                   : 0)});
   constexpr size_t kBufferRecords = 1 << 16;  // about 2 MB
   if (b.records.size() >= kBufferRecords) w.write_buffer(b, tl_block->launch->id);
 }

@@ -1,21 +1,21 @@
 // cudalab-cc and traces, used the way a user uses them: build programs,
 // run them, read what they wrote.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <map>
-#include <tuple>
-#include <vector>
-#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "trace_file.h"
 
@@ -345,8 +345,8 @@ TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
     }
     ASSERT_EQ(run(kCC + " " + src.string() + " -o " + path(name)).status, 0) << src;
     const std::string json_path = path(name + ".json");
-    const Result r = run("CUDALAB_CHECK=all CUDALAB_CHECK_JSON=" + json_path + " timeout 60 " +
-                         path(name));
+    const Result r =
+        run("CUDALAB_CHECK=all CUDALAB_CHECK_JSON=" + json_path + " timeout 60 " + path(name));
     std::ifstream jf(json_path);
     std::vector<std::string> findings;  // one JSON object per line
     for (std::string line; std::getline(jf, line);)
@@ -369,11 +369,10 @@ TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
                         where = "/" + e[2] + "\"";
       const bool found = std::any_of(findings.begin(), findings.end(), [&](const std::string& f) {
         return f.find(tool) != std::string::npos && f.find(kind) != std::string::npos &&
-               f.find("\"where\": ") != std::string::npos &&
-               f.find(where) != std::string::npos;
+               f.find("\"where\": ") != std::string::npos && f.find(where) != std::string::npos;
       });
-      EXPECT_TRUE(found) << name << ": no " << e[0] << " " << e[1] << " finding at " << e[2]
-                         << "\n" << r.output;
+      EXPECT_TRUE(found) << name << ": no " << e[0] << " " << e[1] << " finding at " << e[2] << "\n"
+                         << r.output;
     }
   }
   EXPECT_GE(buggy, 15);
@@ -383,8 +382,8 @@ TEST_F(Tools, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
 TEST_F(Tools, FindingsAreRecordedInTraces) {
   const std::string src = kPrograms + "/checks/race_shared_no_barrier.cu";
   ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r = run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + path("r.trace") + " " +
-                       path("r"));
+  const Result r =
+      run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + path("r.trace") + " " + path("r"));
   EXPECT_TRUE(Says(r.output, "Race reported"));
   const cudalab::trace::Trace t = cudalab::trace::read_trace(path("r.trace"));
   ASSERT_EQ(t.launches.size(), 1u);
@@ -413,9 +412,9 @@ TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   EXPECT_TRUE(Says(table.output, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
   const Result json = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
   ASSERT_EQ(json.status, 0) << json.output;
-  const std::pair<const char*, double> expected[] = {
-      {"coalesced", 4}, {"offset_by_one", 5}, {"stride_two", 8},
-      {"stride_32", 32}, {"broadcast", 1},    {"doubles", 8}};
+  const std::pair<const char*, double> expected[] = {{"coalesced", 4},  {"offset_by_one", 5},
+                                                     {"stride_two", 8}, {"stride_32", 32},
+                                                     {"broadcast", 1},  {"doubles", 8}};
   for (const auto& [kernel, sectors] : expected) {
     // The kernel's entry, then its loads' figure.
     const size_t at = json.output.find(std::string("\"kernel\": \"") + kernel + "\"");
@@ -536,8 +535,8 @@ TEST_F(Tools, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
   EXPECT_EQ(a.output, b.output) << "one seed, one order";
   std::set<std::string> seen;
   for (int seed = 1; seed <= 8; ++seed) {
-    const std::string out = run("CUDALAB_SCHEDULE=random:" + std::to_string(seed) + " " +
-                                path("last")).output;
+    const std::string out =
+        run("CUDALAB_SCHEDULE=random:" + std::to_string(seed) + " " + path("last")).output;
     seen.insert(out.substr(out.find("last=")));
   }
   EXPECT_GT(seen.size(), 2u) << "different seeds give different orders";

@@ -30,7 +30,7 @@ namespace {
 struct Request {
   uint64_t pc = 0;
   bool write = false;
-  std::set<uint64_t> sectors;  // absolute sector numbers
+  std::set<uint64_t> sectors;                        // absolute sector numbers
   std::vector<std::pair<uint64_t, uint8_t>> ranges;  // each lane's address and size
   std::vector<uint32_t> lane_of;                     // the lane of each range
   bool shared = false;
@@ -106,8 +106,7 @@ std::vector<KernelMetrics> memory_metrics(const Trace& t) {
       r.write = a.write;
       r.shared = a.shared();
       if (!r.shared)
-        for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32;
-             ++s)
+        for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32; ++s)
           r.sectors.insert(s);
       r.ranges.emplace_back(address, a.size);
       r.lane_of.push_back(a.thread % 32);

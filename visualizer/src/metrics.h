@@ -23,7 +23,9 @@ struct GlobalCounts {
   double sectors_per_request() const { return requests ? double(sectors) / double(requests) : 0; }
   // Bytes asked for over bytes moved (sectors x 32), as a percentage
   // (Nsight Compute's smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct).
-  double efficiency() const { return sectors ? 100.0 * double(bytes) / (32.0 * double(sectors)) : 0; }
+  double efficiency() const {
+    return sectors ? 100.0 * double(bytes) / (32.0 * double(sectors)) : 0;
+  }
   void add(const GlobalCounts& o);
 };
 

@@ -1,6 +1,6 @@
-#include <cctype>
 #include "trace_file.h"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 
@@ -35,7 +35,6 @@ std::string json_number(const std::string& json, const std::string& key) {
     out += json[p];
   return out;
 }
-
 
 class Reader {
  public:

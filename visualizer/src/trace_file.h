@@ -32,7 +32,7 @@ struct Access {
   uint64_t offset = 0;  // bytes from the allocation's start
   uint64_t pc = 0;      // code address; sites maps it to a source line
   uint8_t size = 0;
-  bool write = false;   // a store, or an atomic
+  bool write = false;  // a store, or an atomic
   bool atomic = false;
   // Shared memory (version 2): allocation kStaticShared or kDynamicShared,
   // offset from the start of the block's static or dynamic shared memory.

@@ -104,8 +104,9 @@ void Views::draw_launches(Selection& s) {
     ImGui::Text("threads that touched no global memory: %llu", (unsigned long long)l.idle_threads);
     if (!l.findings.empty()) {
       ImGui::Separator();
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%zu check finding%s (CUDALAB_CHECK):",
-                         l.findings.size(), l.findings.size() == 1 ? "" : "s");
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1),
+                         "%zu check finding%s (CUDALAB_CHECK):", l.findings.size(),
+                         l.findings.size() == 1 ? "" : "s");
       for (const auto& f : l.findings) {
         std::string where = f.where;
         if (auto slash = where.rfind('/'); slash != std::string::npos)
@@ -276,15 +277,19 @@ void Views::draw_thread_accesses(const Selection& s) {
     }
     if (x.shared()) {
       ImGui::Text("%-6s shared [%llu]  %s  (%uB at +%llu)",
-                  x.atomic ? "atomic" : x.write ? "write" : "read",
+                  x.atomic  ? "atomic"
+                  : x.write ? "write"
+                            : "read",
                   (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
                   (unsigned long long)x.offset);
       continue;
     }
     ImGui::Text("%-6s alloc %u [%llu]  %s  (%uB at +%llu)",
-                x.atomic ? "atomic" : x.write ? "write" : "read", x.allocation,
-                (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
-                (unsigned long long)x.offset);
+                x.atomic  ? "atomic"
+                : x.write ? "write"
+                          : "read",
+                x.allocation, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
+                x.size, (unsigned long long)x.offset);
   }
   if (shown == 0) ImGui::Text("this thread touched no global memory");
   ImGui::End();

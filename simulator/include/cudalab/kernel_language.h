@@ -122,8 +122,8 @@ template <class... T>
 inline std::pair<const void*, const void*> span_of(const T&... objects) {
   const char* low = nullptr;
   const char* high = nullptr;
-  for (auto [b, n] : {std::pair<const char*, size_t>(reinterpret_cast<const char*>(&objects),
-                                                     sizeof(T))...}) {
+  for (auto [b, n] :
+       {std::pair<const char*, size_t>(reinterpret_cast<const char*>(&objects), sizeof(T))...}) {
     if (!low || b < low) low = b;
     if (!high || b + n > high) high = b + n;
   }
