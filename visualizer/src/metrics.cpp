@@ -30,7 +30,7 @@ namespace {
 struct Request {
   uint64_t pc = 0;
   bool write = false;
-  std::set<uint64_t> sectors;                        // absolute sector numbers
+  std::vector<uint64_t> sectors;  // absolute sector numbers (repeats until counted)
   std::vector<std::pair<uint64_t, uint8_t>> ranges;  // each lane's address and size
   std::vector<uint32_t> lane_of;                     // the lane of each range
   bool shared = false;
@@ -91,52 +91,76 @@ std::vector<KernelMetrics> memory_metrics(const Trace& t) {
       per_pc.emplace_back();
       per_pc_shared.emplace_back();
     }
-    KernelMetrics& k = kernels[it->second];
+    const size_t ki = it->second;
+    KernelMetrics& k = kernels[ki];
     ++k.launches;
-    // (block, warp, pc, write, n) -> request; n counts a lane's executions.
-    std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool, uint32_t>, Request> requests;
-    std::map<std::tuple<uint32_t, uint32_t, uint64_t, bool>, uint32_t> executions;
-    std::map<std::pair<uint32_t, uint32_t>, PerThreadMost> per_thread;  // (block, thread)
-    for (const Access& a : l.accesses) {
+    // A block's accesses, in the order its threads made them (blocks never
+    // share a request): one block at a time keeps the lookups small.
+    std::vector<uint32_t> order(l.accesses.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+      return l.accesses[x].block < l.accesses[y].block;
+    });
+    // (warp, pc, write, n) -> request; n counts a lane's executions of pc.
+    std::map<std::tuple<uint32_t, uint64_t, bool, uint32_t>, size_t> request_of;
+    std::map<std::tuple<uint32_t, uint64_t, bool>, uint32_t> executions;
+    std::vector<Request> requests;
+    std::map<uint32_t, PerThreadMost> per_thread;
+    auto finish_block = [&] {
+      for (const auto& [who, m] : per_thread) {
+        k.most.global_reads = std::max(k.most.global_reads, m.global_reads);
+        k.most.global_writes = std::max(k.most.global_writes, m.global_writes);
+        k.most.shared_reads = std::max(k.most.shared_reads, m.shared_reads);
+        k.most.shared_writes = std::max(k.most.shared_writes, m.shared_writes);
+      }
+      for (Request& r : requests) {
+        if (r.shared) {
+          const auto [waves, least] = wavefronts(r);
+          SharedCounts c{1, waves, waves - least};
+          per_pc_shared[ki][{r.pc, r.write}].add(c);
+          (r.write ? k.shared_stores : k.shared_loads).add(c);
+          continue;
+        }
+        std::sort(r.sectors.begin(), r.sectors.end());
+        GlobalCounts c;
+        c.requests = 1;
+        c.sectors = uint64_t(std::unique(r.sectors.begin(), r.sectors.end()) - r.sectors.begin());
+        c.bytes = distinct_bytes(r.ranges);
+        c.lanes = r.lanes;
+        per_pc[ki][{r.pc, r.write}].add(c);
+        (r.write ? k.stores : k.loads).add(c);
+      }
+      request_of.clear();
+      executions.clear();
+      requests.clear();
+      per_thread.clear();
+    };
+    for (size_t i = 0; i < order.size(); ++i) {
+      const Access& a = l.accesses[order[i]];
+      if (i > 0 && l.accesses[order[i - 1]].block != a.block) finish_block();
       const Allocation* alloc = a.shared() ? nullptr : t.allocation(a.allocation);
       const uint64_t address = (alloc ? alloc->base : 0) + a.offset;
-      const uint32_t n = executions[{a.block, a.thread, a.pc, a.write}]++;
-      Request& r = requests[{a.block, a.thread / 32, a.pc, a.write, n}];
+      const uint32_t n = executions[{a.thread, a.pc, a.write}]++;
+      auto [slot, added] = request_of.try_emplace({a.thread / 32, a.pc, a.write, n}, 0);
+      if (added) {
+        slot->second = requests.size();
+        requests.emplace_back();
+      }
+      Request& r = requests[slot->second];
       r.pc = a.pc;
       r.write = a.write;
       r.shared = a.shared();
       if (!r.shared)
         for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32; ++s)
-          r.sectors.insert(s);
+          r.sectors.push_back(s);
       r.ranges.emplace_back(address, a.size);
       r.lane_of.push_back(a.thread % 32);
       ++r.lanes;
-      PerThreadMost& mine = per_thread[{a.block, a.thread}];
+      PerThreadMost& mine = per_thread[a.thread];
       ++(a.shared() ? (a.write ? mine.shared_writes : mine.shared_reads)
                     : (a.write ? mine.global_writes : mine.global_reads));
     }
-    for (const auto& [who, m] : per_thread) {
-      k.most.global_reads = std::max(k.most.global_reads, m.global_reads);
-      k.most.global_writes = std::max(k.most.global_writes, m.global_writes);
-      k.most.shared_reads = std::max(k.most.shared_reads, m.shared_reads);
-      k.most.shared_writes = std::max(k.most.shared_writes, m.shared_writes);
-    }
-    for (const auto& [key, r] : requests) {
-      if (r.shared) {
-        const auto [waves, least] = wavefronts(r);
-        SharedCounts c{1, waves, waves - least};
-        per_pc_shared[it->second][{r.pc, r.write}].add(c);
-        (r.write ? k.shared_stores : k.shared_loads).add(c);
-        continue;
-      }
-      GlobalCounts c;
-      c.requests = 1;
-      c.sectors = r.sectors.size();
-      c.bytes = distinct_bytes(r.ranges);
-      c.lanes = r.lanes;
-      per_pc[it->second][{r.pc, r.write}].add(c);
-      (r.write ? k.stores : k.loads).add(c);
-    }
+    finish_block();
   }
   // Per source line, in source order.
   for (size_t i = 0; i < kernels.size(); ++i) {

@@ -97,7 +97,13 @@ Dim3 unflatten(uint32_t linear, const Dim3& d) {
 Trace read_trace(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError("cannot open " + path + ": " + std::strerror(errno));
-  std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // In one read: traces run to hundreds of megabytes.
+  in.seekg(0, std::ios::end);
+  const std::streamoff length = in.tellg();
+  in.seekg(0, std::ios::beg);
+  std::vector<char> data(length > 0 ? size_t(length) : 0);
+  if (!data.empty() && !in.read(data.data(), std::streamsize(data.size())))
+    throw TraceError("cannot read " + path + ": " + std::strerror(errno));
   if (data.size() < 16 || std::memcmp(data.data(), "CLTRACE", 8) != 0)
     throw TraceError(path +
                      " is not a cudalab trace (it does not start with the trace "
@@ -109,6 +115,21 @@ Trace read_trace(const std::string& path) {
     throw TraceError(path + " is a version " + std::to_string(t.version) +
                      " trace; this cudalab-viz reads version " + std::to_string(kTraceVersion) +
                      ". Record it again with this cudalab.");
+  // A first pass over the record headers: how many accesses each launch
+  // has, so that their vectors are allocated once.
+  std::map<uint32_t, size_t> accesses_of;
+  for (size_t p = 16; p + 5 <= data.size();) {
+    uint32_t n;
+    std::memcpy(&n, data.data() + p + 1, 4);
+    if (data[p] == 5 && p + 13 <= data.size()) {
+      uint32_t id, count;
+      std::memcpy(&id, data.data() + p + 5, 4);
+      std::memcpy(&count, data.data() + p + 9, 4);
+      accesses_of[id] += count;
+    }
+    if (data.size() - p - 5 < n) break;
+    p += 5 + size_t(n);
+  }
   size_t pos = 16;
   bool ended = false;
   std::map<uint32_t, size_t> launch_index;
@@ -157,6 +178,8 @@ Trace read_trace(const std::string& path) {
         if (l.grid.count() == 0 || l.block.count() == 0)
           throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
                            " has a zero grid or block dimension");
+        if (auto n = accesses_of.find(l.id); n != accesses_of.end())
+          l.accesses.reserve(std::min<size_t>(n->second, data.size() / kAccessBytes));
         launch_index[l.id] = t.launches.size();
         t.launches.push_back(std::move(l));
         break;
