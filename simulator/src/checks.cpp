@@ -273,14 +273,24 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
         "into it and pass that pointer";
     problem = kHostMemory;
   }
-  const FindingKey key{kMemcheck, problem, uint8_t(size), write, pc, 0};
+  memcheck_problem(problem, "__global__", address, size, write, pc, where);
+}
+
+void access_finding(const FindingKey& key, const char* space, uintptr_t address,
+                    const std::string& location) {
   if (!count_finding(key)) return;
   FindingDetails d;
+  d.space = space;
   d.address = address;
   d.thread = tl_thread->index;
   d.block = tl_block->index;
-  d.location = where;
+  d.location = location;
   describe_finding(key, std::move(d));
+}
+
+void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned size, bool write,
+                      uintptr_t pc, const std::string& location) {
+  access_finding({kMemcheck, p, uint8_t(size), write, pc, 0}, space, address, location);
 }
 
 // ---- runtime calls (memcheck) ---------------------------------------------------------

@@ -273,6 +273,9 @@ struct FindingDetails {
 // (the caller then describes it).
 bool count_finding(const FindingKey& key);
 void describe_finding(const FindingKey& key, FindingDetails details);
+// A finding about the access the running thread makes now.
+void access_finding(const FindingKey& key, const char* space, uintptr_t address,
+                    const std::string& location);
 void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned size, bool write,
                       uintptr_t pc, const std::string& location);
 // "the 4000-byte buffer `d_a` allocated at main.cu:31"

@@ -189,32 +189,11 @@ void shared_race(Hazard h, uintptr_t pc_first, uint32_t first_thread, uintptr_t 
 }
 
 void uninitialized_read(const char* space, uintptr_t address, unsigned size, uintptr_t pc,
-                        std::string location) {
-  const FindingKey key{kInitcheck, 0, uint8_t(size), false, pc, 0};
-  if (!count_finding(key)) return;
-  FindingDetails d;
-  d.space = space;
-  d.address = address;
-  d.thread = tl_thread->index;
-  d.block = tl_block->index;
-  d.location = std::move(location);
-  describe_finding(key, std::move(d));
+                        const std::string& location) {
+  access_finding({kInitcheck, 0, uint8_t(size), false, pc, 0}, space, address, location);
 }
 
 }  // namespace
-
-void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned size, bool write,
-                      uintptr_t pc, const std::string& location) {
-  const FindingKey key{kMemcheck, p, uint8_t(size), write, pc, 0};
-  if (!count_finding(key)) return;
-  FindingDetails d;
-  d.space = space;
-  d.address = address;
-  d.thread = tl_thread->index;
-  d.block = tl_block->index;
-  d.location = location;
-  describe_finding(key, std::move(d));
-}
 
 void resolve_pending_writes() {
   for (const PendingWrite& p : tl_pending)
