@@ -165,20 +165,20 @@ std::vector<KernelMetrics> memory_metrics(const Trace& t) {
   // Per source line, in source order.
   for (size_t i = 0; i < kernels.size(); ++i) {
     std::map<std::pair<std::string, uint32_t>, LineMetrics> lines;
+    // The line of a code address (its file and number order the lines).
+    auto line_of = [&](uint64_t pc) -> LineMetrics& {
+      auto site = t.sites.find(pc);
+      LineMetrics& m = site == t.sites.end() ? lines[{"?", 0}]
+                                             : lines[{site->second.file, site->second.line}];
+      m.where = t.where(pc);
+      return m;
+    };
     for (const auto& [key, c] : per_pc[i]) {
-      auto site = t.sites.find(key.first);
-      const std::string file = site == t.sites.end() ? "?" : site->second.file;
-      const uint32_t line = site == t.sites.end() ? 0 : site->second.line;
-      LineMetrics& m = lines[{file, line}];
-      m.where = t.where(key.first);
+      LineMetrics& m = line_of(key.first);
       (key.second ? m.stores : m.loads).add(c);
     }
     for (const auto& [key, c] : per_pc_shared[i]) {
-      auto site = t.sites.find(key.first);
-      const std::string file = site == t.sites.end() ? "?" : site->second.file;
-      const uint32_t line = site == t.sites.end() ? 0 : site->second.line;
-      LineMetrics& m = lines[{file, line}];
-      m.where = t.where(key.first);
+      LineMetrics& m = line_of(key.first);
       (key.second ? m.shared_stores : m.shared_loads).add(c);
     }
     for (auto& [key, m] : lines) kernels[i].lines.push_back(std::move(m));
