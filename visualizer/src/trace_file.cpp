@@ -1,40 +1,13 @@
 #include "trace_file.h"
 
-#include <cctype>
+#include <nlohmann/json.hpp>
+
 #include <cstring>
 #include <fstream>
 
 namespace cudalab::trace {
 namespace {
 
-// The string value of "key" in a flat JSON object the runtime wrote ("" if
-// absent), with its escapes undone.
-std::string json_field(const std::string& json, const std::string& key) {
-  const std::string tag = "\"" + key + "\": \"";
-  size_t p = json.find(tag);
-  if (p == std::string::npos) return "";
-  std::string out;
-  for (p += tag.size(); p < json.size() && json[p] != '"'; ++p) {
-    if (json[p] == '\\' && p + 1 < json.size()) {
-      ++p;
-      out += json[p] == 'n' ? '\n' : json[p];
-    } else {
-      out += json[p];
-    }
-  }
-  return out;
-}
-
-// The digits of a number value of "key" ("" if absent).
-std::string json_number(const std::string& json, const std::string& key) {
-  const std::string tag = "\"" + key + "\": ";
-  size_t p = json.find(tag);
-  if (p == std::string::npos) return "";
-  std::string out;
-  for (p += tag.size(); p < json.size() && std::isdigit(static_cast<unsigned char>(json[p])); ++p)
-    out += json[p];
-  return out;
-}
 
 class Reader {
  public:
@@ -247,14 +220,17 @@ Trace read_trace(const std::string& path) {
         if (it == launch_index.end())
           throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(id) +
                            " comes before the launch");
-        const std::string json = r.str();
+        const std::string text = r.str();
+        const auto json = nlohmann::json::parse(text, nullptr, false);
+        if (!json.is_object())
+          throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(id) +
+                           " is not a JSON object");
         Finding f;
-        f.tool = json_field(json, "tool");
-        f.kind = json_field(json, "kind");
-        f.where = json_field(json, "where");
-        f.message = json_field(json, "message");
-        const std::string count = json_number(json, "count");
-        f.count = count.empty() ? 1 : std::stoull(count);
+        f.tool = json.value("tool", "");
+        f.kind = json.value("kind", "");
+        f.where = json.value("where", "");
+        f.message = json.value("message", "");
+        f.count = json.value("count", uint64_t(1));
         t.launches[it->second].findings.push_back(std::move(f));
         break;
       }
