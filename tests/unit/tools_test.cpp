@@ -58,6 +58,15 @@ class Tools : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+  // programs/access_patterns.cu built, traced into p.trace, and what
+  // `cudalab stats --json` says of it.
+  nlohmann::json access_pattern_stats() {
+    EXPECT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
+    EXPECT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+    const Result r = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
+    EXPECT_EQ(r.status, 0) << r.output;
+    return nlohmann::json::parse(r.output, nullptr, false);
+  }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   fs::path dir_;
 };
@@ -400,8 +409,7 @@ TEST_F(Tools, FindingsAreRecordedInTraces) {
 // H200 (DESIGN.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8;
 // and shared-memory wavefronts and bank conflicts.
 TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
-  ASSERT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+  const nlohmann::json stats = access_pattern_stats();
   // Allocations carry the variable each cudaMalloc filled.
   const cudalab::trace::Trace t = cudalab::trace::read_trace(path("p.trace"));
   std::vector<std::string> names;
@@ -410,37 +418,35 @@ TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   const Result table = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("p.trace"));
   EXPECT_EQ(table.status, 0) << table.output;
   EXPECT_TRUE(Says(table.output, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
-  const Result json = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
-  ASSERT_EQ(json.status, 0) << json.output;
+  auto kernel = [&](const std::string& name) -> const nlohmann::json& {
+    for (const auto& k : stats["kernels"])
+      if (k["kernel"] == name) return k;
+    ADD_FAILURE() << "no kernel " << name;
+    return stats;
+  };
   const std::pair<const char*, double> expected[] = {{"coalesced", 4},  {"offset_by_one", 5},
                                                      {"stride_two", 8}, {"stride_32", 32},
                                                      {"broadcast", 1},  {"doubles", 8}};
-  for (const auto& [kernel, sectors] : expected) {
-    // The kernel's entry, then its loads' figure.
-    const size_t at = json.output.find(std::string("\"kernel\": \"") + kernel + "\"");
-    ASSERT_NE(at, std::string::npos) << kernel << "\n" << json.output;
-    const size_t loads = json.output.rfind("\"global_loads\"", at);
-    const size_t ratio = json.output.find("\"sectors_per_request\": ", loads);
-    ASSERT_NE(ratio, std::string::npos);
-    EXPECT_DOUBLE_EQ(std::stod(json.output.substr(ratio + 23)), sectors) << kernel;
-  }
+  for (const auto& [name, sectors] : expected)
+    EXPECT_DOUBLE_EQ(kernel(name)["global_loads"]["sectors_per_request"].get<double>(), sectors)
+        << name;
   // Shared memory, per instruction (H200: column 32 wavefronts and 31
   // conflicts, padded column 1 and 0, stride 2 2 and 1).
   const std::tuple<int, double, double> shared[] = {
       {27, 1, 0}, {28, 32, 31}, {29, 1, 0}, {30, 2, 1}, {31, 1, 0}};
   for (const auto& [line, waves, conflicts] : shared) {
-    const size_t at =
-        json.output.find("\"where\": \"access_patterns.cu:" + std::to_string(line) + "\"");
-    ASSERT_NE(at, std::string::npos) << line;
-    const size_t loads = json.output.rfind("\"shared_loads\"", at);
-    const size_t c = json.output.find("\"bank_conflicts\": ", loads);
-    const size_t requests = json.output.find("\"requests\": ", loads);
-    const size_t w = json.output.find("\"wavefronts_per_request\": ", loads);
-    ASSERT_TRUE(c < at && w < at && requests < at) << line;
-    const double per_request = std::stod(json.output.substr(requests + 12));
-    EXPECT_DOUBLE_EQ(std::stod(json.output.substr(w + 26)), waves) << "line " << line;
-    EXPECT_DOUBLE_EQ(std::stod(json.output.substr(c + 18)) / per_request, conflicts)
-        << "line " << line;
+    const std::string where = "access_patterns.cu:" + std::to_string(line);
+    bool found = false;
+    for (const auto& l : kernel("shared_patterns")["lines"]) {
+      if (l["where"] != where) continue;
+      found = true;
+      const auto& loads = l["shared_loads"];
+      EXPECT_DOUBLE_EQ(loads["wavefronts_per_request"].get<double>(), waves) << where;
+      EXPECT_DOUBLE_EQ(loads["bank_conflicts"].get<double>() / loads["requests"].get<double>(),
+                       conflicts)
+          << where;
+    }
+    EXPECT_TRUE(found) << where;
   }
   const Result missing = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("nope.trace"));
   EXPECT_NE(missing.status, 0);
@@ -449,11 +455,7 @@ TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
 // Every figure `cudalab stats` gives for the access patterns equals what
 // Nsight Compute measured for the same program on an H200.
 TEST_F(Tools, StatsEqualNsightComputeOnAnH200) {
-  ASSERT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
-  const Result r = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
-  ASSERT_EQ(r.status, 0) << r.output;
-  const auto stats = nlohmann::json::parse(r.output);
+  const nlohmann::json stats = access_pattern_stats();
   // ncu's metric -> where the same figure is in the JSON.
   const std::map<std::string, std::pair<std::string, std::string>> same = {
       {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", {"global_loads", "requests"}},
