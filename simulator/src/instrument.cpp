@@ -36,15 +36,9 @@ void ensure_writer_table(Allocation& a) {
 }
 
 namespace {
-// Whether accesses to shared memory need a look (memcheck, racecheck,
-// initcheck); decided once, at the first access.
-bool shared_checks() {
-  static const bool on = memcheck_enabled() || shadow_enabled();
-  return on;
-}
 // Whether shared-memory accesses need a look at all (checks or a trace).
 bool watch_shared() {
-  static const bool on = shared_checks() || tracing();
+  static const bool on = memcheck_enabled() || shadow_enabled() || tracing();
   return on;
 }
 
@@ -63,7 +57,7 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic, voi
         memcheck_problem(kMisaligned, "__shared__", address, size, write, pc,
                          "not a multiple of 4 bytes: a GPU reads and writes 4-, 8- and "
                          "16-byte values only at addresses that are multiples of their size");
-      if (shared_checks()) shared_access(address, size, write, atomic, pc);
+      if (memcheck_enabled() || shadow_enabled()) shared_access(address, size, write, atomic, pc);
       if (tracing())
         // From a 128-byte boundary, so that offset / 4 % 32 is the bank.
         record_shared_access_for_trace(

@@ -101,26 +101,18 @@ const Symbols& symbols() {
 const std::vector<StaticSharedVariable>& static_shared_variables() { return symbols().shared; }
 const std::vector<StaticSharedVariable>& other_thread_locals() { return symbols().others; }
 
-namespace {
-struct ThreadLocalBlock {
-  uintptr_t base = 0;
-};
 // The program's own thread-local block (module 1's) for the calling thread.
-ThreadLocalBlock program_thread_locals() {
-  ThreadLocalBlock b;
+uintptr_t static_shared_base() {
+  uintptr_t base = 0;
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* out) {
         if (info->dlpi_tls_modid != 1) return 0;
-        auto* r = static_cast<ThreadLocalBlock*>(out);
-        r->base = reinterpret_cast<uintptr_t>(info->dlpi_tls_data);
+        *static_cast<uintptr_t*>(out) = reinterpret_cast<uintptr_t>(info->dlpi_tls_data);
         return 1;
       },
-      &b);
-  return b;
+      &base);
+  return base;
 }
-}  // namespace
-
-uintptr_t static_shared_base() { return program_thread_locals().base; }
 
 const StaticSharedVariable* static_shared_variable_at(size_t offset) {
   const auto& vars = static_shared_variables();

@@ -168,8 +168,8 @@ std::vector<KernelMetrics> memory_metrics(const Trace& t) {
     // The line of a code address (its file and number order the lines).
     auto line_of = [&](uint64_t pc) -> LineMetrics& {
       auto site = t.sites.find(pc);
-      LineMetrics& m = site == t.sites.end() ? lines[{"?", 0}]
-                                             : lines[{site->second.file, site->second.line}];
+      LineMetrics& m =
+          site == t.sites.end() ? lines[{"?", 0}] : lines[{site->second.file, site->second.line}];
       m.where = t.where(pc);
       return m;
     };

@@ -1,13 +1,11 @@
 #include "trace_file.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstring>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace cudalab::trace {
 namespace {
-
 
 class Reader {
  public:
