@@ -8,10 +8,10 @@
 # INSTRUMENTED, `name` itself is the instrumented program. When CMake found a
 # CUDA compiler (and not NO_GPU), `name_gpu` is built from the same sources by
 # nvcc.
-# Every load and store of the program's own code calls the runtime; vectors
+# Every load, store and basic block of the program's own code calls the runtime; vectors
 # are left out so that each access is the size the source says, as on a GPU.
 set(CUDALAB_INSTRUMENT_FLAGS
-    -fsanitize-coverage=func,inline-8bit-counters,trace-loads,trace-stores
+    -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores
     -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1)
 
 function(cudalab_add_cuda_executable name)

@@ -356,6 +356,12 @@ int stats(const std::string& path, bool as_json) {
                           {"wavefronts_per_request", c.wavefronts_per_request()},
                           {"bank_conflicts", c.conflicts}};
   };
+  auto steps_json = [](const StepCounts& c) {
+    return nlohmann::json{{"steps", c.steps},
+                          {"lanes_per_step", c.lanes_per_step()},
+                          {"efficiency_percent", c.efficiency()},
+                          {"divergent_branches", c.divergent}};
+  };
   if (as_json) {
     nlohmann::json out = {{"trace", path}, {"kernels", nlohmann::json::array()}};
     for (const auto& k : kernels) {
@@ -365,13 +371,15 @@ int stats(const std::string& path, bool as_json) {
                          {"global_loads", counts_json(l.loads)},
                          {"global_stores", counts_json(l.stores)},
                          {"shared_loads", shared_json(l.shared_loads)},
-                         {"shared_stores", shared_json(l.shared_stores)}});
+                         {"shared_stores", shared_json(l.shared_stores)},
+                         {"warp_steps", steps_json(l.steps)}});
       out["kernels"].push_back({{"kernel", k.kernel},
                                 {"launches", k.launches},
                                 {"global_loads", counts_json(k.loads)},
                                 {"global_stores", counts_json(k.stores)},
                                 {"shared_loads", shared_json(k.shared_loads)},
                                 {"shared_stores", shared_json(k.shared_stores)},
+                                {"warp_steps", steps_json(k.steps)},
                                 {"most_by_one_thread",
                                  {{"global_reads", k.most.global_reads},
                                   {"global_writes", k.most.global_writes},
@@ -383,8 +391,8 @@ int stats(const std::string& path, bool as_json) {
     return 0;
   }
   if (t.accesses_total == 0)
-    std::cout << "The trace has no global-memory accesses (was the program built without "
-                 "--fast? did CUDALAB_TRACE_BLOCKS leave every block out?).\n";
+    std::cout << "The trace has no memory accesses (was the program built with --fast? did "
+                 "CUDALAB_TRACE_BLOCKS leave every block out?).\n";
   auto row = [](const char* what, const std::string& where, const GlobalCounts& c) {
     if (!c.requests) return;
     std::printf("  %-6s %-28s %10llu %12llu %9.2f %9.1f%%\n", what, where.c_str(),
@@ -422,6 +430,20 @@ int stats(const std::string& path, bool as_json) {
         "reads, %llu shared writes\n",
         (unsigned long long)k.most.global_reads, (unsigned long long)k.most.global_writes,
         (unsigned long long)k.most.shared_reads, (unsigned long long)k.most.shared_writes);
+    if (k.steps.steps) {
+      std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "warps", "line", "steps", "lanes/step",
+                  "efficiency", "divergent");
+      auto steps_row = [](const std::string& where, const StepCounts& c) {
+        if (!c.steps) return;
+        std::printf("  %-6s %-28s %10llu %12.1f %8.1f%% %10llu\n", "", where.c_str(),
+                    (unsigned long long)c.steps, c.lanes_per_step(), c.efficiency(),
+                    (unsigned long long)c.divergent);
+      };
+      steps_row("all", k.steps);
+      for (const auto& l : k.lines)
+        if (!l.simulator_header && (l.steps.divergent || l.steps.lanes_per_step() < 31.95))
+          steps_row(l.where, l.steps);
+    }
     if (k.shared_loads.requests || k.shared_stores.requests) {
       std::printf("  %-6s %-28s %10s %12s %9s %10s\n", "shared", "line", "requests", "wavefronts",
                   "wave/req", "conflicts");
@@ -440,7 +462,13 @@ int stats(const std::string& path, bool as_json) {
          "efficiency = bytes the lanes asked for / (sectors x 32).\n"
          "Shared: wavefronts = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum, "
          "conflicts = l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum (_st for "
-         "stores).\n";
+         "stores).\n"
+         "Warps: a step is a warp running one basic block of the kernel; lanes/step = "
+         "smsp__thread_inst_executed_per_inst_executed.ratio\n"
+         "(Nsight Compute counts it per GPU instruction), divergent = "
+         "smsp__sass_branch_targets_threads_divergent.sum (the GPU compiler turns short\n"
+         "branches into predicated instructions, which do not count); lines are listed where "
+         "lanes were idle or went different ways.\n";
   return 0;
 }
 

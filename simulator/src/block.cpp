@@ -155,6 +155,8 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
   context_.launch = &launch;
   context_.run = this;
   checking_ = shadow_enabled();
+  trace_.reset(new_block_trace(thread_count_));
+  context_.trace = trace_.get();
 }
 
 // The body of a runner fiber: start the next unstarted thread and run it to
@@ -190,6 +192,7 @@ void BlockRun::run(uint32_t linear) {
   blockIdx = context_.index;
   context_.fenced = false;
   if (checking_) shadow_block_start(context_, thread_count_);
+  if (trace_) trace_block_start(context_);
   next_thread_ = exited_ = 0;
   idle_ = 0;
   ready_.clear();
@@ -234,6 +237,7 @@ void BlockRun::run(uint32_t linear) {
     }
   }
   if (tl_pending_writes) resolve_pending_writes();
+  if (trace_) trace_phase_end(context_, 0);
   tl_block = nullptr;
   tl_thread = nullptr;
 }
@@ -351,6 +355,7 @@ void BlockRun::release_barrier() {
   // One result for every thread: count, and or or over the predicates.
   const uint64_t packed =
       uint64_t(barrier_sum_) | uint64_t(barrier_and_) << 32 | uint64_t(barrier_or_) << 33;
+  if (trace_) trace_phase_end(context_, at_barrier_.empty() ? 0 : at_barrier_.front()->wait_pc);
   reorder(at_barrier_);
   for (SimThread* t : at_barrier_) {
     t->result = packed;

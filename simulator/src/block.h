@@ -69,6 +69,7 @@ class BlockRun {
 
   Launch& launch_;
   BlockContext context_;
+  std::unique_ptr<BlockTrace, BlockTraceDeleter> trace_;
   bool checking_ = false;  // racecheck or initcheck: keep the shadow's epochs
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;

@@ -132,10 +132,21 @@ __attribute__((noinline)) void atomic_access(const void* p, unsigned size) {
 }
 }  // namespace cudalab::detail
 
-// Called by every instrumented object's constructor (the coverage kind that
-// rides along with trace-loads/stores); it is how the runtime knows.
-extern "C" void __sanitizer_cov_8bit_counters_init(char*, char*) {
+// Called by every instrumented object's constructor with its basic blocks'
+// guards (-fsanitize-coverage=bb,trace-pc-guard); it is also how the runtime
+// knows it is the instrumented build.
+extern "C" void __sanitizer_cov_trace_pc_guard_init(uint32_t* first, uint32_t* last) {
   cudalab::rt::g_instrumented.store(true);
+  cudalab::rt::number_basic_blocks(first, last);
+}
+
+// Every basic block of instrumented code, as it starts: traced runs record
+// which ones each thread ran (warp steps, divergent branches).
+extern "C" void __sanitizer_cov_trace_pc_guard(uint32_t* guard) {
+  using namespace cudalab::rt;
+  const BlockContext* b = tl_block;
+  if (!b || !b->trace || tl_in_runtime || !tl_thread) return;
+  record_basic_block(*guard, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
 namespace cudalab::sim {

@@ -193,6 +193,7 @@ struct BlockContext {
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
   uintptr_t stack_low = 0, stack_high = 0;  // of the fiber running now
+  struct BlockTrace* trace = nullptr;       // CUDALAB_TRACE: what this block records
 };
 
 extern thread_local SimThread* tl_thread;
@@ -351,6 +352,20 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
                              bool atomic, uintptr_t pc);
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
                                     bool atomic, uintptr_t pc);
+// A block's recording (null when there is no trace): its threads' accesses
+// and basic blocks wait there until a barrier releases the block or it ends,
+// when they are grouped into warp-level requests and steps.
+struct BlockTraceDeleter {
+  void operator()(BlockTrace* b) const;
+};
+BlockTrace* new_block_trace(uint32_t threads);
+void trace_block_start(BlockContext& block);
+// `barrier_pc`: the __syncthreads() that ended the phase (0: the block's end).
+void trace_phase_end(BlockContext& block, uintptr_t barrier_pc);
+// Basic blocks of instrumented code: numbered at start-up, then recorded as
+// each thread runs them.
+void number_basic_blocks(uint32_t* first, uint32_t* last);
+void record_basic_block(uint32_t guard, uintptr_t pc);
 
 // "file.cu:12" for code addresses of this program ("" when unknown).
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs);

@@ -1,6 +1,16 @@
 // The trace writer: CUDALAB_TRACE=FILE records every launch, allocation and
-// global-memory access of the run in the format docs/trace-format.md
-// describes. Records go to the file as each launch ends, so a run that dies
+// memory access of the run in the format docs/trace-format.md describes.
+//
+// Accesses are grouped as a GPU's warp issues them: the n-th time a lane
+// runs a memory instruction between two barriers pairs with the n-th time
+// the other lanes of its warp run it, and together they are one request (one
+// record, with each active lane's address, most often as a pattern of a few
+// bytes). A block keeps its threads' accesses until its barrier releases or
+// it ends, then writes that phase's requests. The basic blocks each thread
+// runs are grouped the same way, which gives the active lanes of every step
+// a warp takes and the branches where its lanes went different ways.
+//
+// Records reach the file as blocks finish their phases, so a run that dies
 // leaves what it had done, and a trace without its END record tells the
 // reader it was cut short.
 #include <cerrno>
@@ -11,42 +21,42 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "internal.h"
 
 namespace cudalab::rt {
 namespace {
 
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 enum RecordType : uint8_t {
   kProgram = 1,
   kAlloc = 2,
   kFree = 3,
   kLaunch = 4,
-  kAccesses = 5,
   kLaunchEnd = 6,
   kSite = 7,
   kNote = 8,
   kEnd = 9,
   kFinding = 10,
+  kRequests = 11,
+  kWarpSteps = 12,
 };
 
-#pragma pack(push, 1)
-struct AccessRecord {
-  uint32_t block;
-  uint32_t thread;
-  uint32_t alloc;
-  uint64_t offset;
-  uint64_t pc;
-  uint8_t size;
-  uint8_t kind;  // 0 read, 1 write, 2 atomic
+// How a request's lane addresses are written (docs/trace-format.md).
+enum LaneEncoding : uint8_t {
+  kPattern = 0,  // offset(lane) = base + (lane % W - f % W) * sx + (lane / W - f / W) * sy
+  kDeltas8 = 1,  // one signed byte per active lane after the first: offset - base
+  kDeltas16 = 2,
+  kDeltas32 = 3,
+  kEach = 4,  // per active lane after the first: u32 allocation, u64 offset
 };
-#pragma pack(pop)
-static_assert(sizeof(AccessRecord) == 30);
 
 class Payload {
  public:
   Payload& u8(uint8_t v) { return raw(&v, 1); }
+  Payload& u16(uint16_t v) { return raw(&v, 2); }
   Payload& u32(uint32_t v) { return raw(&v, 4); }
   Payload& u64(uint64_t v) { return raw(&v, 8); }
   Payload& str(const std::string& s) {
@@ -61,9 +71,43 @@ class Payload {
   std::vector<char> bytes;
 };
 
-struct WorkerBuffer {
-  std::vector<AccessRecord> records;
+// One access of one thread, kept until its block's phase ends.
+struct LaneAccess {
+  uint64_t pc;
+  uint64_t offset;
+  uint32_t alloc;
+  uint8_t size;
+  uint8_t kind;  // 0 read, 1 write, 2 atomic
 };
+
+// What a warp did at one basic block (over a launch): how often it got
+// there, with how many lanes, and how often its lanes left it for different
+// places (a divergent branch).
+struct StepCounts {
+  uint64_t steps = 0, lanes = 0, divergent = 0;
+};
+
+}  // namespace
+
+// One block's recording, owned by the BlockRun that runs it (and reused for
+// the next block that worker runs).
+struct BlockTrace {
+  std::vector<std::vector<LaneAccess>> accesses;  // per thread, this phase
+  std::vector<std::vector<uint32_t>> steps;       // per thread: basic blocks run, this phase
+  uint64_t buffered_steps = 0;
+  bool steps_overflow = false;  // this phase ran too long between barriers to keep its steps
+  bool steps_dropped = false;   // some phase of this launch did
+  uint32_t phase = 0;
+  bool recording = false;  // this block is among CUDALAB_TRACE_BLOCKS
+  uint64_t allowance = 0;  // accesses it may record before asking the writer for more
+  std::unordered_map<uint32_t, StepCounts> step_counts;  // per basic block, this launch
+  std::unordered_set<uint64_t> pcs_seen;
+  std::vector<uint64_t> pcs_new;  // not yet handed to the writer
+  std::vector<char> out;          // whole records, written to the file in batches
+  uint32_t launch_id = 0;
+};
+
+namespace {
 
 class TraceWriter {
  public:
@@ -129,14 +173,13 @@ class TraceWriter {
     std::fwrite(p.bytes.data(), 1, n, file_);
   }
 
-  WorkerBuffer& buffer() {
-    thread_local WorkerBuffer* mine = nullptr;
-    if (!mine) {
-      std::lock_guard lock(mutex_);
-      buffers_.push_back(std::make_unique<WorkerBuffer>());
-      mine = buffers_.back().get();
-    }
-    return *mine;
+  // Whole records a block has gathered, and the code addresses they name.
+  void write_batch(BlockTrace& b) {
+    std::lock_guard lock(mutex_);
+    pcs_.insert(b.pcs_new.begin(), b.pcs_new.end());
+    b.pcs_new.clear();
+    if (file_ && !b.out.empty()) std::fwrite(b.out.data(), 1, b.out.size(), file_);
+    b.out.clear();
   }
 
   // CUDALAB_TRACE_BLOCKS: whether this block's accesses are recorded.
@@ -147,10 +190,14 @@ class TraceWriter {
     return false;
   }
 
-  bool room_for_one_more() {
-    const uint64_t used = recorded_.fetch_add(1, std::memory_order_relaxed);
-    if (used < cap_) return true;
-    recorded_.fetch_sub(1, std::memory_order_relaxed);
+  // Up to `wanted` more accesses under the cap (0 once it is reached).
+  uint64_t reserve(uint64_t wanted) {
+    uint64_t used = recorded_.load(std::memory_order_relaxed);
+    while (used < cap_) {
+      const uint64_t granted = std::min(wanted, cap_ - used);
+      if (recorded_.compare_exchange_weak(used, used + granted, std::memory_order_relaxed))
+        return granted;
+    }
     if (!capped_.exchange(true)) {
       std::fprintf(stderr,
                    "cudalab: the trace reached %llu accesses; recording of accesses "
@@ -158,38 +205,51 @@ class TraceWriter {
                    (unsigned long long)cap_);
       cap_note_pending_ = true;
     }
-    return false;
+    return 0;
   }
+  // Accesses granted to a block that it did not use.
+  void give_back(uint64_t unused) { recorded_.fetch_sub(unused, std::memory_order_relaxed); }
 
-  // Writes one worker's buffered accesses (a worker calls it when its buffer
-  // is full, the host after each launch), so a trace never holds more than a
-  // few buffers in memory.
-  void write_buffer(WorkerBuffer& b, uint32_t launch_id) {
-    if (b.records.empty()) return;
-    Payload p;
-    p.u32(launch_id).u32(static_cast<uint32_t>(b.records.size()));
-    p.raw(b.records.data(), b.records.size() * sizeof(AccessRecord));
-    {
-      std::lock_guard lock(mutex_);
-      for (const AccessRecord& r : b.records) pcs_.insert(r.pc);
+  // A block's basic-block counts, added to its launch's.
+  void add_steps(BlockTrace& b) {
+    std::lock_guard lock(mutex_);
+    for (const auto& [guard, c] : b.step_counts) {
+      StepCounts& mine = steps_[guard];
+      mine.steps += c.steps;
+      mine.lanes += c.lanes;
+      mine.divergent += c.divergent;
     }
-    write(kAccesses, p);
-    b.records.clear();
+    if (b.steps_dropped) steps_dropped_ = true;
+    b.step_counts.clear();
+    b.steps_dropped = false;
   }
 
   // Called on the host thread after a launch, when no worker records.
-  void flush_accesses(uint32_t launch_id) {
-    std::vector<WorkerBuffer*> all;
-    {
-      std::lock_guard lock(mutex_);
-      for (auto& b : buffers_) all.push_back(b.get());
-    }
-    for (WorkerBuffer* b : all) write_buffer(*b, launch_id);
+  void end_launch(const Launch& l) {
     if (cap_note_pending_) {
       cap_note_pending_ = false;
       write(kNote, Payload().str("access recording stopped at the limit of " +
                                  std::to_string(cap_) + " accesses"));
     }
+    if (steps_dropped_)
+      write(kNote, Payload().str("launch " + std::to_string(l.id) + ": a block ran more than " +
+                                 std::to_string(kMaxBufferedSteps) +
+                                 " basic blocks between two barriers; its warp steps were "
+                                 "not counted"));
+    steps_dropped_ = false;
+    if (!steps_.empty()) {
+      Payload p;
+      p.u32(l.id).u32(uint32_t(steps_.size()));
+      for (const auto& [guard, c] : steps_) {
+        const uint64_t pc = guard_pc(guard);
+        pcs_.insert(pc);
+        p.u64(pc).u64(c.steps).u64(c.lanes).u64(c.divergent);
+      }
+      write(kWarpSteps, p);
+      steps_.clear();
+    }
+    ++launches_;
+    write(kLaunchEnd, Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
   }
 
   void finish() {
@@ -213,18 +273,26 @@ class TraceWriter {
     file_ = nullptr;
   }
 
-  uint32_t launches_ = 0;
+  // Basic blocks: their guard numbers (given at start-up) and code addresses.
+  static constexpr uint64_t kMaxBufferedSteps = 64ull << 20;  // 256 MB per block
+  std::vector<std::atomic<uint64_t>> guard_pcs_;
+  uint64_t guard_pc(uint32_t guard) const {
+    return guard < guard_pcs_.size() ? guard_pcs_[guard].load(std::memory_order_relaxed) : 0;
+  }
 
  private:
   friend TraceWriter& writer();
   std::string path_;
   FILE* file_ = nullptr;
   std::mutex mutex_;
-  std::vector<std::unique_ptr<WorkerBuffer>> buffers_;
   std::set<uint64_t> pcs_;
+  std::map<uint32_t, StepCounts> steps_;  // per basic block, the launch running now
+  bool steps_dropped_ = false;
   uint64_t cap_ = 20'000'000;
+  uint32_t launches_ = 0;
   std::atomic<uint64_t> recorded_{0};
   std::atomic<bool> capped_{false};
+  std::atomic<bool> cap_note_pending_{false};
   std::vector<std::pair<uint32_t, uint32_t>> blocks_;  // inclusive ranges; empty: all
 
   // "0,5,10-12"
@@ -248,7 +316,6 @@ class TraceWriter {
     }
     return !blocks_.empty();
   }
-  bool cap_note_pending_ = false;
 
  public:
   // Never destroyed: finish() runs from atexit, after static destructors
@@ -261,23 +328,273 @@ class TraceWriter {
 
 TraceWriter& writer() { return TraceWriter::writer(); }
 
+// ---- grouping lanes into warp steps ------------------------------------------------------
+
+// The lanes of a warp that ran the n-th occurrence of one instruction
+// together, and where each lane's occurrence is in its own sequence.
+struct WarpStep {
+  uint32_t mask = 0;
+  std::array<uint32_t, 32> index{};
+};
+
+// Pairs the n-th time each lane of a warp ran an instruction (its key) with
+// the n-th time the others did, calling emit(step) once per step, in the
+// order the steps were first reached. Lanes that skip an occurrence (a
+// branch, a shorter loop) leave it with fewer lanes.
+template <class T, class KeyOf, class Emit>
+void for_each_warp_step(const std::vector<T>* const* lanes, KeyOf key_of, Emit emit) {
+  const std::vector<T>* first = nullptr;
+  uint32_t mask = 0;
+  bool same = true;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const std::vector<T>* s = lanes[lane];
+    if (!s || s->empty()) continue;
+    mask |= 1u << lane;
+    if (!first) {
+      first = s;
+      continue;
+    }
+    if (!same) continue;
+    if (s->size() != first->size()) {
+      same = false;
+      continue;
+    }
+    for (size_t i = 0; i < s->size(); ++i)
+      if (key_of((*s)[i]) != key_of((*first)[i])) {
+        same = false;
+        break;
+      }
+  }
+  if (!first) return;
+  WarpStep step;
+  step.mask = mask;
+  if (same) {  // the lanes ran one sequence: the common case
+    for (uint32_t i = 0; i < first->size(); ++i) {
+      step.index.fill(i);
+      emit(step);
+    }
+    return;
+  }
+  thread_local std::unordered_map<uint64_t, std::vector<uint32_t>> steps_of_key;
+  thread_local std::unordered_map<uint64_t, uint32_t> seen;
+  thread_local std::vector<WarpStep> steps;
+  steps_of_key.clear();
+  steps.clear();
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const std::vector<T>* s = lanes[lane];
+    if (!s) continue;
+    seen.clear();
+    for (uint32_t i = 0; i < s->size(); ++i) {
+      const uint64_t key = key_of((*s)[i]);
+      const uint32_t n = seen[key]++;
+      std::vector<uint32_t>& of_key = steps_of_key[key];
+      if (n == of_key.size()) {
+        of_key.push_back(uint32_t(steps.size()));
+        steps.emplace_back();
+      }
+      WarpStep& w = steps[of_key[n]];
+      w.mask |= 1u << lane;
+      w.index[lane] = i;
+    }
+  }
+  for (const WarpStep& w : steps) emit(w);
+}
+
+// ---- requests ----------------------------------------------------------------------------
+
+// Whether every active lane's offset fits base + (lane % W - f % W) * sx +
+// (lane / W - f / W) * sy for one W (32: one stride; both 0: one address).
+// The strides are read off a few lanes, then checked on all.
+bool find_pattern(const int64_t* delta, uint32_t mask, uint32_t f, uint8_t& log_w, int32_t& sx,
+                  int32_t& sy) {
+  for (int lw = 5; lw >= 1; --lw) {
+    const int64_t w = int64_t(1) << lw;
+    auto dx = [&](uint32_t l) { return int64_t(l) % w - int64_t(f) % w; };
+    auto dy = [&](uint32_t l) { return int64_t(l) / w - int64_t(f) / w; };
+    int64_t x = 0, y = 0;
+    for (uint32_t l = f + 1; l < 32; ++l)  // a lane in the first lane's row gives sx
+      if ((mask >> l & 1) && dy(l) == 0) {
+        x = delta[l] / dx(l);
+        break;
+      }
+    for (uint32_t l = f + 1; l < 32; ++l)  // a lane in another row gives sy
+      if ((mask >> l & 1) && dy(l) != 0) {
+        y = (delta[l] - dx(l) * x) / dy(l);
+        break;
+      }
+    bool ok = x >= INT32_MIN && x <= INT32_MAX && y >= INT32_MIN && y <= INT32_MAX;
+    for (uint32_t l = f + 1; l < 32 && ok; ++l)
+      if (mask >> l & 1) ok = delta[l] == dx(l) * x + dy(l) * y;
+    if (!ok) continue;
+    log_w = uint8_t(lw);
+    sx = int32_t(x);
+    sy = int32_t(y);
+    return true;
+  }
+  return false;
+}
+
+// One request: u64 pc, u16 warp, u8 kind, u8 size, u32 active lanes,
+// u32 allocation and u64 offset of the first active lane, u8 encoding, then
+// the other lanes' offsets in that encoding.
+void encode_request(std::vector<char>& out, uint16_t warp, const LaneAccess* const* lane,
+                    uint32_t mask) {
+  const uint32_t f = uint32_t(__builtin_ctz(mask));
+  const LaneAccess& a = *lane[f];
+  Payload p;
+  p.bytes.swap(out);
+  p.u64(a.pc).u16(warp).u8(a.kind).u8(a.size).u32(mask).u32(a.alloc).u64(a.offset);
+  bool one_allocation = true;
+  int64_t delta[32] = {};
+  int64_t most = 0;
+  for (uint32_t l = f + 1; l < 32; ++l) {
+    if (!(mask >> l & 1)) continue;
+    if (lane[l]->alloc != a.alloc) one_allocation = false;
+    delta[l] = int64_t(lane[l]->offset - a.offset);
+    most = std::max(most, delta[l] < 0 ? -delta[l] : delta[l]);
+  }
+  uint8_t log_w = 0;
+  int32_t sx = 0, sy = 0;
+  if (!one_allocation || most > INT32_MAX) {
+    p.u8(kEach);
+    for (uint32_t l = f + 1; l < 32; ++l)
+      if (mask >> l & 1) p.u32(lane[l]->alloc).u64(lane[l]->offset);
+  } else if (find_pattern(delta, mask, f, log_w, sx, sy)) {
+    p.u8(kPattern).u8(log_w).u32(uint32_t(sx)).u32(uint32_t(sy));
+  } else {
+    const LaneEncoding e = most <= INT8_MAX ? kDeltas8 : most <= INT16_MAX ? kDeltas16 : kDeltas32;
+    p.u8(e);
+    for (uint32_t l = f + 1; l < 32; ++l) {
+      if (!(mask >> l & 1)) continue;
+      if (e == kDeltas8)
+        p.u8(uint8_t(int8_t(delta[l])));
+      else if (e == kDeltas16)
+        p.u16(uint16_t(int16_t(delta[l])));
+      else
+        p.u32(uint32_t(int32_t(delta[l])));
+    }
+  }
+  p.bytes.swap(out);
+}
+
 }  // namespace
 
 bool tracing() { return writer().on(); }
 
+BlockTrace* new_block_trace(uint32_t threads) {
+  if (!tracing()) return nullptr;
+  auto* b = new BlockTrace;
+  b->accesses.resize(threads);
+  b->steps.resize(threads);
+  return b;
+}
+
+void BlockTraceDeleter::operator()(BlockTrace* b) const {
+  TraceWriter& w = writer();
+  w.write_batch(*b);
+  w.add_steps(*b);
+  w.give_back(b->allowance);
+  delete b;
+}
+
+void trace_block_start(BlockContext& block) {
+  BlockTrace& b = *block.trace;
+  b.phase = 0;
+  b.recording = writer().records_block(block.linear);
+  b.launch_id = block.launch->id;
+}
+
+void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
+  BlockTrace& b = *block.trace;
+  if (!b.recording) return;
+  TraceWriter& w = writer();
+  const uint32_t threads = uint32_t(b.accesses.size());
+  // Requests, one record per (block, phase): u32 launch, u32 block, u32
+  // phase, u64 the barrier that ended it (0: the block's end), u32 count.
+  if (barrier_pc && b.pcs_seen.insert(barrier_pc).second) b.pcs_new.push_back(barrier_pc);
+  const size_t record_at = b.out.size();
+  {
+    Payload head;
+    head.u8(kRequests).u32(0).u32(b.launch_id).u32(block.linear).u32(b.phase).u64(barrier_pc);
+    head.u32(0);
+    b.out.insert(b.out.end(), head.bytes.begin(), head.bytes.end());
+  }
+  uint32_t count = 0;
+  const std::vector<LaneAccess>* lanes[32];
+  const std::vector<uint32_t>* steps[32];
+  for (uint32_t warp = 0; warp * 32 < threads; ++warp) {
+    bool any_access = false, any_step = false;
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t t = warp * 32 + l;
+      lanes[l] = t < threads ? &b.accesses[t] : nullptr;
+      steps[l] = t < threads ? &b.steps[t] : nullptr;
+      any_access |= lanes[l] && !lanes[l]->empty();
+      any_step |= steps[l] && !steps[l]->empty();
+    }
+    if (any_access)
+      for_each_warp_step(
+          lanes, [](const LaneAccess& a) { return a.pc << 2 | a.kind; },
+          [&](const WarpStep& s) {
+            const LaneAccess* at[32];
+            for (uint32_t l = 0; l < 32; ++l)
+              at[l] = s.mask >> l & 1 ? &(*lanes[l])[s.index[l]] : nullptr;
+            const uint64_t pc = at[__builtin_ctz(s.mask)]->pc;
+            if (b.pcs_seen.insert(pc).second) b.pcs_new.push_back(pc);
+            encode_request(b.out, uint16_t(warp), at, s.mask);
+            ++count;
+          });
+    if (any_step && !b.steps_overflow)
+      for_each_warp_step(
+          steps, [](uint32_t guard) { return uint64_t(guard); },
+          [&](const WarpStep& s) {
+            const uint32_t f = uint32_t(__builtin_ctz(s.mask));
+            const uint32_t guard = (*steps[f])[s.index[f]];
+            StepCounts& c = b.step_counts[guard];
+            ++c.steps;
+            c.lanes += uint64_t(__builtin_popcount(s.mask));
+            // Where each lane went next (~0: to the barrier or its end).
+            auto next = [&](uint32_t l) {
+              const auto& seq = *steps[l];
+              return s.index[l] + 1 < seq.size() ? seq[s.index[l] + 1] : ~0u;
+            };
+            const uint32_t first_next = next(f);
+            for (uint32_t m = s.mask & (s.mask - 1); m; m &= m - 1)
+              if (next(uint32_t(__builtin_ctz(m))) != first_next) {
+                ++c.divergent;
+                break;
+              }
+          });
+  }
+  for (auto& v : b.accesses) v.clear();
+  for (auto& v : b.steps) v.clear();
+  b.buffered_steps = 0;
+  b.steps_overflow = false;
+  if (count == 0) {
+    b.out.resize(record_at);
+  } else {
+    const uint32_t length = uint32_t(b.out.size() - record_at - 5);
+    std::memcpy(b.out.data() + record_at + 1, &length, 4);
+    std::memcpy(b.out.data() + record_at + 5 + 20, &count, 4);
+  }
+  ++b.phase;
+  constexpr size_t kBatch = 1 << 20;
+  if (b.out.size() >= kBatch || !b.pcs_new.empty()) w.write_batch(b);
+}
+
 namespace {
 void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, bool atomic,
             uintptr_t pc) {
-  TraceWriter& w = writer();
-  if (!w.records_block(tl_block->linear) || !w.room_for_one_more()) return;
-  WorkerBuffer& b = w.buffer();
-  b.records.push_back(AccessRecord{tl_block->linear, tl_thread->linear, allocation, offset, pc,
-                                   uint8_t(size),
-                                   uint8_t(atomic  ? 2
-                                           : write ? 1
-                                                   : 0)});
-  constexpr size_t kBufferRecords = 1 << 16;  // about 2 MB
-  if (b.records.size() >= kBufferRecords) w.write_buffer(b, tl_block->launch->id);
+  BlockTrace* b = tl_block->trace;
+  if (!b || !b->recording) return;
+  if (b->allowance == 0) {
+    b->allowance = writer().reserve(1 << 14);
+    if (b->allowance == 0) return;
+  }
+  --b->allowance;
+  b->accesses[tl_thread->linear].push_back(LaneAccess{pc, offset, allocation, uint8_t(size),
+                                                      uint8_t(atomic  ? 2
+                                                              : write ? 1
+                                                                      : 0)});
 }
 }  // namespace
 
@@ -289,6 +606,33 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
                                     bool atomic, uintptr_t pc) {
   record(dynamic ? kDynamicSharedId : kStaticSharedId, offset, size, write, atomic, pc);
+}
+
+void number_basic_blocks(uint32_t* first, uint32_t* last) {
+  static uint32_t numbered = 0;
+  if (first == last || *first) return;  // no blocks, or numbered already
+  for (uint32_t* g = first; g < last; ++g) *g = ++numbered;
+  if (!tracing()) return;
+  TraceWriter& w = writer();
+  std::vector<std::atomic<uint64_t>> bigger(numbered + 1);
+  for (size_t i = 0; i < w.guard_pcs_.size(); ++i) bigger[i].store(w.guard_pcs_[i].load());
+  w.guard_pcs_.swap(bigger);
+}
+
+void record_basic_block(uint32_t guard, uintptr_t pc) {
+  BlockTrace* b = tl_block->trace;
+  if (!b->recording) return;
+  TraceWriter& w = writer();
+  if (guard < w.guard_pcs_.size() && !w.guard_pcs_[guard].load(std::memory_order_relaxed))
+    w.guard_pcs_[guard].store(pc, std::memory_order_relaxed);
+  if (b->steps_overflow) return;
+  if (++b->buffered_steps > TraceWriter::kMaxBufferedSteps) {
+    // Counting them would need more memory than a trace should take.
+    b->steps_overflow = b->steps_dropped = true;
+    for (auto& v : b->steps) std::vector<uint32_t>().swap(v);
+    return;
+  }
+  b->steps[tl_thread->linear].push_back(guard);
 }
 
 void trace_allocation(const Allocation& a) {
@@ -317,10 +661,7 @@ void trace_launch_begin(const Launch& l) {
 
 void trace_launch_end(const Launch& l) {
   if (!tracing()) return;
-  writer().flush_accesses(l.id);
-  writer().launches_++;
-  writer().write(kLaunchEnd,
-                 Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
+  writer().end_launch(l);
 }
 
 }  // namespace cudalab::rt

@@ -248,10 +248,10 @@ void rewrite_local_headers(const fs::path& original, const std::string& text,
   }
 }
 
-// Every load and store of the program's own code calls the runtime; vectors
+// Every load, store and basic block of the program's own code calls the runtime; vectors
 // are left out so that each access is the size the source says, as on a GPU.
 const char* const kInstrumentFlags[] = {
-    "-fsanitize-coverage=func,inline-8bit-counters,trace-loads,trace-stores", "-fno-vectorize",
+    "-fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores", "-fno-vectorize",
     "-fno-slp-vectorize", "-DCUDALAB_INSTRUMENTED=1"};
 
 }  // namespace

@@ -137,9 +137,10 @@ TEST_F(Tools, TraceRecordsLaunchAllocationsAndEveryGlobalAccess) {
   ASSERT_EQ(t.allocations.size(), 3u);
   EXPECT_NE(t.allocations[0].site.find("traced_add.cu:12"), std::string::npos);
   EXPECT_TRUE(t.allocations[2].freed);
-  ASSERT_EQ(l.accesses.size(), 300u);  // two reads and a write per element
+  const auto accesses = l.all_accesses();
+  ASSERT_EQ(accesses.size(), 300u);  // two reads and a write per element
   int writes = 0, line6 = 0;
-  for (const auto& a : l.accesses) {
+  for (const auto& a : accesses) {
     writes += a.write;
     EXPECT_EQ(a.size, 4);
     // element = global thread index: the mapping students learn
@@ -157,8 +158,8 @@ TEST_F(Tools, CMakeBuiltProgramsTraceTheCuFileToo) {
   ASSERT_EQ(r.status, 0) << r.output;
   cudalab::trace::Trace t = cudalab::trace::read_trace(path("t.trace"));
   ASSERT_EQ(t.launches.size(), 1u);
-  ASSERT_FALSE(t.launches[0].accesses.empty());
-  for (const auto& a : t.launches[0].accesses) EXPECT_EQ(t.where(a.pc), "traced_add.cu:6");
+  ASSERT_FALSE(t.launches[0].requests.empty());
+  for (const auto& r : t.launches[0].requests) EXPECT_EQ(t.where(r.pc), "traced_add.cu:6");
 }
 
 TEST_F(Tools, TruncatedAndForeignTracesGiveClearErrors) {
@@ -495,6 +496,95 @@ TEST_F(Tools, StatsEqualNsightComputeOnAnH200) {
   EXPECT_EQ(compared, 96);
 }
 
+// The trace groups lanes as a warp issues them: one request per warp-level
+// instruction with its active lanes, numbered by barrier phase, and every
+// lane's address back as it was, whatever the pattern.
+TEST_F(Tools, TraceGroupsLanesIntoRequestsByWarpAndPhase) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/warp_steps.cu -o " + path("p")).status, 0);
+  const Result r = run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const cudalab::trace::Trace t = cudalab::trace::read_trace(path("p.trace"));
+  ASSERT_EQ(t.launches.size(), 4u);
+  auto line = [&](uint64_t pc) {
+    const std::string w = t.where(pc);
+    return w.rfind("warp_steps.cu:", 0) == 0 ? std::stoi(w.substr(14)) : 0;
+  };
+  // uniform<<<1, 48>>>: a full warp and one of 16 lanes.
+  const auto& uniform = t.launches[0];
+  ASSERT_EQ(uniform.requests.size(), 2u);
+  EXPECT_EQ(uniform.requests[0].mask, 0xffffffffu);
+  EXPECT_EQ(uniform.requests[1].mask, 0xffffu);
+  EXPECT_EQ(uniform.requests[1].warp, 1);
+  // phases<<<1, 64>>>: line 22 before the first barrier, 24 between, 26-27 after.
+  std::map<int, std::set<uint32_t>> phases_of_line;
+  for (const auto& q : t.launches[2].requests) phases_of_line[line(q.pc)].insert(q.phase);
+  EXPECT_EQ(phases_of_line[22], std::set<uint32_t>{0});
+  EXPECT_EQ(phases_of_line[24], std::set<uint32_t>{1});
+  EXPECT_EQ(phases_of_line[26], std::set<uint32_t>{2});
+  EXPECT_EQ(phases_of_line[27], std::set<uint32_t>{2});
+  // gather: scattered offsets, and lanes of one request in two buffers.
+  uint32_t in = 0, other = 0;
+  for (const auto& a : t.allocations) {
+    if (a.name == "in") in = a.id;
+    if (a.name == "other") other = a.id;
+  }
+  ASSERT_NE(in, 0u);
+  ASSERT_NE(other, 0u);
+  int scattered = 0, mixed = 0, near = 0;
+  for (const auto& a : t.launches[3].all_accesses()) {
+    if (a.write || a.allocation == other || (a.allocation == in && line(a.pc) == 36)) {
+      if (line(a.pc) == 36 && !a.write) {
+        EXPECT_EQ(a.allocation, a.thread % 2 ? other : in) << a.thread;
+        EXPECT_EQ(a.offset, a.thread * 4u) << a.thread;
+        ++mixed;
+      }
+      continue;
+    }
+    if (a.allocation == in && line(a.pc) == 34) {
+      EXPECT_EQ(a.offset, ((a.thread * 1237 + 11) % 4096) * 4u) << a.thread;
+      ++scattered;
+    }
+    if (a.allocation == in && line(a.pc) == 37) {
+      EXPECT_EQ(a.offset, ((a.thread * 7) % 32) * 4u) << a.thread;
+      ++near;
+    }
+  }
+  EXPECT_EQ(scattered, 64);
+  EXPECT_EQ(near, 64);
+  EXPECT_EQ(mixed, 64);
+}
+
+// Warp steps: lanes per step and divergent branches, per kernel and line.
+TEST_F(Tools, StatsCountWarpStepsAndDivergentBranches) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/warp_steps.cu -o " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+  const Result r = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto stats = nlohmann::json::parse(r.output, nullptr, false);
+  std::map<std::string, nlohmann::json> kernels;
+  for (const auto& k : stats["kernels"]) kernels[k["kernel"]] = k;
+  // 48 threads: every step has 32 lanes in warp 0 and 16 in warp 1.
+  EXPECT_DOUBLE_EQ(kernels["uniform"]["warp_steps"]["lanes_per_step"].get<double>(), 24.0);
+  EXPECT_EQ(kernels["uniform"]["warp_steps"]["divergent_branches"], 0);
+  EXPECT_EQ(kernels["phases"]["warp_steps"]["divergent_branches"], 0);
+  EXPECT_DOUBLE_EQ(kernels["phases"]["warp_steps"]["efficiency_percent"].get<double>(), 100.0);
+  // The loop's lanes leave after 0, 1, 2 and 3 rounds: 3 divergent branches
+  // (the last round ends for all), steps of 24, 16 and 8 lanes in the loop.
+  const auto& diverging = kernels["diverging"];
+  EXPECT_EQ(diverging["warp_steps"]["divergent_branches"], 3);
+  bool loop_line = false;
+  for (const auto& l : diverging["lines"])
+    if (l["where"] == "warp_steps.cu:15") {
+      loop_line = true;
+      EXPECT_DOUBLE_EQ(l["warp_steps"]["lanes_per_step"].get<double>(), 16.0);
+    }
+  EXPECT_TRUE(loop_line);
+  const Result table = run(std::string(CUDALAB_CLI_PATH) + " stats " + path("p.trace"));
+  EXPECT_TRUE(Says(table.output, "smsp__sass_branch_targets_threads_divergent.sum"));
+  // Lines of the simulator's own headers are not the student's code.
+  EXPECT_EQ(table.output.find("kernel_language.h"), std::string::npos) << table.output;
+}
+
 TEST_F(Tools, TraceBlocksRecordsTheChosenBlocksOnly) {
   const std::string prog = CUDALAB_CMAKE_TRACED_PROGRAM;
   ASSERT_EQ(run("CUDALAB_TRACE_BLOCKS=1,3-4 CUDALAB_TRACE=" + path("b.trace") + " " + prog).status,
@@ -503,7 +593,7 @@ TEST_F(Tools, TraceBlocksRecordsTheChosenBlocksOnly) {
   ASSERT_FALSE(t.launches.empty());
   std::set<uint32_t> blocks;
   for (const auto& l : t.launches)
-    for (const auto& a : l.accesses) blocks.insert(a.block);
+    for (const auto& r : l.requests) blocks.insert(r.block);
   EXPECT_FALSE(blocks.empty());
   for (uint32_t b : blocks) EXPECT_TRUE(b == 1 || b == 3 || b == 4) << b;
   ASSERT_FALSE(t.notes.empty());

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -75,6 +76,34 @@ TEST_F(Viz, ScreenshotShowsTheTrace) {
   // warps of each block in two colours, and three heatmaps.
   EXPECT_GT(colours.size(), 20u);
   EXPECT_GT(saturated, size_t(w * h / 100)) << "too little of the warp and heatmap colours";
+}
+
+// --metrics opens the memory window on the table of figures per line: a
+// different picture from the heatmaps, with the table's text in it.
+TEST_F(Viz, MetricsTabShowsTheFiguresPerLine) {
+  const std::string heat = (dir_ / "heat.png").string(), table = (dir_ / "table.png").string();
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + trace_;
+  std::string out;
+  ASSERT_EQ(run(viz + " --screenshot " + heat + " --size 1024x700", &out), 0) << out;
+  ASSERT_EQ(run(viz + " --screenshot " + table + " --size 1024x700 --metrics", &out), 0) << out;
+  int w = 0, h = 0, channels = 0;
+  unsigned char* a = stbi_load(heat.c_str(), &w, &h, &channels, 4);
+  unsigned char* b = stbi_load(table.c_str(), &w, &h, &channels, 4);
+  ASSERT_TRUE(a && b);
+  // The lower right quarter: heatmap cells in one, a table of text in the other.
+  size_t differ = 0, saturated_a = 0, saturated_b = 0;
+  for (int y = h / 2; y < h; ++y)
+    for (int x = w / 2; x < w; ++x) {
+      const unsigned char* p = a + 4 * (y * w + x);
+      const unsigned char* q = b + 4 * (y * w + x);
+      differ += std::memcmp(p, q, 3) != 0;
+      saturated_a += std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) > 60;
+      saturated_b += std::max({q[0], q[1], q[2]}) - std::min({q[0], q[1], q[2]}) > 60;
+    }
+  stbi_image_free(a);
+  stbi_image_free(b);
+  EXPECT_GT(differ, size_t(w * h / 40));
+  EXPECT_GT(saturated_a, 10 * saturated_b) << "the table should be text, not coloured cells";
 }
 
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {

@@ -28,12 +28,13 @@ namespace {
 int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
-               "                   [--launch N] [--block N] [--thread N]\n"
+               "                   [--launch N] [--block N] [--thread N] [--metrics]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
                "  --size WxH             window size (default 1280x800)\n"
                "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
-               "                         block and thread as linear indices from 0)\n");
+               "                         block and thread as linear indices from 0)\n"
+               "  --metrics              open the memory window on its metrics per line\n");
   return code;
 }
 
@@ -60,6 +61,7 @@ bool save_png(const std::string& path, int w, int h) {
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1;
+  bool metrics = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -70,7 +72,9 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--help" || a == "-h") return usage(0);
-    if (a == "--screenshot") {
+    if (a == "--metrics") {
+      metrics = true;
+    } else if (a == "--screenshot") {
       screenshot = next();
     } else if (a == "--size") {
       const char* v = next();
@@ -107,6 +111,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   cudalab::viz::Selection sel;
+  sel.show_metrics = metrics;
   if (!trace.launches.empty()) {
     if (launch > long(trace.launches.size())) {
       std::fprintf(stderr, "cudalab-viz: --launch %ld, but the trace has %zu launches\n", launch,

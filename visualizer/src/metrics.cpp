@@ -1,13 +1,12 @@
-// Requests and sectors from a trace's accesses. The trace has each thread's
-// accesses in the order it made them; the n-th access a lane makes at one
-// code address belongs to the n-th execution of that instruction by its
-// warp, which is how a GPU's warp groups them when its lanes run together
-// (lanes that skip an iteration leave it with fewer active lanes).
+// Requests, sectors and wavefronts from a trace's requests, and warp steps
+// from its basic-block counts. The simulator groups lanes into requests as
+// it records (the n-th time a lane runs a memory instruction between two
+// barriers pairs with the n-th time the others do), so each figure here is
+// a sum over requests.
 #include "metrics.h"
 
 #include <algorithm>
-#include <set>
-#include <tuple>
+#include <unordered_map>
 
 namespace cudalab::trace {
 
@@ -24,166 +23,171 @@ void GlobalCounts::add(const GlobalCounts& o) {
   lanes += o.lanes;
 }
 
-namespace {
-
-// One execution of a memory instruction by one warp.
-struct Request {
-  uint64_t pc = 0;
-  bool write = false;
-  std::vector<uint64_t> sectors;  // absolute sector numbers (repeats until counted)
-  std::vector<std::pair<uint64_t, uint8_t>> ranges;  // each lane's address and size
-  std::vector<uint32_t> lane_of;                     // the lane of each range
-  bool shared = false;
-  uint32_t lanes = 0;
-};
-
-// Wavefronts of one shared-memory request, and the fewest it could take.
-std::pair<uint64_t, uint64_t> wavefronts(const Request& r) {
-  const uint8_t size = r.ranges.empty() ? 4 : std::max<uint8_t>(r.ranges.front().second, 1);
-  const uint32_t per_phase = size <= 4 ? 32 : size == 8 ? 16 : 8;
-  uint64_t total = 0, least = 0;
-  for (uint32_t phase = 0; phase < 32 / per_phase; ++phase) {
-    std::set<uint64_t> words[32];  // distinct words per bank
-    bool any = false;
-    for (size_t i = 0; i < r.ranges.size(); ++i) {
-      if (r.lane_of[i] / per_phase != phase) continue;
-      any = true;
-      const auto [offset, bytes] = r.ranges[i];
-      for (uint64_t w = offset / 4; w <= (offset + std::max<uint8_t>(bytes, 1) - 1) / 4; ++w)
-        words[w % 32].insert(w);
-    }
-    if (!any) continue;
-    size_t most = 1;
-    for (const auto& b : words) most = std::max(most, b.size());
-    total += most;
-    ++least;
-  }
-  return {total, least};
+void StepCounts::add(const StepCounts& o) {
+  steps += o.steps;
+  lanes += o.lanes;
+  divergent += o.divergent;
 }
 
-// Bytes the lanes asked for, each counted once (lanes reading one word share
+namespace {
+
+// Wavefronts of one shared-memory request, and the fewest it could take:
+// lanes go in phases (all 32 for 4-byte accesses, halves for 8, quarters
+// for 16); a phase takes as many wavefronts as the most distinct words one
+// bank holds.
+SharedCounts shared_counts(const LaneAddress* lanes, int n, uint8_t size) {
+  const uint32_t per_phase = size <= 4 ? 32 : size == 8 ? 16 : 8;
+  const uint64_t words_each = (std::max<uint8_t>(size, 1) + 3) / 4;
+  SharedCounts c;
+  c.requests = 1;
+  uint64_t least = 0;
+  for (uint32_t phase = 0; phase < 32 / per_phase; ++phase) {
+    uint64_t words[64];
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+      if (lanes[i].lane / per_phase != phase) continue;
+      const uint64_t first = lanes[i].offset / 4;
+      const uint64_t last = (lanes[i].offset + std::max<uint8_t>(size, 1) - 1) / 4;
+      for (uint64_t w = first; w <= last && w < first + words_each + 1 && count < 64; ++w)
+        words[count++] = w;
+    }
+    if (count == 0) continue;
+    std::sort(words, words + count);
+    count = int(std::unique(words, words + count) - words);
+    uint32_t per_bank[32] = {};
+    uint32_t most = 1;
+    for (int i = 0; i < count; ++i) most = std::max(most, ++per_bank[words[i] % 32]);
+    c.wavefronts += most;
+    ++least;
+  }
+  c.conflicts = c.wavefronts - least;
+  return c;
+}
+
+// Sectors and the distinct bytes asked for (lanes reading one word share
 // it: a broadcast moves 4 useful bytes, not 128).
-uint64_t distinct_bytes(std::vector<std::pair<uint64_t, uint8_t>> ranges) {
-  std::sort(ranges.begin(), ranges.end());
-  uint64_t total = 0, covered_to = 0;
-  for (const auto& [address, size] : ranges) {
-    const uint64_t end = address + size;
+GlobalCounts global_counts(const Trace& t, const LaneAddress* lanes, int n, uint8_t size) {
+  GlobalCounts c;
+  c.requests = 1;
+  c.lanes = uint64_t(n);
+  uint64_t start[32], sectors[64];
+  int sector_count = 0;
+  const Allocation* cached = nullptr;
+  for (int i = 0; i < n; ++i) {
+    if (!cached || cached->id != lanes[i].allocation) cached = t.allocation(lanes[i].allocation);
+    start[i] = (cached ? cached->base : 0) + lanes[i].offset;
+    const uint64_t bytes = std::max<uint8_t>(size, 1);
+    for (uint64_t s = start[i] / 32; s <= (start[i] + bytes - 1) / 32 && sector_count < 64; ++s)
+      sectors[sector_count++] = s;
+  }
+  std::sort(sectors, sectors + sector_count);
+  c.sectors = uint64_t(std::unique(sectors, sectors + sector_count) - sectors);
+  std::sort(start, start + n);
+  uint64_t covered_to = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint64_t end = start[i] + std::max<uint8_t>(size, 1);
     if (end <= covered_to) continue;
-    total += end - std::max(address, covered_to);
+    c.bytes += end - std::max(start[i], covered_to);
     covered_to = end;
   }
-  return total;
+  return c;
+}
+
+struct PerCode {
+  GlobalCounts loads, stores;
+  SharedCounts shared_loads, shared_stores;
+  StepCounts steps;
+};
+using PerCodeAddress = std::unordered_map<uint64_t, PerCode>;
+
+// Adds one launch's requests and warp steps to its kernel's counts.
+void add_launch(const Trace& t, const Launch& l, KernelMetrics& k, PerCodeAddress& per_pc) {
+  ++k.launches;
+  // Per block that made requests, each thread's reads and writes.
+  std::unordered_map<uint32_t, std::vector<PerThreadMost>> per_thread;
+  const uint64_t threads = l.block.count();
+  LaneAddress lanes[32];
+  PerCode* code = nullptr;
+  uint64_t code_pc = ~0ull;
+  for (const Request& r : l.requests) {
+    const int n = l.lanes_of(r, lanes);
+    if (r.pc != code_pc) code = &per_pc[r.pc], code_pc = r.pc;
+    std::vector<PerThreadMost>& mine = per_thread[r.block];
+    if (mine.empty()) mine.resize(threads);
+    for (int i = 0; i < n; ++i) {
+      PerThreadMost& m = mine[r.warp * 32u + lanes[i].lane];
+      ++(r.shared() ? (r.write() ? m.shared_writes : m.shared_reads)
+                    : (r.write() ? m.global_writes : m.global_reads));
+    }
+    if (r.shared()) {
+      const SharedCounts c = shared_counts(lanes, n, r.size);
+      (r.write() ? code->shared_stores : code->shared_loads).add(c);
+      (r.write() ? k.shared_stores : k.shared_loads).add(c);
+    } else {
+      const GlobalCounts c = global_counts(t, lanes, n, r.size);
+      (r.write() ? code->stores : code->loads).add(c);
+      (r.write() ? k.stores : k.loads).add(c);
+    }
+  }
+  for (const auto& [block, mine] : per_thread)
+    for (const PerThreadMost& m : mine) {
+      k.most.global_reads = std::max(k.most.global_reads, m.global_reads);
+      k.most.global_writes = std::max(k.most.global_writes, m.global_writes);
+      k.most.shared_reads = std::max(k.most.shared_reads, m.shared_reads);
+      k.most.shared_writes = std::max(k.most.shared_writes, m.shared_writes);
+    }
+  for (const WarpSteps& w : l.steps) {
+    const StepCounts c{w.steps, w.lanes, w.divergent};
+    per_pc[w.pc].steps.add(c);
+    k.steps.add(c);
+  }
+}
+
+// The counts per source line, in source order (file, then number).
+void fill_lines(const Trace& t, const PerCodeAddress& per_pc, KernelMetrics& k) {
+  std::map<std::pair<std::string, uint32_t>, LineMetrics> lines;
+  for (const auto& [pc, c] : per_pc) {
+    auto site = t.sites.find(pc);
+    LineMetrics& m =
+        site == t.sites.end() ? lines[{"?", 0}] : lines[{site->second.file, site->second.line}];
+    m.where = t.where(pc);
+    m.simulator_header =
+        site != t.sites.end() && site->second.file.find("include/cudalab/") != std::string::npos;
+    m.loads.add(c.loads);
+    m.stores.add(c.stores);
+    m.shared_loads.add(c.shared_loads);
+    m.shared_stores.add(c.shared_stores);
+    m.steps.add(c.steps);
+  }
+  for (auto& [key, m] : lines) k.lines.push_back(std::move(m));
 }
 
 }  // namespace
 
 std::vector<KernelMetrics> memory_metrics(const Trace& t) {
   std::vector<KernelMetrics> kernels;
-  std::map<std::string, size_t> kernel_index;
-  // Per kernel: per code address and direction, the counts.
-  std::vector<std::map<std::pair<uint64_t, bool>, GlobalCounts>> per_pc;
-  std::vector<std::map<std::pair<uint64_t, bool>, SharedCounts>> per_pc_shared;
+  std::unordered_map<std::string, size_t> kernel_index;
+  std::vector<PerCodeAddress> per_pc;  // per kernel
   for (const Launch& l : t.launches) {
     auto [it, fresh] = kernel_index.try_emplace(l.kernel, kernels.size());
     if (fresh) {
       kernels.push_back({});
       kernels.back().kernel = l.kernel;
       per_pc.emplace_back();
-      per_pc_shared.emplace_back();
     }
-    const size_t ki = it->second;
-    KernelMetrics& k = kernels[ki];
-    ++k.launches;
-    // A block's accesses, in the order its threads made them (blocks never
-    // share a request): one block at a time keeps the lookups small.
-    std::vector<uint32_t> order(l.accesses.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-      return l.accesses[x].block < l.accesses[y].block;
-    });
-    // (warp, pc, write, n) -> request; n counts a lane's executions of pc.
-    std::map<std::tuple<uint32_t, uint64_t, bool, uint32_t>, size_t> request_of;
-    std::map<std::tuple<uint32_t, uint64_t, bool>, uint32_t> executions;
-    std::vector<Request> requests;
-    std::map<uint32_t, PerThreadMost> per_thread;
-    auto finish_block = [&] {
-      for (const auto& [who, m] : per_thread) {
-        k.most.global_reads = std::max(k.most.global_reads, m.global_reads);
-        k.most.global_writes = std::max(k.most.global_writes, m.global_writes);
-        k.most.shared_reads = std::max(k.most.shared_reads, m.shared_reads);
-        k.most.shared_writes = std::max(k.most.shared_writes, m.shared_writes);
-      }
-      for (Request& r : requests) {
-        if (r.shared) {
-          const auto [waves, least] = wavefronts(r);
-          SharedCounts c{1, waves, waves - least};
-          per_pc_shared[ki][{r.pc, r.write}].add(c);
-          (r.write ? k.shared_stores : k.shared_loads).add(c);
-          continue;
-        }
-        std::sort(r.sectors.begin(), r.sectors.end());
-        GlobalCounts c;
-        c.requests = 1;
-        c.sectors = uint64_t(std::unique(r.sectors.begin(), r.sectors.end()) - r.sectors.begin());
-        c.bytes = distinct_bytes(r.ranges);
-        c.lanes = r.lanes;
-        per_pc[ki][{r.pc, r.write}].add(c);
-        (r.write ? k.stores : k.loads).add(c);
-      }
-      request_of.clear();
-      executions.clear();
-      requests.clear();
-      per_thread.clear();
-    };
-    for (size_t i = 0; i < order.size(); ++i) {
-      const Access& a = l.accesses[order[i]];
-      if (i > 0 && l.accesses[order[i - 1]].block != a.block) finish_block();
-      const Allocation* alloc = a.shared() ? nullptr : t.allocation(a.allocation);
-      const uint64_t address = (alloc ? alloc->base : 0) + a.offset;
-      const uint32_t n = executions[{a.thread, a.pc, a.write}]++;
-      auto [slot, added] = request_of.try_emplace({a.thread / 32, a.pc, a.write, n}, 0);
-      if (added) {
-        slot->second = requests.size();
-        requests.emplace_back();
-      }
-      Request& r = requests[slot->second];
-      r.pc = a.pc;
-      r.write = a.write;
-      r.shared = a.shared();
-      if (!r.shared)
-        for (uint64_t s = address / 32; s <= (address + std::max<uint8_t>(a.size, 1) - 1) / 32; ++s)
-          r.sectors.push_back(s);
-      r.ranges.emplace_back(address, a.size);
-      r.lane_of.push_back(a.thread % 32);
-      ++r.lanes;
-      PerThreadMost& mine = per_thread[a.thread];
-      ++(a.shared() ? (a.write ? mine.shared_writes : mine.shared_reads)
-                    : (a.write ? mine.global_writes : mine.global_reads));
-    }
-    finish_block();
+    add_launch(t, l, kernels[it->second], per_pc[it->second]);
   }
-  // Per source line, in source order.
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    std::map<std::pair<std::string, uint32_t>, LineMetrics> lines;
-    // The line of a code address (its file and number order the lines).
-    auto line_of = [&](uint64_t pc) -> LineMetrics& {
-      auto site = t.sites.find(pc);
-      LineMetrics& m =
-          site == t.sites.end() ? lines[{"?", 0}] : lines[{site->second.file, site->second.line}];
-      m.where = t.where(pc);
-      return m;
-    };
-    for (const auto& [key, c] : per_pc[i]) {
-      LineMetrics& m = line_of(key.first);
-      (key.second ? m.stores : m.loads).add(c);
-    }
-    for (const auto& [key, c] : per_pc_shared[i]) {
-      LineMetrics& m = line_of(key.first);
-      (key.second ? m.shared_stores : m.shared_loads).add(c);
-    }
-    for (auto& [key, m] : lines) kernels[i].lines.push_back(std::move(m));
-  }
+  for (size_t i = 0; i < kernels.size(); ++i) fill_lines(t, per_pc[i], kernels[i]);
   return kernels;
+}
+
+KernelMetrics launch_metrics(const Trace& t, const Launch& l) {
+  KernelMetrics k;
+  k.kernel = l.kernel;
+  PerCodeAddress per_pc;
+  add_launch(t, l, k, per_pc);
+  fill_lines(t, per_pc, k);
+  return k;
 }
 
 }  // namespace cudalab::trace

@@ -44,10 +44,27 @@ struct SharedCounts {
   void add(const SharedCounts& o);
 };
 
+// Warp steps: each time a warp runs a basic block of the kernel, with the
+// lanes active then. Nsight Compute counts per GPU instruction; the
+// simulator per basic block of the compiled kernel, so the two agree where
+// the branches' parts are of like length.
+struct StepCounts {
+  uint64_t steps = 0;      // warp-level executions of basic blocks
+  uint64_t lanes = 0;      // active lanes over all of them
+  uint64_t divergent = 0;  // steps whose lanes left for different places
+  // Active lanes per step, of 32
+  // (smsp__thread_inst_executed_per_inst_executed.ratio).
+  double lanes_per_step() const { return steps ? double(lanes) / double(steps) : 0; }
+  double efficiency() const { return 100.0 * lanes_per_step() / 32.0; }
+  void add(const StepCounts& o);
+};
+
 struct LineMetrics {
-  std::string where;  // "file.cu:12"
+  std::string where;              // "file.cu:12"
+  bool simulator_header = false;  // a line of cudalab's own headers, not the program's
   GlobalCounts loads, stores;
   SharedCounts shared_loads, shared_stores;
+  StepCounts steps;
 };
 
 // The most accesses any one thread made (a thread doing far more than the
@@ -62,10 +79,13 @@ struct KernelMetrics {
   PerThreadMost most;
   GlobalCounts loads, stores;
   SharedCounts shared_loads, shared_stores;
+  StepCounts steps;
   std::vector<LineMetrics> lines;  // in source order
 };
 
 // The metrics of every kernel of the trace, in the order of first launch.
 std::vector<KernelMetrics> memory_metrics(const Trace& t);
+// The same for one launch.
+KernelMetrics launch_metrics(const Trace& t, const Launch& l);
 
 }  // namespace cudalab::trace

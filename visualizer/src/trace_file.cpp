@@ -43,14 +43,87 @@ class Reader {
   const char* what_;
 };
 
-constexpr size_t kAccessBytes = 30;
+// How a request's other lanes are written (docs/trace-format.md).
+enum LaneEncoding : uint8_t { kPattern = 0, kDeltas8, kDeltas16, kDeltas32, kEach };
+
+// Bytes the other lanes take after the encoding byte; 0 for an unknown one.
+size_t lane_bytes(uint8_t encoding, int others) {
+  switch (encoding) {
+    case kPattern:
+      return 9;
+    case kDeltas8:
+      return size_t(others);
+    case kDeltas16:
+      return 2 * size_t(others);
+    case kDeltas32:
+      return 4 * size_t(others);
+    case kEach:
+      return 12 * size_t(others);
+    default:
+      return 0;
+  }
+}
+
+template <class T>
+T load(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
 
 }  // namespace
 
 const Allocation* Trace::allocation(uint32_t id) const {
-  for (const auto& a : allocations)
-    if (a.id == id) return &a;
-  return nullptr;
+  auto it = allocation_index.find(id);
+  return it == allocation_index.end() ? nullptr : &allocations[it->second];
+}
+
+int Launch::lanes_of(const Request& r, LaneAddress out[32]) const {
+  const char* p = lane_data.data() + r.lanes_at;
+  const uint8_t encoding = uint8_t(*p++);
+  const uint32_t f = uint32_t(__builtin_ctz(r.mask));
+  out[0] = {f, r.allocation, r.offset};
+  int n = 1;
+  if (encoding == kPattern) {
+    const uint32_t log_w = uint8_t(p[0]);
+    const int64_t sx = load<int32_t>(p + 1), sy = load<int32_t>(p + 5);
+    const int64_t w = int64_t(1) << log_w;
+    for (uint32_t m = r.mask & (r.mask - 1); m; m &= m - 1) {
+      const uint32_t l = uint32_t(__builtin_ctz(m));
+      const int64_t dx = int64_t(l) % w - int64_t(f) % w, dy = int64_t(l) / w - int64_t(f) / w;
+      out[n++] = {l, r.allocation, r.offset + uint64_t(dx * sx + dy * sy)};
+    }
+    return n;
+  }
+  for (uint32_t m = r.mask & (r.mask - 1); m; m &= m - 1) {
+    const uint32_t l = uint32_t(__builtin_ctz(m));
+    switch (encoding) {
+      case kDeltas8:
+        out[n++] = {l, r.allocation, r.offset + uint64_t(int64_t(int8_t(*p)))};
+        p += 1;
+        break;
+      case kDeltas16:
+        out[n++] = {l, r.allocation, r.offset + uint64_t(int64_t(load<int16_t>(p)))};
+        p += 2;
+        break;
+      case kDeltas32:
+        out[n++] = {l, r.allocation, r.offset + uint64_t(int64_t(load<int32_t>(p)))};
+        p += 4;
+        break;
+      default:
+        out[n++] = {l, load<uint32_t>(p), load<uint64_t>(p + 4)};
+        p += 12;
+        break;
+    }
+  }
+  return n;
+}
+
+std::vector<Access> Launch::all_accesses() const {
+  std::vector<Access> all;
+  all.reserve(accesses);
+  for_each_access([&](const Access& a) { all.push_back(a); });
+  return all;
 }
 
 std::string Trace::where(uint64_t pc) const {
@@ -82,25 +155,10 @@ Trace read_trace(const std::string& path) {
                      path + " ./program");
   Trace t;
   std::memcpy(&t.version, data.data() + 8, 4);
-  if (t.version < 1 || t.version > kTraceVersion)
+  if (t.version != kTraceVersion)
     throw TraceError(path + " is a version " + std::to_string(t.version) +
-                     " trace; this cudalab-viz reads version " + std::to_string(kTraceVersion) +
+                     " trace; this cudalab reads version " + std::to_string(kTraceVersion) +
                      ". Record it again with this cudalab.");
-  // A first pass over the record headers: how many accesses each launch
-  // has, so that their vectors are allocated once.
-  std::map<uint32_t, size_t> accesses_of;
-  for (size_t p = 16; p + 5 <= data.size();) {
-    uint32_t n;
-    std::memcpy(&n, data.data() + p + 1, 4);
-    if (data[p] == 5 && p + 13 <= data.size()) {
-      uint32_t id, count;
-      std::memcpy(&id, data.data() + p + 5, 4);
-      std::memcpy(&count, data.data() + p + 9, 4);
-      accesses_of[id] += count;
-    }
-    if (data.size() - p - 5 < n) break;
-    p += 5 + size_t(n);
-  }
   size_t pos = 16;
   bool ended = false;
   std::map<uint32_t, size_t> launch_index;
@@ -127,7 +185,8 @@ Trace read_trace(const std::string& path) {
         a.base = r.get<uint64_t>();
         a.size = r.get<uint64_t>();
         a.site = r.str();
-        if (t.version >= 2) a.name = r.str();
+        a.name = r.str();
+        t.allocation_index[a.id] = t.allocations.size();
         t.allocations.push_back(a);
         break;
       }
@@ -149,41 +208,8 @@ Trace read_trace(const std::string& path) {
         if (l.grid.count() == 0 || l.block.count() == 0)
           throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
                            " has a zero grid or block dimension");
-        if (auto n = accesses_of.find(l.id); n != accesses_of.end())
-          l.accesses.reserve(std::min<size_t>(n->second, data.size() / kAccessBytes));
         launch_index[l.id] = t.launches.size();
         t.launches.push_back(std::move(l));
-        break;
-      }
-      case 5: {
-        const uint32_t id = r.get<uint32_t>();
-        const uint32_t n = r.get<uint32_t>();
-        auto it = launch_index.find(id);
-        if (it == launch_index.end())
-          throw TraceError(path + " is corrupt: accesses of launch " + std::to_string(id) +
-                           " come before the launch");
-        Launch& l = t.launches[it->second];
-        const char* raw = r.take(size_t(n) * kAccessBytes);
-        for (uint32_t k = 0; k < n; ++k) {
-          Reader a(raw + size_t(k) * kAccessBytes, kAccessBytes, "access");
-          Access x;
-          x.block = a.get<uint32_t>();
-          x.thread = a.get<uint32_t>();
-          x.allocation = a.get<uint32_t>();
-          x.offset = a.get<uint64_t>();
-          x.pc = a.get<uint64_t>();
-          x.size = a.get<uint8_t>();
-          const uint8_t kind = a.get<uint8_t>();
-          x.write = kind != 0;
-          x.atomic = kind == 2;
-          if (x.block >= l.grid.count() || x.thread >= l.block.count())
-            throw TraceError(path +
-                             " is corrupt: an access names a block or thread outside "
-                             "launch " +
-                             std::to_string(id) + "'s grid");
-          l.accesses.push_back(x);
-        }
-        t.accesses_total += n;
         break;
       }
       case 6: {
@@ -230,6 +256,67 @@ Trace read_trace(const std::string& path) {
         f.message = json.value("message", "");
         f.count = json.value("count", uint64_t(1));
         t.launches[it->second].findings.push_back(std::move(f));
+        break;
+      }
+      case 11: {
+        const uint32_t id = r.get<uint32_t>();
+        auto it = launch_index.find(id);
+        if (it == launch_index.end())
+          throw TraceError(path + " is corrupt: requests of launch " + std::to_string(id) +
+                           " come before the launch");
+        Launch& l = t.launches[it->second];
+        const uint32_t block = r.get<uint32_t>(), phase = r.get<uint32_t>();
+        r.get<uint64_t>();  // the barrier that ended the phase
+        const uint32_t count = r.get<uint32_t>();
+        if (block >= l.grid.count())
+          throw TraceError(path + " is corrupt: requests name a block outside launch " +
+                           std::to_string(id) + "'s grid");
+        const uint64_t threads = l.block.count();
+        for (uint32_t k = 0; k < count; ++k) {
+          Request q;
+          q.block = block;
+          q.phase = phase;
+          q.pc = r.get<uint64_t>();
+          q.warp = r.get<uint16_t>();
+          q.kind = r.get<uint8_t>();
+          q.size = r.get<uint8_t>();
+          q.mask = r.get<uint32_t>();
+          q.allocation = r.get<uint32_t>();
+          q.offset = r.get<uint64_t>();
+          const uint8_t encoding = r.get<uint8_t>();
+          const int others = __builtin_popcount(q.mask) - 1;
+          const size_t bytes = lane_bytes(encoding, others);
+          const uint64_t last_thread =
+              uint64_t(q.warp) * 32 + 31 - uint64_t(__builtin_clz(q.mask | 1));
+          if (q.mask == 0 || q.kind > 2 || (bytes == 0 && others > 0 && encoding != kPattern) ||
+              encoding > kEach || last_thread >= threads)
+            throw TraceError(path + " is corrupt: a request of launch " + std::to_string(id) +
+                             " has no lanes, lanes outside its block, or an unknown kind");
+          const char* lanes = r.take(bytes);
+          q.lanes_at = l.lane_data.size();
+          l.lane_data.push_back(char(encoding));
+          l.lane_data.insert(l.lane_data.end(), lanes, lanes + bytes);
+          l.accesses += uint64_t(others + 1);
+          t.accesses_total += uint64_t(others + 1);
+          l.requests.push_back(q);
+        }
+        break;
+      }
+      case 12: {
+        const uint32_t id = r.get<uint32_t>();
+        auto it = launch_index.find(id);
+        if (it == launch_index.end())
+          throw TraceError(path + " is corrupt: warp steps of launch " + std::to_string(id) +
+                           " come before the launch");
+        const uint32_t count = r.get<uint32_t>();
+        for (uint32_t k = 0; k < count; ++k) {
+          WarpSteps w;
+          w.pc = r.get<uint64_t>();
+          w.steps = r.get<uint64_t>();
+          w.lanes = r.get<uint64_t>();
+          w.divergent = r.get<uint64_t>();
+          t.launches[it->second].steps.push_back(w);
+        }
         break;
       }
       default:

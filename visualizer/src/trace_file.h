@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace cudalab::trace {
@@ -25,19 +26,60 @@ struct Allocation {
   bool freed = false;
 };
 
+// One warp-level memory instruction (a request, in Nsight Compute's words):
+// the lanes of one warp that ran it together, between two barriers.
+struct Request {
+  uint32_t block = 0;  // linear block index in the grid
+  uint32_t phase = 0;  // the block's barrier phase: 0 until its first __syncthreads()
+  uint16_t warp = 0;   // in the block: threads warp*32 .. warp*32+31
+  uint8_t size = 0;    // bytes each lane read or wrote
+  uint8_t kind = 0;    // 0 read, 1 write, 2 atomic
+  uint32_t mask = 0;   // active lanes
+  uint64_t pc = 0;     // code address; Trace::sites maps it to a source line
+  // The first active lane's allocation and offset; the others' are at
+  // `lanes_at` in the launch's lane_data, in the encoding the format names.
+  uint32_t allocation = 0;
+  uint64_t offset = 0;
+  size_t lanes_at = 0;
+  bool write() const { return kind != 0; }  // a store, or an atomic
+  bool atomic() const { return kind == 2; }
+  // Shared memory: allocation kStaticShared or kDynamicShared, offset from a
+  // 128-byte boundary at or before the block's shared variables (offset / 4
+  // % 32 is the bank).
+  bool shared() const { return allocation == kStaticShared || allocation == kDynamicShared; }
+  int lanes() const { return __builtin_popcount(mask); }
+  static constexpr uint32_t kStaticShared = 0, kDynamicShared = 0xffffffffu;
+};
+
+// One lane's part of a request.
+struct LaneAddress {
+  uint32_t lane = 0;
+  uint32_t allocation = 0;
+  uint64_t offset = 0;
+};
+
+// One thread's access (a lane of a request), for views that follow threads.
 struct Access {
   uint32_t block = 0;   // linear block index in the grid
   uint32_t thread = 0;  // linear thread index in the block
+  uint32_t phase = 0;
   uint32_t allocation = 0;
   uint64_t offset = 0;  // bytes from the allocation's start
-  uint64_t pc = 0;      // code address; sites maps it to a source line
+  uint64_t pc = 0;
   uint8_t size = 0;
   bool write = false;  // a store, or an atomic
   bool atomic = false;
-  // Shared memory (version 2): allocation kStaticShared or kDynamicShared,
-  // offset from the start of the block's static or dynamic shared memory.
-  bool shared() const { return allocation == kStaticShared || allocation == kDynamicShared; }
-  static constexpr uint32_t kStaticShared = 0, kDynamicShared = 0xffffffffu;
+  bool shared() const {
+    return allocation == Request::kStaticShared || allocation == Request::kDynamicShared;
+  }
+};
+
+// What a launch's warps did at one basic block of the kernel's code: how
+// often a warp stepped through it, with how many active lanes in all, and
+// how often its lanes left it for different places (a divergent branch).
+struct WarpSteps {
+  uint64_t pc = 0;
+  uint64_t steps = 0, lanes = 0, divergent = 0;
 };
 
 // A check's finding (CUDALAB_CHECK), as the run reported it.
@@ -52,11 +94,29 @@ struct Launch {
   uint32_t line = 0;
   Dim3 grid, block;
   uint64_t shared_bytes = 0;
-  std::vector<Access> accesses;
+  std::vector<Request> requests;
+  std::vector<char> lane_data;  // the requests' other lanes, encoded
+  std::vector<WarpSteps> steps;
+  uint64_t accesses = 0;  // lanes over all requests
   bool ended = false;
   bool faulted = false;
   uint64_t idle_threads = 0;
   std::vector<Finding> findings;
+
+  // Each active lane of `r`, in lane order; returns how many.
+  int lanes_of(const Request& r, LaneAddress out[32]) const;
+  // Every lane of every request, in the order of the requests.
+  template <class F>
+  void for_each_access(F f) const {
+    LaneAddress lanes[32];
+    for (const Request& r : requests) {
+      const int n = lanes_of(r, lanes);
+      for (int i = 0; i < n; ++i)
+        f(Access{r.block, r.warp * 32u + lanes[i].lane, r.phase, lanes[i].allocation,
+                 lanes[i].offset, r.pc, r.size, r.write(), r.atomic()});
+    }
+  }
+  std::vector<Access> all_accesses() const;
 };
 
 struct Site {
@@ -76,6 +136,8 @@ struct Trace {
   const Allocation* allocation(uint32_t id) const;
   // "vector_add.cu:12" for an access's code address, "?" when unknown.
   std::string where(uint64_t pc) const;
+
+  std::unordered_map<uint32_t, size_t> allocation_index;  // id -> allocations[i]
 };
 
 class TraceError : public std::runtime_error {
@@ -83,7 +145,7 @@ class TraceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr uint32_t kTraceVersion = 2;  // reads 1 and 2
+constexpr uint32_t kTraceVersion = 3;
 
 // Throws TraceError with a message that names the problem and the way out.
 Trace read_trace(const std::string& path);

@@ -186,10 +186,10 @@ void Views::refresh(const Selection& s) {
   if (trace_.launches.empty()) return;
   const auto& l = trace_.launches[size_t(s.launch)];
   std::map<uint32_t, size_t> index;  // allocation id -> heatmap
-  for (size_t k = 0; k < l.accesses.size(); ++k) {
-    const auto& x = l.accesses[k];
-    const trace::Allocation* a = trace_.allocation(x.allocation);
-    if (!a) continue;
+  l.for_each_access([&](const trace::Access& x) {
+    if (int(x.block) == s.block && int(x.thread) == s.thread) thread_accesses_.push_back(x);
+    const trace::Allocation* a = x.shared() ? nullptr : trace_.allocation(x.allocation);
+    if (!a) return;
     auto [it, fresh] = index.emplace(x.allocation, heatmaps_.size());
     if (fresh) {
       Heatmap h;
@@ -204,21 +204,95 @@ void Views::refresh(const Selection& s) {
     Heatmap& h = heatmaps_[it->second];
     const uint64_t c = std::min<uint64_t>(h.who.size() - 1, (x.offset / 4) / h.per_cell);
     h.who[c] = s.color_by_thread ? int64_t(x.thread) : int64_t(x.block);
-    if (int(x.block) == s.block && int(x.thread) == s.thread) {
-      h.mine[c] = 1;
-      thread_accesses_.push_back(k);
-    }
-  }
+    if (int(x.block) == s.block && int(x.thread) == s.thread) h.mine[c] = 1;
+  });
   std::sort(heatmaps_.begin(), heatmaps_.end(),
             [](const Heatmap& x, const Heatmap& y) { return x.allocation->id < y.allocation->id; });
 }
 
 void Views::draw_memory(Selection& s) {
-  ImGui::Begin("Global memory: who touched each element", nullptr, ImGuiWindowFlags_NoCollapse);
+  ImGui::Begin("Memory", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::End();
     return;
   }
+  // The tab asked for on the command line is chosen once; then the user's.
+  const bool choose = !tab_chosen_, metrics_first = s.show_metrics;
+  tab_chosen_ = true;
+  if (ImGui::BeginTabBar("memory views")) {
+    if (ImGui::BeginTabItem("Who touched each element", nullptr,
+                            choose && !metrics_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+      s.show_metrics = false;
+      draw_heatmaps(s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Metrics per line", nullptr,
+                            choose && metrics_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+      s.show_metrics = true;
+      draw_metrics(s);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+// The launch's figures per source line, as `cudalab stats` gives them.
+void Views::draw_metrics(const Selection& s) {
+  if (metrics_launch_ != s.launch) {
+    metrics_ = trace::launch_metrics(trace_, trace_.launches[size_t(s.launch)]);
+    metrics_launch_ = s.launch;
+  }
+  const trace::KernelMetrics& k = metrics_;
+  ImGui::TextWrapped(
+      "Per warp-level instruction (a request): global sectors of 32 bytes per request "
+      "(4 when a warp reads 32 consecutive floats), shared-memory wavefronts per request "
+      "(1 without bank conflicts), and the lanes active per warp step (32: no lane idle). "
+      "Nsight Compute measures the same on a GPU; `cudalab stats TRACE` names its metrics.");
+  ImGui::Text("warp steps: %.1f of 32 lanes active (%.1f %%), %llu divergent branches",
+              k.steps.lanes_per_step(), k.steps.efficiency(),
+              (unsigned long long)k.steps.divergent);
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("metrics", 10, kFlags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* h :
+       {"line", "global loads", "sectors/req", "global stores", "sectors/req", "shared loads",
+        "wavefronts/req", "shared stores", "lanes/step", "divergent"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  auto cell_count = [](uint64_t n) {
+    ImGui::TableNextColumn();
+    if (n) ImGui::Text("%llu", (unsigned long long)n);
+  };
+  auto cell_ratio = [](uint64_t n, double v, bool bad) {
+    ImGui::TableNextColumn();
+    if (!n) return;
+    if (bad)
+      ImGui::TextColored(ImVec4(1, 0.55f, 0.35f, 1), "%.2f", v);
+    else
+      ImGui::Text("%.2f", v);
+  };
+  for (const trace::LineMetrics& l : k.lines) {
+    if (l.simulator_header) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(l.where.c_str());
+    cell_count(l.loads.requests);
+    cell_ratio(l.loads.requests, l.loads.sectors_per_request(), l.loads.efficiency() < 50);
+    cell_count(l.stores.requests);
+    cell_ratio(l.stores.requests, l.stores.sectors_per_request(), l.stores.efficiency() < 50);
+    cell_count(l.shared_loads.requests);
+    cell_ratio(l.shared_loads.requests, l.shared_loads.wavefronts_per_request(),
+               l.shared_loads.conflicts > 0);
+    cell_count(l.shared_stores.requests);
+    cell_ratio(l.steps.steps, l.steps.lanes_per_step(), l.steps.lanes_per_step() < 24);
+    cell_count(l.steps.divergent);
+  }
+  ImGui::EndTable();
+}
+
+void Views::draw_heatmaps(Selection& s) {
   refresh(s);
   ImGui::TextWrapped(
       "Each cell is one 4-byte element (or a run of them for large buffers), "
@@ -251,7 +325,6 @@ void Views::draw_memory(Selection& s) {
       dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
     }
   }
-  ImGui::End();
 }
 
 void Views::draw_thread_accesses(const Selection& s) {
@@ -269,8 +342,7 @@ void Views::draw_thread_accesses(const Selection& s) {
   ImGui::Text("thread (%u,%u,%u) of block (%u,%u,%u)", t.x, t.y, t.z, b.x, b.y, b.z);
   refresh(s);
   int shown = 0;
-  for (size_t k : thread_accesses_) {
-    const auto& x = l.accesses[k];
+  for (const trace::Access& x : thread_accesses_) {
     if (++shown > 200) {
       ImGui::Text("...");
       break;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics.h"
 #include "trace_file.h"
 
 namespace cudalab::viz {
@@ -14,6 +15,7 @@ struct Selection {
   int block = 0;                 // linear block index
   int thread = -1;               // linear thread index in the block, -1: none
   bool color_by_thread = false;  // heatmap: colour by thread (lane) instead of block
+  bool show_metrics = false;     // the memory window shows the metrics per line
 };
 
 class Views {
@@ -27,6 +29,8 @@ class Views {
   void draw_grid(Selection& s);
   void draw_block(Selection& s);
   void draw_memory(Selection& s);
+  void draw_heatmaps(Selection& s);
+  void draw_metrics(const Selection& s);
   void draw_thread_accesses(const Selection& s);
   // What the memory views show for one selection, computed once when the
   // selection changes rather than every frame (traces hold millions of
@@ -43,7 +47,10 @@ class Views {
   bool cached_ = false;
   Selection cached_for_;
   std::vector<Heatmap> heatmaps_;
-  std::vector<size_t> thread_accesses_;  // indices into the launch's accesses
+  bool tab_chosen_ = false;
+  int metrics_launch_ = -1;  // the launch metrics_ are of
+  trace::KernelMetrics metrics_;
+  std::vector<trace::Access> thread_accesses_;  // the selected thread's, in its order
 };
 
 // Colour of warp `w`, block `b`... as ImU32 (a hue wheel).
