@@ -360,7 +360,9 @@ int stats(const std::string& path, bool as_json) {
     return nlohmann::json{{"steps", c.steps},
                           {"lanes_per_step", c.lanes_per_step()},
                           {"efficiency_percent", c.efficiency()},
-                          {"divergent_branches", c.divergent}};
+                          {"divergent_branches", c.divergent},
+                          {"flops_single", c.flops_single},
+                          {"flops_double", c.flops_double}};
   };
   if (as_json) {
     nlohmann::json out = {{"trace", path}, {"kernels", nlohmann::json::array()}};
@@ -380,6 +382,9 @@ int stats(const std::string& path, bool as_json) {
                                 {"shared_loads", shared_json(k.shared_loads)},
                                 {"shared_stores", shared_json(k.shared_stores)},
                                 {"warp_steps", steps_json(k.steps)},
+                                {"flops_counted", k.flops_counted},
+                                {"flops", k.steps.flops()},
+                                {"arithmetic_intensity", k.arithmetic_intensity()},
                                 {"most_by_one_thread",
                                  {{"global_reads", k.most.global_reads},
                                   {"global_writes", k.most.global_writes},
@@ -425,6 +430,11 @@ int stats(const std::string& path, bool as_json) {
       row("load", l.where, l.loads);
       row("store", l.where, l.stores);
     }
+    if (k.flops_counted)
+      std::printf(
+          "  %-6s %llu FLOPs (%llu single, %llu double precision): %.3f FLOPs per byte moved\n", "",
+          (unsigned long long)k.steps.flops(), (unsigned long long)k.steps.flops_single,
+          (unsigned long long)k.steps.flops_double, k.arithmetic_intensity());
     std::printf(
         "  most by one thread: %llu global reads, %llu global writes, %llu shared "
         "reads, %llu shared writes\n",
@@ -468,7 +478,12 @@ int stats(const std::string& path, bool as_json) {
          "(Nsight Compute counts it per GPU instruction), divergent = "
          "smsp__sass_branch_targets_threads_divergent.sum (the GPU compiler turns short\n"
          "branches into predicated instructions, which do not count); lines are listed where "
-         "lanes were idle or went different ways.\n";
+         "lanes were idle or went different ways.\n"
+         "FLOPs = smsp__sass_thread_inst_executed_op_fadd_pred_on.sum + _fmul_ + 2 x _ffma_ "
+         "(and _dadd_, _dmul_, _dfma_ for double), counted in the\n"
+         "compiled kernel (a division or square root counts 1); FLOPs per byte moved divides "
+         "by global sectors x 32 (ncu's roofline divides by dram__bytes.sum,\n"
+         "which the caches make smaller).\n";
   return 0;
 }
 

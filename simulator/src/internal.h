@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "cudalab/kernel_language.h"
@@ -366,6 +367,13 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc);
 // each thread runs them.
 void number_basic_blocks(uint32_t* first, uint32_t* last);
 void record_basic_block(uint32_t guard, uintptr_t pc);
+// Floating-point operations one thread does in each basic block of the
+// program, keyed by the code address its block callback returns to (what
+// record_basic_block gets). False when they could not be counted (no objdump).
+struct FloatOps {
+  uint32_t single_ops = 0, double_ops = 0;
+};
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block);
 
 // "file.cu:12" for code addresses of this program ("" when unknown).
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs);

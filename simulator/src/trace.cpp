@@ -42,6 +42,7 @@ enum RecordType : uint8_t {
   kFinding = 10,
   kRequests = 11,
   kWarpSteps = 12,
+  kFloatOps = 13,
 };
 
 // How a request's lane addresses are written (docs/trace-format.md).
@@ -243,6 +244,7 @@ class TraceWriter {
       for (const auto& [guard, c] : steps_) {
         const uint64_t pc = guard_pc(guard);
         pcs_.insert(pc);
+        step_pcs_.insert(pc);
         p.u64(pc).u64(c.steps).u64(c.lanes).u64(c.divergent);
       }
       write(kWarpSteps, p);
@@ -254,6 +256,25 @@ class TraceWriter {
 
   void finish() {
     if (!file_) return;
+    if (!step_pcs_.empty()) {
+      // FLOPs: each basic block's floating-point operations, from the code.
+      std::unordered_map<uintptr_t, FloatOps> ops;
+      if (count_float_ops(ops)) {
+        Payload p;
+        uint32_t count = 0;
+        for (uint64_t pc : step_pcs_)
+          if (auto it = ops.find(pc); it != ops.end()) {
+            p.u64(pc).u32(it->second.single_ops).u32(it->second.double_ops);
+            ++count;
+          }
+        Payload record;
+        record.u32(count).raw(p.bytes.data(), p.bytes.size());
+        write(kFloatOps, record);
+      } else {
+        write(kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
+                                   "binutils) when the trace is recorded"));
+      }
+    }
     std::vector<uintptr_t> pcs(pcs_.begin(), pcs_.end()), before(pcs.size());
     // Each pc is a return address: the access is in the instruction before.
     for (size_t i = 0; i < pcs.size(); ++i) before[i] = pcs[i] ? pcs[i] - 1 : 0;
@@ -286,6 +307,7 @@ class TraceWriter {
   FILE* file_ = nullptr;
   std::mutex mutex_;
   std::set<uint64_t> pcs_;
+  std::set<uint64_t> step_pcs_;           // basic blocks some warp stepped through
   std::map<uint32_t, StepCounts> steps_;  // per basic block, the launch running now
   bool steps_dropped_ = false;
   uint64_t cap_ = 20'000'000;

@@ -585,6 +585,69 @@ TEST_F(Tools, StatsCountWarpStepsAndDivergentBranches) {
   EXPECT_EQ(table.output.find("kernel_language.h"), std::string::npos) << table.output;
 }
 
+// FLOPs and warp steps against Nsight Compute on an H200, for the kernels
+// of programs/flops.cu and warp_steps.cu.
+TEST_F(Tools, FlopsAndWarpStepsAgreeWithNsightComputeOnAnH200) {
+  std::map<std::string, nlohmann::json> kernels;
+  for (const char* program : {"flops", "warp_steps"}) {
+    const std::string exe = path(program), trace = path(std::string(program) + ".trace");
+    ASSERT_EQ(run(kCC + " " + kPrograms + "/" + program + ".cu -o " + exe).status, 0);
+    ASSERT_EQ(run("CUDALAB_TRACE=" + trace + " " + exe).status, 0);
+    const Result r = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + trace);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json stats = nlohmann::json::parse(r.output);
+    for (const auto& k : stats["kernels"]) kernels[k["kernel"]] = k;
+  }
+  std::map<std::string, std::map<std::string, double>> ncu;  // kernel -> metric -> value
+  std::ifstream in(CUDALAB_NCU_FLOPS_WARPS);
+  ASSERT_TRUE(in) << CUDALAB_NCU_FLOPS_WARPS;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string kernel, metric;
+    double value = 0;
+    words >> kernel >> metric >> value;
+    ncu[kernel][metric] = value;
+  }
+  ASSERT_EQ(ncu.size(), 6u);
+  auto op = [&](const std::string& k, const char* name) {
+    return ncu[k][std::string("smsp__sass_thread_inst_executed_op_") + name + "_pred_on.sum"];
+  };
+  for (auto& [name, m] : ncu) {
+    ASSERT_TRUE(kernels.count(name)) << name;
+    const auto& steps = kernels[name]["warp_steps"];
+    EXPECT_TRUE(kernels[name]["flops_counted"].get<bool>()) << name;
+    // FLOPs: an add or a multiply 1, a fused multiply-add 2.
+    EXPECT_EQ(steps["flops_single"].get<double>(),
+              op(name, "fadd") + op(name, "fmul") + 2 * op(name, "ffma"))
+        << name;
+    EXPECT_EQ(steps["flops_double"].get<double>(),
+              op(name, "dadd") + op(name, "dmul") + 2 * op(name, "dfma"))
+        << name;
+  }
+  // Lanes per step where both compilers keep one path: 24 for 48 threads, 32
+  // for full warps. (Where nvcc predicates a bounds check or unrolls a loop
+  // the two differ: matmul 27.02 on the GPU, 28.3 here; see docs.)
+  for (const char* name : {"uniform", "phases", "gather"})
+    EXPECT_NEAR(kernels[name]["warp_steps"]["lanes_per_step"].get<double>(),
+                ncu[name]["smsp__thread_inst_executed_per_inst_executed.ratio"], 0.005)
+        << name;
+  // The loop whose lanes leave after 0 to 3 rounds: 3 divergent branches.
+  EXPECT_EQ(kernels["diverging"]["warp_steps"]["divergent_branches"].get<double>(),
+            ncu["diverging"]["smsp__sass_branch_targets_threads_divergent.sum"]);
+  // Global loads of the naive matmul on 40x40 (partial warps, row-major B).
+  EXPECT_EQ(kernels["matmul"]["global_loads"]["sectors"].get<double>(),
+            ncu["matmul"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]);
+  EXPECT_EQ(kernels["matmul"]["global_loads"]["requests"].get<double>(),
+            ncu["matmul"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]);
+  // Arithmetic intensity: FLOPs per byte of global sectors.
+  const auto& mm = kernels["matmul"];
+  EXPECT_DOUBLE_EQ(
+      mm["arithmetic_intensity"].get<double>(),
+      mm["flops"].get<double>() / (32.0 * (mm["global_loads"]["sectors"].get<double>() +
+                                           mm["global_stores"]["sectors"].get<double>())));
+}
+
 TEST_F(Tools, TraceBlocksRecordsTheChosenBlocksOnly) {
   const std::string prog = CUDALAB_CMAKE_TRACED_PROGRAM;
   ASSERT_EQ(run("CUDALAB_TRACE_BLOCKS=1,3-4 CUDALAB_TRACE=" + path("b.trace") + " " + prog).status,

@@ -27,6 +27,8 @@ void StepCounts::add(const StepCounts& o) {
   steps += o.steps;
   lanes += o.lanes;
   divergent += o.divergent;
+  flops_single += o.flops_single;
+  flops_double += o.flops_double;
 }
 
 namespace {
@@ -136,8 +138,13 @@ void add_launch(const Trace& t, const Launch& l, KernelMetrics& k, PerCodeAddres
       k.most.shared_reads = std::max(k.most.shared_reads, m.shared_reads);
       k.most.shared_writes = std::max(k.most.shared_writes, m.shared_writes);
     }
+  k.flops_counted = t.float_ops_counted;
   for (const WarpSteps& w : l.steps) {
-    const StepCounts c{w.steps, w.lanes, w.divergent};
+    StepCounts c{w.steps, w.lanes, w.divergent};
+    if (auto ops = t.float_ops.find(w.pc); ops != t.float_ops.end()) {
+      c.flops_single = w.lanes * ops->second.single_ops;
+      c.flops_double = w.lanes * ops->second.double_ops;
+    }
     per_pc[w.pc].steps.add(c);
     k.steps.add(c);
   }

@@ -52,6 +52,10 @@ struct StepCounts {
   uint64_t steps = 0;      // warp-level executions of basic blocks
   uint64_t lanes = 0;      // active lanes over all of them
   uint64_t divergent = 0;  // steps whose lanes left for different places
+  // Floating-point operations of all lanes (an add or a multiply 1, a fused
+  // multiply-add 2), single and double precision.
+  uint64_t flops_single = 0, flops_double = 0;
+  uint64_t flops() const { return flops_single + flops_double; }
   // Active lanes per step, of 32
   // (smsp__thread_inst_executed_per_inst_executed.ratio).
   double lanes_per_step() const { return steps ? double(lanes) / double(steps) : 0; }
@@ -76,11 +80,17 @@ struct PerThreadMost {
 struct KernelMetrics {
   std::string kernel;
   uint64_t launches = 0;
+  bool flops_counted = false;  // the trace has the kernel's floating-point operations
   PerThreadMost most;
   GlobalCounts loads, stores;
   SharedCounts shared_loads, shared_stores;
   StepCounts steps;
   std::vector<LineMetrics> lines;  // in source order
+  // FLOPs per byte moved between L1 and L2 (global sectors x 32).
+  double arithmetic_intensity() const {
+    const uint64_t bytes = 32 * (loads.sectors + stores.sectors);
+    return bytes ? double(steps.flops()) / double(bytes) : 0;
+  }
 };
 
 // The metrics of every kernel of the trace, in the order of first launch.

@@ -319,6 +319,18 @@ Trace read_trace(const std::string& path) {
         }
         break;
       }
+      case 13: {
+        const uint32_t count = r.get<uint32_t>();
+        for (uint32_t k = 0; k < count; ++k) {
+          const uint64_t pc = r.get<uint64_t>();
+          FloatOps ops;
+          ops.single_ops = r.get<uint32_t>();
+          ops.double_ops = r.get<uint32_t>();
+          t.float_ops[pc] = ops;
+        }
+        t.float_ops_counted = true;
+        break;
+      }
       default:
         break;  // a record of a later version: the format lets readers skip it
     }

@@ -82,6 +82,12 @@ struct WarpSteps {
   uint64_t steps = 0, lanes = 0, divergent = 0;
 };
 
+// Floating-point operations one thread does in one basic block (an add or a
+// multiply 1, a fused multiply-add 2).
+struct FloatOps {
+  uint32_t single_ops = 0, double_ops = 0;
+};
+
 // A check's finding (CUDALAB_CHECK), as the run reported it.
 struct Finding {
   std::string tool, kind, where, message;
@@ -138,6 +144,10 @@ struct Trace {
   std::string where(uint64_t pc) const;
 
   std::unordered_map<uint32_t, size_t> allocation_index;  // id -> allocations[i]
+  // Per basic block (the pc of warp steps); counted is false when the run
+  // could not count them.
+  std::unordered_map<uint64_t, FloatOps> float_ops;
+  bool float_ops_counted = false;
 };
 
 class TraceError : public std::runtime_error {

@@ -1,0 +1,111 @@
+// Floating-point operations per basic block of the program, counted in its
+// machine code: the instrumented build calls __sanitizer_cov_trace_pc_guard
+// at the start of every basic block, so binutils' objdump, run once over the
+// program at the end of a traced run, shows where each block begins, and the
+// arithmetic instructions up to the next call are that block's. A traced run
+// knows how many lanes ran each block; lanes x operations is the FLOPs.
+//
+// Counted as Nsight Compute counts FLOPs: an add, subtract or multiply is 1,
+// a fused multiply-add 2, in single and double precision apart. Divisions
+// and square roots count 1 each (a GPU computes them with several
+// instructions). The instrumented build is not vectorized, so a packed
+// instruction is rare; it counts once per element.
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "internal.h"
+
+namespace cudalab::rt {
+namespace {
+
+// Operations of one instruction, by its mnemonic ("addss", "vfmadd231sd").
+FloatOps ops_of(std::string m, bool wide) {
+  FloatOps none;
+  if (m.size() < 5) return none;
+  int per = 1;  // operations per element
+  if (m.rfind("vfmadd", 0) == 0 || m.rfind("vfmsub", 0) == 0 || m.rfind("vfnmadd", 0) == 0 ||
+      m.rfind("vfnmsub", 0) == 0) {
+    per = 2;
+  } else {
+    if (m[0] == 'v') m.erase(0, 1);  // the AVX form of an SSE instruction
+    const std::string op = m.substr(0, m.size() - 2);
+    if (op != "add" && op != "sub" && op != "mul" && op != "div" && op != "sqrt") return none;
+  }
+  const std::string type = m.substr(m.size() - 2);
+  FloatOps r;
+  if (type == "ss") r.single_ops = uint32_t(per);
+  if (type == "sd") r.double_ops = uint32_t(per);
+  if (type == "ps") r.single_ops = uint32_t(per * (wide ? 8 : 4));
+  if (type == "pd") r.double_ops = uint32_t(per * (wide ? 4 : 2));
+  return r;
+}
+
+uintptr_t program_base() {
+  uintptr_t base = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first object is the main program
+      },
+      &base);
+  return base;
+}
+
+}  // namespace
+
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
+  static const bool have_objdump = std::system("command -v objdump >/dev/null 2>&1") == 0;
+  if (!have_objdump) return false;
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  if (n <= 0) return false;
+  const std::string cmd =
+      "objdump -d --no-show-raw-insn -j .text '" + std::string(exe, size_t(n)) + "' 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return false;
+  const uintptr_t base = program_base();
+  char line[1024];
+  FloatOps* current = nullptr;  // the basic block whose instructions these are
+  FloatOps before_first;        // a function's instructions before its first block's call
+  bool call_pending = false;    // the last instruction called the block callback
+  while (std::fgets(line, sizeof(line), p)) {
+    // "0000000000005c10 <kernel>:" starts a function; "    5c39:\tcall ..." is
+    // an instruction.
+    if (line[0] != ' ') {
+      if (std::strchr(line, '<')) current = nullptr, before_first = {}, call_pending = false;
+      continue;
+    }
+    char* end = nullptr;
+    const unsigned long address = std::strtoul(line, &end, 16);
+    if (!end || *end != ':') continue;
+    const char* text = end + 1;
+    while (*text == '\t' || *text == ' ') ++text;
+    if (call_pending) {  // this instruction is where the callback returns
+      current = &per_block[base + address];
+      current->single_ops += before_first.single_ops;
+      current->double_ops += before_first.double_ops;
+      before_first = {};
+      call_pending = false;
+    }
+    const char* word_end = text;
+    while (*word_end && *word_end != ' ' && *word_end != '\t' && *word_end != '\n') ++word_end;
+    const std::string mnemonic(text, word_end);
+    if (mnemonic == "call" && std::strstr(word_end, "<__sanitizer_cov_trace_pc_guard>")) {
+      call_pending = true;
+      continue;
+    }
+    const FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
+    if (!ops.single_ops && !ops.double_ops) continue;
+    FloatOps& into = current ? *current : before_first;
+    into.single_ops += ops.single_ops;
+    into.double_ops += ops.double_ops;
+  }
+  return pclose(p) == 0;
+}
+
+}  // namespace cudalab::rt
