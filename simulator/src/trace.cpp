@@ -13,6 +13,7 @@
 // Records reach the file as blocks finish their phases, so a run that dies
 // leaves what it had done, and a trace without its END record tells the
 // reader it was cut short.
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdint>
@@ -116,6 +117,28 @@ class TraceWriter {
     const char* path = std::getenv("CUDALAB_TRACE");
     if (!path || !*path) return;
     path_ = path;
+    if (const char* cap = std::getenv("CUDALAB_TRACE_MAX_ACCESSES")) {
+      char* end = nullptr;
+      unsigned long long v = std::strtoull(cap, &end, 10);
+      if (!end || *end != 0 || v == 0 || !std::isdigit(static_cast<unsigned char>(*cap))) {
+        std::fprintf(stderr,
+                     "cudalab: CUDALAB_TRACE_MAX_ACCESSES=%s is not a positive number of "
+                     "accesses (the default is %llu)\n",
+                     cap, (unsigned long long)cap_);
+        std::exit(2);
+      }
+      cap_ = v;
+    }
+    if (const char* blocks = std::getenv("CUDALAB_TRACE_BLOCKS"); blocks && *blocks) {
+      if (!parse_blocks(blocks)) {
+        std::fprintf(stderr,
+                     "cudalab: CUDALAB_TRACE_BLOCKS=%s is not a list of blocks: give linear "
+                     "block numbers and ranges, as in 0,5,10-12\n",
+                     blocks);
+        std::exit(2);
+      }
+    }
+    // The settings first: a wrong one leaves no half-made file.
     file_ = std::fopen(path, "wb");
     if (!file_) {
       std::fprintf(stderr, "cudalab: cannot write the trace file %s: %s\n", path,
@@ -126,26 +149,6 @@ class TraceWriter {
       std::fprintf(stderr,
                    "cudalab: this build records no memory accesses; the trace will "
                    "hold launches and allocations only\n");
-    }
-    if (const char* cap = std::getenv("CUDALAB_TRACE_MAX_ACCESSES")) {
-      char* end = nullptr;
-      unsigned long long v = std::strtoull(cap, &end, 10);
-      if (end && *end == 0 && v > 0)
-        cap_ = v;
-      else
-        std::fprintf(stderr,
-                     "cudalab: CUDALAB_TRACE_MAX_ACCESSES=%s is not a positive "
-                     "number; keeping %llu\n",
-                     cap, (unsigned long long)cap_);
-    }
-    if (const char* blocks = std::getenv("CUDALAB_TRACE_BLOCKS"); blocks && *blocks) {
-      if (!parse_blocks(blocks)) {
-        std::fprintf(stderr,
-                     "cudalab: CUDALAB_TRACE_BLOCKS=%s is not a list of blocks: give linear "
-                     "block numbers and ranges, as in 0,5,10-12\n",
-                     blocks);
-        std::exit(2);
-      }
     }
     std::fwrite("CLTRACE", 1, 8, file_);
     const uint32_t header[2] = {kVersion, 0};

@@ -648,6 +648,27 @@ TEST_F(Tools, FlopsAndWarpStepsAgreeWithNsightComputeOnAnH200) {
                                            mm["global_stores"]["sectors"].get<double>())));
 }
 
+// A capped trace stops recording accesses at the cap, says so on stderr and
+// in a note, and stays a whole, readable trace.
+TEST_F(Tools, TraceCapStopsRecordingWithANote) {
+  const std::string prog = CUDALAB_CMAKE_TRACED_PROGRAM;
+  const Result r =
+      run("CUDALAB_TRACE_MAX_ACCESSES=70 CUDALAB_TRACE=" + path("c.trace") + " " + prog);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(Says(r.output, "recording of accesses stops here"));
+  const cudalab::trace::Trace t = cudalab::trace::read_trace(path("c.trace"));
+  ASSERT_EQ(t.launches.size(), 1u);
+  EXPECT_EQ(t.accesses_total, 70u);
+  EXPECT_EQ(t.launches[0].all_accesses().size(), 70u);
+  bool noted = false;
+  for (const auto& n : t.notes) noted |= n.find("stopped at the limit of 70") != std::string::npos;
+  EXPECT_TRUE(noted);
+  const Result bad =
+      run("CUDALAB_TRACE_MAX_ACCESSES=lots CUDALAB_TRACE=" + path("d.trace") + " " + prog);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(Says(bad.output, "is not a positive number"));
+}
+
 TEST_F(Tools, TraceBlocksRecordsTheChosenBlocksOnly) {
   const std::string prog = CUDALAB_CMAKE_TRACED_PROGRAM;
   ASSERT_EQ(run("CUDALAB_TRACE_BLOCKS=1,3-4 CUDALAB_TRACE=" + path("b.trace") + " " + prog).status,
