@@ -1,11 +1,25 @@
+// BEGIN SOLUTION
 // Vector add, the reference solution: c[i] = a[i] + b[i].
 //
 // Each thread adds the elements it owns. Its first element is its global
 // index, blockIdx.x * blockDim.x + threadIdx.x; the next one is a whole grid
 // further on (the grid-stride loop), so any grid covers any n.
+// EXERCISE: // Vector add: c[i] = a[i] + b[i].
+// EXERCISE: //
+// EXERCISE: // Your task: write the body of the kernel below. Read README.md first.
+// EXERCISE: // Check your work with:   cudalab check vector_add
+// END SOLUTION
 #include "lesson.h"
 
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {
+  // TODO step 1: the global index of this thread. Which block it is in
+  //              (blockIdx.x), how many threads a block has (blockDim.x) and
+  //              where it is inside its block (threadIdx.x) tell you.
+  // TODO step 2: add a[i] and b[i] into c[i], but only when i is inside the
+  //              array: the last block may have threads past its end.
+  // TODO step 3: the grid may have fewer threads than the array has elements.
+  //              Let each thread go on to the element one whole grid further
+  //              (gridDim.x * blockDim.x) until it is past the end.
   // BEGIN SOLUTION
   const int stride = gridDim.x * blockDim.x;  // threads in the whole grid
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {

@@ -45,6 +45,10 @@ bool watch_shared() {
 inline void on_access(const void* p, unsigned size, bool write, bool atomic, void* return_address) {
   SimThread* t = tl_thread;
   if (!t || tl_in_runtime) return;  // host code, or the runtime's
+  // What follows is the runtime's: library code it calls (std::string in a
+  // report, a vector growing) may be the instrumented copy the program's
+  // own code made, whose accesses must not come back here.
+  const RuntimeScope runtime;
   const auto address = reinterpret_cast<uintptr_t>(p);
   const auto pc = reinterpret_cast<uintptr_t>(return_address);
   if (tl_pending_writes) resolve_pending_writes();
@@ -146,6 +150,7 @@ extern "C" void __sanitizer_cov_trace_pc_guard(uint32_t* guard) {
   using namespace cudalab::rt;
   const BlockContext* b = tl_block;
   if (!b || !b->trace || tl_in_runtime || !tl_thread) return;
+  const RuntimeScope runtime;  // as in on_access
   record_basic_block(*guard, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 

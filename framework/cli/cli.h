@@ -1,0 +1,71 @@
+// The pieces of the `cudalab` command, one file each: the lessons
+// (lesson.cpp), grading a submission (check.cpp), a trace's metrics
+// (stats.cpp).
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace cudalab::trace {
+struct Trace;
+}
+
+namespace cudalab::cli {
+
+namespace fs = std::filesystem;
+
+// A method rubric of lesson.json: points for how a kernel computes, checked
+// on a graded test's run: under the simulator's checks ("checks":
+// "memcheck,racecheck"), or a figure of `cudalab stats` for one kernel
+// ("kernel", "metric": "global_loads.sectors_per_request", "at_most" and/or
+// "at_least").
+struct Rubric {
+  std::string name, description, test, hint;
+  double points = 0;
+  std::string checks;
+  std::string kernel, metric;
+  double at_least = -1e300, at_most = 1e300;
+};
+
+struct Lesson {
+  std::string name, title, summary;
+  int order = 0;
+  fs::path dir;
+  std::string student_file = "exercise.cu", solution_file = "solution.cu";
+  std::vector<std::string> grader_sources;
+  std::vector<Rubric> rubrics;
+};
+
+fs::path lessons_root();
+std::string read_file(const fs::path& p);
+// Reads lesson.json; returns false with a reason when it is missing or bad.
+bool load_lesson(const fs::path& dir, Lesson* l, std::string* why);
+// Every lesson, in course order.
+std::vector<Lesson> all_lessons();
+// The lesson called `name`, or an error message naming the lessons there are.
+bool find_lesson(const std::string& name, Lesson* l, std::string* why);
+
+struct CheckOptions {
+  std::string lesson, file, json_path;
+  bool solution = false, verbose = false;
+  double timeout_s = 60;
+  // When set: exit 0 only if exactly these tests fail ("none", "all" or
+  // names with commas), for CI runs over known-wrong files.
+  std::string expect_failed;
+};
+int check(const CheckOptions& o);
+
+int stats(const std::string& path, bool as_json);
+// What `cudalab stats --json` prints for a trace.
+nlohmann::json stats_json(const trace::Trace& t, const std::string& path);
+
+// `cudalab exercise LESSON [--check]`: writes (or checks) the exercise made
+// from the solution's BEGIN/END SOLUTION markers.
+int exercise(const std::string& lesson, bool check_only);
+// The exercise text made from a solution's text; throws std::runtime_error
+// naming the line of a marker that does not pair.
+std::string exercise_from_solution(const std::string& solution);
+
+}  // namespace cudalab::cli
