@@ -1,6 +1,5 @@
 // Known-wrong vector add: no bounds check. Threads past the end write.
-// expect-failed:
-// NotAMultipleOfBlockSize,OneElement,GridStride,HiddenRandomShapes,NoOutOfBoundsAccess,CoalescedLoads
+// expect-failed: NotAMultipleOfBlockSize,OneElement,GridStride,HiddenRandomShapes,NoOutOfBoundsAccess,CoalescedLoads
 #include "lesson.h"
 
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {

@@ -1,0 +1,78 @@
+// Matrix multiply: C = A x B, in four stages (README.md explains each).
+//
+// Your task: write the bodies of the kernels below, one stage at a time.
+// Check your work with:   cudalab check matmul
+#include "lesson.h"
+
+// Stage 1, naive: one thread per element of C. Threads are numbered in 2D:
+// threadIdx.x and blockIdx.x give the ROW, threadIdx.y and blockIdx.y the
+// COLUMN. The thread for (row, col) computes the dot product of row `row`
+// of A with column `col` of B.
+__global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
+  // TODO step 1: row = blockIdx.x * blockDim.x + threadIdx.x; col from the y's.
+  // TODO step 2: threads past the edge of C (row or col >= n) do nothing.
+  // TODO step 3: sum a[row * n + k] * b[k * n + col] over k, store it in c.
+}
+
+// Stage 2, coalesced: the same work, but the 32 threads of a warp (threads
+// with consecutive threadIdx.x) must read neighbouring addresses. Which of
+// row and col should threadIdx.x give? (`cudalab stats` on a trace tells:
+// sectors per request.)
+__global__ void matmul_coalesced(const float* a, const float* b, float* c, int n) {
+  // TODO: as stage 1, with the mapping that makes a warp's loads of B and
+  //       stores to C fall on consecutive floats.
+}
+
+// Stage 3, shared-memory tiling: a block of kTile x kTile threads computes a
+// kTile x kTile tile of C. It walks along k one tile at a time: the block
+// copies a tile of A and a tile of B into shared memory (each thread one
+// element of each), waits, and multiplies the tiles from there. Every
+// element loaded from global memory is then used kTile times.
+__global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
+  __shared__ float tile_a[kTile][kTile];
+  __shared__ float tile_b[kTile][kTile];
+  // TODO step 1: this thread's row and col in C (threadIdx.x walks the columns).
+  // TODO step 2: for each tile t along k: load a[row][t * kTile + threadIdx.x]
+  //              into tile_a[threadIdx.y][threadIdx.x] and b[t * kTile +
+  //              threadIdx.y][col] into tile_b (0 for elements outside the
+  //              matrices), __syncthreads(), add up the kTile products, and
+  //              __syncthreads() again before the next tile overwrites them.
+  // TODO step 3: store the sum if (row, col) is inside C.
+}
+
+// Stage 4 (advanced, optional), register tiling: a block of 16 x 16 threads
+// computes a kBlockTile x kBlockTile tile of C, each thread kThreadTile x
+// kThreadTile elements of it, kept in registers. Per step of kStepK along k
+// the block stages a kBlockTile x kStepK slice of A and a kStepK x
+// kBlockTile slice of B in shared memory; each thread then reads kThreadTile
+// values of each per k and does kThreadTile^2 multiply-adds with them.
+// Thread (tx, ty) owns rows ty + 16 i and columns tx + 16 j of the tile, so
+// that a warp's shared reads hit different banks and its stores to C are
+// coalesced.
+__global__ void matmul_register_tiled(const float* a, const float* b, float* c, int n) {
+  __shared__ float slice_a[kStepK][kBlockTile];  // A's slice, stored k-major
+  __shared__ float slice_b[kStepK][kBlockTile];
+  // TODO (advanced): see README.md, stage 4.
+}
+
+// The launches: 16 x 16 threads per block, enough blocks to cover C.
+void launch_matmul_naive(const float* a, const float* b, float* c, int n) {
+  const dim3 threads(16, 16), blocks((n + 15) / 16, (n + 15) / 16);
+  matmul_naive<<<blocks, threads>>>(a, b, c, n);
+}
+
+void launch_matmul_coalesced(const float* a, const float* b, float* c, int n) {
+  const dim3 threads(16, 16), blocks((n + 15) / 16, (n + 15) / 16);
+  matmul_coalesced<<<blocks, threads>>>(a, b, c, n);
+}
+
+void launch_matmul_tiled(const float* a, const float* b, float* c, int n) {
+  const dim3 threads(kTile, kTile), blocks((n + kTile - 1) / kTile, (n + kTile - 1) / kTile);
+  matmul_tiled<<<blocks, threads>>>(a, b, c, n);
+}
+
+void launch_matmul_register_tiled(const float* a, const float* b, float* c, int n) {
+  const dim3 threads(16, 16);
+  const dim3 blocks((n + kBlockTile - 1) / kBlockTile, (n + kBlockTile - 1) / kBlockTile);
+  matmul_register_tiled<<<blocks, threads>>>(a, b, c, n);
+}

@@ -1,0 +1,136 @@
+// Matrix multiply: the graded tests. Each runs one kernel of the student's
+// file through its launcher on seeded matrices and compares every element of
+// C with the CPU, which sums in double precision. A float sum of n products
+// can differ from it by about n x 2^-24 times the sum of the products' sizes
+// (one rounding per addition), so that, twice over, is the tolerance.
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cudalab/compare.h"
+#include "cudalab/grading.h"
+#include "lesson.h"
+
+namespace {
+
+using Launcher = void (*)(const float*, const float*, float*, int);
+
+struct Stage {
+  const char* kernel;
+  Launcher launch;
+};
+const Stage kNaive{"matmul_naive", launch_matmul_naive};
+const Stage kCoalesced{"matmul_coalesced", launch_matmul_coalesced};
+const Stage kTiled{"matmul_tiled", launch_matmul_tiled};
+const Stage kRegister{"matmul_register_tiled", launch_matmul_register_tiled};
+
+// Room after the end of C, filled with a marker: a kernel without a bounds
+// check writes there.
+constexpr int kGuard = 1024;
+
+void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint64_t seed) {
+  t.note() << stage.kernel << ", n = " << n << "\n";
+  const size_t elements = size_t(n) * n;
+  const std::vector<float> a = cudalab::random_floats(elements, seed),
+                           b = cudalab::random_floats(elements, seed + 1);
+  std::vector<float> want(elements), got(elements + kGuard);
+  double worst_bound = 0;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      double sum = 0, size = 0;
+      for (int k = 0; k < n; ++k) {
+        sum += double(a[size_t(r) * n + k]) * b[size_t(k) * n + c];
+        size += std::fabs(double(a[size_t(r) * n + k]) * b[size_t(k) * n + c]);
+      }
+      want[size_t(r) * n + c] = float(sum);
+      worst_bound = std::max(worst_bound, 2.0 * n * std::ldexp(1.0, -24) * size);
+    }
+  const size_t bytes = elements * sizeof(float);
+  float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
+  if (cudaMalloc(&d_a, bytes) != cudaSuccess || cudaMalloc(&d_b, bytes) != cudaSuccess ||
+      cudaMalloc(&d_c, bytes + kGuard * sizeof(float)) != cudaSuccess) {
+    t.fail() << "could not allocate device memory: " << cudaGetErrorString(cudaGetLastError())
+             << "\n";
+    return;
+  }
+  cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemset(d_c, 0xff, bytes + kGuard * sizeof(float));  // NaN everywhere
+  cudalab::track_writers();
+
+  stage.launch(d_a, d_b, d_c, n);
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " ("
+             << cudaGetErrorString(e) << ")\n";
+  } else {
+    cudaMemcpy(got.data(), d_c, bytes + kGuard * sizeof(float), cudaMemcpyDeviceToHost);
+    std::ostringstream details;
+    // Elements are c[row * n + col]: the index names both.
+    const cudalab::CompareResult r = cudalab::compare(got.data(), want.data(), elements,
+                                                      {worst_bound + 1e-30, 0}, "c", d_c, details);
+    if (!r.ok()) {
+      t.fail() << details.str() << "  (element i is row i / " << n << ", column i % " << n
+               << "; the tolerance is " << worst_bound << ")\n";
+      size_t written = 0;
+      for (size_t i = 0; i < elements; ++i) written += !std::isnan(got[i]);
+      if (written == 0)
+        t.fail() << "  No element of c was written: is the kernel body still a TODO?\n";
+    }
+    for (int k = 0; k < kGuard; ++k) {
+      uint32_t bits;
+      std::memcpy(&bits, &got[elements + k], sizeof(bits));
+      if (bits == 0xffffffffu) continue;
+      const std::string who = cudalab::describe_writer(d_c + elements + k);
+      t.fail() << "  c[" << (elements + k) << "] was written, but c has only " << elements
+               << " elements (" << n << " x " << n << ")" << (who.empty() ? "" : ", by " + who)
+               << ": a thread outside the matrix stored its sum. Only threads with row < n "
+                  "and col < n may write.\n";
+      break;
+    }
+  }
+  cudaFree(d_a);
+  cudaFree(d_b);
+  cudaFree(d_c);
+}
+
+}  // namespace
+
+CUDALAB_GRADED_TEST(NaiveSquare64, 1, "stage 1, naive: 64 x 64") { run_case(t, kNaive, 64, 1); }
+CUDALAB_GRADED_TEST(NaiveOddSize, 1, "stage 1, naive: 100 x 100 (not a multiple of 16)") {
+  run_case(t, kNaive, 100, 2);
+}
+CUDALAB_GRADED_TEST(CoalescedSquare64, 1, "stage 2, coalesced: 64 x 64") {
+  run_case(t, kCoalesced, 64, 3);
+}
+CUDALAB_GRADED_TEST(CoalescedOddSize, 1, "stage 2, coalesced: 100 x 100") {
+  run_case(t, kCoalesced, 100, 4);
+}
+CUDALAB_GRADED_TEST(TiledSquare64, 1, "stage 3, tiled: 64 x 64 (4 x 4 tiles)") {
+  run_case(t, kTiled, 64, 5);
+}
+CUDALAB_GRADED_TEST(TiledOddSize, 1,
+                    "stage 3, tiled: 100 x 100 (the last tiles stick out of the matrices)") {
+  run_case(t, kTiled, 100, 6);
+}
+CUDALAB_GRADED_TEST(TiledSmall, 1, "stage 3, tiled: 5 x 5 (smaller than one tile)") {
+  run_case(t, kTiled, 5, 7);
+}
+CUDALAB_GRADED_TEST(RegisterTiledSquare256, 1, "stage 4 (advanced), register-tiled: 256 x 256") {
+  run_case(t, kRegister, 256, 8);
+}
+CUDALAB_GRADED_TEST(RegisterTiledOddSize, 1, "stage 4 (advanced), register-tiled: 200 x 200") {
+  run_case(t, kRegister, 200, 9);
+}
+
+CUDALAB_HIDDEN_GRADED_TEST(HiddenRandomSizes, 1, "seeded sizes for every stage") {
+  std::mt19937 rng(20261122);
+  const Stage* stages[] = {&kNaive, &kCoalesced, &kTiled, &kRegister};
+  for (int k = 0; k < 4 && !t.failed(); ++k) run_case(t, *stages[k], 17 + int(rng() % 150), 50 + k);
+}
+
+int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }
