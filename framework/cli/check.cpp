@@ -220,10 +220,16 @@ TestOutcome run_rubric(const fs::path& work, const Rubric& rubric, const TestOut
   for (const auto& k : stats["kernels"])
     if (k["kernel"] == rubric.kernel) kernel = &k;
   double value = 0;
-  if (!kernel || !metric_value(*kernel, rubric.metric, &value)) {
+  if (!kernel) {
     o.output = "Test " + rubric.test + " did not launch kernel `" + rubric.kernel +
                "` (its launcher must launch the kernel of that name), so its " + rubric.metric +
                " could not be measured.\n";
+    return o;
+  }
+  if (!metric_value(*kernel, rubric.metric, &value)) {
+    o.output = "The lesson's rubric names " + rubric.metric +
+               ", which `cudalab stats --json` does not have: a mistake in lesson.json, not in "
+               "your file.\n";
     return o;
   }
   const bool ok = value >= rubric.at_least && value <= rubric.at_most;

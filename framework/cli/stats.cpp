@@ -19,6 +19,7 @@ nlohmann::json counts_json(const GlobalCounts& c) {
                         {"efficiency_percent", c.efficiency()},
                         {"bytes_requested", c.bytes},
                         {"bytes_moved", c.sectors * 32},
+                        {"lanes", c.lanes},
                         {"lanes_per_request", c.lanes_per_request()}};
 }
 nlohmann::json shared_json(const SharedCounts& c) {
@@ -46,6 +47,7 @@ nlohmann::json stats_json(const Trace& t, const std::string& path) {
       lines.push_back({{"where", l.where},
                        {"global_loads", counts_json(l.loads)},
                        {"global_stores", counts_json(l.stores)},
+                       {"global_atomics", counts_json(l.atomics)},
                        {"shared_loads", shared_json(l.shared_loads)},
                        {"shared_stores", shared_json(l.shared_stores)},
                        {"warp_steps", steps_json(l.steps)}});
@@ -53,6 +55,7 @@ nlohmann::json stats_json(const Trace& t, const std::string& path) {
                               {"launches", k.launches},
                               {"global_loads", counts_json(k.loads)},
                               {"global_stores", counts_json(k.stores)},
+                              {"global_atomics", counts_json(k.atomics)},
                               {"shared_loads", shared_json(k.shared_loads)},
                               {"shared_stores", shared_json(k.shared_stores)},
                               {"warp_steps", steps_json(k.steps)},
@@ -107,6 +110,7 @@ int stats(const std::string& path, bool as_json) {
                 "sect/req", "efficiency");
     row("load", "all", k.loads);
     row("store", "all", k.stores);
+    row("atomic", "all", k.atomics);
     if (k.loads.requests || k.stores.requests)
       std::printf(
           "  %-6s %.1f of 32 lanes active per instruction; %llu bytes moved for %llu "
@@ -119,6 +123,7 @@ int stats(const std::string& path, bool as_json) {
     for (const auto& l : k.lines) {
       row("load", l.where, l.loads);
       row("store", l.where, l.stores);
+      row("atomic", l.where, l.atomics);
     }
     if (k.flops_counted)
       std::printf(
@@ -157,7 +162,8 @@ int stats(const std::string& path, bool as_json) {
   }
   std::cout
       << "\nNsight Compute names them: requests = l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
-         " (_st for stores), sectors = l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\n"
+         " (_st for stores, _atom for atomics), sectors = "
+         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\n"
          "sectors/request = their ratio (4 when a warp reads 32 consecutive floats), "
          "efficiency = bytes the lanes asked for / (sectors x 32).\n"
          "Shared: wavefronts = l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum, "

@@ -96,7 +96,7 @@ GlobalCounts global_counts(const Trace& t, const LaneAddress* lanes, int n, uint
 }
 
 struct PerCode {
-  GlobalCounts loads, stores;
+  GlobalCounts loads, stores, atomics;
   SharedCounts shared_loads, shared_stores;
   StepCounts steps;
 };
@@ -127,8 +127,8 @@ void add_launch(const Trace& t, const Launch& l, KernelMetrics& k, PerCodeAddres
       (r.write() ? k.shared_stores : k.shared_loads).add(c);
     } else {
       const GlobalCounts c = global_counts(t, lanes, n, r.size);
-      (r.write() ? code->stores : code->loads).add(c);
-      (r.write() ? k.stores : k.loads).add(c);
+      (r.atomic() ? code->atomics : r.write() ? code->stores : code->loads).add(c);
+      (r.atomic() ? k.atomics : r.write() ? k.stores : k.loads).add(c);
     }
   }
   for (const auto& [block, mine] : per_thread)
@@ -162,6 +162,7 @@ void fill_lines(const Trace& t, const PerCodeAddress& per_pc, KernelMetrics& k) 
         site != t.sites.end() && site->second.file.find("include/cudalab/") != std::string::npos;
     m.loads.add(c.loads);
     m.stores.add(c.stores);
+    m.atomics.add(c.atomics);
     m.shared_loads.add(c.shared_loads);
     m.shared_stores.add(c.shared_stores);
     m.steps.add(c.steps);

@@ -66,7 +66,7 @@ struct StepCounts {
 struct LineMetrics {
   std::string where;              // "file.cu:12"
   bool simulator_header = false;  // a line of cudalab's own headers, not the program's
-  GlobalCounts loads, stores;
+  GlobalCounts loads, stores, atomics;
   SharedCounts shared_loads, shared_stores;
   StepCounts steps;
 };
@@ -83,6 +83,7 @@ struct KernelMetrics {
   bool flops_counted = false;  // the trace has the kernel's floating-point operations
   PerThreadMost most;
   GlobalCounts loads, stores;
+  GlobalCounts atomics;  // atomicAdd and friends on global memory (not in stores)
   SharedCounts shared_loads, shared_stores;
   StepCounts steps;
   std::vector<LineMetrics> lines;  // in source order

@@ -1,0 +1,129 @@
+// Monte Carlo: the lesson's program. It estimates pi and the price of a
+// European call with the kernels in your file (exercise.cu or solution.cu)
+// and prints each estimate with its error bar next to the exact value.
+//
+//   monte_carlo [SAMPLES]       SAMPLES per thread (default 1000), 64 blocks
+//   monte_carlo --bench         time pi on a large grid: samples per second
+//
+// Napkin math: a sample of pi is two random floats, a multiply-add, a
+// compare; no memory at all but one atomicAdd per block. The limit is how
+// fast the GPU makes random numbers: Philox is 10 rounds of 32-bit
+// multiplies for 4 numbers, so an H100 draws about 400 G samples of pi a
+// second (DESIGN.md: 397 G with Philox).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "cudalab/compare.h"
+#include "lesson.h"
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "monte_carlo: %s failed: %s (%s)\n", what, cudaGetErrorString(e),
+                 cudaGetErrorName(e));
+    std::exit(1);
+  }
+}
+
+constexpr double kPi = 3.14159265358979323846;
+
+double pi_estimate(int blocks, int samples, unsigned long long seed, float* ms) {
+  unsigned long long* hits;
+  check(cudaMalloc(&hits, sizeof(*hits)), "cudaMalloc");
+  check(cudaMemset(hits, 0, sizeof(*hits)), "cudaMemset");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  launch_count_in_circle(hits, blocks, samples, seed);
+  cudaEventRecord(stop);
+  check(cudaGetLastError(), "the launch");
+  check(cudaEventSynchronize(stop), "the pi kernel");
+  cudaEventElapsedTime(ms, start, stop);
+  unsigned long long got = 0;
+  check(cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost), "copy of hits");
+  cudaFree(hits);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return 4.0 * double(got) / (double(blocks) * kThreads * samples);
+}
+
+int bench() {
+  cudaDeviceProp prop;
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  const int blocks = prop.multiProcessorCount * 64, samples = 4096;
+  float ms = 0;
+  pi_estimate(blocks, samples, 1, &ms);  // warm-up
+  double best = 1e30;
+  for (int r = 0; r < 5; ++r) {
+    pi_estimate(blocks, samples, 2 + r, &ms);
+    best = std::min(best, double(ms));
+  }
+  const double n = double(blocks) * kThreads * samples, rate = n / (best * 1e-3) / 1e9;
+  std::printf("device: %s; pi from %.3g points (%d blocks of %d, %d each): %.3f ms\n", prop.name, n,
+              blocks, kThreads, samples, best);
+  std::printf("%.1f G samples/s (target: at least 300): %s\n", rate,
+              rate >= 300 ? "met" : "MISSED");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long samples = 1000;
+  bool bench_only = false;
+  for (int i = 1; i < argc; ++i) {
+    char* end = nullptr;
+    if (!std::strcmp(argv[i], "--bench")) {
+      bench_only = true;
+    } else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::printf(
+          "usage: monte_carlo [SAMPLES]   samples per thread (default 1000)\n"
+          "       monte_carlo --bench     samples per second on a large grid\n");
+      return 0;
+    } else if (samples = std::strtol(argv[i], &end, 10),
+               !end || *end || samples < 1 || samples > 1000000) {
+      std::fprintf(stderr, "monte_carlo: '%s' is not an option or a count from 1 to 1000000\n",
+                   argv[i]);
+      return 2;
+    }
+  }
+  if (std::string why; !cudalab::device_available(&why)) {
+    std::printf("monte_carlo: no CUDA device (%s); nothing to run\n", why.c_str());
+    return 77;
+  }
+  if (bench_only) return bench();
+  const int blocks = 64;
+  const double n = double(blocks) * kThreads * samples;
+  float ms = 0;
+  const double pi = pi_estimate(blocks, int(samples), 2026, &ms);
+  const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n);
+  std::printf(
+      "pi   ~ %.6f +- %.6f from %.0f points (exact %.6f: %.1f standard errors off), %.1f ms\n", pi,
+      se, n, kPi, std::fabs(pi - kPi) / se, ms);
+
+  const Option o{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
+  double* sums;
+  check(cudaMalloc(&sums, 2 * sizeof(double)), "cudaMalloc");
+  check(cudaMemset(sums, 0, 2 * sizeof(double)), "cudaMemset");
+  launch_call_payoffs(sums, o, blocks, int(samples), 2027);
+  check(cudaGetLastError(), "the launch");
+  double got[2];
+  check(cudaMemcpy(got, sums, sizeof(got), cudaMemcpyDeviceToHost), "copy of the sums");
+  cudaFree(sums);
+  const double discount = std::exp(-0.05), mean = got[0] / n;
+  const double price = discount * mean,
+               call_se = discount * std::sqrt((got[1] / n - mean * mean) / n);
+  const double d1 = (0.05 + 0.02) / 0.2, d2 = d1 - 0.2;
+  auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  const double exact = 100 * cdf(d1) - 100 * discount * cdf(d2);
+  std::printf("call ~ %.4f +- %.4f (Black-Scholes %.4f: %.1f standard errors off)\n", price,
+              call_se, exact, std::fabs(price - exact) / call_se);
+  const bool ok = std::fabs(pi - kPi) <= 5 * se && std::fabs(price - exact) <= 5 * call_se;
+  std::printf("check: %s\n", ok ? "both within 5 standard errors" : "FAILED: too far to be chance");
+  return ok ? 0 : 1;
+}

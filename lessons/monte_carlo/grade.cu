@@ -1,0 +1,170 @@
+// Monte Carlo: the graded tests. An estimate from N random samples is off
+// by about one standard error, sigma / sqrt(N), and almost never by five:
+// each test passes when the estimate is within 5 standard errors of the
+// exact answer (pi, or the Black-Scholes price of the call), which a right
+// kernel misses once in 1.7 million seeds. cuRAND's Philox gives the same
+// numbers on the simulator and on a GPU, so a seed's result is the same on
+// both.
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "cudalab/grading.h"
+#include "lesson.h"
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kTolerance = 5.0;  // standard errors
+
+double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+
+// How far off an estimate is, in standard errors, in a student's words.
+std::string off_by(double estimate, double exact, double standard_error) {
+  std::ostringstream s;
+  s.precision(6);
+  s << estimate << " (exact " << exact << ", off by "
+    << std::fabs(estimate - exact) / standard_error << " standard errors of " << standard_error
+    << ")";
+  return s.str();
+}
+
+bool finished(cudalab::grading::TestContext& t) {
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) return true;
+  t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e)
+           << ")\n";
+  return false;
+}
+
+void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned long long seed) {
+  const double n = double(blocks) * kThreads * samples;
+  t.note() << blocks << " blocks of " << kThreads << " threads, " << samples
+           << " points each: " << n << " points, seed " << seed << "\n";
+  unsigned long long* hits = nullptr;
+  if (cudaMalloc(&hits, sizeof(*hits)) != cudaSuccess) {
+    t.fail() << "could not allocate device memory\n";
+    return;
+  }
+  cudaMemset(hits, 0, sizeof(*hits));
+  launch_count_in_circle(hits, blocks, samples, seed);
+  unsigned long long got = 0;
+  if (finished(t)) cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost);
+  cudaFree(hits);
+  if (t.failed()) return;
+  const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n), estimate = 4 * double(got) / n;
+  t.note() << "pi ~ " << off_by(estimate, kPi, se) << "\n";
+  if (got == 0) {
+    t.fail() << "*hits is 0: no point was counted. Is the kernel still a TODO, or does no thread "
+                "add its block's count?\n";
+  } else if (double(got) > n) {
+    t.fail() << "*hits is " << got << ", more than the " << n
+             << " points drawn: some counts were added twice.\n";
+  } else if (std::fabs(estimate - kPi) > kTolerance * se) {
+    t.fail() << "The estimate is too far from pi to be chance. Common causes: threads that share "
+                "a random stream (curand_init with the same subsequence draws the same points), a "
+                "block total that is not the sum of all its threads' counts (a missing "
+                "__syncthreads() in the reduction), or blocks whose totals are lost (adding to "
+                "*hits without atomicAdd).\n";
+  }
+}
+
+// The price of a European call (Black-Scholes), and the mean and second
+// moment of its payoff at expiry.
+struct CallExact {
+  double price, mean, second_moment;
+};
+CallExact call_exact(const Option& o) {
+  const double s = o.spot, k = o.strike, r = o.rate, v = o.volatility, y = o.years;
+  const double d1 = (std::log(s / k) + (r + 0.5 * v * v) * y) / (v * std::sqrt(y));
+  const double d2 = d1 - v * std::sqrt(y);
+  CallExact e;
+  e.price = s * normal_cdf(d1) - k * std::exp(-r * y) * normal_cdf(d2);
+  e.mean = e.price * std::exp(r * y);
+  e.second_moment = s * s * std::exp((2 * r + v * v) * y) * normal_cdf(d1 + v * std::sqrt(y)) -
+                    2 * k * s * std::exp(r * y) * normal_cdf(d1) + k * k * normal_cdf(d2);
+  return e;
+}
+
+const Option kOption{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
+
+void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, int samples,
+               unsigned long long seed, bool check_second_moment) {
+  const double n = double(blocks) * kThreads * samples;
+  t.note() << "spot " << o.spot << ", strike " << o.strike << ", rate " << o.rate << ", volatility "
+           << o.volatility << ", " << o.years << " years; " << n << " samples, seed " << seed
+           << "\n";
+  double* sums = nullptr;
+  if (cudaMalloc(&sums, 2 * sizeof(double)) != cudaSuccess) {
+    t.fail() << "could not allocate device memory\n";
+    return;
+  }
+  cudaMemset(sums, 0, 2 * sizeof(double));
+  launch_call_payoffs(sums, o, blocks, samples, seed);
+  double got[2] = {0, 0};
+  if (finished(t)) cudaMemcpy(got, sums, sizeof(got), cudaMemcpyDeviceToHost);
+  cudaFree(sums);
+  if (t.failed()) return;
+  const CallExact e = call_exact(o);
+  const double discount = std::exp(-double(o.rate) * o.years);
+  const double se = discount * std::sqrt((e.second_moment - e.mean * e.mean) / n);
+  const double price = discount * got[0] / n;
+  t.note() << "price ~ " << off_by(price, e.price, se) << "\n";
+  if (!std::isfinite(got[0]) || !std::isfinite(got[1])) {
+    t.fail() << "the sums are " << got[0] << " and " << got[1] << ": not numbers\n";
+    return;
+  }
+  if (got[0] == 0) {
+    t.fail() << "sums[0] is 0: no payoff was added. Is the kernel still a TODO?\n";
+    return;
+  }
+  if (std::fabs(price - e.price) > kTolerance * se)
+    t.fail() << "The price is too far from Black-Scholes' to be chance. Check the payoff, "
+                "max(S_T - strike, 0) with S_T = spot * exp((rate - volatility^2 / 2) years + "
+                "volatility sqrt(years) Z), one stream per thread, and the block sum.\n";
+  if (check_second_moment) {
+    const double second = got[1] / n;
+    t.note() << "mean squared payoff " << second << " (exact " << e.second_moment << ")\n";
+    if (std::fabs(second - e.second_moment) > 0.05 * e.second_moment)
+      t.fail() << "sums[1] / N is " << second << ", but the payoffs' squares average "
+               << e.second_moment
+               << ": sums[1] should add up payoff * payoff, the way sums[0] adds the payoffs.\n";
+  }
+}
+
+}  // namespace
+
+CUDALAB_GRADED_TEST(PiSmall, 1, "pi: 2 blocks, 64 points per thread") { pi_case(t, 2, 64, 1); }
+CUDALAB_GRADED_TEST(PiMillion, 2, "pi: 4 blocks, 1,000 points per thread (1,024,000 points)") {
+  pi_case(t, 4, 1000, 2);
+}
+CUDALAB_GRADED_TEST(PiOneSampleEach, 1,
+                    "pi: 2,048 blocks, 1 point per thread (each thread its own stream)") {
+  pi_case(t, 2048, 1, 3);
+}
+CUDALAB_GRADED_TEST(PiOddBlockCount, 1, "pi: 37 blocks, 100 points per thread") {
+  pi_case(t, 37, 100, 4);
+}
+CUDALAB_GRADED_TEST(CallSmall, 1, "call: 2 blocks, 64 samples per thread") {
+  call_case(t, kOption, 2, 64, 5, false);
+}
+CUDALAB_GRADED_TEST(CallPrice, 2,
+                    "call: 32 blocks, 200 samples per thread, against Black-Scholes") {
+  call_case(t, kOption, 32, 200, 6, false);
+}
+CUDALAB_GRADED_TEST(CallSecondMoment, 1, "call: the sum of squared payoffs (for the error bar)") {
+  call_case(t, kOption, 32, 200, 7, true);
+}
+
+CUDALAB_HIDDEN_GRADED_TEST(HiddenSeedsAndOptions, 1, "seeded runs, other options") {
+  std::mt19937 rng(20261122);
+  pi_case(t, 3 + int(rng() % 40), 50 + int(rng() % 100), rng());
+  if (t.failed()) return;
+  const Option in_the_money{120.0f, 100.0f, 0.03f, 0.3f, 0.5f};
+  call_case(t, in_the_money, 8 + int(rng() % 20), 100, rng(), true);
+}
+
+int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }
