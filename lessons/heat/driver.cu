@@ -1,0 +1,183 @@
+// Heat equation: the lesson's program. It lets a hot square in a cold plate
+// spread for STEPS steps with each kernel in your file (exercise.cu or
+// solution.cu), checks both against the CPU, and prints the plate.
+//
+//   heat [N] [STEPS]     an N x N plate (default 64), STEPS steps (default 200)
+//   heat --bench [N]     time one step on N x N (default 8192) against a copy
+//
+// Napkin math: a step reads each cell and writes it once, 8 bytes per cell
+// (the four neighbours come from the cache or, in stage 2, from shared
+// memory), and does 6 FLOPs with them: far too few to wait on arithmetic.
+// So a step can at best run as fast as a device-to-device copy of the grid;
+// a textbook kernel reaches about 67 % of it on an H100 (DESIGN.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cudalab/compare.h"
+#include "lesson.h"
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "heat: %s failed: %s (%s)\n", what, cudaGetErrorString(e),
+                 cudaGetErrorName(e));
+    std::exit(1);
+  }
+}
+
+void cpu_step(const std::vector<float>& in, std::vector<float>& out, int n, float alpha) {
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) {
+      const int i = y * n + x;
+      out[i] = x == 0 || y == 0 || x == n - 1 || y == n - 1
+                   ? in[i]
+                   : in[i] + alpha * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n] - 4.0f * in[i]);
+    }
+}
+
+float time_ms(bool shared, const float* in, float* out, int n, int reps) {
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  auto step = [&] {
+    if (shared)
+      launch_heat_step_shared(in, out, n, n, 0.2f);
+    else
+      launch_heat_step(in, out, n, n, 0.2f);
+  };
+  step();
+  check(cudaDeviceSynchronize(), "warm-up step");
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) step();
+  cudaEventRecord(stop);
+  check(cudaEventSynchronize(stop), "steps");
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / float(reps);
+}
+
+int bench(int n) {
+  const size_t bytes = size_t(n) * n * sizeof(float);
+  float *a, *b;
+  check(cudaMalloc(&a, bytes), "cudaMalloc");
+  check(cudaMalloc(&b, bytes), "cudaMalloc");
+  check(cudaMemset(a, 0, bytes), "cudaMemset");
+  const int reps = 20;
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "warm-up copy");
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  cudaEventRecord(stop);
+  check(cudaEventSynchronize(stop), "copy");
+  float ms_copy = 0;
+  cudaEventElapsedTime(&ms_copy, start, stop);
+  ms_copy /= reps;
+  const double copy_gbs = 2.0 * bytes / (ms_copy * 1e-3) / 1e9;
+  std::printf("%d x %d cells; device-to-device copy: %.3f ms, %.1f GB/s\n", n, n, ms_copy,
+              copy_gbs);
+  double best = 0;
+  for (const bool shared : {false, true}) {
+    const float ms = time_ms(shared, a, b, n, reps);
+    const double gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
+    best = std::max(best, gbs / copy_gbs);
+    std::printf("  %-26s %.3f ms, %7.1f GB/s = %5.1f %% of copy\n",
+                shared ? "stage 2 (shared halo)" : "stage 1 (one thread a cell)", ms, gbs,
+                100.0 * gbs / copy_gbs);
+  }
+#ifdef CUDALAB_SIMULATOR
+  std::printf(
+      "best: %.1f %% of copy (on the simulator both are the CPU's; the target, 75 %%, is "
+      "a GPU's)\n",
+      100 * best);
+#else
+  std::printf("best: %.1f %% of copy bandwidth (target: at least 75 %%): %s\n", 100 * best,
+              best >= 0.75 ? "met" : "MISSED");
+#endif
+  cudaFree(a);
+  cudaFree(b);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long n = 0, steps = 200;
+  bool do_bench = false;
+  int numbers = 0;
+  for (int i = 1; i < argc; ++i) {
+    char* end = nullptr;
+    if (!std::strcmp(argv[i], "--bench")) {
+      do_bench = true;
+      continue;
+    }
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      std::printf(
+          "usage: heat [N] [STEPS]   an N x N plate (default 64), STEPS steps (200)\n"
+          "       heat --bench [N]   time one step on N x N (default 8192)\n");
+      return 0;
+    }
+    const long v = std::strtol(argv[i], &end, 10);
+    if (!end || *end || v < 3 || v > 65536 || numbers == 2) {
+      std::fprintf(stderr, "heat: '%s' is not an option or a number from 3 to 65536\n", argv[i]);
+      return 2;
+    }
+    (numbers++ == 0 ? n : steps) = v;
+  }
+  if (std::string why; !cudalab::device_available(&why)) {
+    std::printf("heat: no CUDA device (%s); nothing to run\n", why.c_str());
+    return 77;
+  }
+  if (do_bench) return bench(n ? int(n) : 8192);
+  if (!n) n = 64;
+  // A cold plate (0) with a hot square (100) in the middle; the edges stay 0.
+  std::vector<float> u0(size_t(n) * n, 0.0f);
+  for (long y = n / 3; y < 2 * n / 3; ++y)
+    for (long x = n / 3; x < 2 * n / 3; ++x) u0[size_t(y) * n + x] = 100.0f;
+  std::vector<float> want = u0, next(u0.size());
+  const float alpha = 0.25f;
+  for (long s = 0; s < steps; ++s) {
+    cpu_step(want, next, int(n), alpha);
+    want.swap(next);
+  }
+  const size_t bytes = u0.size() * sizeof(float);
+  float *u, *scratch;
+  check(cudaMalloc(&u, bytes), "cudaMalloc(u)");
+  check(cudaMalloc(&scratch, bytes), "cudaMalloc(scratch)");
+  bool ok = true;
+  std::vector<float> got(u0.size());
+  for (const bool shared : {false, true}) {
+    check(cudaMemcpy(u, u0.data(), bytes, cudaMemcpyHostToDevice), "copy of u");
+    check(heat_simulate(u, scratch, int(n), int(n), alpha, int(steps), shared), "heat_simulate");
+    check(cudaMemcpy(got.data(), u, bytes, cudaMemcpyDeviceToHost), "copy of u");
+    const cudalab::CompareResult r =
+        cudalab::compare(got.data(), want.data(), got.size(),
+                         {8.0 * double(steps) * 100 * std::ldexp(1.0, -24), 0}, "u", u, std::cout);
+    ok &= r.ok();
+    std::printf("%s: %ld steps on %ld x %ld, alpha %.2f: %s\n",
+                shared ? "stage 2 (shared halo)" : "stage 1", steps, n, n, alpha,
+                r.ok() ? "matches the CPU" : "WRONG");
+  }
+  // The plate, coarsely: one character per cell block, darker is hotter.
+  const char* shades = " .:-=+*#%@";
+  const long cell = std::max(1L, n / 32);
+  for (long y = 0; y < n; y += cell * 2) {
+    std::string row;
+    for (long x = 0; x < n; x += cell)
+      row += shades[std::clamp(int(got[size_t(y) * n + x] / 10.0f), 0, 9)];
+    std::printf("  %s\n", row.c_str());
+  }
+  cudaFree(u);
+  cudaFree(scratch);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,179 @@
+// Heat equation: the graded tests. The CPU steps the same grid in float with
+// the same formula; a kernel that adds the four neighbours in another order
+// rounds differently, by a few units in the last place per step, so the
+// tolerance is 8 of them per step times the largest temperature. The sine
+// mode test checks the physics: sin(pi x / (nx-1)) sin(pi y / (ny-1)) with
+// zero edges keeps its shape and shrinks by the same factor every step.
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cudalab/compare.h"
+#include "cudalab/grading.h"
+#include "lesson.h"
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+void cpu_step(const std::vector<float>& in, std::vector<float>& out, int nx, int ny, float alpha) {
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) {
+      const int i = y * nx + x;
+      if (x == 0 || y == 0 || x == nx - 1 || y == ny - 1) {
+        out[i] = in[i];
+        continue;
+      }
+      out[i] = in[i] + alpha * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] - 4.0f * in[i]);
+    }
+}
+
+// Runs heat_simulate on u0 and returns the result in `got`; false when it
+// failed (with the reason given to t).
+bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, int nx, int ny,
+              float alpha, int steps, bool shared, std::vector<float>& got, float** device_u,
+              cudaError_t* returned = nullptr) {
+  const size_t bytes = u0.size() * sizeof(float);
+  float *u = nullptr, *scratch = nullptr;
+  if (cudaMalloc(&u, bytes) != cudaSuccess || cudaMalloc(&scratch, bytes) != cudaSuccess) {
+    t.fail() << "could not allocate device memory\n";
+    return false;
+  }
+  cudaMemcpy(u, u0.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemset(scratch, 0xff, bytes);  // NaN: a cell read from scratch before it is written shows
+  cudalab::track_writers();
+  cudaError_t e = heat_simulate(u, scratch, nx, ny, alpha, steps, shared);
+  if (returned) *returned = e;
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  got.assign(u0.size(), 0.0f);
+  cudaMemcpy(got.data(), u, bytes, cudaMemcpyDeviceToHost);
+  cudaFree(scratch);
+  *device_u = u;  // freed by the caller, after naming writers
+  if (e != cudaSuccess && !returned) {
+    t.fail() << "heat_simulate returned " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e)
+             << ")\n";
+    return false;
+  }
+  return true;
+}
+
+void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
+                 bool shared, uint64_t seed) {
+  t.note() << (shared ? "stage 2 (shared memory)" : "stage 1") << ": " << nx << " x " << ny
+           << " grid, alpha " << alpha << ", " << steps << " steps\n";
+  std::vector<float> u = cudalab::random_floats(size_t(nx) * ny, seed, 0.0f, 100.0f),
+                     next(u.size());
+  std::vector<float> got;
+  float* device_u = nullptr;
+  const bool ran = simulate(t, u, nx, ny, alpha, steps, shared, got, &device_u);
+  for (int s = 0; s < steps; ++s) {
+    cpu_step(u, next, nx, ny, alpha);
+    u.swap(next);
+  }
+  if (ran) {
+    std::ostringstream details;
+    const double tol = 8.0 * steps * std::ldexp(1.0, -24) * 100.0;
+    const cudalab::CompareResult r =
+        cudalab::compare(got.data(), u.data(), u.size(), {tol, 0}, "u", device_u, details);
+    if (!r.ok()) {
+      t.fail() << details.str() << "  (cell i is x = i % " << nx << ", y = i / " << nx
+               << "; edge cells keep their value)\n";
+      bool unchanged = true;
+      std::vector<float> u0 = cudalab::random_floats(size_t(nx) * ny, seed, 0.0f, 100.0f);
+      for (size_t i = 0; i < u0.size() && unchanged; ++i) unchanged = got[i] == u0[i];
+      if (unchanged && steps > 0)
+        t.fail() << "  u did not change at all: do the kernels and heat_simulate still have "
+                    "their TODOs, or does the result end in the scratch buffer?\n";
+    }
+  }
+  cudaFree(device_u);
+}
+
+void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
+               bool shared) {
+  t.note() << "sine mode on " << nx << " x " << ny << ", alpha " << alpha << ", " << steps
+           << " steps\n";
+  std::vector<float> u(size_t(nx) * ny);
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x)
+      u[size_t(y) * nx + x] = float(std::sin(kPi * x / (nx - 1)) * std::sin(kPi * y / (ny - 1)));
+  // The discrete Laplacian's eigenvalue for this mode: each step multiplies
+  // the mode by the same factor.
+  const double sx = std::sin(kPi / (2.0 * (nx - 1))), sy = std::sin(kPi / (2.0 * (ny - 1)));
+  const double factor = std::pow(1.0 - 4.0 * alpha * (sx * sx + sy * sy), steps);
+  std::vector<float> got;
+  float* device_u = nullptr;
+  if (simulate(t, u, nx, ny, alpha, steps, shared, got, &device_u)) {
+    double worst = 0;
+    size_t at = 0;
+    for (size_t i = 0; i < u.size(); ++i) {
+      const double err = std::fabs(got[i] - factor * u[i]);
+      if (!(err <= worst)) worst = err, at = i;
+    }
+    t.note() << "the mode shrank to " << factor << " of its height; largest difference " << worst
+             << "\n";
+    if (!(worst <= 1e-4)) {
+      t.fail() << "cell (" << at % nx << ", " << at / nx << ") is " << got[at] << ", but the mode "
+               << "should be " << factor * u[at] << " there after " << steps
+               << " steps (it keeps its shape and shrinks by the same factor each step).\n";
+    }
+  }
+  cudaFree(device_u);
+}
+
+}  // namespace
+
+CUDALAB_GRADED_TEST(OneStep, 1, "stage 1: one step on 64 x 64") {
+  against_cpu(t, 64, 64, 0.2f, 1, false, 1);
+}
+CUDALAB_GRADED_TEST(ManySteps, 1, "stage 1: 25 steps on 64 x 64 (double buffering)") {
+  against_cpu(t, 64, 64, 0.25f, 25, false, 2);
+}
+CUDALAB_GRADED_TEST(OddSize, 1, "stage 1: 100 x 37, not a multiple of the block") {
+  against_cpu(t, 100, 37, 0.1f, 4, false, 3);
+}
+CUDALAB_GRADED_TEST(SineModeDecays, 1, "stage 1: a sine mode keeps its shape and decays") {
+  sine_mode(t, 33, 17, 0.2f, 100, false);
+}
+CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
+                    "alpha above 1/4 is refused with cudaErrorInvalidValue, u untouched") {
+  const int nx = 16, ny = 16;
+  const std::vector<float> u0 = cudalab::random_floats(size_t(nx) * ny, 9, 0.0f, 1.0f);
+  for (const float alpha : {0.3f, -0.1f}) {
+    std::vector<float> got;
+    float* device_u = nullptr;
+    cudaError_t returned = cudaSuccess;
+    simulate(t, u0, nx, ny, alpha, 3, false, got, &device_u, &returned);
+    cudaFree(device_u);
+    if (returned != cudaErrorInvalidValue)
+      t.fail() << "heat_simulate with alpha = " << alpha << " returned "
+               << cudaGetErrorName(returned)
+               << "; above 1/4 (or below 0) the update makes errors grow every step, so it must "
+                  "refuse: return cudaErrorInvalidValue.\n";
+    else if (std::memcmp(got.data(), u0.data(), u0.size() * sizeof(float)) != 0)
+      t.fail() << "heat_simulate refused alpha = " << alpha
+               << " but changed u anyway: check alpha before the first step.\n";
+    cudaGetLastError();
+  }
+}
+CUDALAB_GRADED_TEST(SharedOneStep, 1, "stage 2, shared memory: one step on 64 x 64") {
+  against_cpu(t, 64, 64, 0.2f, 1, true, 4);
+}
+CUDALAB_GRADED_TEST(SharedOddSize, 1, "stage 2: 100 x 37 (blocks that stick out of the grid)") {
+  against_cpu(t, 100, 37, 0.15f, 3, true, 5);
+}
+CUDALAB_GRADED_TEST(SharedSineMode, 1, "stage 2: the sine mode") {
+  sine_mode(t, 33, 17, 0.25f, 80, true);
+}
+
+CUDALAB_HIDDEN_GRADED_TEST(HiddenGrids, 1, "seeded grid sizes, alphas and step counts") {
+  std::mt19937 rng(20261122);
+  for (int k = 0; k < 4 && !t.failed(); ++k)
+    against_cpu(t, 3 + int(rng() % 120), 3 + int(rng() % 60), 0.05f + 0.05f * float(rng() % 5),
+                1 + int(rng() % 7), k % 2 == 1, 40 + k);
+}
+
+int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }
