@@ -66,8 +66,12 @@ int bench() {
   const double n = double(blocks) * kThreads * samples, rate = n / (best * 1e-3) / 1e9;
   std::printf("device: %s; pi from %.3g points (%d blocks of %d, %d each): %.3f ms\n", prop.name, n,
               blocks, kThreads, samples, best);
+#ifdef CUDALAB_SIMULATOR
+  std::printf("%.3f G samples/s on the simulator (the target, 300, is a GPU's)\n", rate);
+#else
   std::printf("%.1f G samples/s (target: at least 300): %s\n", rate,
               rate >= 300 ? "met" : "MISSED");
+#endif
   return 0;
 }
 
