@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
 # GPU run without CMake, for a machine that has nvcc and a GPU but not the
-# simulator's dependencies: builds the lesson's GPU variants with nvcc, runs
-# the graded tests, the launch-error comparison and the bandwidth benchmark.
+# simulator's dependencies: builds every lesson's GPU variants with nvcc,
+# runs their graded tests (solution and exercise), their programs and their
+# benchmarks, and the launch-error comparison.
 #   bench/gpu.sh OUT_DIR     (NLOHMANN_INCLUDE=dir if nlohmann/json.hpp is elsewhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bench/gpu.sh OUT_DIR}
 mkdir -p "$out"
-inc=(-I framework/include -I lessons/vector_add -I "${NLOHMANN_INCLUDE:-/usr/include}")
 arch=(-gencode arch=compute_90,code=sm_90)
-nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" lessons/vector_add/driver.cu lessons/vector_add/solution.cu \
-  framework/src/compare.cpp -o "$out/vector_add_gpu"
-nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" lessons/vector_add/grade.cu lessons/vector_add/solution.cu \
-  framework/src/compare.cpp framework/src/grading.cpp -o "$out/vector_add_grader_gpu"
-nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" lessons/vector_add/grade.cu lessons/vector_add/exercise.cu \
-  framework/src/compare.cpp framework/src/grading.cpp -o "$out/vector_add_grader_exercise_gpu"
+framework=(framework/src/compare.cpp)
+grading=(framework/src/compare.cpp framework/src/grading.cpp)
+for lesson in vector_add matmul monte_carlo heat; do
+  inc=(-I framework/include -I "lessons/$lesson" -I "${NLOHMANN_INCLUDE:-/usr/include}")
+  libs=()
+  [ "$lesson" = matmul ] && libs=(-lcublas)
+  d=lessons/$lesson
+  nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/driver.cu $d/solution.cu "${framework[@]}" \
+    "${libs[@]}" -o "$out/${lesson}_gpu"
+  nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/grade.cu $d/solution.cu "${grading[@]}" \
+    -o "$out/${lesson}_grader_gpu"
+  nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/grade.cu $d/exercise.cu "${grading[@]}" \
+    -o "$out/${lesson}_grader_exercise_gpu" 2>/dev/null
+done
 nvcc -O3 -std=c++17 "${arch[@]}" tests/programs/launch_errors.cu -o "$out/launch_errors_gpu"
-echo "== graded tests, solution, on the GPU";  "$out/vector_add_grader_gpu" || true
-echo "== graded tests, exercise, on the GPU";  "$out/vector_add_grader_exercise_gpu" | tail -2 || true
-echo "== driver";                              "$out/vector_add_gpu" 1000003 || true
-echo "== launch and API errors";               "$out/launch_errors_gpu" || true
-echo "== bandwidth";                            "$out/vector_add_gpu" --bench || true
+for lesson in vector_add matmul monte_carlo heat; do
+  echo "== $lesson: graded tests, solution, on the GPU";  "$out/${lesson}_grader_gpu" || true
+  echo "== $lesson: graded tests, exercise, on the GPU";
+  "$out/${lesson}_grader_exercise_gpu" | tail -2 || true
+  echo "== $lesson: the program";                          "$out/${lesson}_gpu" || true
+  echo "== $lesson: benchmark";                            "$out/${lesson}_gpu" --bench || true
+done
+echo "== launch and API errors";                           "$out/launch_errors_gpu" || true

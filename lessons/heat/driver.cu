@@ -9,7 +9,8 @@
 // (the four neighbours come from the cache or, in stage 2, from shared
 // memory), and does 6 FLOPs with them: far too few to wait on arithmetic.
 // So a step can at best run as fast as a device-to-device copy of the grid;
-// a textbook kernel reaches about 67 % of it on an H100 (DESIGN.md).
+// a textbook kernel reaches about 67 % of it on an H100 (DESIGN.md), a
+// thread walking down a column (stage 3) about 90 %.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -42,12 +43,14 @@ void cpu_step(const std::vector<float>& in, std::vector<float>& out, int n, floa
     }
 }
 
-float time_ms(bool shared, const float* in, float* out, int n, int reps) {
+float time_ms(int stage, const float* in, float* out, int n, int reps) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
   auto step = [&] {
-    if (shared)
+    if (stage == 3)
+      launch_heat_step_columns(in, out, n, n, 0.2f);
+    else if (stage == 2)
       launch_heat_step_shared(in, out, n, n, 0.2f);
     else
       launch_heat_step(in, out, n, n, 0.2f);
@@ -87,12 +90,13 @@ int bench(int n) {
   std::printf("%d x %d cells; device-to-device copy: %.3f ms, %.1f GB/s\n", n, n, ms_copy,
               copy_gbs);
   double best = 0;
-  for (const bool shared : {false, true}) {
-    const float ms = time_ms(shared, a, b, n, reps);
+  const char* const names[] = {"", "stage 1 (a thread a cell)", "stage 2 (shared halo)",
+                               "stage 3 (columns)"};
+  for (const int stage : {1, 2, 3}) {
+    const float ms = time_ms(stage, a, b, n, reps);
     const double gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
     best = std::max(best, gbs / copy_gbs);
-    std::printf("  %-26s %.3f ms, %7.1f GB/s = %5.1f %% of copy\n",
-                shared ? "stage 2 (shared halo)" : "stage 1 (one thread a cell)", ms, gbs,
+    std::printf("  %-26s %.3f ms, %7.1f GB/s = %5.1f %% of copy\n", names[stage], ms, gbs,
                 100.0 * gbs / copy_gbs);
   }
 #ifdef CUDALAB_SIMULATOR
@@ -156,17 +160,19 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&scratch, bytes), "cudaMalloc(scratch)");
   bool ok = true;
   std::vector<float> got(u0.size());
-  for (const bool shared : {false, true}) {
+  for (const int stage : {1, 2, 3}) {
     check(cudaMemcpy(u, u0.data(), bytes, cudaMemcpyHostToDevice), "copy of u");
-    check(heat_simulate(u, scratch, int(n), int(n), alpha, int(steps), shared), "heat_simulate");
+    check(heat_simulate(u, scratch, int(n), int(n), alpha, int(steps), stage), "heat_simulate");
     check(cudaMemcpy(got.data(), u, bytes, cudaMemcpyDeviceToHost), "copy of u");
     const cudalab::CompareResult r =
         cudalab::compare(got.data(), want.data(), got.size(),
                          {8.0 * double(steps) * 100 * std::ldexp(1.0, -24), 0}, "u", u, std::cout);
     ok &= r.ok();
     std::printf("%s: %ld steps on %ld x %ld, alpha %.2f: %s\n",
-                shared ? "stage 2 (shared halo)" : "stage 1", steps, n, n, alpha,
-                r.ok() ? "matches the CPU" : "WRONG");
+                stage == 1   ? "stage 1"
+                : stage == 2 ? "stage 2 (shared halo)"
+                             : "stage 3 (columns)",
+                steps, n, n, alpha, r.ok() ? "matches the CPU" : "WRONG");
   }
   // The plate, coarsely: one character per cell block, darker is hotter.
   const char* shades = " .:-=+*#%@";

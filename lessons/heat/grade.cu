@@ -34,7 +34,7 @@ void cpu_step(const std::vector<float>& in, std::vector<float>& out, int nx, int
 // Runs heat_simulate on u0 and returns the result in `got`; false when it
 // failed (with the reason given to t).
 bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, int nx, int ny,
-              float alpha, int steps, bool shared, std::vector<float>& got, float** device_u,
+              float alpha, int steps, int stage, std::vector<float>& got, float** device_u,
               cudaError_t* returned = nullptr) {
   const size_t bytes = u0.size() * sizeof(float);
   float *u = nullptr, *scratch = nullptr;
@@ -45,7 +45,7 @@ bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, in
   cudaMemcpy(u, u0.data(), bytes, cudaMemcpyHostToDevice);
   cudaMemset(scratch, 0xff, bytes);  // NaN: a cell read from scratch before it is written shows
   cudalab::track_writers();
-  cudaError_t e = heat_simulate(u, scratch, nx, ny, alpha, steps, shared);
+  cudaError_t e = heat_simulate(u, scratch, nx, ny, alpha, steps, stage);
   if (returned) *returned = e;
   if (e == cudaSuccess) e = cudaDeviceSynchronize();
   got.assign(u0.size(), 0.0f);
@@ -60,15 +60,17 @@ bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, in
   return true;
 }
 
+const char* const kStageNames[] = {"", "stage 1", "stage 2 (shared memory)", "stage 3 (columns)"};
+
 void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
-                 bool shared, uint64_t seed) {
-  t.note() << (shared ? "stage 2 (shared memory)" : "stage 1") << ": " << nx << " x " << ny
-           << " grid, alpha " << alpha << ", " << steps << " steps\n";
+                 int stage, uint64_t seed) {
+  t.note() << kStageNames[stage] << ": " << nx << " x " << ny << " grid, alpha " << alpha << ", "
+           << steps << " steps\n";
   std::vector<float> u = cudalab::random_floats(size_t(nx) * ny, seed, 0.0f, 100.0f),
                      next(u.size());
   std::vector<float> got;
   float* device_u = nullptr;
-  const bool ran = simulate(t, u, nx, ny, alpha, steps, shared, got, &device_u);
+  const bool ran = simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u);
   for (int s = 0; s < steps; ++s) {
     cpu_step(u, next, nx, ny, alpha);
     u.swap(next);
@@ -93,7 +95,7 @@ void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, 
 }
 
 void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
-               bool shared) {
+               int stage) {
   t.note() << "sine mode on " << nx << " x " << ny << ", alpha " << alpha << ", " << steps
            << " steps\n";
   std::vector<float> u(size_t(nx) * ny);
@@ -106,7 +108,7 @@ void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, in
   const double factor = std::pow(1.0 - 4.0 * alpha * (sx * sx + sy * sy), steps);
   std::vector<float> got;
   float* device_u = nullptr;
-  if (simulate(t, u, nx, ny, alpha, steps, shared, got, &device_u)) {
+  if (simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u)) {
     double worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < u.size(); ++i) {
@@ -127,16 +129,16 @@ void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, in
 }  // namespace
 
 CUDALAB_GRADED_TEST(OneStep, 1, "stage 1: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, false, 1);
+  against_cpu(t, 64, 64, 0.2f, 1, 1, 1);
 }
 CUDALAB_GRADED_TEST(ManySteps, 1, "stage 1: 25 steps on 64 x 64 (double buffering)") {
-  against_cpu(t, 64, 64, 0.25f, 25, false, 2);
+  against_cpu(t, 64, 64, 0.25f, 25, 1, 2);
 }
 CUDALAB_GRADED_TEST(OddSize, 1, "stage 1: 100 x 37, not a multiple of the block") {
-  against_cpu(t, 100, 37, 0.1f, 4, false, 3);
+  against_cpu(t, 100, 37, 0.1f, 4, 1, 3);
 }
 CUDALAB_GRADED_TEST(SineModeDecays, 1, "stage 1: a sine mode keeps its shape and decays") {
-  sine_mode(t, 33, 17, 0.2f, 100, false);
+  sine_mode(t, 33, 17, 0.2f, 100, 1);
 }
 CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
                     "alpha above 1/4 is refused with cudaErrorInvalidValue, u untouched") {
@@ -146,7 +148,7 @@ CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
     std::vector<float> got;
     float* device_u = nullptr;
     cudaError_t returned = cudaSuccess;
-    simulate(t, u0, nx, ny, alpha, 3, false, got, &device_u, &returned);
+    simulate(t, u0, nx, ny, alpha, 3, 1, got, &device_u, &returned);
     cudaFree(device_u);
     if (returned != cudaErrorInvalidValue)
       t.fail() << "heat_simulate with alpha = " << alpha << " returned "
@@ -160,20 +162,31 @@ CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
   }
 }
 CUDALAB_GRADED_TEST(SharedOneStep, 1, "stage 2, shared memory: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, true, 4);
+  against_cpu(t, 64, 64, 0.2f, 1, 2, 4);
 }
 CUDALAB_GRADED_TEST(SharedOddSize, 1, "stage 2: 100 x 37 (blocks that stick out of the grid)") {
-  against_cpu(t, 100, 37, 0.15f, 3, true, 5);
+  against_cpu(t, 100, 37, 0.15f, 3, 2, 5);
 }
 CUDALAB_GRADED_TEST(SharedSineMode, 1, "stage 2: the sine mode") {
-  sine_mode(t, 33, 17, 0.25f, 80, true);
+  sine_mode(t, 33, 17, 0.25f, 80, 2);
+}
+
+CUDALAB_GRADED_TEST(ColumnsOneStep, 1, "stage 3 (advanced), columns: one step on 64 x 64") {
+  against_cpu(t, 64, 64, 0.2f, 1, 3, 6);
+}
+CUDALAB_GRADED_TEST(ColumnsOddSize, 1,
+                    "stage 3 (advanced): 100 x 37 (columns that end inside a block)") {
+  against_cpu(t, 100, 37, 0.15f, 5, 3, 7);
+}
+CUDALAB_GRADED_TEST(ColumnsSineMode, 1, "stage 3 (advanced): the sine mode") {
+  sine_mode(t, 33, 17, 0.2f, 60, 3);
 }
 
 CUDALAB_HIDDEN_GRADED_TEST(HiddenGrids, 1, "seeded grid sizes, alphas and step counts") {
   std::mt19937 rng(20261122);
   for (int k = 0; k < 4 && !t.failed(); ++k)
     against_cpu(t, 3 + int(rng() % 120), 3 + int(rng() % 60), 0.05f + 0.05f * float(rng() % 5),
-                1 + int(rng() % 7), k % 2 == 1, 40 + k);
+                1 + int(rng() % 7), 1 + k % 3, 40 + k);
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }

@@ -1,10 +1,11 @@
 // BEGIN SOLUTION
 // Heat equation, the reference solution: an explicit step with fixed
-// boundaries, the same with a shared-memory halo, and the time loop with
-// double buffering and the stability check.
+// boundaries, the same with a shared-memory halo and with each thread
+// walking down a column, and the time loop with double buffering and the
+// stability check.
 // EXERCISE: // Heat equation: u moves by out = in + alpha (left + right + up + down - 4 in).
 // EXERCISE: //
-// EXERCISE: // Your task: the two step kernels and heat_simulate below. Read README.md first.
+// EXERCISE: // Your task: the step kernels and heat_simulate below. Read README.md first.
 // EXERCISE: // Check your work with:   cudalab check heat
 // END SOLUTION
 #include "lesson.h"
@@ -61,6 +62,35 @@ __global__ void heat_step_shared(const float* in, float* out, int nx, int ny, fl
   // END SOLUTION
 }
 
+// Stage 3 (advanced, optional): each thread steps down kRowsPerThread cells
+// of its column. The cells above and below it are the ones it had or will
+// have as its own, so it keeps them in registers (up, center, down) and
+// reads only one new row per cell from memory; the left and right
+// neighbours are in the row its warp has just read, in the cache. Fewer
+// instructions per cell and more loads in flight: the step runs nearly as
+// fast as a copy.
+__global__ void heat_step_columns(const float* in, float* out, int nx, int ny, float alpha) {
+  // TODO (advanced): see README.md, stage 3.
+  // BEGIN SOLUTION
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int first = (blockIdx.y * blockDim.y + threadIdx.y) * kRowsPerThread;
+  if (x >= nx || first >= ny) return;
+  const int last = min(first + kRowsPerThread, ny);
+  float up = first > 0 ? in[(first - 1) * nx + x] : 0.0f;
+  float center = in[first * nx + x];
+  for (int y = first; y < last; ++y) {
+    const int i = y * nx + x;
+    const float down = y + 1 < ny ? in[i + nx] : 0.0f;
+    if (x == 0 || y == 0 || x == nx - 1 || y == ny - 1)
+      out[i] = center;
+    else
+      out[i] = center + alpha * (in[i - 1] + in[i + 1] + up + down - 4.0f * center);
+    up = center;
+    center = down;
+  }
+  // END SOLUTION
+}
+
 void launch_heat_step(const float* in, float* out, int nx, int ny, float alpha) {
   const dim3 threads(kBlockX, kBlockY),
       blocks((nx + kBlockX - 1) / kBlockX, (ny + kBlockY - 1) / kBlockY);
@@ -73,8 +103,15 @@ void launch_heat_step_shared(const float* in, float* out, int nx, int ny, float 
   heat_step_shared<<<blocks, threads>>>(in, out, nx, ny, alpha);
 }
 
+void launch_heat_step_columns(const float* in, float* out, int nx, int ny, float alpha) {
+  const int rows = kBlockY * kRowsPerThread;  // a block's rows
+  const dim3 threads(kBlockX, kBlockY),
+      blocks((nx + kBlockX - 1) / kBlockX, (ny + rows - 1) / rows);
+  heat_step_columns<<<blocks, threads>>>(in, out, nx, ny, alpha);
+}
+
 cudaError_t heat_simulate(float* u, float* scratch, int nx, int ny, float alpha, int steps,
-                          bool shared) {
+                          int stage) {
   // TODO step 1: refuse an unstable alpha (below 0 or above 0.25) with
   //              cudaErrorInvalidValue before touching u.
   // TODO step 2: step from one buffer into the other, then swap which is
@@ -85,7 +122,9 @@ cudaError_t heat_simulate(float* u, float* scratch, int nx, int ny, float alpha,
   float* from = u;
   float* to = scratch;
   for (int s = 0; s < steps; ++s) {
-    if (shared)
+    if (stage == 3)
+      launch_heat_step_columns(from, to, nx, ny, alpha);
+    else if (stage == 2)
       launch_heat_step_shared(from, to, nx, ny, alpha);
     else
       launch_heat_step(from, to, nx, ny, alpha);

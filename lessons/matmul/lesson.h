@@ -11,7 +11,7 @@ constexpr int kTile = 16;
 // of kStepK.
 constexpr int kBlockTile = 128;
 constexpr int kThreadTile = 8;
-constexpr int kStepK = 8;
+constexpr int kStepK = 16;
 
 void launch_matmul_naive(const float* a, const float* b, float* c, int n);
 void launch_matmul_coalesced(const float* a, const float* b, float* c, int n);

@@ -84,7 +84,10 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
 // that a warp's shared reads hit different banks and its stores to C are
 // coalesced.
 __global__ void matmul_register_tiled(const float* a, const float* b, float* c, int n) {
-  __shared__ float slice_a[kStepK][kBlockTile];  // A's slice, stored k-major
+  // A's slice is stored k-major, so that a thread's rows are side by side;
+  // 4 floats of padding per row put the 8 values of k a warp stores at once
+  // in different banks.
+  __shared__ float slice_a[kStepK][kBlockTile + 4];
   __shared__ float slice_b[kStepK][kBlockTile];
   // TODO (advanced): see README.md, stage 4.
   // BEGIN SOLUTION
@@ -92,7 +95,7 @@ __global__ void matmul_register_tiled(const float* a, const float* b, float* c, 
   const int row0 = blockIdx.y * kBlockTile, col0 = blockIdx.x * kBlockTile;
   float acc[kThreadTile][kThreadTile] = {};
   for (int k0 = 0; k0 < n; k0 += kStepK) {
-    // 1024 elements of each slice, 4 per thread; neighbouring threads load
+    // 2048 elements of each slice, 8 per thread; neighbouring threads load
     // neighbouring addresses of A's rows and B's rows.
     for (int e = id; e < kBlockTile * kStepK; e += 256) {
       const int r = e / kStepK, k = e % kStepK;

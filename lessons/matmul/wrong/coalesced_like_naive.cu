@@ -40,13 +40,13 @@ __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
 }
 
 __global__ void matmul_register_tiled(const float* a, const float* b, float* c, int n) {
-  __shared__ float slice_a[kStepK][kBlockTile];  // A's slice, stored k-major
+  __shared__ float slice_a[kStepK][kBlockTile + 4];
   __shared__ float slice_b[kStepK][kBlockTile];
   const int tx = threadIdx.x, ty = threadIdx.y, id = ty * 16 + tx;
   const int row0 = blockIdx.y * kBlockTile, col0 = blockIdx.x * kBlockTile;
   float acc[kThreadTile][kThreadTile] = {};
   for (int k0 = 0; k0 < n; k0 += kStepK) {
-    // 1024 elements of each slice, 4 per thread; neighbouring threads load
+    // 2048 elements of each slice, 8 per thread; neighbouring threads load
     // neighbouring addresses of A's rows and B's rows.
     for (int e = id; e < kBlockTile * kStepK; e += 256) {
       const int r = e / kStepK, k = e % kStepK;
