@@ -132,8 +132,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     const long v = std::strtol(argv[i], &end, 10);
-    if (!end || *end || v < 3 || v > 65536 || numbers == 2) {
-      std::fprintf(stderr, "heat: '%s' is not an option or a number from 3 to 65536\n", argv[i]);
+    const long lowest = numbers == 0 ? 3 : 1;  // a grid of 3 x 3 has one interior cell
+    if (!end || *end || v < lowest || v > 65536 || numbers == 2) {
+      std::fprintf(stderr,
+                   "heat: '%s' is not an option, a grid size from 3 or a step count from 1 (at "
+                   "most 65536)\n",
+                   argv[i]);
       return 2;
     }
     (numbers++ == 0 ? n : steps) = v;

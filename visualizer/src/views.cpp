@@ -246,19 +246,21 @@ void Views::draw_metrics(const Selection& s) {
   const trace::KernelMetrics& k = metrics_;
   ImGui::TextWrapped(
       "Per warp-level instruction (a request): global sectors of 32 bytes per request "
-      "(4 when a warp reads 32 consecutive floats), shared-memory wavefronts per request "
+      "(4 when a warp reads 32 consecutive floats), the threads' atomics, shared-memory "
+      "wavefronts per request "
       "(1 without bank conflicts), and the lanes active per warp step (32: no lane idle). "
       "Nsight Compute measures the same on a GPU; `cudalab stats TRACE` names its metrics.");
   ImGui::Text("warp steps: %.1f of 32 lanes active (%.1f %%), %llu divergent branches",
               k.steps.lanes_per_step(), k.steps.efficiency(),
               (unsigned long long)k.steps.divergent);
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("metrics", 10, kFlags)) return;
+                                     ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("metrics", 11, kFlags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* h :
-       {"line", "global loads", "sectors/req", "global stores", "sectors/req", "shared loads",
-        "wavefronts/req", "shared stores", "lanes/step", "divergent"})
+  // Global loads and stores: requests and sectors per request; atomic
+  // operations; shared: requests and wavefronts per request; warp steps.
+  for (const char* h : {"line", "loads", "sect/req", "stores", "sect/req", "atomics", "sh. loads",
+                        "waves/req", "sh. stores", "lanes/step", "divergent"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   auto cell_count = [](uint64_t n) {
@@ -282,6 +284,7 @@ void Views::draw_metrics(const Selection& s) {
     cell_ratio(l.loads.requests, l.loads.sectors_per_request(), l.loads.efficiency() < 50);
     cell_count(l.stores.requests);
     cell_ratio(l.stores.requests, l.stores.sectors_per_request(), l.stores.efficiency() < 50);
+    cell_count(l.atomics.lanes);
     cell_count(l.shared_loads.requests);
     cell_ratio(l.shared_loads.requests, l.shared_loads.wavefronts_per_request(),
                l.shared_loads.conflicts > 0);
