@@ -118,6 +118,8 @@ TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + trace_ + " --launch 9", &out), 2);
   EXPECT_NE(out.find("the trace has 1 launches"), std::string::npos) << out;
   EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + trace_ + " --size big", &out), 2);
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + trace_ + " --columns 0", &out), 2);
+  EXPECT_NE(out.find("--columns wants a whole number"), std::string::npos) << out;
   EXPECT_EQ(run(std::string(CUDALAB_VIZ), &out), 2);
 }
 

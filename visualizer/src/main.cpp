@@ -29,12 +29,14 @@ int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
                "                   [--launch N] [--block N] [--thread N] [--metrics]\n"
+               "                   [--columns N]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
                "  --size WxH             window size (default 1280x800)\n"
                "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
                "                         block and thread as linear indices from 0)\n"
-               "  --metrics              open the memory window on its metrics per line\n");
+               "  --metrics              open the memory window on its metrics per line\n"
+               "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
   return code;
 }
 
@@ -60,7 +62,7 @@ bool save_png(const std::string& path, int w, int h) {
 
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
-  long width = 1280, height = 800, launch = 1, block = 0, thread = -1;
+  long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0;
   bool metrics = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -81,6 +83,11 @@ int main(int argc, char** argv) {
       if (std::sscanf(v, "%ldx%ld", &width, &height) != 2 || width < 320 || height < 240 ||
           width > 8192 || height > 8192) {
         std::fprintf(stderr, "cudalab-viz: --size wants WIDTHxHEIGHT, from 320x240 to 8192x8192\n");
+        return 2;
+      }
+    } else if (a == "--columns") {
+      if (!parse_number(next(), 1, 4096, &columns)) {
+        std::fprintf(stderr, "cudalab-viz: --columns wants a whole number from 1 to 4096\n");
         return 2;
       }
     } else if (a == "--launch" || a == "--block" || a == "--thread") {
@@ -112,6 +119,7 @@ int main(int argc, char** argv) {
   }
   cudalab::viz::Selection sel;
   sel.show_metrics = metrics;
+  sel.columns = int(columns);
   if (!trace.launches.empty()) {
     if (launch > long(trace.launches.size())) {
       std::fprintf(stderr, "cudalab-viz: --launch %ld, but the trace has %zu launches\n", launch,

@@ -195,7 +195,8 @@ void Views::refresh(const Selection& s) {
       Heatmap h;
       h.allocation = a;
       const uint64_t words = std::max<uint64_t>(1, (a->size + 3) / 4);
-      const uint64_t cells = std::min<uint64_t>(words, 2048);
+      // One element a cell when a row width is given (up to 64K cells).
+      const uint64_t cells = std::min<uint64_t>(words, s.columns > 0 ? 65536 : 2048);
       h.per_cell = (words + cells - 1) / cells;
       h.who.assign(cells, -1);
       h.mine.assign(cells, 0);
@@ -311,8 +312,8 @@ void Views::draw_heatmaps(Selection& s) {
     ImGui::Text("allocation %u%s%s: %llu bytes, allocated at %s", a.id, a.name.empty() ? "" : " ",
                 a.name.c_str(), (unsigned long long)a.size, site.c_str());
     if (h.per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)h.per_cell);
-    const int columns = 64;
-    const float cell = std::clamp(ImGui::GetContentRegionAvail().x / columns, 4.f, 16.f);
+    const int columns = s.columns > 0 && h.per_cell == 1 ? s.columns : 64;
+    const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(columns), 2.f, 16.f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     draw_cells(("mem" + std::to_string(a.id)).c_str(), int(h.who.size()), columns, cell,

@@ -16,6 +16,7 @@ struct Selection {
   int thread = -1;               // linear thread index in the block, -1: none
   bool color_by_thread = false;  // heatmap: colour by thread (lane) instead of block
   bool show_metrics = false;     // the memory window shows the metrics per line
+  int columns = 0;               // heatmap: elements per row (a matrix's width); 0: 64 cells
 };
 
 class Views {
