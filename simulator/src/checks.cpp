@@ -253,8 +253,17 @@ void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc)
     if (address >= a.base + a.size)
       where = std::to_string(address - (a.base + a.size) + 1) + " bytes after the last byte of " +
               buffer_words(a);
-    else
+    else {
       where = std::to_string(a.base - address) + " bytes before the start of " + buffer_words(a);
+      // Running past the end of the buffer before it lands here too, and is
+      // the more common mistake: say so.
+      const Allocation* before = allocations().preceding(address);
+      if (before && address >= before->base + before->size &&
+          address - (before->base + before->size) < 4096)
+        where += "; it is also " + std::to_string(address - (before->base + before->size) + 1) +
+                 " bytes after the last byte of " + buffer_words(*before) +
+                 " (a thread that runs past that buffer's end lands here)";
+    }
   } else if (address >= g_freed_low.load(std::memory_order_relaxed) &&
              address < g_freed_high.load(std::memory_order_relaxed)) {
     std::lock_guard lock(g_mutex);

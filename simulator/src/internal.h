@@ -67,6 +67,8 @@ class AllocationTable {
   // The allocation whose red zones (`margin` bytes either side) hold
   // `address`, when it is in no allocation.
   const Allocation* nearest(uintptr_t address, size_t margin) const;
+  // The allocation that starts last at or before `address`, if any.
+  const Allocation* preceding(uintptr_t address) const;
   // Whether `address` is between the lowest and highest allocation (with
   // red zones): most other accesses (locals, shared memory) are not.
   bool in_span(uintptr_t address) const {

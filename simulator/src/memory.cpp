@@ -72,14 +72,23 @@ Allocation* AllocationTable::find_base(const void* p) const {
 const Allocation* AllocationTable::nearest(uintptr_t address, size_t margin) const {
   auto it = std::upper_bound(by_address_.begin(), by_address_.end(), address,
                              [](uintptr_t v, const Allocation* a) { return v < a->base; });
-  // The one starting after the address (it may be in its front red zone) or
-  // the one before it (in its back red zone).
-  if (it != by_address_.end() && (*it)->base - address <= margin) return *it;
+  // The one before the address, when the address is in the bytes its block
+  // keeps after it (the rounding to 256 bytes, then the back red zone)...
   if (it != by_address_.begin()) {
     const Allocation* a = *(it - 1);
-    if (address >= a->base + a->size && address - (a->base + a->size) < margin) return a;
+    const uintptr_t end = a->base + a->size,
+                    block_end = a->base + (a->size + 255) / 256 * 256 + margin;
+    if (address >= end && address < block_end) return a;
   }
+  // ... or the one after it (its front red zone).
+  if (it != by_address_.end() && (*it)->base - address <= margin) return *it;
   return nullptr;
+}
+
+const Allocation* AllocationTable::preceding(uintptr_t address) const {
+  auto it = std::upper_bound(by_address_.begin(), by_address_.end(), address,
+                             [](uintptr_t v, const Allocation* a) { return v < a->base; });
+  return it == by_address_.begin() ? nullptr : *(it - 1);
 }
 
 std::vector<Allocation*> AllocationTable::all() const {
@@ -115,29 +124,9 @@ namespace {
 // The variable a cudaMalloc call fills ("d_a" in `cudaMalloc(&d_a, n)` or
 // `cudaMalloc((void**)&d_a, n)`), read from the source line; "" when the
 // source is not there or the call does not look like that.
-std::string allocation_name(const char* file, int line) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<std::string>> sources;
-  if (!file || line <= 0) return "";
-  std::lock_guard lock(mutex);
-  auto [it, fresh] = sources.try_emplace(file);
-  if (fresh) {
-    // As the compiler was given it, or beside the program, or here.
-    const std::string base = std::filesystem::path(file).filename().string();
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    for (const std::string& candidate :
-         {std::string(file), ec ? base : (exe.parent_path() / base).string(), base}) {
-      std::ifstream in(candidate);
-      if (!in) continue;
-      for (std::string l; std::getline(in, l);) it->second.push_back(l);
-      break;
-    }
-  }
-  if (size_t(line) > it->second.size()) return "";
-  const std::string& text = it->second[size_t(line) - 1];
-  size_t at = text.find("cudaMalloc");
-  if (at == std::string::npos) return "";
+// The variable a cudaMalloc call at `at` in `text` fills: its first
+// argument, without casts and the address-of ("" when it is not a name).
+std::string first_argument_name(const std::string& text, size_t at) {
   at = text.find('(', at);
   if (at == std::string::npos) return "";
   // The first argument, up to a comma at depth 0.
@@ -165,6 +154,38 @@ std::string allocation_name(const char* file, int line) {
         c != '>' && c != '[' && c != ']')
       return "";
   return name;
+}
+
+std::string allocation_name(const char* file, int line) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> sources;
+  if (!file || line <= 0) return "";
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = sources.try_emplace(file);
+  if (fresh) {
+    // As the compiler was given it, or beside the program, or here.
+    const std::string base = std::filesystem::path(file).filename().string();
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    for (const std::string& candidate :
+         {std::string(file), ec ? base : (exe.parent_path() / base).string(), base}) {
+      std::ifstream in(candidate);
+      if (!in) continue;
+      for (std::string l; std::getline(in, l);) it->second.push_back(l);
+      break;
+    }
+  }
+  if (size_t(line) > it->second.size()) return "";
+  const std::string& text = it->second[size_t(line) - 1];
+  // A line may allocate several buffers (`cudaMalloc(&a, n) || cudaMalloc(&b,
+  // n)`): the k-th call from it fills the k-th, in turn.
+  std::vector<std::string> names;
+  for (size_t at = text.find("cudaMalloc"); at != std::string::npos;
+       at = text.find("cudaMalloc", at + 1))
+    names.push_back(first_argument_name(text, at));
+  if (names.empty()) return "";
+  static std::map<std::pair<std::string, int>, size_t> calls;
+  return names[calls[{file, line}]++ % names.size()];
 }
 }  // namespace
 }  // namespace cudalab::rt

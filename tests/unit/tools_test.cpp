@@ -314,6 +314,15 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   EXPECT_TRUE(Says(r.output, "'memchek', which is not a check"));
 }
 
+// Buffers allocated on one line get their own names, in turn; a read past
+// the end of one is named after it.
+TEST_F(Tools, MemcheckNamesEachBufferOfALine) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/two_on_a_line.cu -o " + path("p")).status, 0);
+  const Result r = run("CUDALAB_CHECK=memcheck " + path("p"));
+  EXPECT_TRUE(Says(r.output, "after the last byte of the 4000-byte buffer `b`")) << r.output;
+  EXPECT_EQ(r.output.find("buffer `a`"), std::string::npos) << r.output;
+}
+
 TEST_F(Tools, SynccheckReportsABarrierReachedByPartOfTheBlock) {
   const std::string dir = kPrograms + "/checks/";
   ASSERT_EQ(run(kCC + " " + dir + "partial_barrier.cu -o " + path("p")).status, 0);
