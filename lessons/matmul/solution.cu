@@ -51,12 +51,13 @@ __global__ void matmul_coalesced(const float* a, const float* b, float* c, int n
 __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
   __shared__ float tile_a[kTile][kTile];
   __shared__ float tile_b[kTile][kTile];
-  // TODO step 1: this thread's row and col in C (threadIdx.x walks the columns).
-  // TODO step 2: for each tile t along k: load a[row][t * kTile + threadIdx.x]
-  //              into tile_a[threadIdx.y][threadIdx.x] and b[t * kTile +
-  //              threadIdx.y][col] into tile_b (0 for elements outside the
-  //              matrices), __syncthreads(), add up the kTile products, and
-  //              __syncthreads() again before the next tile overwrites them.
+  // TODO step 1: this thread's row and col in C, mapped as in stage 2.
+  // TODO step 2: for each tile t along k, each thread loads one element of
+  //              A's tile and one of B's (0 where the tile sticks out of the
+  //              matrices); the block waits until the tiles are whole; each
+  //              thread adds the kTile products of its row of tile_a and its
+  //              column of tile_b; and the block waits again before the next
+  //              tile overwrites them.
   // TODO step 3: store the sum if (row, col) is inside C.
   // BEGIN SOLUTION
   const int row = blockIdx.y * kTile + threadIdx.y;
