@@ -320,6 +320,20 @@ int check(const CheckOptions& opt) {
       fs::remove_all(p, ec);
     }
   } cleanup{work};
+  // A .diff is a change to the solution (the lessons' known-wrong files):
+  // grade the solution with that change made.
+  if (student.extension() == ".diff") {
+    const fs::path made = work / (student.stem().string() + ".cu");
+    try {
+      std::ofstream(made) << apply_to_solution(read_file(lesson.dir / lesson.solution_file),
+                                               read_file(student));
+    } catch (const std::exception& e) {
+      std::cerr << "cudalab: " << student.string() << ": " << e.what() << "\n";
+      return 2;
+    }
+    std::cout << "  (the solution with the change in " << student.filename().string() << ")\n";
+    student = made;
+  }
 
   // 1. Build.
   std::cout << "  building with cudalab-cc ..." << std::flush;

@@ -68,4 +68,11 @@ int exercise(const std::string& lesson, bool check_only);
 // naming the line of a marker that does not pair.
 std::string exercise_from_solution(const std::string& solution);
 
+// A known-wrong submission kept as a change to the solution: `diff` is a
+// unified diff (`diff -u solution.cu mine.cu`; lines before its `---` are
+// free text, like the `// expect-failed:` line). Returns the solution with
+// the change made; throws std::runtime_error naming the hunk that no longer
+// fits the solution.
+std::string apply_to_solution(const std::string& solution, const std::string& diff);
+
 }  // namespace cudalab::cli
