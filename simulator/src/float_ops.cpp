@@ -10,8 +10,6 @@
 // and square roots count 1 each (a GPU computes them with several
 // instructions). The instrumented build is not vectorized, so a packed
 // instruction is rare; it counts once per element.
-#include <link.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -45,30 +43,17 @@ FloatOps ops_of(std::string m, bool wide) {
   return r;
 }
 
-uintptr_t program_base() {
-  uintptr_t base = 0;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, size_t, void* out) {
-        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
-        return 1;  // the first object is the main program
-      },
-      &base);
-  return base;
-}
-
 }  // namespace
 
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
   static const bool have_objdump = std::system("command -v objdump >/dev/null 2>&1") == 0;
   if (!have_objdump) return false;
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n <= 0) return false;
-  const std::string cmd =
-      "objdump -d --no-show-raw-insn -j .text '" + std::string(exe, size_t(n)) + "' 2>/dev/null";
+  const std::string exe = main_program_file();
+  if (exe.empty()) return false;
+  const std::string cmd = "objdump -d --no-show-raw-insn -j .text '" + exe + "' 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return false;
-  const uintptr_t base = program_base();
+  const uintptr_t base = main_program_base();
   char line[1024];
   FloatOps* current = nullptr;  // the basic block whose instructions these are
   FloatOps before_first;        // a function's instructions before its first block's call

@@ -377,6 +377,10 @@ struct FloatOps {
 };
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block);
 
+// Where the program is loaded, and its file (the instrumented twin's, when
+// it runs).
+uintptr_t main_program_base();
+std::string main_program_file();
 // "file.cu:12" for code addresses of this program ("" when unknown).
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs);
 // Whether two return addresses are calls from one source line (the compiler

@@ -12,7 +12,7 @@
 #include "internal.h"
 
 namespace cudalab::rt {
-namespace {
+
 // Where the main program is loaded. dladdr names the main program by the
 // argv[0] it was started with, which is not its file when a plain build has
 // handed over to its instrumented twin; the load address tells for sure.
@@ -26,7 +26,12 @@ uintptr_t main_program_base() {
       &base);
   return base;
 }
-}  // namespace
+
+std::string main_program_file() {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  return n > 0 ? std::string(exe, size_t(n)) : std::string();
+}
 
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
   std::vector<std::string> out(pcs.size());
@@ -39,9 +44,7 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
     offsets[i] = pcs[i] - reinterpret_cast<uintptr_t>(info.dli_fbase);
     std::string object = info.dli_fname;
     if (reinterpret_cast<uintptr_t>(info.dli_fbase) == main_program_base()) {
-      char exe[4096];
-      const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-      if (n > 0) object.assign(exe, size_t(n));
+      if (const std::string exe = main_program_file(); !exe.empty()) object = exe;
     }
     by_object[object].push_back(i);
   }

@@ -153,9 +153,7 @@ class TraceWriter {
     std::fwrite("CLTRACE", 1, 8, file_);
     const uint32_t header[2] = {kVersion, 0};
     std::fwrite(header, 4, 2, file_);
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    std::string program = n > 0 ? std::string(exe, size_t(n)) : "";
+    std::string program = main_program_file();
     if (program.size() > 13 && program.substr(program.size() - 13) == ".instrumented")
       program.resize(program.size() - 13);
     write(kProgram, Payload().str(program));
