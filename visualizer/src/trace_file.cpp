@@ -162,6 +162,15 @@ Trace read_trace(const std::string& path) {
   size_t pos = 16;
   bool ended = false;
   std::map<uint32_t, size_t> launch_index;
+  // The launch a record names, which must have come before it.
+  auto launch_of = [&](Reader& r, const char* what) -> Launch& {
+    const uint32_t id = r.get<uint32_t>();
+    auto it = launch_index.find(id);
+    if (it == launch_index.end())
+      throw TraceError(path + " is corrupt: " + what + " of launch " + std::to_string(id) +
+                       " come before the launch");
+    return t.launches[it->second];
+  };
   while (pos < data.size()) {
     if (data.size() - pos < 5)
       throw TraceError(path + " is truncated: it ends in the middle of a record header");
@@ -213,12 +222,7 @@ Trace read_trace(const std::string& path) {
         break;
       }
       case 6: {
-        const uint32_t id = r.get<uint32_t>();
-        auto it = launch_index.find(id);
-        if (it == launch_index.end())
-          throw TraceError(path + " is corrupt: the end of launch " + std::to_string(id) +
-                           " comes before the launch");
-        Launch& l = t.launches[it->second];
+        Launch& l = launch_of(r, "the end");
         l.ended = true;
         l.faulted = r.get<uint8_t>() != 0;
         l.idle_threads = r.get<uint64_t>();
@@ -239,15 +243,11 @@ Trace read_trace(const std::string& path) {
         ended = true;
         break;
       case 10: {
-        const uint32_t id = r.get<uint32_t>();
-        auto it = launch_index.find(id);
-        if (it == launch_index.end())
-          throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(id) +
-                           " comes before the launch");
+        Launch& l = launch_of(r, "findings");
         const std::string text = r.str();
         const auto json = nlohmann::json::parse(text, nullptr, false);
         if (!json.is_object())
-          throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(id) +
+          throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(l.id) +
                            " is not a JSON object");
         Finding f;
         f.tool = json.value("tool", "");
@@ -255,22 +255,17 @@ Trace read_trace(const std::string& path) {
         f.where = json.value("where", "");
         f.message = json.value("message", "");
         f.count = json.value("count", uint64_t(1));
-        t.launches[it->second].findings.push_back(std::move(f));
+        l.findings.push_back(std::move(f));
         break;
       }
       case 11: {
-        const uint32_t id = r.get<uint32_t>();
-        auto it = launch_index.find(id);
-        if (it == launch_index.end())
-          throw TraceError(path + " is corrupt: requests of launch " + std::to_string(id) +
-                           " come before the launch");
-        Launch& l = t.launches[it->second];
+        Launch& l = launch_of(r, "requests");
         const uint32_t block = r.get<uint32_t>(), phase = r.get<uint32_t>();
         r.get<uint64_t>();  // the barrier that ended the phase
         const uint32_t count = r.get<uint32_t>();
         if (block >= l.grid.count())
           throw TraceError(path + " is corrupt: requests name a block outside launch " +
-                           std::to_string(id) + "'s grid");
+                           std::to_string(l.id) + "'s grid");
         const uint64_t threads = l.block.count();
         for (uint32_t k = 0; k < count; ++k) {
           Request q;
@@ -290,7 +285,7 @@ Trace read_trace(const std::string& path) {
               uint64_t(q.warp) * 32 + 31 - uint64_t(__builtin_clz(q.mask | 1));
           if (q.mask == 0 || q.kind > 2 || (bytes == 0 && others > 0 && encoding != kPattern) ||
               encoding > kEach || last_thread >= threads)
-            throw TraceError(path + " is corrupt: a request of launch " + std::to_string(id) +
+            throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
                              " has no lanes, lanes outside its block, or an unknown kind");
           const char* lanes = r.take(bytes);
           q.lanes_at = l.lane_data.size();
@@ -303,11 +298,7 @@ Trace read_trace(const std::string& path) {
         break;
       }
       case 12: {
-        const uint32_t id = r.get<uint32_t>();
-        auto it = launch_index.find(id);
-        if (it == launch_index.end())
-          throw TraceError(path + " is corrupt: warp steps of launch " + std::to_string(id) +
-                           " come before the launch");
+        Launch& l = launch_of(r, "warp steps");
         const uint32_t count = r.get<uint32_t>();
         for (uint32_t k = 0; k < count; ++k) {
           WarpSteps w;
@@ -315,7 +306,7 @@ Trace read_trace(const std::string& path) {
           w.steps = r.get<uint64_t>();
           w.lanes = r.get<uint64_t>();
           w.divergent = r.get<uint64_t>();
-          t.launches[it->second].steps.push_back(w);
+          l.steps.push_back(w);
         }
         break;
       }
