@@ -21,17 +21,12 @@
 #include <vector>
 
 #include "cudalab/compare.h"
+#include "cudalab/timing.h"
 #include "lesson.h"
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "heat: %s failed: %s (%s)\n", what, cudaGetErrorString(e),
-                 cudaGetErrorName(e));
-    std::exit(1);
-  }
-}
+using cudalab::check;
 
 void cpu_step(const std::vector<float>& in, std::vector<float>& out, int n, float alpha) {
   for (int y = 0; y < n; ++y)
@@ -43,31 +38,6 @@ void cpu_step(const std::vector<float>& in, std::vector<float>& out, int n, floa
     }
 }
 
-float time_ms(int stage, const float* in, float* out, int n, int reps) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  auto step = [&] {
-    if (stage == 3)
-      launch_heat_step_columns(in, out, n, n, 0.2f);
-    else if (stage == 2)
-      launch_heat_step_shared(in, out, n, n, 0.2f);
-    else
-      launch_heat_step(in, out, n, n, 0.2f);
-  };
-  step();
-  check(cudaDeviceSynchronize(), "warm-up step");
-  cudaEventRecord(start);
-  for (int r = 0; r < reps; ++r) step();
-  cudaEventRecord(stop);
-  check(cudaEventSynchronize(stop), "steps");
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / float(reps);
-}
-
 int bench(int n) {
   const size_t bytes = size_t(n) * n * sizeof(float);
   float *a, *b;
@@ -75,25 +45,24 @@ int bench(int n) {
   check(cudaMalloc(&b, bytes), "cudaMalloc");
   check(cudaMemset(a, 0, bytes), "cudaMemset");
   const int reps = 20;
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "warm-up copy");
-  cudaEventRecord(start);
-  for (int r = 0; r < reps; ++r) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-  cudaEventRecord(stop);
-  check(cudaEventSynchronize(stop), "copy");
-  float ms_copy = 0;
-  cudaEventElapsedTime(&ms_copy, start, stop);
-  ms_copy /= reps;
-  const double copy_gbs = 2.0 * bytes / (ms_copy * 1e-3) / 1e9;
+  const double copy_gbs = cudalab::copy_gbs(b, a, bytes, reps);
+  const double ms_copy = 2.0 * bytes / (copy_gbs * 1e9) * 1e3;
   std::printf("%d x %d cells; device-to-device copy: %.3f ms, %.1f GB/s\n", n, n, ms_copy,
               copy_gbs);
   double best = 0;
   const char* const names[] = {"", "stage 1 (a thread a cell)", "stage 2 (shared halo)",
                                "stage 3 (columns)"};
   for (const int stage : {1, 2, 3}) {
-    const float ms = time_ms(stage, a, b, n, reps);
+    const float ms = cudalab::average_ms(
+        [&] {
+          if (stage == 3)
+            launch_heat_step_columns(a, b, n, n, 0.2f);
+          else if (stage == 2)
+            launch_heat_step_shared(a, b, n, n, 0.2f);
+          else
+            launch_heat_step(a, b, n, n, 0.2f);
+        },
+        reps, names[stage]);
     const double gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
     best = std::max(best, gbs / copy_gbs);
     std::printf("  %-26s %.3f ms, %7.1f GB/s = %5.1f %% of copy\n", names[stage], ms, gbs,

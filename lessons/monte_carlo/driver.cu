@@ -17,52 +17,41 @@
 #include <string>
 
 #include "cudalab/compare.h"
+#include "cudalab/timing.h"
 #include "lesson.h"
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "monte_carlo: %s failed: %s (%s)\n", what, cudaGetErrorString(e),
-                 cudaGetErrorName(e));
-    std::exit(1);
-  }
-}
+using cudalab::check;
 
 constexpr double kPi = 3.14159265358979323846;
 
-double pi_estimate(int blocks, int samples, unsigned long long seed, float* ms) {
+double pi_estimate(int blocks, int samples, unsigned long long seed) {
   unsigned long long* hits;
   check(cudaMalloc(&hits, sizeof(*hits)), "cudaMalloc");
   check(cudaMemset(hits, 0, sizeof(*hits)), "cudaMemset");
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
   launch_count_in_circle(hits, blocks, samples, seed);
-  cudaEventRecord(stop);
   check(cudaGetLastError(), "the launch");
-  check(cudaEventSynchronize(stop), "the pi kernel");
-  cudaEventElapsedTime(ms, start, stop);
   unsigned long long got = 0;
-  check(cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost), "copy of hits");
+  check(cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost), "the pi kernel");
   cudaFree(hits);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return 4.0 * double(got) / (double(blocks) * kThreads * samples);
 }
 
 int bench() {
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  const int blocks = prop.multiProcessorCount * 64, samples = 4096;
-  float ms = 0;
-  pi_estimate(blocks, samples, 1, &ms);  // warm-up
-  double best = 1e30;
-  for (int r = 0; r < 5; ++r) {
-    pi_estimate(blocks, samples, 2 + r, &ms);
-    best = std::min(best, double(ms));
-  }
+#ifdef CUDALAB_SIMULATOR
+  const int samples = 16;  // a CPU draws about a thousand times fewer
+#else
+  const int samples = 4096;
+#endif
+  const int blocks = prop.multiProcessorCount * 64;
+  unsigned long long* hits;
+  check(cudaMalloc(&hits, sizeof(*hits)), "cudaMalloc");
+  const float best = cudalab::average_ms([&] { launch_count_in_circle(hits, blocks, samples, 2); },
+                                         5, "the pi kernel");
+  cudaFree(hits);
   const double n = double(blocks) * kThreads * samples, rate = n / (best * 1e-3) / 1e9;
   std::printf("device: %s; pi from %.3g points (%d blocks of %d, %d each): %.3f ms\n", prop.name, n,
               blocks, kThreads, samples, best);
@@ -103,12 +92,10 @@ int main(int argc, char** argv) {
   if (bench_only) return bench();
   const int blocks = 64;
   const double n = double(blocks) * kThreads * samples;
-  float ms = 0;
-  const double pi = pi_estimate(blocks, int(samples), 2026, &ms);
+  const double pi = pi_estimate(blocks, int(samples), 2026);
   const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n);
-  std::printf(
-      "pi   ~ %.6f +- %.6f from %.0f points (exact %.6f: %.1f standard errors off), %.1f ms\n", pi,
-      se, n, kPi, std::fabs(pi - kPi) / se, ms);
+  std::printf("pi   ~ %.6f +- %.6f from %.0f points (exact %.6f: %.1f standard errors off)\n", pi,
+              se, n, kPi, std::fabs(pi - kPi) / se);
 
   const Option o{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
   double* sums;

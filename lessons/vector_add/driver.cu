@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cudalab/compare.h"
+#include "cudalab/timing.h"
 #include "lesson.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
@@ -28,13 +29,7 @@
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "vector_add: %s failed: %s (%s)\n", what, cudaGetErrorString(e),
-                 cudaGetErrorName(e));
-    std::exit(1);
-  }
-}
+using cudalab::check;
 
 // The CPU reference.
 void vector_add_cpu(const float* a, const float* b, float* c, int n) {
@@ -57,25 +52,6 @@ bool parse_int(const char* s, long lo, long hi, long* out) {
   return true;
 }
 
-// Average time of one launch over `reps`, after a warm-up.
-float time_launches(const float* a, const float* b, float* c, int n, int blocks, int threads,
-                    int reps) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  launch_vector_add(a, b, c, n, blocks, threads);
-  check(cudaDeviceSynchronize(), "warm-up launch");
-  cudaEventRecord(start);
-  for (int r = 0; r < reps; ++r) launch_vector_add(a, b, c, n, blocks, threads);
-  cudaEventRecord(stop);
-  check(cudaEventSynchronize(stop), "vector add");
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / reps;
-}
-
 int bench(int n) {
   const size_t bytes = size_t(n) * sizeof(float);
   float *a, *b, *c;
@@ -89,26 +65,19 @@ int bench(int n) {
   const int reps = 100, threads = 256;
 
   // The limit: a device-to-device copy moves 8 bytes per element.
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  check(cudaMemcpy(c, a, bytes, cudaMemcpyDeviceToDevice), "warm-up copy");
-  cudaEventRecord(start);
-  for (int r = 0; r < reps; ++r) cudaMemcpy(c, a, bytes, cudaMemcpyDeviceToDevice);
-  cudaEventRecord(stop);
-  check(cudaEventSynchronize(stop), "copy");
-  float ms_copy = 0;
-  cudaEventElapsedTime(&ms_copy, start, stop);
-  ms_copy /= reps;
-  const double copy_gbs = 2.0 * bytes / (ms_copy * 1e-3) / 1e9;
+  const double copy_gbs = cudalab::copy_gbs(c, a, bytes, reps);
+  const float ms_copy = float(2.0 * bytes / (copy_gbs * 1e9) * 1e3);
 
   // Two grids: one thread per element, and a grid sized to the GPU (32
   // blocks of 256 per multiprocessor) whose threads loop over several
   // elements each: fewer threads, less index arithmetic per byte.
   const int one_per_element = (n + threads - 1) / threads;
   const int sized_to_gpu = prop.multiProcessorCount * 32;
-  const float ms_a = time_launches(a, b, c, n, one_per_element, threads, reps);
-  const float ms_b = time_launches(a, b, c, n, sized_to_gpu, threads, reps);
+  auto time_grid = [&](int blocks) {
+    return cudalab::average_ms([&] { launch_vector_add(a, b, c, n, blocks, threads); }, reps,
+                               "vector add");
+  };
+  const float ms_a = time_grid(one_per_element), ms_b = time_grid(sized_to_gpu);
   const double gbs_a = 3.0 * bytes / (ms_a * 1e-3) / 1e9, gbs_b = 3.0 * bytes / (ms_b * 1e-3) / 1e9;
   std::printf("device: %s, %d floats, %d launches each\n", prop.name, n, reps);
   std::printf("device-to-device copy:            %.3f ms, %6.1f GB/s (8 bytes per element)\n",
@@ -122,8 +91,15 @@ int bench(int n) {
       "(grid sized to the GPU)\n",
       sized_to_gpu, threads, ms_b, gbs_b, 100.0 * gbs_b / copy_gbs);
   const double best = 100.0 * std::max(gbs_a, gbs_b) / copy_gbs;
+#ifdef CUDALAB_SIMULATOR
+  std::printf(
+      "vector add reaches %.1f %% of copy (on the simulator both are the CPU's; the "
+      "target, 90 %%, is a GPU's)\n",
+      best);
+#else
   std::printf("vector add reaches %.1f %% of copy bandwidth (target: at least 90 %%): %s\n", best,
               best >= 90.0 ? "met" : "MISSED");
+#endif
   cudaFree(a);
   cudaFree(b);
   cudaFree(c);

@@ -1,0 +1,51 @@
+// What the lessons' programs share for --bench: stopping with a clear
+// message on a CUDA error, and timing launches with CUDA events. On the
+// simulator the events time the CPU; on a GPU, the GPU.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+namespace cudalab {
+
+// Ends the program, naming what failed and why, when `e` is an error.
+inline void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "%s: %s failed: %s (%s)\n", program_invocation_short_name, what,
+               cudaGetErrorString(e), cudaGetErrorName(e));
+  std::exit(1);
+}
+
+// Milliseconds per call of run(), averaged over `reps` calls after one
+// warm-up call; `what` names the work if it fails.
+template <class Run>
+float average_ms(Run&& run, int reps, const char* what) {
+  run();
+  check(cudaGetLastError(), what);
+  check(cudaDeviceSynchronize(), what);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) run();
+  cudaEventRecord(stop);
+  check(cudaEventSynchronize(stop), what);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / float(reps);
+}
+
+// The machine's memory limit: GB/s of a device-to-device copy of `bytes`,
+// counting what it reads and what it writes.
+inline double copy_gbs(void* to, const void* from, size_t bytes, int reps) {
+  const float ms = average_ms([&] { cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice); }, reps,
+                              "a device copy");
+  return 2.0 * double(bytes) / (double(ms) * 1e-3) / 1e9;
+}
+
+}  // namespace cudalab
