@@ -81,4 +81,25 @@ bool device_available(std::string* why) {
   return true;
 }
 
+bool nothing_written(const float* got, size_t n) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(got);
+  for (size_t i = 0; i < n * sizeof(float); ++i)
+    if (bytes[i] != kUnwritten) return false;
+  return true;
+}
+
+long written_past_end(const float* got, size_t n, size_t guard) {
+  for (size_t k = 0; k < guard; ++k)
+    if (!nothing_written(got + n + k, 1)) return long(n + k);
+  return -1;
+}
+
+std::string launch_problem() {
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) return "";
+  return std::string("the kernel did not finish: ") + cudaGetErrorName(e) + " (" +
+         cudaGetErrorString(e) + ")\n";
+}
+
 }  // namespace cudalab

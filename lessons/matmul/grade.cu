@@ -58,15 +58,12 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint6
   }
   cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice);
-  cudaMemset(d_c, 0xff, bytes + kGuard * sizeof(float));  // NaN everywhere
+  cudaMemset(d_c, cudalab::kUnwritten, bytes + kGuard * sizeof(float));  // NaN everywhere
   cudalab::track_writers();
 
   stage.launch(d_a, d_b, d_c, n);
-  cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " ("
-             << cudaGetErrorString(e) << ")\n";
+  if (const std::string why = cudalab::launch_problem(); !why.empty()) {
+    t.fail() << why;
   } else {
     cudaMemcpy(got.data(), d_c, bytes + kGuard * sizeof(float), cudaMemcpyDeviceToHost);
     std::ostringstream details;
@@ -76,21 +73,15 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint6
     if (!r.ok()) {
       t.fail() << details.str() << "  (element i is row i / " << n << ", column i % " << n
                << "; the tolerance is " << worst_bound << ")\n";
-      size_t written = 0;
-      for (size_t i = 0; i < elements; ++i) written += !std::isnan(got[i]);
-      if (written == 0)
+      if (cudalab::nothing_written(got.data(), elements))
         t.fail() << "  No element of c was written: is the kernel body still a TODO?\n";
     }
-    for (int k = 0; k < kGuard; ++k) {
-      uint32_t bits;
-      std::memcpy(&bits, &got[elements + k], sizeof(bits));
-      if (bits == 0xffffffffu) continue;
-      const std::string who = cudalab::describe_writer(d_c + elements + k);
-      t.fail() << "  c[" << (elements + k) << "] was written, but c has only " << elements
-               << " elements (" << n << " x " << n << ")" << (who.empty() ? "" : ", by " + who)
+    if (const long past = cudalab::written_past_end(got.data(), elements, kGuard); past >= 0) {
+      const std::string who = cudalab::describe_writer(d_c + past);
+      t.fail() << "  c[" << past << "] was written, but c has only " << elements << " elements ("
+               << n << " x " << n << ")" << (who.empty() ? "" : ", by " + who)
                << ": a thread outside the matrix stored its sum. Only threads with row < n "
                   "and col < n may write.\n";
-      break;
     }
   }
   cudaFree(d_a);

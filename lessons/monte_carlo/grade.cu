@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "cudalab/compare.h"
 #include "cudalab/grading.h"
 #include "lesson.h"
 
@@ -31,15 +32,6 @@ std::string off_by(double estimate, double exact, double standard_error) {
   return s.str();
 }
 
-bool finished(cudalab::grading::TestContext& t) {
-  cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e == cudaSuccess) return true;
-  t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " (" << cudaGetErrorString(e)
-           << ")\n";
-  return false;
-}
-
 void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned long long seed) {
   const double n = double(blocks) * kThreads * samples;
   t.note() << blocks << " blocks of " << kThreads << " threads, " << samples
@@ -52,7 +44,10 @@ void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned
   cudaMemset(hits, 0, sizeof(*hits));
   launch_count_in_circle(hits, blocks, samples, seed);
   unsigned long long got = 0;
-  if (finished(t)) cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost);
+  if (const std::string why = cudalab::launch_problem(); !why.empty())
+    t.fail() << why;
+  else
+    cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost);
   cudaFree(hits);
   if (t.failed()) return;
   const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n), estimate = 4 * double(got) / n;
@@ -105,7 +100,10 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
   cudaMemset(sums, 0, 2 * sizeof(double));
   launch_call_payoffs(sums, o, blocks, samples, seed);
   double got[2] = {0, 0};
-  if (finished(t)) cudaMemcpy(got, sums, sizeof(got), cudaMemcpyDeviceToHost);
+  if (const std::string why = cudalab::launch_problem(); !why.empty())
+    t.fail() << why;
+  else
+    cudaMemcpy(got, sums, sizeof(got), cudaMemcpyDeviceToHost);
   cudaFree(sums);
   if (t.failed()) return;
   const CallExact e = call_exact(o);

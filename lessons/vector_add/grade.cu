@@ -42,15 +42,12 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   }
   cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice);
-  cudaMemset(d_c, 0xff, bytes + kGuard * sizeof(float));  // NaN everywhere
+  cudaMemset(d_c, cudalab::kUnwritten, bytes + kGuard * sizeof(float));  // NaN everywhere
   cudalab::track_writers();
 
   launch_vector_add(d_a, d_b, d_c, c.n, c.blocks, c.threads);
-  cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    t.fail() << "the kernel did not finish: " << cudaGetErrorName(e) << " ("
-             << cudaGetErrorString(e) << ")\n";
+  if (const std::string why = cudalab::launch_problem(); !why.empty()) {
+    t.fail() << why;
     return;
   }
   cudaMemcpy(got.data(), d_c, bytes + kGuard * sizeof(float), cudaMemcpyDeviceToHost);
@@ -60,24 +57,16 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
       cudalab::compare(got.data(), want.data(), c.n, {0, 0}, "c", d_c, details);
   if (!r.ok()) {
     t.fail() << details.str();
-    bool none_written = true;
-    for (int i = 0; i < c.n && none_written; ++i) none_written = std::isnan(got[i]);
-    if (none_written)
+    if (cudalab::nothing_written(got.data(), size_t(c.n)))
       t.fail() << "  No element of c was written: is the kernel body still a TODO?\n";
   }
-  uint32_t marker;
-  std::memset(&marker, 0xff, sizeof(marker));
-  for (int k = 0; k < kGuard; ++k) {
-    uint32_t bits;
-    std::memcpy(&bits, &got[c.n + k], sizeof(bits));
-    if (bits == marker) continue;
-    std::string who = cudalab::describe_writer(d_c + c.n + k);
-    t.fail() << "  c[" << (c.n + k) << "] was written, but c has only " << c.n
+  if (const long past = cudalab::written_past_end(got.data(), size_t(c.n), kGuard); past >= 0) {
+    const std::string who = cudalab::describe_writer(d_c + past);
+    t.fail() << "  c[" << past << "] was written, but c has only " << c.n
              << " elements: a thread past the end of the array wrote to memory that is not "
                 "yours"
              << (who.empty() ? "" : " (" + who + ")")
              << ". Check the bounds: only i < n may be written.\n";
-    break;
   }
   cudaFree(d_a);
   cudaFree(d_b);

@@ -30,6 +30,18 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
                       const std::string& name, const void* device, std::ostream& out,
                       size_t show = 5);
 
+// A graded test's output buffer starts as 0xff bytes (NaN) with `guard`
+// more elements after its end, so that elements no thread wrote and writes
+// past the end both show.
+constexpr unsigned char kUnwritten = 0xff;
+// Whether got[0..n) all still hold that marker: the kernel wrote nothing.
+bool nothing_written(const float* got, size_t n);
+// The index of the first element after got[0..n) (of `guard`) that a kernel
+// changed, or -1 when none.
+long written_past_end(const float* got, size_t n, size_t guard);
+// After a launch: "" when the kernel ran to its end, otherwise why not.
+std::string launch_problem();
+
 // "thread (3,0,0) of block (12,0,0)", "no thread (never written)", or "" when
 // the simulator cannot tell (a GPU build, or writer tracking off).
 std::string describe_writer(const void* device_address);
