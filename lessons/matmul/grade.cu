@@ -50,22 +50,25 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint6
     }
   const size_t bytes = elements * sizeof(float);
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
-  if (cudaMalloc(&d_a, bytes) != cudaSuccess || cudaMalloc(&d_b, bytes) != cudaSuccess ||
-      cudaMalloc(&d_c, bytes + kGuard * sizeof(float)) != cudaSuccess) {
+  // A and B get the guard too, so that a kernel reading past their end
+  // reads NaN, the same on every run, rather than whatever lies there.
+  const size_t guarded = bytes + kGuard * sizeof(float);
+  if (cudaMalloc(&d_a, guarded) != cudaSuccess || cudaMalloc(&d_b, guarded) != cudaSuccess ||
+      cudaMalloc(&d_c, guarded) != cudaSuccess) {
     t.fail() << "could not allocate device memory: " << cudaGetErrorString(cudaGetLastError())
              << "\n";
     return;
   }
+  for (float* d : {d_a, d_b, d_c}) cudaMemset(d, cudalab::kUnwritten, guarded);  // NaN
   cudaMemcpy(d_a, a.data(), bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(d_b, b.data(), bytes, cudaMemcpyHostToDevice);
-  cudaMemset(d_c, cudalab::kUnwritten, bytes + kGuard * sizeof(float));  // NaN everywhere
   cudalab::track_writers();
 
   stage.launch(d_a, d_b, d_c, n);
   if (const std::string why = cudalab::launch_problem(); !why.empty()) {
     t.fail() << why;
   } else {
-    cudaMemcpy(got.data(), d_c, bytes + kGuard * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(got.data(), d_c, guarded, cudaMemcpyDeviceToHost);
     std::ostringstream details;
     // Elements are c[row * n + col]: the index names both.
     const cudalab::CompareResult r = cudalab::compare(got.data(), want.data(), elements,
