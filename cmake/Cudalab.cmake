@@ -1,11 +1,12 @@
-# cudalab_add_cuda_executable(name [INSTRUMENTED] [NO_GPU]
+# cudalab_add_cuda_executable(name [INSTRUMENTED | PLAIN] [NO_GPU]
 #                             [SIM_LIBS libs...] [GPU_LIBS libs...] sources...)
 #
 # Builds `name` from .cu and C++ sources for the CPU simulator: each .cu goes
 # through cudalab-rewrite, then everything is compiled by the host compiler
 # against the simulator's headers. Unless INSTRUMENTED, an instrumented twin
 # `name.instrumented` is built beside it (what CUDALAB_TRACE runs); with
-# INSTRUMENTED, `name` itself is the instrumented program. When CMake found a
+# INSTRUMENTED, `name` itself is the instrumented program; with PLAIN there is
+# no instrumented build at all. When CMake found a
 # CUDA compiler (and not NO_GPU), `name_gpu` is built from the same sources by
 # nvcc.
 # Every load, store and basic block of the program's own code calls the runtime; vectors
@@ -15,7 +16,7 @@ set(CUDALAB_INSTRUMENT_FLAGS
     -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1)
 
 function(cudalab_add_cuda_executable name)
-  cmake_parse_arguments(ARG "INSTRUMENTED;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})
   set(sim_sources)
   set(gpu_sources)
   foreach(src IN LISTS ARG_UNPARSED_ARGUMENTS)
@@ -49,7 +50,7 @@ function(cudalab_add_cuda_executable name)
   target_compile_options(${name} PRIVATE -gline-tables-only -fno-optimize-sibling-calls)
   if(ARG_INSTRUMENTED AND can_instrument)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_FLAGS})
-  elseif(can_instrument)
+  elseif(can_instrument AND NOT ARG_PLAIN)
     add_executable(${name}_instrumented ${sim_sources})
     set_target_properties(${name}_instrumented PROPERTIES OUTPUT_NAME ${name}.instrumented)
     target_link_libraries(${name}_instrumented PRIVATE cudalab_sim ${ARG_SIM_LIBS})

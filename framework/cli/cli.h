@@ -50,12 +50,19 @@ bool find_lesson(const std::string& name, Lesson* l, std::string* why);
 struct CheckOptions {
   std::string lesson, file, json_path;
   bool solution = false, verbose = false;
-  double timeout_s = 60;
+  double timeout_s = 20;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  bool unconfined = false, gpu = false;
+  bool report_only = false;  // exit 0 whenever the grading ran (a student's copy's CI)
   // When set: exit 0 only if exactly these tests fail ("none", "all" or
   // names with commas), for CI runs over known-wrong files.
   std::string expect_failed;
 };
 int check(const CheckOptions& o);
+// Whether submissions can be run: in the sandbox, or unconfined when asked
+// (says so on stderr either way when it matters).
+bool sandbox_ready(bool unconfined);
 
 int stats(const std::string& path, bool as_json);
 // What `cudalab stats --json` prints for a trace.

@@ -25,8 +25,18 @@ int main(int argc, char** argv) {
   chk->add_option("--file", o.file, "grade this file instead of the lesson's exercise.cu")
       ->check(CLI::ExistingFile);
   chk->add_option("--json", o.json_path, "also write Gradescope's results.json here");
-  chk->add_option("--timeout", o.timeout_s, "seconds each graded test may run (default 60)")
+  chk->add_option("--timeout", o.timeout_s,
+                  "seconds each graded test may run (default 20; a submission that hangs gets "
+                  "one such limit in all, and a half more)")
       ->check(CLI::PositiveNumber);
+  chk->add_option("--seed", o.seed, "draw the tests' inputs with this seed (default: a new one)")
+      ->each([&](const std::string&) { o.seed_given = true; });
+  chk->add_flag("--unconfined", o.unconfined,
+                "run the submission without the bubblewrap sandbox (rlimits only): for code you "
+                "trust, where bubblewrap cannot run");
+  chk->add_flag("--gpu", o.gpu, "build the submission with nvcc and run it on this machine's GPU");
+  chk->add_flag("--report-only", o.report_only,
+                "exit 0 whenever the grading ran, whatever the score (for a student's copy's CI)");
   chk->add_flag("-v,--verbose", o.verbose, "show every test's output, also when it passes");
   chk->add_option("--expect-failed", o.expect_failed,
                   "exit 0 only if exactly these tests fail: none, all, or names with commas "

@@ -1,13 +1,16 @@
-// The grader program's side of graded tests: registration, listing, running
-// one case for `cudalab check`, or all of them when run by hand.
+// The grader program's side of graded tests: registration, listing, judging
+// one case against the student's program for `cudalab check`, or running all
+// of them by hand in a grader built with a solution.
 #include "cudalab/grading.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "channel.h"
 #include "cudalab/compare.h"
 
 namespace cudalab::grading {
@@ -21,14 +24,77 @@ const char* visibility_name(Visibility v) {
   return v == Visibility::kHidden ? "hidden" : "visible";
 }
 
-int usage() {
-  std::cerr << "usage: a lesson grader\n"
-               "  (no arguments)            run every graded test and print the points\n"
-               "  --list                    list the tests, one JSON object a line\n"
-               "  --run NAME --result FILE  run one test and write its result to FILE\n";
+int usage(const std::string& why) {
+  std::cerr << "grader: " << why << "\n"
+            << "usage: a lesson grader\n"
+               "  (no arguments) [--seed S]     run every graded test (a grader built with a\n"
+               "                                solution) and print the points\n"
+               "  --list                        the tests and the functions they call, as JSON\n"
+               "  --run NAME [--seed S] [--limit SECONDS] [--output-limit MIB]\n"
+               "        [--result FILE] -- PROGRAM [ARGS...]\n"
+               "                                judge one test against the student's program\n"
+               "                                (what cudalab check does)\n";
   return 2;
 }
+
+uint64_t mix(uint64_t x) {  // splitmix64's finalizer
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+bool parse_number(const std::string& s, double* v) {
+  char* end = nullptr;
+  *v = std::strtod(s.c_str(), &end);
+  return !s.empty() && end && *end == '\0' && *v > 0;
+}
+
+bool parse_seed(const std::string& s, uint64_t* v) {
+  char* end = nullptr;
+  errno = 0;
+  *v = std::strtoull(s.c_str(), &end, 10);
+  return !s.empty() && end && *end == '\0' && errno == 0;
+}
+
+// One case, judged against the submission's program: the result as JSON.
+nlohmann::json judge(const GradedTest& t, uint64_t seed, const std::vector<std::string>& program,
+                     const Limits& limits) {
+  TestContext ctx(seed, t.name);
+  std::string ended, error;
+  try {
+    start_submission(program, limits);
+    t.run(ctx);
+    finish_submission();
+  } catch (const WorkerLost& e) {
+    ended = e.kind();
+    ctx.fail() << e.what() << "\n";
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  const bool passed = !ctx.failed() && error.empty();
+  nlohmann::json j = {{"name", t.name},
+                      {"score", passed ? t.points : 0.0},
+                      {"max_score", t.points},
+                      {"status", passed ? "passed" : "failed"},
+                      {"output", ctx.output()},
+                      {"ended", ended},
+                      {"printed", submission_output()},
+                      {"seconds", submission_seconds()}};
+  if (!error.empty()) {
+    j["ended"] = "error";
+    j["output"] = ctx.output() + "The test itself went wrong (a mistake in the lesson, not in "
+                                 "your file): " + error + "\n";
+  }
+  return j;
+}
 }  // namespace
+
+uint64_t TestContext::seed(uint64_t k) const {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a of the test's name
+  for (const char c : test_) h = (h ^ uint8_t(c)) * 1099511628211ull;
+  return mix(mix(run_seed_ ^ h) + k);
+}
 
 int register_test(const GradedTest& test) {
   tests().push_back(test);
@@ -37,23 +103,37 @@ int register_test(const GradedTest& test) {
 
 const std::vector<GradedTest>& registered_tests() { return tests(); }
 
+int serve_judge() { return worker_main(); }
+
 int grader_main(int argc, char** argv) {
   std::string run, result;
   bool list = false;
+  uint64_t seed = 0;
+  Limits limits;
+  std::vector<std::string> program;
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--list")
+    const std::string a = argv[i];
+    const bool has_value = i + 1 < argc;
+    double v = 0;
+    if (a == "--list") {
       list = true;
-    else if (a == "--run" && i + 1 < argc)
+    } else if (a == "--run" && has_value) {
       run = argv[++i];
-    else if (a == "--result" && i + 1 < argc)
+    } else if (a == "--result" && has_value) {
       result = argv[++i];
-    else
-      return usage();
-  }
-  if (std::string why; !device_available(&why)) {
-    std::printf("no CUDA device (%s): skipping the graded tests\n", why.c_str());
-    return 77;  // CTest's "skipped"
+    } else if (a == "--seed" && has_value) {
+      if (!parse_seed(argv[++i], &seed)) return usage("--seed takes a whole number");
+    } else if (a == "--limit" && has_value) {
+      if (!parse_number(argv[++i], &limits.seconds)) return usage("--limit takes seconds > 0");
+    } else if (a == "--output-limit" && has_value) {
+      if (!parse_number(argv[++i], &v)) return usage("--output-limit takes MiB > 0");
+      limits.output_bytes = size_t(v * (1 << 20));
+    } else if (a == "--") {
+      program.assign(argv + i + 1, argv + argc);
+      break;
+    } else {
+      return usage("unknown argument " + a);
+    }
   }
   if (list) {
     for (const auto& t : tests()) {
@@ -63,20 +143,38 @@ int grader_main(int argc, char** argv) {
                           {"description", t.description}};
       std::cout << j.dump() << "\n";
     }
+    std::cout << nlohmann::json{{"calls", called_functions()}}.dump() << "\n";
     return 0;
   }
+  // A judge (built with CUDALAB_JUDGE) calls the student's functions in
+  // another process; a grader built with a solution calls them directly.
+  const bool is_judge = !called_functions().empty();
+  if (is_judge && program.empty())
+    return usage("this is a lesson's judge: it has no student code in it and grades a student's "
+                 "program given after --. Use `cudalab check LESSON` to grade a file.");
+  if (!is_judge && !program.empty())
+    return usage("only a judge (built with CUDALAB_JUDGE) takes a program");
   if (!run.empty()) {
     for (const auto& t : tests()) {
       if (t.name != run) continue;
-      TestContext ctx;
-      t.run(ctx);
-      nlohmann::json j = {{"name", t.name},
-                          {"score", ctx.failed() ? 0.0 : t.points},
-                          {"max_score", t.points},
-                          {"status", ctx.failed() ? "failed" : "passed"},
-                          {"output", ctx.output()}};
+      nlohmann::json j;
+      if (!program.empty()) {
+        j = judge(t, seed, program, limits);
+      } else {
+        if (std::string why; !device_available(&why)) {
+          std::printf("no CUDA device (%s): skipping the graded tests\n", why.c_str());
+          return 77;  // CTest's "skipped"
+        }
+        TestContext ctx(seed, t.name);
+        t.run(ctx);
+        j = {{"name", t.name},
+             {"score", ctx.failed() ? 0.0 : t.points},
+             {"max_score", t.points},
+             {"status", ctx.failed() ? "failed" : "passed"},
+             {"output", ctx.output()}};
+      }
       if (result.empty()) {
-        std::cout << j.dump(2) << "\n";
+        std::cout << j.dump() << "\n";
       } else {
         std::ofstream out(result);
         out << j.dump() << "\n";
@@ -90,10 +188,14 @@ int grader_main(int argc, char** argv) {
     std::cerr << "grader: no graded test named " << run << "\n";
     return 2;
   }
+  if (std::string why; !device_available(&why)) {
+    std::printf("no CUDA device (%s): skipping the graded tests\n", why.c_str());
+    return 77;
+  }
   double score = 0, max = 0;
   int failed = 0;
   for (const auto& t : tests()) {
-    TestContext ctx;
+    TestContext ctx(seed, t.name);
     t.run(ctx);
     max += t.points;
     if (!ctx.failed())

@@ -163,6 +163,15 @@ void track_writers(bool on) {
     for (Allocation* a : allocations().all()) ensure_writer_table(*a);
 }
 
+bool find_allocation(const void* address, void** base, size_t* size) {
+  const cudalab::rt::Allocation* a =
+      cudalab::rt::allocations().find(reinterpret_cast<uintptr_t>(address));
+  if (!a) return false;
+  *base = reinterpret_cast<void*>(a->base);
+  *size = a->size;
+  return true;
+}
+
 Writer last_writer(const void* device_address) {
   using namespace cudalab::rt;
   Writer w;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cuda_runtime.h>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -39,8 +40,13 @@ bool nothing_written(const float* got, size_t n);
 // The index of the first element after got[0..n) (of `guard`) that a kernel
 // changed, or -1 when none.
 long written_past_end(const float* got, size_t n, size_t guard);
-// After a launch: "" when the kernel ran to its end, otherwise why not.
+// After a call of the student's code: "" when its kernels ran to their end,
+// otherwise why not.
 std::string launch_problem();
+// The same as a CUDA error: the last launch error, else the error of waiting
+// for the device (cudaSuccess when all went well). In the judge, the error
+// the submission's process saw.
+cudaError_t last_call_error();
 
 // "thread (3,0,0) of block (12,0,0)", "no thread (never written)", or "" when
 // the simulator cannot tell (a GPU build, or writer tracking off).

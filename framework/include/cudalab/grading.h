@@ -1,15 +1,20 @@
 // Graded tests: a lesson's grader is a program of CUDALAB_GRADED_TEST cases,
-// each worth points. `cudalab check` runs every case in its own process with
-// a time limit and adds up the points; run by hand, a grader runs them all.
+// each worth points. Built as the judge (CUDALAB_JUDGE, no student code in
+// it), `cudalab check` runs one case at a time, each against a fresh process
+// of the student's program (cudalab/submission.h), and adds up the points;
+// built with a solution and run by hand, a grader runs them all.
 //
 //   CUDALAB_GRADED_TEST(OneElement, 1, "an array of a single element") {
+//     const auto data = cudalab::random_floats(n, t.seed(1));
 //     ...
 //     t.fail() << "c[0] is " << got << ", expected " << want;
 //   }
 #pragma once
 
+#include <cstdint>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cudalab::grading {
@@ -19,6 +24,10 @@ enum class Visibility { kVisible, kHidden };
 // What a test case writes its findings to. A case passes unless it fails.
 class TestContext {
  public:
+  TestContext(uint64_t run_seed, std::string test) : run_seed_(run_seed), test_(std::move(test)) {}
+  // Seed number k of this test in this grading run: every run draws other
+  // inputs (a submission cannot look its outputs up), the same run the same.
+  uint64_t seed(uint64_t k) const;
   // Marks the case failed; what is streamed in is the student's explanation.
   std::ostream& fail() {
     failed_ = true;
@@ -30,6 +39,8 @@ class TestContext {
   std::string output() const { return out_.str(); }
 
  private:
+  uint64_t run_seed_;
+  std::string test_;
   bool failed_ = false;
   std::ostringstream out_;
 };
@@ -45,10 +56,15 @@ struct GradedTest {
 int register_test(const GradedTest& test);
 const std::vector<GradedTest>& registered_tests();
 
-// The grader's main: `--list` prints the cases as JSON lines, `--run NAME
-// --result FILE` runs one and writes its result as JSON, no argument runs
-// them all and prints the points.
+// The grader's main: `--list` prints the cases (and the student's functions
+// they call) as JSON lines; `--run NAME --seed S -- PROGRAM...` judges one
+// case against the student's program and prints its result as JSON; with no
+// argument a grader built with a solution runs every case by hand.
 int grader_main(int argc, char** argv);
+
+// The student's program's main (made by `cudalab check`): answers the
+// judge's calls on file descriptors 3 and 4.
+int serve_judge();
 
 }  // namespace cudalab::grading
 

@@ -41,4 +41,8 @@ struct Writer {
 };
 Writer last_writer(const void* device_address);
 
+// The device allocation (cudaMalloc) that holds `address`: its start and
+// size. False when no allocation does.
+bool find_allocation(const void* address, void** base, size_t* size);
+
 }  // namespace cudalab::sim

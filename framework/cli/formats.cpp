@@ -1,0 +1,183 @@
+// The reports written from one grading record: the student's feedback as
+// text, Gradescope's results.json, PrairieLearn's external-grader
+// results.json and JUnit XML. A hidden test shows its name, its points and a
+// plain verdict, in every format a student can read.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "grader.h"
+
+namespace cudalab::cli {
+namespace {
+
+using json = nlohmann::json;
+
+std::string points(double v) {
+  char s[32];
+  std::snprintf(s, sizeof(s), "%g", v);
+  return s;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        // XML 1.0 has no other control characters.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
+          out += '?';
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+std::string base64(const std::string& in) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = uint32_t(uint8_t(in[i])) << 16 | uint32_t(uint8_t(in[i + 1])) << 8 |
+                       uint8_t(in[i + 2]);
+    for (int s : {18, 12, 6, 0}) out += k[(v >> s) & 63];
+  }
+  if (i + 1 == in.size()) {
+    const uint32_t v = uint32_t(uint8_t(in[i])) << 16;
+    out += k[(v >> 18) & 63];
+    out += k[(v >> 12) & 63];
+    out += "==";
+  } else if (i + 2 == in.size()) {
+    const uint32_t v = uint32_t(uint8_t(in[i])) << 16 | uint32_t(uint8_t(in[i + 1])) << 8;
+    out += k[(v >> 18) & 63];
+    out += k[(v >> 12) & 63];
+    out += k[(v >> 6) & 63];
+    out += '=';
+  }
+  return out;
+}
+
+std::string summary_line(const GradeRecord& r) {
+  if (r.status == "error") return "The submission could not be graded: " + r.error;
+  std::string s = "total: " + points(r.score) + " / " + points(r.max_score) + " points";
+  if (r.status == "did_not_compile") s += " (the file did not compile)";
+  return s;
+}
+
+}  // namespace
+
+std::string feedback_text(const GradeRecord& r) {
+  std::ostringstream out;
+  out << "cudalab: lesson " << r.lesson << "\n";
+  if (r.status == "did_not_compile")
+    out << "\nYour file did not compile. The compiler said:\n\n"
+        << r.compiler_output
+        << "\nFix the first error (its file and line are at the start of the message), then "
+           "check again.\n";
+  if (r.status == "error") out << "\n" << r.error << "\n";
+  out << "\n";
+  for (const auto& t : r.tests) {
+    char line[512];
+    std::snprintf(line, sizeof(line), "  %-4s %4.1f/%-4.1f %s: %s\n",
+                  t.status == "passed" ? "pass" : "FAIL", t.score, t.max_score, t.name.c_str(),
+                  t.visibility == "hidden" ? "hidden test" : t.description.c_str());
+    out << line;
+    if (t.status != "passed") {
+      std::istringstream in(student_output(t));
+      for (std::string l; std::getline(in, l);) out << "    " << l << "\n";
+    }
+  }
+  out << "\n" << summary_line(r) << "\n";
+  return out.str();
+}
+
+json gradescope_json(const GradeRecord& r) {
+  json tests = json::array();
+  if (r.status == "did_not_compile" || r.status == "error")
+    tests.push_back({{"name", r.status == "error" ? "Grading" : "Compilation"},
+                     {"score", 0},
+                     {"max_score", 0},
+                     {"status", "failed"},
+                     {"output", r.status == "error" ? r.error : r.compiler_output},
+                     {"output_format", "text"},
+                     {"visibility", "visible"}});
+  for (const auto& t : r.tests)
+    tests.push_back({{"name", t.name + ": " +
+                                  (t.visibility == "hidden" ? "hidden test" : t.description)},
+                     {"score", t.score},
+                     {"max_score", t.max_score},
+                     {"status", t.status},
+                     {"output", student_output(t)},
+                     {"output_format", "text"},
+                     {"visibility", t.visibility == "hidden" ? "after_due_date" : "visible"}});
+  return {{"score", r.score},
+          {"execution_time", r.seconds},
+          {"output", summary_line(r)},
+          {"output_format", "text"},
+          {"tests", tests}};
+}
+
+json prairielearn_json(const GradeRecord& r, const std::string& image_png_path) {
+  json tests = json::array();
+  for (const auto& t : r.tests)
+    tests.push_back({{"name", t.name},
+                     {"description", t.visibility == "hidden" ? "hidden test" : t.description},
+                     {"points", t.score},
+                     {"max_points", t.max_score},
+                     {"message", t.status == "passed" ? "passed" : t.verdict},
+                     {"output", student_output(t)}});
+  json j = {{"gradable", r.status != "error"},
+            {"score", r.max_score > 0 ? r.score / r.max_score : 0.0},
+            {"message", summary_line(r)},
+            {"output", r.status == "did_not_compile" ? r.compiler_output : ""},
+            {"tests", tests}};
+  if (r.status == "error") j["format_errors"] = json::array({r.error});
+  if (!image_png_path.empty()) {
+    std::ifstream in(image_png_path, std::ios::binary);
+    std::stringstream png;
+    png << in.rdbuf();
+    if (!png.str().empty())
+      j["images"] = json::array(
+          {{{"label", "Your kernel's memory accesses in the first failing test"},
+            {"url", "data:image/png;base64," + base64(png.str())}}});
+  }
+  return j;
+}
+
+std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& records) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  for (const auto& [student, r] : records) {
+    size_t failures = 0, errors = 0;
+    double seconds = 0;
+    for (const auto& t : r.tests) {
+      seconds += t.seconds;
+      if (t.status != "passed") (r.status == "graded" ? failures : errors)++;
+    }
+    out << "  <testsuite name=\"" << xml_escape(student) << "\" tests=\"" << r.tests.size()
+        << "\" failures=\"" << failures << "\" errors=\"" << errors
+        << "\" skipped=\"0\" time=\"" << seconds << "\">\n";
+    for (const auto& t : r.tests) {
+      out << "    <testcase name=\"" << xml_escape(t.name) << "\" classname=\""
+          << xml_escape(r.lesson + "." + student) << "\" time=\"" << t.seconds << "\"";
+      if (t.status == "passed") {
+        out << "/>\n";
+        continue;
+      }
+      const char* element = r.status == "graded" ? "failure" : "error";
+      out << ">\n      <" << element << " message=\"" << xml_escape(t.verdict) << "\" type=\""
+          << xml_escape(t.verdict) << "\">" << xml_escape(student_output(t)) << "</" << element
+          << ">\n    </testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+  return out.str();
+}
+
+}  // namespace cudalab::cli

@@ -1,0 +1,602 @@
+// Grading one submission (see grader.h). The trusted side is this process
+// and the lesson's judge; the submission's code runs only in the sandbox,
+// built there from its file and a generated main that serves the judge.
+#include "grader.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "cudalab_cli_config.h"
+#include "metrics.h"
+
+namespace cudalab::cli {
+namespace {
+
+using json = nlohmann::json;
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+struct ProcessResult {
+  int exit_code = -1;
+  int signal = 0;
+  bool timed_out = false;
+  std::string output;  // stdout and stderr together, at most `keep` bytes of it (the end)
+};
+
+// Runs argv with a wall-clock limit, keeping the last `keep` bytes it prints.
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s,
+                          size_t keep = 1 << 20) {
+  ProcessResult r;
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    r.output = std::string("cannot make a pipe: ") + std::strerror(errno);
+    return r;
+  }
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(125);
+    dup2(out[1], 1);
+    dup2(out[1], 2);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(out[1]);
+  const double deadline = now_s() + timeout_s;
+  int status = 0;
+  bool open = true;
+  while (true) {
+    pollfd fd{out[0], POLLIN, 0};
+    if (open && poll(&fd, 1, 20) > 0) {
+      char buffer[1 << 16];
+      const ssize_t got = read(out[0], buffer, sizeof(buffer));
+      if (got > 0) {
+        r.output.append(buffer, size_t(got));
+        if (r.output.size() > 2 * keep) r.output.erase(0, r.output.size() - keep);
+      } else {
+        open = false;
+      }
+    } else if (!open) {
+      usleep(5000);
+    }
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      while (open) {  // what is left in the pipe
+        char buffer[1 << 16];
+        const ssize_t got = read(out[0], buffer, sizeof(buffer));
+        if (got <= 0) break;
+        r.output.append(buffer, size_t(got));
+      }
+      break;
+    }
+    if (now_s() > deadline) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+  }
+  close(out[0]);
+  if (r.output.size() > keep) r.output.erase(0, r.output.size() - keep);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+std::string tail(const std::string& s, size_t max_chars) {
+  if (s.size() <= max_chars) return s;
+  return "[... " + std::to_string(s.size() - max_chars) + " characters cut ...]\n" +
+         s.substr(s.size() - max_chars);
+}
+
+// Text from the submission, made safe to show: printable, bounded.
+std::string clean(const std::string& s, size_t max_chars) {
+  std::string out = tail(s, max_chars);
+  for (char& c : out)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f) c = '?';
+  return out;
+}
+
+std::string quoted_lines(const std::string& s) {
+  std::string out;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);) out += "| " + line + "\n";
+  return out;
+}
+
+std::string verdict_of(const std::string& status, const std::string& ended) {
+  if (status == "passed") return "passed";
+  if (ended == "timeout") return "timed out";
+  if (ended == "crashed") return "crashed";
+  if (ended == "exited") return "ended the program early";
+  if (ended == "output") return "printed too much";
+  if (ended == "memory") return "ran out of memory";
+  if (ended == "protocol") return "broke the grader's channel";
+  if (ended == "error") return "could not be run";
+  return "wrong results";
+}
+
+// A figure of a kernel's metrics by its name in `cudalab stats --json`
+// ("global_loads.sectors_per_request"); false when there is no such figure.
+bool metric_value(const json& kernel, const std::string& path, double* value) {
+  const json* at = &kernel;
+  std::istringstream parts(path);
+  for (std::string part; std::getline(parts, part, '.');) {
+    if (!at->is_object() || !at->contains(part)) return false;
+    at = &(*at)[part];
+  }
+  if (!at->is_number()) return false;
+  *value = at->get<double>();
+  return true;
+}
+
+// A scratch folder, removed with everything in it.
+struct Scratch {
+  fs::path path;
+  Scratch() {
+    const char* base = std::getenv("TMPDIR");
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/cudalab-grade.XXXXXX";
+    if (!mkdtemp(pattern.data()))
+      throw std::runtime_error(std::string("cannot make a scratch folder: ") +
+                               std::strerror(errno));
+    path = pattern;
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// One run of a graded test: the judge against a fresh process of the program.
+struct Judged {
+  json result;          // the judge's result, or empty when the judge failed
+  std::string problem;  // why there is no result
+};
+
+class Session {
+ public:
+  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox)
+      : lesson_(lesson), o_(o), sandbox_(sandbox) {}
+
+  fs::path judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
+
+  Judged run(const std::string& test, double limit, const std::vector<std::string>& env) const {
+    SandboxLimits l = o_.limits;
+    l.cpu_seconds = std::max(l.cpu_seconds, limit * 4);
+    std::vector<std::string> cmd = {judge().string(),
+                                    "--run",
+                                    test,
+                                    "--seed",
+                                    std::to_string(o_.seed),
+                                    "--limit",
+                                    std::to_string(limit),
+                                    "--output-limit",
+                                    std::to_string(o_.output_mib),
+                                    "--"};
+    std::vector<std::string> passed = env;
+    for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
+      if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
+    for (const auto& a : sandbox_.wrap({sandbox_.inside("program")}, passed, l)) cmd.push_back(a);
+    // The judge stops the program at `limit`; this is its own backstop.
+    ProcessResult p = run_process(cmd, limit * 2 + 60);
+    Judged j;
+    const size_t at = p.output.rfind("\n{");
+    const std::string last = at == std::string::npos ? p.output : p.output.substr(at + 1);
+    try {
+      j.result = json::parse(last.substr(0, last.find('\n')));
+    } catch (const std::exception&) {
+      j.problem = "the judge did not give a result (" +
+                  (p.timed_out ? std::string("it timed out")
+                               : "exit code " + std::to_string(p.exit_code)) +
+                  "): " + tail(p.output, 2000);
+    }
+    return j;
+  }
+
+ private:
+  const Lesson& lesson_;
+  const GradeOptions& o_;
+  const Sandbox& sandbox_;
+};
+
+// Seconds a test may run: the per-test limit until one test has used all of
+// it; from then on every test shares what is left of half a limit more, so
+// an endless submission costs one limit (and a half), not one per test.
+class TimeBudget {
+ public:
+  explicit TimeBudget(double per_test) : per_test_(per_test), pool_(per_test / 2) {}
+  double next() const { return overrun_ ? std::max(0.0, pool_) : per_test_; }
+  void spent(double limit, double seconds, bool timed_out) {
+    if (overrun_) pool_ -= std::min(seconds, limit);
+    if (timed_out) overrun_ = true;
+  }
+  bool overrun() const { return overrun_; }
+
+ private:
+  double per_test_, pool_;
+  bool overrun_ = false;
+};
+
+void fill_from_judge(TestRecord* t, const Judged& j) {
+  if (j.result.is_null()) {
+    t->status = "failed";
+    t->verdict = "could not be run";
+    t->output = "The grader could not run this test (a problem of the grading machine, not of "
+                "your file): " + j.problem + "\n";
+    return;
+  }
+  const std::string status = j.result.value("status", "failed");
+  const std::string ended = j.result.value("ended", "");
+  t->status = status == "passed" ? "passed" : "failed";
+  t->score = t->status == "passed" ? t->max_score : 0;  // never more than its points
+  t->verdict = verdict_of(t->status, ended);
+  t->seconds = j.result.value("seconds", 0.0);
+  t->output = j.result.value("output", "");
+  const std::string printed = j.result.value("printed", "");
+  if (!printed.empty() && t->status != "passed")
+    t->output += "What your program printed (lines start with |):\n" +
+                 quoted_lines(clean(printed, 3000));
+}
+
+}  // namespace
+
+uint64_t random_seed() {
+  std::random_device rd;
+  return (uint64_t(rd()) << 32) ^ rd();
+}
+
+std::string student_output(const TestRecord& t) {
+  if (t.visibility == "hidden")
+    return t.status == "passed" ? "" : "Hidden test: " + t.verdict + ".\n";
+  return t.output;
+}
+
+GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const GradeOptions& o,
+                             const TestDone& done) {
+  const double started = now_s();
+  GradeRecord rec;
+  rec.lesson = lesson.name;
+  rec.file = file.string();
+  rec.seed = o.seed;
+  rec.sandbox = o.confined ? "bubblewrap" : "unconfined";
+  auto finish = [&]() -> GradeRecord {
+    rec.score = rec.max_score = 0;
+    for (const auto& t : rec.tests) rec.score += t.score, rec.max_score += t.max_score;
+    rec.seconds = now_s() - started;
+    return rec;
+  };
+  Scratch scratch;
+  Sandbox sandbox(scratch.path,
+                  {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR, CUDALAB_SIM_LIBRARY,
+                   CUDALAB_FRAMEWORK_INCLUDE_DIR,
+                   o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY},
+                  {lessons_root().string(), CUDALAB_BIN_DIR}, o.confined, o.gpu);
+
+  // The student's file, and what it may include from the lesson: lesson.h.
+  std::string source_name = file.filename().string();
+  try {
+    if (!fs::is_regular_file(file)) throw std::runtime_error("not a file");
+    if (fs::file_size(file) > (1 << 20)) throw std::runtime_error("larger than 1 MiB");
+    std::string text = read_file(file);
+    if (file.extension() == ".diff") {
+      text = apply_to_solution(read_file(lesson.dir / lesson.solution_file), text);
+      source_name = file.stem().string() + ".cu";
+    }
+    if (source_name == "cudalab_main.cu" || source_name == "lesson.h") source_name = "student.cu";
+    std::ofstream(scratch.path / source_name) << text;
+    fs::copy_file(lesson.dir / "lesson.h", scratch.path / "lesson.h");
+  } catch (const std::exception& e) {
+    rec.status = "error";
+    rec.error = file.string() + ": " + e.what();
+    return finish();
+  }
+
+  // The tests, and the functions of the student's file they call.
+  Session session(lesson, o, sandbox);
+  if (!fs::exists(session.judge())) {
+    rec.status = "error";
+    rec.error = "the judge " + session.judge().string() +
+                " is missing: build it with cmake --build --preset default";
+    return finish();
+  }
+  ProcessResult list = run_process({session.judge().string(), "--list"}, 60);
+  std::vector<std::string> calls;
+  {
+    std::istringstream in(list.output);
+    for (std::string line; std::getline(in, line);) {
+      if (line.empty() || line[0] != '{') continue;
+      try {
+        json j = json::parse(line);
+        if (j.contains("calls")) {
+          calls = j["calls"].get<std::vector<std::string>>();
+          continue;
+        }
+        TestRecord t;
+        t.name = j.at("name").get<std::string>();
+        t.description = j.value("description", "");
+        t.visibility = j.value("visibility", "visible");
+        t.max_score = j.at("points").get<double>();
+        rec.tests.push_back(t);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  if (list.exit_code != 0 || rec.tests.empty() || calls.empty()) {
+    rec.status = "error";
+    rec.error = "the judge " + session.judge().string() + " did not list its tests: " +
+                tail(list.output, 2000);
+    return finish();
+  }
+  for (const Rubric& r : lesson.rubrics) {
+    if (std::none_of(rec.tests.begin(), rec.tests.end(),
+                     [&](const TestRecord& t) { return t.name == r.test; })) {
+      rec.status = "error";
+      rec.error = "lesson " + lesson.name + ": rubric " + r.name + " names test " + r.test +
+                  ", which the judge does not have";
+      return finish();
+    }
+    TestRecord t;
+    t.name = r.name;
+    t.description = r.description;
+    t.kind = "rubric";
+    t.max_score = r.points;
+    rec.tests.push_back(t);
+  }
+
+  // The program: the student's file and a main that serves the judge.
+  {
+    std::ofstream m(scratch.path / "cudalab_main.cu");
+    m << "// Made by cudalab: the judge calls these functions of the student's file.\n"
+         "#include \"cudalab/grading.h\"\n#include \"cudalab/submission.h\"\n#include "
+         "\"lesson.h\"\n";
+    for (const auto& c : calls) m << "CUDALAB_SERVE(" << c << ")\n";
+    m << "int main() { return cudalab::grading::serve_judge(); }\n";
+  }
+  sandbox.hand_over();
+  std::vector<std::string> build;
+  if (o.gpu) {
+    build = {"nvcc", "-O2", "-std=c++17", "-arch=native", "-I/submission",
+             "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+  } else {
+    build = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
+             "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+  }
+  for (const std::string f : {"cudalab_main.cu", source_name.c_str()})
+    build.push_back(sandbox.inside(f));
+  build.push_back(o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY);
+  build.insert(build.end(), {"-o", sandbox.inside("program")});
+  SandboxLimits build_limits = o.limits;
+  build_limits.cpu_seconds = o.build_seconds;
+  ProcessResult b =
+      run_process(sandbox.wrap(build, {}, build_limits), o.build_seconds + 10, 64 << 10);
+  if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch.path / "program")) {
+    rec.status = "did_not_compile";
+    std::string said = clean(b.output, 8000);
+    if (b.timed_out)
+      said += "\n(the compiler ran for more than " + std::to_string(int(o.build_seconds)) +
+              " seconds and was stopped: very deep templates or constexpr loops?)\n";
+    else if (b.signal || b.exit_code > 128)
+      said += "\n(the compiler was stopped: it used more than its " +
+              std::to_string(o.limits.memory_mib) + " MiB of memory or its time)\n";
+    rec.compiler_output = said;
+    for (auto& t : rec.tests) {
+      t.verdict = "did not compile";
+      t.output = "Your file did not compile.\n";
+      if (done) done(t);
+    }
+    return finish();
+  }
+
+  // The graded tests, each against a fresh process of the program.
+  TimeBudget budget(o.test_seconds);
+  for (auto& t : rec.tests) {
+    if (t.kind != "test") continue;
+    const double limit = budget.next();
+    if (limit < 0.5) {
+      t.verdict = "not run";
+      t.output = "Not run: an earlier test never ended, and a submission that hangs gets one "
+                 "time limit in all, not one per test.\n";
+    } else {
+      const Judged j = session.run(t.name, limit, {});
+      fill_from_judge(&t, j);
+      budget.spent(limit, t.seconds, j.result.value("ended", "") == "timeout");
+      if (limit < o.test_seconds && t.verdict == "timed out")
+        t.output += "(This test had only " + std::to_string(int(limit + 0.5)) +
+                    " seconds: an earlier test never ended.)\n";
+    }
+    if (done) done(t);
+  }
+
+  // The method rubrics: a passing test again, under the checks or traced.
+  for (auto& t : rec.tests) {
+    if (t.kind != "rubric") continue;
+    const Rubric& r = *std::find_if(lesson.rubrics.begin(), lesson.rubrics.end(),
+                                    [&](const Rubric& x) { return x.name == t.name; });
+    const TestRecord& plain = *std::find_if(rec.tests.begin(), rec.tests.end(),
+                                            [&](const TestRecord& x) { return x.name == r.test; });
+    const double limit = budget.overrun() ? budget.next() : o.test_seconds * 5;
+    if (plain.status != "passed") {
+      t.verdict = "needs " + r.test;
+      t.output = "This rubric looks at how test " + r.test +
+                 " computes its result; that test must pass first.\n";
+    } else if (limit < 0.5) {
+      t.verdict = "not run";
+      t.output = "Not run: an earlier test never ended.\n";
+    } else if (!r.checks.empty()) {
+      const std::string report = r.name + ".findings.json";
+      std::error_code ec;
+      fs::remove(scratch.path / report, ec);
+      const Judged j = session.run(
+          r.test, limit,
+          {"CUDALAB_CHECK=" + r.checks, "CUDALAB_CHECK_JSON=" + sandbox.inside(report)});
+      TestRecord rerun = t;
+      fill_from_judge(&rerun, j);
+      budget.spent(limit, rerun.seconds, j.result.value("ended", "") == "timeout");
+      t.seconds = rerun.seconds;
+      // The findings come from the submission's own process: a missing or
+      // unreadable report earns nothing.
+      json findings;
+      try {
+        if (fs::file_size(scratch.path / report) > (16 << 20)) throw std::runtime_error("big");
+        findings = json::parse(read_file(scratch.path / report)).at("findings");
+        if (!findings.is_array()) throw std::runtime_error("not a list");
+      } catch (const std::exception&) {
+        t.verdict = rerun.status == "passed" ? "no report" : rerun.verdict;
+        t.output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks +
+                   " did not finish with a report of the checks (" + rerun.verdict + ").\n" +
+                   rerun.output;
+        if (done) done(t);
+        continue;
+      }
+      for (const auto& f : findings) {
+        if (!f.is_object() || t.findings.size() >= 20) continue;
+        const std::string tool = f.value("tool", "check"), kind = f.value("kind", "finding");
+        t.findings.push_back(clean(tool + " " + kind, 80));
+      }
+      if (findings.empty() && rerun.status == "passed") {
+        t.status = "passed";
+        t.score = t.max_score;
+        t.verdict = "passed";
+      } else {
+        t.verdict = findings.empty() ? rerun.verdict : "checks found problems";
+        t.output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks + " found " +
+                   std::to_string(findings.size()) + " problem" +
+                   (findings.size() == 1 ? "" : "s") + ". What the checks said:\n" +
+                   quoted_lines(clean(j.result.value("printed", ""), 6000));
+        if (!r.hint.empty()) t.output += r.hint + "\n";
+      }
+    } else {
+      const std::string trace_name = r.name + ".trace";
+      const Judged j = session.run(r.test, limit, {"CUDALAB_TRACE=" + sandbox.inside(trace_name)});
+      TestRecord rerun = t;
+      fill_from_judge(&rerun, j);
+      budget.spent(limit, rerun.seconds, j.result.value("ended", "") == "timeout");
+      t.seconds = rerun.seconds;
+      trace::Trace tr;
+      const std::string trace_path = (scratch.path / trace_name).string();
+      try {
+        tr = trace::read_trace(trace_path);
+      } catch (const std::exception& e) {
+        t.verdict = "no trace";
+        t.output = std::string("The trace of the run could not be read: ") + e.what() + "\n" +
+                   rerun.output;
+        if (done) done(t);
+        continue;
+      }
+      const json stats = stats_json(tr, trace_path);
+      const json* kernel = nullptr;
+      for (const auto& k : stats["kernels"])
+        if (k["kernel"] == r.kernel) kernel = &k;
+      double value = 0;
+      if (!kernel) {
+        t.verdict = "kernel not launched";
+        t.output = "Test " + r.test + " did not launch kernel `" + r.kernel +
+                   "` (its launcher must launch the kernel of that name), so its " + r.metric +
+                   " could not be measured.\n";
+      } else if (!metric_value(*kernel, r.metric, &value)) {
+        t.verdict = "could not be run";
+        t.output = "The lesson's rubric names " + r.metric +
+                   ", which `cudalab stats --json` does not have: a mistake in lesson.json, not "
+                   "in your file.\n";
+      } else {
+        char figure[256];
+        std::snprintf(figure, sizeof(figure), "%s of %s: %.4g (wanted %s%.4g)", r.metric.c_str(),
+                      r.kernel.c_str(), value, value > r.at_most ? "at most " : "at least ",
+                      value > r.at_most ? r.at_most : r.at_least);
+        if (value >= r.at_least && value <= r.at_most && rerun.status == "passed") {
+          t.status = "passed";
+          t.score = t.max_score;
+          t.verdict = "passed";
+          t.output = std::string("measured ") + figure + "\n";
+        } else {
+          t.verdict = "metric out of bounds";
+          t.output = std::string("Measured in a trace of test ") + r.test + ": " + figure + ".\n";
+          const std::string group = r.metric.substr(0, r.metric.find('.'));
+          for (const auto& line : (*kernel)["lines"]) {
+            double v = 0;
+            if (line.contains(group) && metric_value(line, r.metric, &v) &&
+                line[group].value("requests", 1.0) > 0)
+              t.output += "  " + line["where"].get<std::string>() + ": " + std::to_string(v) + "\n";
+          }
+          if (!r.hint.empty()) t.output += r.hint + "\n";
+        }
+      }
+    }
+    if (done) done(t);
+  }
+  return finish();
+}
+
+json record_json(const GradeRecord& r) {
+  json tests = json::array();
+  for (const auto& t : r.tests)
+    tests.push_back({{"name", t.name},
+                     {"description", t.description},
+                     {"visibility", t.visibility},
+                     {"kind", t.kind},
+                     {"status", t.status},
+                     {"verdict", t.verdict},
+                     {"output", t.output},
+                     {"findings", t.findings},
+                     {"score", t.score},
+                     {"max_score", t.max_score},
+                     {"seconds", t.seconds}});
+  return {{"lesson", r.lesson},       {"file", r.file},   {"status", r.status},
+          {"compiler_output", r.compiler_output},         {"error", r.error},
+          {"tests", tests},           {"score", r.score}, {"max_score", r.max_score},
+          {"seconds", r.seconds},     {"seed", r.seed},   {"sandbox", r.sandbox}};
+}
+
+GradeRecord record_from_json(const json& j) {
+  GradeRecord r;
+  r.lesson = j.value("lesson", "");
+  r.file = j.value("file", "");
+  r.status = j.value("status", "error");
+  r.compiler_output = j.value("compiler_output", "");
+  r.error = j.value("error", "");
+  r.score = j.value("score", 0.0);
+  r.max_score = j.value("max_score", 0.0);
+  r.seconds = j.value("seconds", 0.0);
+  r.seed = j.value("seed", uint64_t(0));
+  r.sandbox = j.value("sandbox", "");
+  for (const auto& t : j.value("tests", json::array())) {
+    TestRecord x;
+    x.name = t.value("name", "");
+    x.description = t.value("description", "");
+    x.visibility = t.value("visibility", "visible");
+    x.kind = t.value("kind", "test");
+    x.status = t.value("status", "failed");
+    x.verdict = t.value("verdict", "");
+    x.output = t.value("output", "");
+    x.findings = t.value("findings", std::vector<std::string>{});
+    x.score = t.value("score", 0.0);
+    x.max_score = t.value("max_score", 0.0);
+    x.seconds = t.value("seconds", 0.0);
+    r.tests.push_back(x);
+  }
+  return r;
+}
+
+}  // namespace cudalab::cli

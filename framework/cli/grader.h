@@ -1,0 +1,70 @@
+// Grading one submission: its program built in a sandbox, each graded test
+// judged by the lesson's judge (which never runs student code) against a
+// fresh process of it, then the method rubrics. The result is one grading
+// record, from which every report is written (the terminal, feedback files,
+// Gradescope, PrairieLearn, JUnit, the gradebook).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "sandbox.h"
+
+namespace cudalab::cli {
+
+struct GradeOptions {
+  double test_seconds = 20;   // per graded test
+  double build_seconds = 120;
+  uint64_t seed = 0;          // the run's seed: the tests' inputs
+  bool confined = true;       // false: --unconfined
+  bool gpu = false;           // build with nvcc and run on the GPU
+  SandboxLimits limits;
+  size_t output_mib = 4;
+};
+
+struct TestRecord {
+  std::string name, description, visibility = "visible", kind = "test";  // or "rubric"
+  std::string status = "failed";  // passed, failed
+  std::string verdict;            // a plain word for hidden tests and summaries
+  std::string output;             // what the judge said (and the program printed)
+  std::vector<std::string> findings;  // the checks' findings ("racecheck: hazard at file:line")
+  double score = 0, max_score = 0, seconds = 0;
+};
+
+struct GradeRecord {
+  std::string lesson, file, status = "graded";  // graded, did_not_compile, error
+  std::string compiler_output, error;
+  std::vector<TestRecord> tests;
+  double score = 0, max_score = 0, seconds = 0;
+  uint64_t seed = 0;
+  std::string sandbox;  // "bubblewrap" or "unconfined"
+};
+
+// Called as each test ends (for progress and for printing as we go).
+using TestDone = std::function<void(const TestRecord&)>;
+
+// Grades `file` (a .cu, or a .diff against the lesson's solution).
+GradeRecord grade_submission(const Lesson& lesson, const std::filesystem::path& file,
+                             const GradeOptions& o, const TestDone& done = {});
+
+nlohmann::json record_json(const GradeRecord& r);
+GradeRecord record_from_json(const nlohmann::json& j);
+
+// What a student may see of a test: a hidden one shows its name, points and
+// a plain verdict only.
+std::string student_output(const TestRecord& t);
+
+// The formats (formats.cpp).
+nlohmann::json gradescope_json(const GradeRecord& r);
+nlohmann::json prairielearn_json(const GradeRecord& r, const std::string& image_png_path = "");
+std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& records);
+std::string feedback_text(const GradeRecord& r);
+
+// A fresh seed from the system.
+uint64_t random_seed();
+
+}  // namespace cudalab::cli

@@ -1,0 +1,137 @@
+// The sandbox's command line: setpriv (as root: run as an unprivileged user,
+// so that the process limit counts), prlimit (the rlimits) and bwrap (the
+// namespaces and the filesystem view), all from Debian's util-linux and
+// bubblewrap.
+#include "sandbox.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace cudalab::cli {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr int kSandboxUid = 65534;  // nobody
+
+bool under(const std::string& path, const std::string& dir) {
+  return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+                         path[dir.size()] == '/');
+}
+
+std::string run_capture(const std::string& command) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) return "cannot run " + command;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof(buffer), p)) out += buffer;
+  const int status = pclose(p);
+  if (status == 0) return "";
+  return out.empty() ? "exit status " + std::to_string(WEXITSTATUS(status)) : out;
+}
+
+}  // namespace
+
+Sandbox::Sandbox(fs::path scratch, std::vector<std::string> read_only,
+                 std::vector<std::string> hidden, bool confined, bool gpu)
+    : scratch_(std::move(scratch)),
+      read_only_(std::move(read_only)),
+      hidden_(std::move(hidden)),
+      confined_(confined),
+      gpu_(gpu) {}
+
+void Sandbox::hand_over() const {
+  if (geteuid() != 0 || !confined_) return;
+  std::error_code ec;
+  for (const auto& entry : fs::recursive_directory_iterator(scratch_, ec))
+    if (chown(entry.path().c_str(), kSandboxUid, kSandboxUid) != 0) {
+    }
+  if (chown(scratch_.c_str(), kSandboxUid, kSandboxUid) != 0) {
+  }
+}
+
+std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv,
+                                       const std::vector<std::string>& env,
+                                       const SandboxLimits& l) const {
+  std::vector<std::string> cmd;
+  if (confined_ && geteuid() == 0)
+    cmd = {"setpriv", "--reuid=" + std::to_string(kSandboxUid),
+           "--regid=" + std::to_string(kSandboxUid), "--clear-groups", "--"};
+  cmd.insert(cmd.end(),
+             {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
+              "--as=" + std::to_string(l.memory_mib << 20),
+              "--fsize=" + std::to_string(l.file_mib << 20),
+              "--nofile=" + std::to_string(l.open_files), "--core=0"});
+  // The process limit counts every process of the user: only the sandbox's
+  // own user can be given one that means something.
+  if (confined_) cmd.push_back("--nproc=" + std::to_string(l.processes));
+  cmd.push_back("--");
+  std::vector<std::string> environment = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TMPDIR=/tmp"};
+  environment.insert(environment.end(), env.begin(), env.end());
+  if (!confined_) {
+    // Unconfined: the scratch folder is the real one, and so are its paths.
+    environment.push_back("HOME=" + scratch_.string());
+    cmd.insert(cmd.end(), {"env", "-i", "-C", scratch_.string()});
+    cmd.insert(cmd.end(), environment.begin(), environment.end());
+    for (const auto& a : argv) {
+      std::string real = a;
+      if (under(a, "/submission")) real = (scratch_ / a.substr(std::strlen("/submission/"))).string();
+      cmd.push_back(real);
+    }
+    return cmd;
+  }
+  environment.push_back("HOME=/submission");
+  cmd.insert(cmd.end(), {"bwrap", "--unshare-all", "--die-with-parent", "--new-session",
+                         "--cap-drop", "ALL", "--hostname", "submission", "--ro-bind", "/usr",
+                         "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
+                         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"});
+  for (const char* etc : {"/etc/ld.so.cache", "/etc/alternatives"})
+    if (fs::exists(etc)) cmd.insert(cmd.end(), {"--ro-bind", etc, etc});
+  cmd.insert(cmd.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
+  if (gpu_) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/dev", ec))
+      if (e.path().filename().string().rfind("nvidia", 0) == 0)
+        cmd.insert(cmd.end(), {"--dev-bind", e.path().string(), e.path().string()});
+    for (const char* d : {"/usr/local/cuda", "/proc/driver/nvidia", "/sys"})
+      if (fs::exists(d)) cmd.insert(cmd.end(), {"--ro-bind", d, d});
+  }
+  for (const auto& p : read_only_)
+    if (!under(p, "/usr")) cmd.insert(cmd.end(), {"--ro-bind", p, p});
+  // What must stay out of sight although a folder around it is seen.
+  for (const auto& h : hidden_) {
+    bool seen = under(h, "/usr");
+    for (const auto& p : read_only_) seen |= under(h, p);
+    if (seen && fs::is_directory(h)) cmd.insert(cmd.end(), {"--tmpfs", h});
+    if (seen && fs::is_regular_file(h)) cmd.insert(cmd.end(), {"--ro-bind", "/dev/null", h});
+  }
+  cmd.insert(cmd.end(), {"--bind", scratch_.string(), "/submission", "--chdir", "/submission",
+                         "--clearenv"});
+  for (const auto& e : environment) {
+    const size_t eq = e.find('=');
+    cmd.insert(cmd.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
+  }
+  cmd.push_back("--");
+  cmd.insert(cmd.end(), argv.begin(), argv.end());
+  return cmd;
+}
+
+std::string sandbox_problem() {
+  if (run_capture("command -v bwrap >/dev/null 2>&1") != "")
+    return "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
+  std::string prefix;
+  if (geteuid() == 0)
+    prefix = "setpriv --reuid=" + std::to_string(kSandboxUid) +
+             " --regid=" + std::to_string(kSandboxUid) + " --clear-groups -- ";
+  const std::string why = run_capture(
+      prefix + "bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib "
+               "--symlink usr/lib64 /lib64 --symlink usr/bin /bin /usr/bin/true 2>&1");
+  if (why.empty()) return "";
+  return "bwrap cannot make a sandbox here (" + why.substr(0, why.find('\n')) +
+         "): user namespaces are probably not allowed (an unprivileged container)";
+}
+
+}  // namespace cudalab::cli

@@ -1,0 +1,689 @@
+// The channel between the judge and the submission's process.
+//
+// The judge starts the submission's program (in its sandbox) with two pipes:
+// requests arrive on its file descriptor 3, answers leave on 4, and what it
+// prints (stdout and stderr) goes to a third pipe the judge drains. A request
+// is a call of one of the student's functions with the device buffers its
+// pointers point into; the answer is the call's CUDA error, its return value
+// and the buffers it may have written. Everything the judge reads is checked
+// against what it sent (sizes, order, kinds): a wrong answer ends the test,
+// it is never believed.
+#include "channel.h"
+
+#include <cuda_runtime.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "cudalab/compare.h"
+#include "cudalab/submission.h"
+#ifdef CUDALAB_SIMULATOR
+#include "cudalab/sim.h"
+#endif
+
+namespace cudalab::grading {
+namespace {
+
+constexpr char kCall = 'C', kWriter = 'W', kQuit = 'Q';
+constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoMemory = 3, kThrew = 4,
+                  kBadRequest = 5;
+// More than any lesson sends; an answer claiming more is not read.
+constexpr uint64_t kMaxMessage = uint64_t(8) << 30;
+
+// ---- messages -----------------------------------------------------------------
+class Out {
+ public:
+  void u8(uint8_t v) { s_.push_back(char(v)); }
+  void u32(uint32_t v) { s_.append(reinterpret_cast<const char*>(&v), 4); }
+  void u64(uint64_t v) { s_.append(reinterpret_cast<const char*>(&v), 8); }
+  void i32(int32_t v) { s_.append(reinterpret_cast<const char*>(&v), 4); }
+  void str(const std::string& v) {
+    u64(v.size());
+    s_ += v;
+  }
+  void raw(const void* p, size_t n) { s_.append(static_cast<const char*>(p), n); }
+  std::string& bytes() { return s_; }
+
+ private:
+  std::string s_;
+};
+
+class In {
+ public:
+  explicit In(const std::string& s) : s_(s) {}
+  uint8_t u8() { return uint8_t(take(1)[0]); }
+  uint32_t u32() { return get<uint32_t>(); }
+  uint64_t u64() { return get<uint64_t>(); }
+  int32_t i32() { return get<int32_t>(); }
+  std::string str(uint64_t max) {
+    const uint64_t n = u64();
+    if (n > max) throw std::runtime_error("a field is longer than it may be");
+    return std::string(take(n), n);
+  }
+  const char* take(uint64_t n) {
+    if (n > s_.size() - at_) throw std::runtime_error("the message ends early");
+    const char* p = s_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  bool done() const { return at_ == s_.size(); }
+
+ private:
+  template <typename T>
+  T get() {
+    T v;
+    std::memcpy(&v, take(sizeof(T)), sizeof(T));
+    return v;
+  }
+  const std::string& s_;
+  size_t at_ = 0;
+};
+
+// Blocking whole-message I/O for the submission's side.
+bool read_exactly(int fd, void* p, size_t n) {
+  auto* c = static_cast<char*>(p);
+  while (n) {
+    const ssize_t got = ::read(fd, c, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    c += got;
+    n -= size_t(got);
+  }
+  return true;
+}
+
+bool write_exactly(int fd, const void* p, size_t n) {
+  const auto* c = static_cast<const char*>(p);
+  while (n) {
+    const ssize_t put = ::write(fd, c, n);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return false;
+    c += put;
+    n -= size_t(put);
+  }
+  return true;
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string signal_words(int sig) {
+  switch (sig) {
+    case SIGSEGV:
+      return "a segmentation fault: host code used a bad pointer, or the stack overflowed "
+             "(deep recursion)";
+    case SIGBUS:
+      return "a bus error: host code used a bad pointer";
+    case SIGABRT:
+      return "abort(): a failed assert, an uncaught exception, or memory that ran out";
+    case SIGFPE:
+      return "an arithmetic error, such as an integer division by zero";
+    case SIGKILL:
+      return "killed, usually because it used more memory than it may";
+    case SIGXCPU:
+      return "it used up its CPU time";
+    case SIGXFSZ:
+      return "it wrote a file larger than it may";
+    case SIGILL:
+      return "an illegal instruction";
+    default:
+      return std::string(strsignal(sig));
+  }
+}
+
+// ---- the judge's side: the submission's process ------------------------------------
+class Worker {
+ public:
+  ~Worker() { kill_now(); }
+
+  void start(const std::vector<std::string>& argv, const Limits& limits) {
+    limits_ = limits;
+    int request[2], answer[2], output[2];
+    if (pipe2(request, O_CLOEXEC) || pipe2(answer, O_CLOEXEC) || pipe2(output, O_CLOEXEC))
+      throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
+    const pid_t judge = getpid();
+    pid_ = fork();
+    if (pid_ < 0) throw std::runtime_error(std::string("cannot start: ") + std::strerror(errno));
+    if (pid_ == 0) {
+      setpgid(0, 0);
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // the judge gone: so is the submission
+      if (getppid() != judge) _exit(125);
+      // 3: requests, 4: answers, 1 and 2: the output pipe; nothing else open.
+      dup2(output[1], 1);
+      dup2(output[1], 2);
+      const int in = dup(request[0]), out = dup(answer[1]);
+      dup2(in, 3);
+      dup2(out, 4);
+      const int devnull = ::open("/dev/null", O_RDONLY);
+      if (devnull >= 0) dup2(devnull, 0);
+      for (int fd = 5; fd < 1024; ++fd) close(fd);
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execvp(args[0], args.data());
+      std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+      _exit(127);
+    }
+    close(request[0]);
+    close(answer[1]);
+    close(output[1]);
+    to_ = request[1];
+    from_ = answer[0];
+    output_ = output[0];
+    for (int fd : {to_, from_, output_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  }
+
+  // Sends a request and waits for its answer, draining the output meanwhile.
+  std::string exchange(const std::string& request) {
+    std::string framed;
+    const uint64_t n = request.size();
+    framed.append(reinterpret_cast<const char*>(&n), 8);
+    framed += request;
+    size_t sent = 0;
+    std::string answer;
+    uint64_t answer_size = UINT64_MAX;
+    const double start = now_s();
+    while (true) {
+      if (answer.size() >= 8 && answer_size == UINT64_MAX) {
+        std::memcpy(&answer_size, answer.data(), 8);
+        if (answer_size > kMaxMessage) fail("protocol", kProtocolWords);
+      }
+      if (answer_size != UINT64_MAX && answer.size() >= 8 + answer_size) break;
+      const double left = limits_.seconds - waited_ - (now_s() - start);
+      if (left <= 0) {
+        waited_ += now_s() - start;
+        fail("timeout", timeout_words());
+      }
+      pollfd fds[3] = {{output_, POLLIN, 0}, {from_, POLLIN, 0}, {to_, POLLOUT, 0}};
+      const nfds_t count = sent < framed.size() ? 3 : 2;
+      const int ready = poll(fds, count, int(std::min(left, 0.25) * 1000) + 1);
+      if (ready < 0 && errno != EINTR) fail("protocol", "the judge could not wait for it");
+      if (fds[0].revents) drain_output();
+      if (count == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+        const ssize_t put = ::write(to_, framed.data() + sent, framed.size() - sent);
+        if (put > 0) sent += size_t(put);
+        if (put < 0 && errno != EAGAIN && errno != EINTR) ended(now_s() - start);
+      }
+      if (fds[1].revents) {
+        char buffer[1 << 16];
+        const ssize_t got = ::read(from_, buffer, sizeof(buffer));
+        if (got > 0) {
+          answer.append(buffer, size_t(got));
+        } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+          ended(now_s() - start);
+        }
+      }
+    }
+    waited_ += now_s() - start;
+    return answer.substr(8, answer_size);
+  }
+
+  // Asks the program to end, and waits (within the time left) for it to write
+  // its reports (the checks' findings, a trace) and exit.
+  void finish() {
+    if (pid_ <= 0) return;
+    std::string quit(8, '\0');
+    const uint64_t n = 1;
+    std::memcpy(quit.data(), &n, 8);
+    quit += kQuit;
+    const ssize_t put = ::write(to_, quit.data(), quit.size());
+    (void)put;
+    close(to_);
+    to_ = -1;
+    const double deadline = now_s() + std::max(1.0, limits_.seconds - waited_);
+    int status = 0;
+    while (now_s() < deadline) {
+      drain_output();
+      const pid_t done = waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) {
+        pid_ = -1;
+        drain_output();
+        return;
+      }
+      pollfd fd{output_, POLLIN, 0};
+      poll(&fd, 1, 20);
+    }
+    kill_now();
+  }
+
+  void kill_now() {
+    if (pid_ > 0) {
+      kill(-pid_, SIGKILL);
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+    }
+    for (int* fd : {&to_, &from_, &output_})
+      if (*fd >= 0) close(*fd), *fd = -1;
+  }
+
+  std::string printed() const {
+    if (dropped_ == 0) return head_ + tail_;
+    return head_ + "\n[... " + std::to_string(dropped_) + " bytes of output left out ...]\n" +
+           tail_;
+  }
+  double waited() const { return waited_; }
+
+ private:
+  static constexpr const char* kProtocolWords =
+      "The program sent the judge something that is not an answer to its request. A "
+      "submission must not read or write file descriptors 3 and 4 (the judge's channel).";
+
+  std::string timeout_words() const {
+    char s[400];
+    std::snprintf(s, sizeof(s),
+                  "The test ran for more than %.0f seconds and was stopped. A kernel that never "
+                  "ends usually has a loop whose index does not advance (a grid-stride loop "
+                  "must add the stride), or a barrier that some threads never reach.",
+                  limits_.seconds);
+    return s;
+  }
+
+  [[noreturn]] void fail(const std::string& kind, const std::string& why) {
+    kill_now();
+    throw WorkerLost(kind, why);
+  }
+
+  // The answer pipe closed: the program ended. Why, in a student's words.
+  [[noreturn]] void ended(double waited_now) {
+    waited_ += waited_now;
+    int status = 0;
+    const double deadline = now_s() + 2;
+    pid_t done = 0;
+    while ((done = waitpid(pid_, &status, WNOHANG)) == 0 && now_s() < deadline) {
+      drain_output();
+      usleep(5000);
+    }
+    drain_output();
+    if (done != pid_) fail("protocol", kProtocolWords);
+    pid_ = -1;
+    int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    // A sandbox passes a signal on as 128 + its number.
+    if (limits_.signal_as_exit_code && code > 128 && code < 160) sig = code - 128, code = -1;
+    if (sig)
+      fail("crashed", "The program crashed: " + signal_words(sig) + " (signal " +
+                          std::to_string(sig) + ", " + strsignal(sig) + ").");
+    fail("exited",
+         "The program ended (exit code " + std::to_string(code) +
+             ") before the test was over. Your file must not end the program itself: no "
+             "exit() or abort(), no main(); the test calls your functions and ends it.");
+  }
+
+  void drain_output() {
+    char buffer[1 << 16];
+    while (output_ >= 0) {
+      const ssize_t got = ::read(output_, buffer, sizeof(buffer));
+      if (got <= 0) break;
+      keep_output(buffer, size_t(got));
+      total_output_ += size_t(got);
+      if (total_output_ > limits_.output_bytes) {
+        char s[300];
+        std::snprintf(s, sizeof(s),
+                      "The program printed more than %zu MiB and was stopped. A printf in a "
+                      "kernel prints once per thread: print from one thread, or only a few "
+                      "lines.",
+                      limits_.output_bytes >> 20);
+        fail("output", s);
+      }
+    }
+  }
+
+  void keep_output(const char* p, size_t n) {
+    constexpr size_t kHead = 8 << 10, kTail = 24 << 10;
+    if (head_.size() < kHead) {
+      const size_t take = std::min(n, kHead - head_.size());
+      head_.append(p, take);
+      p += take;
+      n -= take;
+    }
+    tail_.append(p, n);
+    if (tail_.size() > kTail) {
+      dropped_ += tail_.size() - kTail;
+      tail_.erase(0, tail_.size() - kTail);
+    }
+  }
+
+  Limits limits_;
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1, output_ = -1;
+  double waited_ = 0;
+  size_t total_output_ = 0, dropped_ = 0;
+  std::string head_, tail_;
+};
+
+struct JudgeState {
+  Worker worker;
+  bool started = false;
+  bool track_writers = false;
+  cudaError_t last_error = cudaSuccess;
+  // The allocations of the last call, in the order the program numbered them.
+  std::vector<std::pair<const char*, size_t>> allocations;
+};
+JudgeState* g_judge = nullptr;
+
+// ---- the submission's side ----------------------------------------------------
+struct Served {
+  std::string signature;
+  void* function;
+  detail::Invoker invoke;
+};
+std::map<std::string, Served>& served() {
+  static std::map<std::string, Served> all;
+  return all;
+}
+
+std::vector<std::string>& called() {
+  static std::vector<std::string> all;
+  return all;
+}
+
+}  // namespace
+
+WorkerLost::WorkerLost(std::string kind, const std::string& why)
+    : std::runtime_error(why), kind_(std::move(kind)) {}
+
+// ---- judge --------------------------------------------------------------------
+void start_submission(const std::vector<std::string>& argv, const Limits& limits) {
+  static JudgeState state;
+  g_judge = &state;
+  state.worker.start(argv, limits);
+  state.started = true;
+}
+
+void finish_submission() {
+  if (g_judge && g_judge->started) g_judge->worker.finish();
+}
+
+std::string submission_output() { return g_judge ? g_judge->worker.printed() : ""; }
+double submission_seconds() { return g_judge ? g_judge->worker.waited() : 0; }
+const std::vector<std::string>& called_functions() { return called(); }
+
+bool judging() { return g_judge != nullptr; }
+
+namespace detail {
+
+const char* note_called(const char* name) {
+  if (std::find(called().begin(), called().end(), name) == called().end())
+    called().push_back(name);
+  return name;
+}
+
+std::string call_submission(const char* name, const char* signature,
+                            const std::vector<CallArg>& args, size_t return_size) {
+  if (!g_judge)
+    throw std::logic_error(std::string("the judge called ") + name +
+                           " with no submission started");
+#ifdef CUDALAB_SIMULATOR
+  JudgeState& j = *g_judge;
+  // The buffers the pointers point into, each once.
+  struct Buffer {
+    char* base;
+    size_t size;
+    bool writable;
+  };
+  std::vector<Buffer> buffers;
+  std::vector<std::pair<uint32_t, uint64_t>> where(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is_pointer || !args[i].pointer) continue;
+    void* base = nullptr;
+    size_t size = 0;
+    if (!sim::find_allocation(args[i].pointer, &base, &size))
+      throw std::logic_error(std::string("argument ") + std::to_string(i + 1) + " of " + name +
+                             " is not device memory");
+    auto it = std::find_if(buffers.begin(), buffers.end(),
+                           [&](const Buffer& b) { return b.base == base; });
+    if (it == buffers.end()) {
+      buffers.push_back({static_cast<char*>(base), size, false});
+      it = buffers.end() - 1;
+    }
+    it->writable |= args[i].writable;
+    where[i] = {uint32_t(it - buffers.begin()),
+                uint64_t(static_cast<const char*>(args[i].pointer) - it->base)};
+  }
+  Out req;
+  req.u8(kCall);
+  req.str(name);
+  req.str(signature);
+  req.u8(j.track_writers);
+  req.u32(uint32_t(buffers.size()));
+  for (const Buffer& b : buffers) {
+    req.u64(b.size);
+    req.u8(b.writable);
+    req.raw(b.base, b.size);
+  }
+  req.u32(uint32_t(args.size()));
+  for (size_t i = 0; i < args.size(); ++i) {
+    const CallArg& a = args[i];
+    if (!a.is_pointer) {
+      req.u8(0);
+      req.str(a.bytes);
+    } else if (!a.pointer) {
+      req.u8(2);
+    } else {
+      req.u8(1);
+      req.u32(where[i].first);
+      req.u64(where[i].second);
+    }
+  }
+  const std::string answer = j.worker.exchange(req.bytes());
+  req.bytes().clear();
+  j.allocations.clear();
+  for (const Buffer& b : buffers) j.allocations.push_back({b.base, b.size});
+  try {
+    In in(answer);
+    const uint8_t status = in.u8();
+    const std::string detail = in.str(400);
+    if (status == kNoSuchFunction || status == kWrongSignature || status == kBadRequest)
+      throw WorkerLost("protocol", "The program could not run " + std::string(name) + ": " +
+                                       detail + ". Does your file define it as lesson.h says?");
+    if (status == kNoMemory) throw WorkerLost("memory", detail);
+    if (status == kThrew)
+      throw WorkerLost("crashed", std::string(name) + " threw an exception: " + detail);
+    if (status != kOk) throw std::runtime_error("unknown status");
+    j.last_error = cudaError_t(in.i32());
+    std::string ret = in.str(64);
+    if (ret.size() != return_size) throw std::runtime_error("a return value of the wrong size");
+    for (const Buffer& b : buffers) {
+      if (!b.writable) continue;
+      if (in.u8() == 0) continue;  // unreadable after a fault: the judge keeps what it sent
+      std::memcpy(b.base, in.take(b.size), b.size);
+    }
+    if (!in.done()) throw std::runtime_error("extra bytes");
+    return ret;
+  } catch (const WorkerLost&) {
+    throw;
+  } catch (const std::exception&) {
+    j.worker.kill_now();
+    throw WorkerLost("protocol",
+                     "The program's answer to the judge was malformed. A submission must not "
+                     "read or write file descriptors 3 and 4 (the judge's channel).");
+  }
+#else
+  (void)name, (void)signature, (void)args, (void)return_size;
+  throw std::logic_error("the judge is built for the simulator only");
+#endif
+}
+
+}  // namespace detail
+
+bool remote_track_writers() {
+  if (!g_judge) return false;
+  g_judge->track_writers = true;
+  return true;
+}
+
+cudaError_t remote_last_error() {
+  const cudaError_t e = g_judge ? g_judge->last_error : cudaSuccess;
+  if (g_judge) g_judge->last_error = cudaSuccess;
+  return e;
+}
+
+std::string remote_writer(const void* device_address) {
+  if (!g_judge || !g_judge->track_writers) return "";
+  const char* p = static_cast<const char*>(device_address);
+  for (uint32_t h = 0; h < g_judge->allocations.size(); ++h) {
+    const auto& [base, size] = g_judge->allocations[h];
+    if (p < base || p >= base + size) continue;
+    Out req;
+    req.u8(kWriter);
+    req.u32(h);
+    req.u64(uint64_t(p - base));
+    std::string words = g_judge->worker.exchange(req.bytes());
+    if (words.size() > 200) words.resize(200);
+    for (char& c : words)
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+    return words;
+  }
+  return "";
+}
+
+// ---- the submission's process -------------------------------------------------
+namespace detail {
+int serve_function(const char* name, const char* signature, void* function, Invoker invoke) {
+  served()[name] = {signature, function, invoke};
+  return int(served().size());
+}
+}  // namespace detail
+
+int worker_main() {
+  std::vector<std::pair<void*, size_t>> buffers;
+  auto free_buffers = [&] {
+    for (auto& b : buffers) cudaFree(b.first);
+    buffers.clear();
+    cudaGetLastError();
+  };
+  auto reply = [](const Out& o) {
+    Out& m = const_cast<Out&>(o);
+    const uint64_t n = m.bytes().size();
+    return write_exactly(4, &n, 8) && write_exactly(4, m.bytes().data(), n);
+  };
+  while (true) {
+    uint64_t size = 0;
+    if (!read_exactly(3, &size, 8) || size > kMaxMessage) return 0;
+    std::string message(size, '\0');
+    if (!read_exactly(3, message.data(), size)) return 0;
+    In in(message);
+    Out out;
+    try {
+      const char kind = char(in.u8());
+      if (kind == kQuit) {
+        free_buffers();
+        return 0;
+      }
+      if (kind == kWriter) {
+        const uint32_t h = in.u32();
+        const uint64_t offset = in.u64();
+        std::string who;
+        if (h < buffers.size() && offset < buffers[h].second)
+          who = describe_writer(static_cast<char*>(buffers[h].first) + offset);
+        if (!reply([&] {
+              Out o;
+              o.raw(who.data(), who.size());
+              return o;
+            }()))
+          return 0;
+        continue;
+      }
+      if (kind != kCall) throw std::runtime_error("an unknown request");
+      const std::string name = in.str(256), signature = in.str(4096);
+      const bool track = in.u8();
+      free_buffers();
+      const uint32_t count = in.u32();
+      std::vector<bool> writable;
+      std::vector<const char*> contents;
+      bool allocated = true;
+      std::string why;
+      for (uint32_t i = 0; i < count; ++i) {
+        const uint64_t bytes = in.u64();
+        writable.push_back(in.u8());
+        contents.push_back(in.take(bytes));
+        void* p = nullptr;
+        if (allocated && cudaMalloc(&p, bytes) != cudaSuccess) {
+          allocated = false;
+          why = "The program could not allocate the test's " + std::to_string(bytes) +
+                " bytes of device memory: " + cudaGetErrorString(cudaGetLastError());
+        }
+        buffers.push_back({p, bytes});
+      }
+      const uint32_t nargs = in.u32();
+      std::vector<CallArg> args(nargs);
+      for (auto& a : args) {
+        const uint8_t k = in.u8();
+        if (k == 0) {
+          a.bytes = in.str(4096);
+        } else {
+          a.is_pointer = true;
+          if (k == 1) {
+            const uint32_t h = in.u32();
+            const uint64_t offset = in.u64();
+            if (h >= buffers.size() || offset > buffers[h].second)
+              throw std::runtime_error("a pointer outside its buffer");
+            a.pointer = static_cast<char*>(buffers[h].first) + offset;
+          }
+        }
+      }
+      const auto f = served().find(name);
+      if (f == served().end()) {
+        out.u8(kNoSuchFunction);
+        out.str(name + " is not in the program");
+      } else if (f->second.signature != signature) {
+        out.u8(kWrongSignature);
+        out.str(name + " has other parameters than the judge's");
+      } else if (!allocated) {
+        out.u8(kNoMemory);
+        out.str(why);
+      } else {
+        for (uint32_t i = 0; i < count; ++i)
+          cudaMemcpy(buffers[i].first, contents[i], buffers[i].second, cudaMemcpyHostToDevice);
+        if (track) track_writers();
+        std::string ret;
+        try {
+          ret = f->second.invoke(f->second.function, args);
+        } catch (const std::exception& e) {
+          out.u8(kThrew);
+          out.str(e.what());
+          if (!reply(out)) return 0;
+          continue;
+        }
+        const cudaError_t e = last_call_error();
+        out.u8(kOk);
+        out.str("");
+        out.i32(int32_t(e));
+        out.str(ret);
+        for (uint32_t i = 0; i < count; ++i) {
+          if (!writable[i]) continue;
+          std::string copy(buffers[i].second, '\0');
+          if (cudaMemcpy(copy.data(), buffers[i].first, copy.size(), cudaMemcpyDeviceToHost) !=
+              cudaSuccess) {
+            out.u8(0);
+            cudaGetLastError();
+          } else {
+            out.u8(1);
+            out.raw(copy.data(), copy.size());
+          }
+        }
+      }
+    } catch (const std::exception& e) {
+      out = Out();
+      out.u8(kBadRequest);
+      out.str(e.what());
+    }
+    if (!reply(out)) return 0;
+  }
+}
+
+}  // namespace cudalab::grading

@@ -1,0 +1,53 @@
+// The judge's side of the channel to the submission's process, and the
+// submission's side (worker_main). Not a public header: the graders reach it
+// through cudalab/submission.h and cudalab/grading.h.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cudalab::grading {
+
+struct Limits {
+  double seconds = 60;                  // waiting on the submission, in all
+  size_t output_bytes = size_t(4) << 20;  // what it may print
+  bool signal_as_exit_code = true;      // a sandbox reports signal N as exit code 128 + N
+};
+
+// The submission's process ended the test early: timed out, crashed,
+// exited, printed too much, broke the protocol or ran out of memory.
+class WorkerLost : public std::runtime_error {
+ public:
+  WorkerLost(std::string kind, const std::string& why);
+  const std::string& kind() const { return kind_; }
+
+ private:
+  std::string kind_;
+};
+
+// Judge: starts the submission's program (argv), with which the test's
+// calls are then made; finish asks it to end and waits for it.
+void start_submission(const std::vector<std::string>& argv, const Limits& limits);
+void finish_submission();
+bool judging();
+// What the submission printed (its first and last lines), and the seconds
+// spent waiting on it.
+std::string submission_output();
+double submission_seconds();
+// The student's functions the graded tests call (CUDALAB_SUBMISSION).
+const std::vector<std::string>& called_functions();
+
+// Judge: writer tracking, the last call's CUDA error and who wrote an
+// address, all asked of the submission's process.
+bool remote_track_writers();
+cudaError_t remote_last_error();
+std::string remote_writer(const void* device_address);
+
+// The submission's program: answers the judge's calls until told to stop.
+int worker_main();
+
+}  // namespace cudalab::grading

@@ -1,0 +1,20 @@
+// Vector add: what the graded tests of grade.cu and hidden.cu share. A case
+// is an array size and a launch shape; run_case launches the student's
+// kernel on inputs drawn from `seed` and fails `t` with what is wrong.
+#pragma once
+
+#include <cstdint>
+
+#include "cudalab/grading.h"
+
+struct Case {
+  int n;
+  int blocks;
+  int threads;
+  uint64_t seed;
+};
+
+void run_case(cudalab::grading::TestContext& t, const Case& c);
+
+// Blocks of `threads` that cover n elements.
+inline int blocks_for(int n, int threads) { return (n + threads - 1) / threads; }
