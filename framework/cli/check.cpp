@@ -127,6 +127,8 @@ int check(const CheckOptions& opt) {
     fs::rename(tmp, opt.json_path);
     std::cout << "results written to " << opt.json_path << "\n";
   }
+  if (!opt.classroom_path.empty())
+    std::ofstream(opt.classroom_path) << classroom_json(r).dump() << "\n";
   if (opt.report_only) return 0;
   if (!opt.expect_failed.empty()) {
     std::string failed;

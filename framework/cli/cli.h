@@ -54,7 +54,8 @@ struct CheckOptions {
   uint64_t seed = 0;
   bool seed_given = false;
   bool unconfined = false, gpu = false;
-  bool report_only = false;  // exit 0 whenever the grading ran (a student's copy's CI)
+  bool report_only = false;
+  std::string classroom_path;  // GitHub Classroom's reporter's JSON  // exit 0 whenever the grading ran (a student's copy's CI)
   // When set: exit 0 only if exactly these tests fail ("none", "all" or
   // names with commas), for CI runs over known-wrong files.
   std::string expect_failed;
@@ -63,6 +64,31 @@ int check(const CheckOptions& o);
 // Whether submissions can be run: in the sandbox, or unconfined when asked
 // (says so on stderr either way when it matters).
 bool sandbox_ready(bool unconfined);
+
+// `cudalab grade`: a whole class (grade.cpp).
+struct GradeClassOptions {
+  std::string lesson, output;
+  std::vector<std::string> inputs;  // folders, files, LMS zips
+  int jobs = 1;
+  double timeout_s = 20;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  bool unconfined = false, gpu = false;
+  // A share of the class (a Slurm task): submissions i with i % count == index.
+  int chunk_index = 0, chunk_count = 0;
+  bool gather = false;  // grade nothing: the gradebook from the records there are
+  bool slurm = false, slurm_wait = false;
+  int slurm_tasks = 32;
+  std::string slurm_args;
+};
+int grade_class(const GradeClassOptions& o);
+
+// `cudalab release OUT`: the student's copy of the course (release.cpp);
+// `cudalab gradescope LESSON -o ZIP`: Gradescope's autograder bundle;
+// `cudalab classroom LESSON -o DIR`: a GitHub Classroom workflow.
+int release(const std::string& out, bool force);
+int gradescope_bundle(const std::string& lesson, const std::string& zip);
+int classroom_workflow(const std::string& lesson, const std::string& out);
 
 int stats(const std::string& path, bool as_json);
 // What `cudalab stats --json` prints for a trace.

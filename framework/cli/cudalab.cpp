@@ -5,6 +5,10 @@
 //   cudalab check LESSON --solution    grade the reference solution
 //   cudalab check LESSON --file F.cu --json results.json
 //   cudalab stats TRACE [--json]       a trace's metrics, as Nsight Compute counts them
+//   cudalab grade LESSON SUBMISSIONS... -o OUT [-j N] [--slurm]   grade a class
+//   cudalab release OUT                the student's copy of the course
+//   cudalab gradescope LESSON -o ZIP   Gradescope's autograder bundle
+//   cudalab classroom LESSON -o DIR    a GitHub Classroom workflow
 //   cudalab exercise LESSON [--check]  make a lesson's exercise from its solution
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -35,6 +39,8 @@ int main(int argc, char** argv) {
                 "run the submission without the bubblewrap sandbox (rlimits only): for code you "
                 "trust, where bubblewrap cannot run");
   chk->add_flag("--gpu", o.gpu, "build the submission with nvcc and run it on this machine's GPU");
+  chk->add_option("--classroom", o.classroom_path,
+                  "also write GitHub Classroom's autograding result (JSON) here");
   chk->add_flag("--report-only", o.report_only,
                 "exit 0 whenever the grading ran, whatever the score (for a student's copy's CI)");
   chk->add_flag("-v,--verbose", o.verbose, "show every test's output, also when it passes");
@@ -55,7 +61,66 @@ int main(int argc, char** argv) {
   bool stats_json = false;
   st->add_option("trace", trace_path, "the trace file")->required()->check(CLI::ExistingFile);
   st->add_flag("--json", stats_json, "print JSON instead of a table");
+  auto* gr = app.add_subcommand(
+      "grade", "grade a whole class: a gradebook, feedback, LMS reports and a class summary");
+  GradeClassOptions go;
+  std::string chunk;
+  gr->add_option("lesson", go.lesson, "the lesson, e.g. vector_add")->required();
+  gr->add_option("submissions", go.inputs,
+                 "folders (one file or folder per student), files, or the zip Gradescope or "
+                 "Canvas exports")
+      ->required();
+  gr->add_option("-o,--output", go.output, "the folder for the gradebook and reports")->required();
+  gr->add_option("-j,--jobs", go.jobs, "submissions graded at a time (default 1)")
+      ->check(CLI::Range(1, 256));
+  gr->add_option("--timeout", go.timeout_s, "seconds each graded test may run (default 20)")
+      ->check(CLI::PositiveNumber);
+  gr->add_option("--seed", go.seed, "the run's seed (default: a new one, kept in OUT)")
+      ->each([&](const std::string&) { go.seed_given = true; });
+  gr->add_flag("--unconfined", go.unconfined,
+               "grade without the bubblewrap sandbox (rlimits only): only where it cannot run");
+  gr->add_flag("--gpu", go.gpu, "build with nvcc and run on the GPU");
+  gr->add_option("--chunk", chunk, "grade only share I of N (I/N), as a Slurm task does");
+  gr->add_flag("--gather", go.gather, "grade nothing: write the gradebook from the records");
+  gr->add_flag("--slurm", go.slurm, "submit the grading to Slurm as a job array and a gather job");
+  gr->add_flag("--slurm-wait", go.slurm_wait, "with --slurm: wait for the gradebook");
+  gr->add_option("--slurm-tasks", go.slurm_tasks, "with --slurm: tasks in the array (default 32)")
+      ->check(CLI::Range(1, 10000));
+  gr->add_option("--slurm-args", go.slurm_args,
+                 "with --slurm: more sbatch options, e.g. \"--partition=gpu --time=30\"");
+  auto* rel = app.add_subcommand(
+      "release", "write the student's copy of the course (no solutions, hidden tests or "
+                 "known-wrong files)");
+  std::string release_dir;
+  bool release_force = false;
+  rel->add_option("folder", release_dir, "where to write it (a new folder)")->required();
+  rel->add_flag("--force", release_force, "replace an earlier release in that folder");
+  auto* gs = app.add_subcommand("gradescope", "write a lesson's Gradescope autograder zip");
+  std::string gs_lesson, gs_zip;
+  gs->add_option("lesson", gs_lesson, "the lesson")->required();
+  gs->add_option("-o,--output", gs_zip, "the zip to write")->required();
+  auto* cl = app.add_subcommand("classroom", "write a GitHub Classroom autograding workflow");
+  std::string cl_lesson, cl_dir;
+  cl->add_option("lesson", cl_lesson, "the lesson, or all")->required();
+  cl->add_option("-o,--output", cl_dir, "the student repository's folder")->required();
   CLI11_PARSE(app, argc, argv);
+
+  if (*gr) {
+    if (!chunk.empty()) {
+      unsigned i = 0, n = 0;
+      char rest = 0;
+      if (std::sscanf(chunk.c_str(), "%u/%u%c", &i, &n, &rest) != 2 || n == 0 || i >= n) {
+        std::cerr << "cudalab: --chunk takes I/N with 0 <= I < N, e.g. 3/16\n";
+        return 2;
+      }
+      go.chunk_index = int(i);
+      go.chunk_count = int(n);
+    }
+    return grade_class(go);
+  }
+  if (*rel) return release(release_dir, release_force);
+  if (*gs) return gradescope_bundle(gs_lesson, gs_zip);
+  if (*cl) return classroom_workflow(cl_lesson, cl_dir);
 
   if (*list) {
     auto lessons = all_lessons();

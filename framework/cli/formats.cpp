@@ -149,6 +149,25 @@ json prairielearn_json(const GradeRecord& r, const std::string& image_png_path) 
   return j;
 }
 
+json classroom_json(const GradeRecord& r) {
+  json tests = json::array();
+  for (const auto& t : r.tests)
+    tests.push_back({{"name", t.name},
+                     {"status", t.status == "passed" ? "pass" : "fail"},
+                     {"score", t.score},
+                     {"max_score", t.max_score},
+                     {"message", t.status == "passed" ? "" : student_output(t)},
+                     {"test_code", ""},
+                     {"filename", ""},
+                     {"line_no", 0},
+                     {"execution_time", std::to_string(t.seconds) + "s"}});
+  const bool all = r.status == "graded" && r.score == r.max_score;
+  return {{"version", 1},
+          {"status", r.status == "error" ? "error" : all ? "pass" : "fail"},
+          {"max_score", r.max_score},
+          {"tests", tests}};
+}
+
 std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& records) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";

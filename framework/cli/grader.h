@@ -63,6 +63,9 @@ nlohmann::json gradescope_json(const GradeRecord& r);
 nlohmann::json prairielearn_json(const GradeRecord& r, const std::string& image_png_path = "");
 std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& records);
 std::string feedback_text(const GradeRecord& r);
+// GitHub Classroom's autograding reporter's JSON for one runner (base64 it
+// into the step's `result` output).
+nlohmann::json classroom_json(const GradeRecord& r);
 
 // A fresh seed from the system.
 uint64_t random_seed();

@@ -1,0 +1,292 @@
+// What an instructor hands out and uploads:
+//   cudalab release OUT              the student's copy of the course: everything
+//                                    but solutions, hidden tests, known-wrong files
+//                                    and the instructor's own tests, checked for
+//                                    leftovers before it is called done
+//   cudalab gradescope LESSON -o Z   Gradescope's autograder zip (setup.sh and
+//                                    run_autograder at its root)
+//   cudalab classroom LESSON -o DIR  a GitHub Classroom workflow for a student
+//                                    repository made from the release
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "cli.h"
+#include "cudalab_cli_config.h"
+
+namespace cudalab::cli {
+namespace {
+
+const fs::path kProject = CUDALAB_PROJECT_DIR;
+
+std::string run(const std::string& cmd, int* rc = nullptr) {
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  while (p && std::fgets(buffer, sizeof(buffer), p)) out += buffer;
+  const int status = p ? pclose(p) : -1;
+  if (rc) *rc = status;
+  return out;
+}
+
+// The course's files: what git tracks (plus new files it does not ignore),
+// or, outside a git checkout, everything but build folders.
+std::vector<std::string> course_files() {
+  int rc = 0;
+  const std::string listed =
+      run("git -C '" + kProject.string() +
+              "' ls-files --cached --others --exclude-standard 2>/dev/null",
+          &rc);
+  std::vector<std::string> files;
+  if (rc == 0 && !listed.empty()) {
+    std::istringstream in(listed);
+    for (std::string f; std::getline(in, f);)
+      if (fs::is_regular_file(kProject / f)) files.push_back(f);
+    return files;
+  }
+  for (auto it = fs::recursive_directory_iterator(kProject); it != fs::end(it); ++it) {
+    const std::string rel = fs::relative(it->path(), kProject).string();
+    if (it->is_directory() && (rel.rfind("build", 0) == 0 || rel == ".git")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) files.push_back(rel);
+  }
+  return files;
+}
+
+// Files only the instructor has.
+bool instructor_only(const std::string& f) {
+  static const std::regex only(
+      R"(^lessons/[^/]+/(solution\.cu|hidden\.cu|wrong/.*)$|^tests/hostile/.*|^tests/slurm/.*|^bench/gpu\.sh$|^bench/class.*)");
+  return std::regex_match(f, only);
+}
+
+// A README's instructor-only part: between <!-- instructor --> and
+// <!-- /instructor --> lines.
+std::string student_text(const std::string& text) {
+  std::istringstream in(text);
+  std::string out;
+  bool skip = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("<!-- instructor -->") != std::string::npos) {
+      skip = true;
+      continue;
+    }
+    if (line.find("<!-- /instructor -->") != std::string::npos) {
+      skip = false;
+      continue;
+    }
+    if (!skip) out += line + "\n";
+  }
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+int release(const std::string& out_arg, bool force) {
+  const fs::path out = fs::absolute(out_arg);
+  if (fs::exists(out) && !fs::is_empty(out)) {
+    if (!force) {
+      std::cerr << "cudalab: " << out.string()
+                << " is not empty: give a new folder, or --force to replace it\n";
+      return 2;
+    }
+    if (!fs::exists(out / "lessons")) {
+      std::cerr << "cudalab: " << out.string()
+                << " does not look like a release (no lessons/): not replacing it\n";
+      return 2;
+    }
+    fs::remove_all(out);
+  }
+  if (out.string().rfind(kProject.string() + "/", 0) == 0 && !fs::exists(kProject / ".gitignore")) {
+    std::cerr << "cudalab: put the release outside the course's folder\n";
+    return 2;
+  }
+  size_t copied = 0, left_out = 0;
+  for (const auto& f : course_files()) {
+    if (instructor_only(f)) {
+      ++left_out;
+      continue;
+    }
+    const fs::path to = out / f;
+    fs::create_directories(to.parent_path());
+    if (fs::path(f).extension() == ".md") {
+      std::ofstream(to) << student_text(read_file(kProject / f));
+    } else {
+      fs::copy_file(kProject / f, to, fs::copy_options::overwrite_existing);
+    }
+    fs::permissions(to, fs::status(kProject / f).permissions());
+    ++copied;
+  }
+  // Nothing of the answers may be left: no solution or hidden-test file, no
+  // solution marker in any file.
+  std::vector<std::string> leaks;
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    if (name == "solution.cu" || name == "hidden.cu" || e.path().extension() == ".diff")
+      leaks.push_back(e.path().string());
+    else if (e.file_size() < (4 << 20) && read_file(e.path()).find("BEGIN SOL" "UTION") !=
+                                              std::string::npos)
+      leaks.push_back(e.path().string() + " (a solution marker)");
+  }
+  if (!leaks.empty()) {
+    std::cerr << "cudalab: the release would give answers away; not done:\n";
+    for (const auto& l : leaks) std::cerr << "  " << l << "\n";
+    fs::remove_all(out);
+    return 1;
+  }
+  std::cout << "student release written to " << out.string() << ": " << copied
+            << " files (left out: " << left_out
+            << " solutions, hidden tests, known-wrong files and instructor tests).\n"
+               "Students start with its README: ./setup.sh, then ./build/bin/cudalab check "
+               "vector_add.\n";
+  return 0;
+}
+
+int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg) {
+  Lesson lesson;
+  std::string why;
+  if (!find_lesson(lesson_name, &lesson, &why)) {
+    std::cerr << why;
+    return 2;
+  }
+  const fs::path zip = fs::absolute(zip_arg);
+  char pattern[] = "/tmp/cudalab-bundle.XXXXXX";
+  if (!mkdtemp(pattern)) {
+    std::cerr << "cudalab: cannot make a temporary folder\n";
+    return 1;
+  }
+  const fs::path stage = pattern;
+  // The course as the grader needs it: the release plus the hidden tests
+  // (no solutions, no known-wrong files).
+  if (int rc = release((stage / "course").string(), false); rc != 0) return rc;
+  for (const auto& l : all_lessons())
+    if (fs::exists(l.dir / "hidden.cu"))
+      fs::copy_file(l.dir / "hidden.cu", stage / "course/lessons" / l.dir.filename() / "hidden.cu");
+  std::ofstream(stage / "setup.sh")
+      << "#!/usr/bin/env bash\n"
+         "# Gradescope runs this once, as root, when it builds the autograder's image: the\n"
+         "# Debian/Ubuntu packages cudalab needs, then the course, built in /autograder/source.\n"
+         "set -euo pipefail\n"
+         "cd \"$(dirname \"$0\")/course\"\n"
+         "apt-get update -qq\n"
+         "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap\n"
+         "./setup.sh\n";
+  std::ofstream(stage / "run_autograder")
+      << "#!/usr/bin/env bash\n"
+         "# Gradescope runs this for each submission: the student's file from\n"
+         "# /autograder/submission, graded into /autograder/results/results.json.\n"
+         "set -uo pipefail\n"
+         "course=/autograder/source/course\n"
+         "lesson=" << lesson.name << "\n"
+         "file=$(find /autograder/submission -name " << lesson.student_file
+      << " -type f | head -n 1)\n"
+         "[ -n \"$file\" ] || file=$(find /autograder/submission -name '*.cu' -type f | head -n 1)\n"
+         "mkdir -p /autograder/results\n"
+         "if [ -z \"$file\" ]; then\n"
+         "  printf '%s\\n' '{\"score\": 0, \"output\": \"No .cu file was submitted: upload "
+      << lesson.student_file
+      << ".\", \"tests\": []}' > /autograder/results/results.json\n"
+         "  exit 0\n"
+         "fi\n"
+         "# Gradescope's container may not allow the sandbox's user namespaces; each\n"
+         "# submission has a container of its own, so then it runs unconfined there.\n"
+         "confine=\n"
+         "if ! bwrap --unshare-all --ro-bind / / true 2>/dev/null; then\n"
+         "  echo 'bubblewrap cannot run in this container: grading unconfined'\n"
+         "  confine=--unconfined\n"
+         "fi\n"
+         "\"$course/build/bin/cudalab\" check \"$lesson\" --file \"$file\" $confine \\\n"
+         "  ${CUDALAB_SEED:+--seed \"$CUDALAB_SEED\"} --json /autograder/results/results.json\n"
+         "exit 0\n";
+  fs::permissions(stage / "setup.sh", fs::perms::owner_all | fs::perms::group_read |
+                                          fs::perms::group_exec | fs::perms::others_read |
+                                          fs::perms::others_exec);
+  fs::permissions(stage / "run_autograder", fs::status(stage / "setup.sh").permissions());
+  std::error_code ec;
+  fs::remove(zip, ec);
+  int rc = 0;
+  const std::string said = run("cd " + shell_quote(stage.string()) +
+                                   " && python3 -m zipfile -c " + shell_quote(zip.string()) +
+                                   " setup.sh run_autograder course 2>&1",
+                               &rc);
+  fs::remove_all(stage, ec);
+  if (rc != 0) {
+    std::cerr << "cudalab: could not write " << zip.string() << ": " << said << "\n";
+    return 1;
+  }
+  std::cout << "Gradescope autograder for " << lesson.name << " written to " << zip.string()
+            << ".\nUpload it as a zip file in the assignment's Configure Autograder page; "
+               "students upload "
+            << lesson.student_file << ".\n";
+  return 0;
+}
+
+int classroom_workflow(const std::string& lesson_name, const std::string& out_arg) {
+  std::vector<Lesson> lessons;
+  if (lesson_name == "all") {
+    lessons = all_lessons();
+  } else {
+    Lesson l;
+    std::string why;
+    if (!find_lesson(lesson_name, &l, &why)) {
+      std::cerr << why;
+      return 2;
+    }
+    lessons.push_back(l);
+  }
+  const fs::path dir = fs::absolute(out_arg) / ".github" / "workflows";
+  fs::create_directories(dir);
+  std::ostringstream y;
+  y << "# GitHub Classroom autograding for cudalab (made by `cudalab classroom`).\n"
+       "# Each lesson is one grader step worth its points: cudalab grades the\n"
+       "# student's exercise.cu in its sandbox and writes the result in the JSON the\n"
+       "# Classroom reporter reads, so a lesson can earn part of its points.\n"
+       "name: Autograding Tests\n"
+       "on: [push, repository_dispatch, workflow_dispatch]\n"
+       "permissions:\n  checks: write\n  actions: read\n  contents: read\n"
+       "jobs:\n  run-autograding-tests:\n    runs-on: ubuntu-latest\n"
+       "    if: github.actor != 'github-classroom[bot]'\n    steps:\n"
+       "      - uses: actions/checkout@v4\n"
+       "      - name: Build cudalab\n"
+       "        run: sudo ./setup.sh\n";
+  std::string runners;
+  for (const auto& l : lessons) {
+    const std::string id = l.name;
+    runners += (runners.empty() ? "" : ",") + id;
+    y << "      - name: " << l.title << "\n        id: " << id << "\n"
+      << "        run: |\n"
+         "          ./build/bin/cudalab check "
+      << l.name
+      << " --classroom result.json || true\n"
+         "          echo \"result=$(base64 -w0 result.json)\" >> \"$GITHUB_OUTPUT\"\n";
+  }
+  y << "      - name: Autograding Reporter\n"
+       "        uses: classroom-resources/autograding-grading-reporter@v1\n        env:\n";
+  for (const auto& l : lessons) {
+    std::string upper = l.name;
+    for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+    y << "          " << upper << "_RESULTS: \"${{steps." << l.name << ".outputs.result}}\"\n";
+  }
+  y << "        with:\n          runners: " << runners << "\n";
+  std::ofstream(dir / "classroom.yml") << y.str();
+  std::cout << "GitHub Classroom workflow written to " << (dir / "classroom.yml").string()
+            << "\nCommit it to the assignment's template repository (made from `cudalab "
+               "release`).\n";
+  return 0;
+}
+
+}  // namespace cudalab::cli
