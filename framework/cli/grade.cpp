@@ -424,6 +424,7 @@ int grade_class(const GradeClassOptions& o) {
   g.seed = settings.at("seed").get<uint64_t>();
   g.confined = !o.unconfined;
   g.gpu = o.gpu;
+  if (o.chunk_count) g.sandbox_uid += 8 * (o.chunk_index % 500);  // tasks on one node apart
   const fs::path judge = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
 
   // This run's share (a Slurm task's chunk), and what is already graded.
@@ -434,7 +435,10 @@ int grade_class(const GradeClassOptions& o) {
     const std::string key = key_of(subs[i], judge, g.seed, o);
     bool fresh = false;
     try {
-      fresh = fs::exists(rec) && json::parse(read_file(rec)).value("key", "") == key;
+      if (fs::exists(rec)) {
+        const json j = json::parse(read_file(rec));
+        fresh = j.value("key", "") == key && j.value("status", "") != "error";
+      }
     } catch (const std::exception&) {
     }
     if (!fresh && !o.gather) todo.push_back(i);
@@ -447,10 +451,20 @@ int grade_class(const GradeClassOptions& o) {
               << "\n";
   Progress progress(todo.size(), isatty(2));
   std::atomic<size_t> next{0};
-  auto worker = [&] {
+  auto worker = [&](int slot) {
+    GradeOptions mine = g;
+    mine.sandbox_uid = g.sandbox_uid + slot;  // its own user: process limits apart
     for (size_t k; (k = next++) < todo.size();) {
       const Submission& s = subs[todo[k]];
-      GradeRecord r = grade_submission(lesson, s.file, g);
+      GradeRecord r;
+      try {
+        r = grade_submission(lesson, s.file, mine);
+      } catch (const std::exception& e) {  // one submission never costs the class
+        r.lesson = lesson.name;
+        r.file = s.file.string();
+        r.status = "error";
+        r.error = std::string("the grading failed: ") + e.what();
+      }
       json j = record_json(r);
       j["student"] = s.student;
       j["key"] = key_of(s, judge, g.seed, o);
@@ -460,7 +474,7 @@ int grade_class(const GradeClassOptions& o) {
     }
   };
   std::vector<std::thread> pool;
-  for (int i = 0; i < std::max(1, o.jobs); ++i) pool.emplace_back(worker);
+  for (int i = 0; i < std::max(1, o.jobs); ++i) pool.emplace_back(worker, i);
   for (auto& t : pool) t.join();
   progress.end();
   if (o.chunk_count) return 0;  // a Slurm task: the gather job writes the gradebook

@@ -206,9 +206,12 @@ class Session {
     const std::string last = at == std::string::npos ? p.output : p.output.substr(at + 1);
     try {
       j.result = json::parse(last.substr(0, last.find('\n')));
+      if (!j.result.is_object()) throw std::runtime_error("not an object");
     } catch (const std::exception&) {
+      j.result = json();
       j.problem = "the judge did not give a result (" +
                   (p.timed_out ? std::string("it timed out")
+                   : p.signal  ? "signal " + std::to_string(p.signal)
                                : "exit code " + std::to_string(p.exit_code)) +
                   "): " + tail(p.output, 2000);
     }
@@ -224,23 +227,39 @@ class Session {
 // Seconds a test may run: the per-test limit until one test has used all of
 // it; from then on every test shares what is left of half a limit more, so
 // an endless submission costs one limit (and a half), not one per test.
+//
+// All the tests of a submission together get twice the per-test limit, so
+// that one which takes just under the limit in every test costs no more.
 class TimeBudget {
  public:
-  explicit TimeBudget(double per_test) : per_test_(per_test), pool_(per_test / 2) {}
-  double next() const { return overrun_ ? std::max(0.0, pool_) : per_test_; }
+  explicit TimeBudget(double per_test)
+      : per_test_(per_test), pool_(per_test / 2), total_(2 * per_test) {}
+  double next() const {
+    return std::max(0.0, std::min(overrun_ ? pool_ : per_test_, total_));
+  }
   void spent(double limit, double seconds, bool timed_out) {
-    if (overrun_) pool_ -= std::min(seconds, limit);
+    const double used = std::min(seconds, limit);
+    if (overrun_) pool_ -= used;
+    total_ -= used;
     if (timed_out) overrun_ = true;
   }
   bool overrun() const { return overrun_; }
 
  private:
-  double per_test_, pool_;
+  double per_test_, pool_, total_;
   bool overrun_ = false;
 };
 
+bool timed_out(const Judged& j) {
+  return j.result.is_object() && j.result.value("ended", "") == "timeout";
+}
+
+std::string printed_of(const Judged& j) {
+  return j.result.is_object() ? j.result.value("printed", "") : "";
+}
+
 void fill_from_judge(TestRecord* t, const Judged& j) {
-  if (j.result.is_null()) {
+  if (!j.result.is_object()) {
     t->status = "failed";
     t->verdict = "could not be run";
     t->output = "The grader could not run this test (a problem of the grading machine, not of "
@@ -254,7 +273,7 @@ void fill_from_judge(TestRecord* t, const Judged& j) {
   t->verdict = verdict_of(t->status, ended);
   t->seconds = j.result.value("seconds", 0.0);
   t->output = j.result.value("output", "");
-  const std::string printed = j.result.value("printed", "");
+  const std::string printed = printed_of(j);
   if (!printed.empty() && t->status != "passed")
     t->output += "What your program printed (lines start with |):\n" +
                  quoted_lines(clean(printed, 3000));
@@ -292,7 +311,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
                   {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR, CUDALAB_SIM_LIBRARY,
                    CUDALAB_FRAMEWORK_INCLUDE_DIR,
                    o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY},
-                  {lessons_root().string(), CUDALAB_BIN_DIR}, o.confined, o.gpu);
+                  {lessons_root().string(), CUDALAB_BIN_DIR}, o.confined, o.gpu, o.sandbox_uid);
 
   // The student's file, and what it may include from the lesson: lesson.h.
   std::string source_name = file.filename().string();
@@ -391,6 +410,16 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   build_limits.cpu_seconds = o.build_seconds;
   ProcessResult b =
       run_process(sandbox.wrap(build, {}, build_limits), o.build_seconds + 10, 64 << 10);
+  if (b.exit_code != 0 && b.output.rfind("bwrap: ", 0) == 0) {
+    // The sandbox itself did not start (the machine, not the file): once more.
+    sleep(1);
+    b = run_process(sandbox.wrap(build, {}, build_limits), o.build_seconds + 10, 64 << 10);
+    if (b.exit_code != 0 && b.output.rfind("bwrap: ", 0) == 0) {
+      rec.status = "error";
+      rec.error = "the sandbox could not start: " + tail(b.output, 500);
+      return finish();
+    }
+  }
   if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch.path / "program")) {
     rec.status = "did_not_compile";
     std::string said = clean(b.output, 8000);
@@ -416,12 +445,13 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     const double limit = budget.next();
     if (limit < 0.5) {
       t.verdict = "not run";
-      t.output = "Not run: an earlier test never ended, and a submission that hangs gets one "
-                 "time limit in all, not one per test.\n";
+      t.output = "Not run: the submission's time ran out (all its tests together get twice "
+                 "the per-test limit, and one that never ends gets one limit in all, not one "
+                 "per test).\n";
     } else {
       const Judged j = session.run(t.name, limit, {});
       fill_from_judge(&t, j);
-      budget.spent(limit, t.seconds, j.result.value("ended", "") == "timeout");
+      budget.spent(limit, t.seconds, timed_out(j));
       if (limit < o.test_seconds && t.verdict == "timed out")
         t.output += "(This test had only " + std::to_string(int(limit + 0.5)) +
                     " seconds: an earlier test never ended.)\n";
@@ -436,7 +466,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
                                     [&](const Rubric& x) { return x.name == t.name; });
     const TestRecord& plain = *std::find_if(rec.tests.begin(), rec.tests.end(),
                                             [&](const TestRecord& x) { return x.name == r.test; });
-    const double limit = budget.overrun() ? budget.next() : o.test_seconds * 5;
+    const double limit = budget.next();
     if (plain.status != "passed") {
       t.verdict = "needs " + r.test;
       t.output = "This rubric looks at how test " + r.test +
@@ -453,7 +483,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
           {"CUDALAB_CHECK=" + r.checks, "CUDALAB_CHECK_JSON=" + sandbox.inside(report)});
       TestRecord rerun = t;
       fill_from_judge(&rerun, j);
-      budget.spent(limit, rerun.seconds, j.result.value("ended", "") == "timeout");
+      budget.spent(limit, rerun.seconds, timed_out(j));
       t.seconds = rerun.seconds;
       // The findings come from the submission's own process: a missing or
       // unreadable report earns nothing.
@@ -484,7 +514,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
         t.output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks + " found " +
                    std::to_string(findings.size()) + " problem" +
                    (findings.size() == 1 ? "" : "s") + ". What the checks said:\n" +
-                   quoted_lines(clean(j.result.value("printed", ""), 6000));
+                   quoted_lines(clean(printed_of(j), 6000));
         if (!r.hint.empty()) t.output += r.hint + "\n";
       }
     } else {
@@ -492,7 +522,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
       const Judged j = session.run(r.test, limit, {"CUDALAB_TRACE=" + sandbox.inside(trace_name)});
       TestRecord rerun = t;
       fill_from_judge(&rerun, j);
-      budget.spent(limit, rerun.seconds, j.result.value("ended", "") == "timeout");
+      budget.spent(limit, rerun.seconds, timed_out(j));
       t.seconds = rerun.seconds;
       trace::Trace tr;
       const std::string trace_path = (scratch.path / trace_name).string();

@@ -24,6 +24,7 @@ struct GradeOptions {
   bool gpu = false;           // build with nvcc and run on the GPU
   SandboxLimits limits;
   size_t output_mib = 4;
+  int sandbox_uid = 60000;  // as root: the sandbox's user (one per concurrent grading)
 };
 
 struct TestRecord {

@@ -36,20 +36,21 @@ std::string run_capture(const std::string& command) {
 }  // namespace
 
 Sandbox::Sandbox(fs::path scratch, std::vector<std::string> read_only,
-                 std::vector<std::string> hidden, bool confined, bool gpu)
+                 std::vector<std::string> hidden, bool confined, bool gpu, int uid)
     : scratch_(std::move(scratch)),
       read_only_(std::move(read_only)),
       hidden_(std::move(hidden)),
       confined_(confined),
-      gpu_(gpu) {}
+      gpu_(gpu),
+      uid_(uid) {}
 
 void Sandbox::hand_over() const {
   if (geteuid() != 0 || !confined_) return;
   std::error_code ec;
   for (const auto& entry : fs::recursive_directory_iterator(scratch_, ec))
-    if (chown(entry.path().c_str(), kSandboxUid, kSandboxUid) != 0) {
+    if (chown(entry.path().c_str(), uid_, uid_) != 0) {
     }
-  if (chown(scratch_.c_str(), kSandboxUid, kSandboxUid) != 0) {
+  if (chown(scratch_.c_str(), uid_, uid_) != 0) {
   }
 }
 
@@ -58,8 +59,8 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& argv,
                                        const SandboxLimits& l) const {
   std::vector<std::string> cmd;
   if (confined_ && geteuid() == 0)
-    cmd = {"setpriv", "--reuid=" + std::to_string(kSandboxUid),
-           "--regid=" + std::to_string(kSandboxUid), "--clear-groups", "--"};
+    cmd = {"setpriv", "--reuid=" + std::to_string(uid_), "--regid=" + std::to_string(uid_),
+           "--clear-groups", "--"};
   cmd.insert(cmd.end(),
              {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
               "--as=" + std::to_string(l.memory_mib << 20),

@@ -24,8 +24,10 @@ class Sandbox {
   // `scratch` becomes /submission inside; `read_only` paths (files or
   // folders) are seen at their own paths; `hidden` paths are covered up if
   // they lie under a path that is seen.
+  // As root, the sandbox runs as user `uid` (one per sandbox running at the
+  // same time, so that their process limits do not add up).
   Sandbox(std::filesystem::path scratch, std::vector<std::string> read_only,
-          std::vector<std::string> hidden, bool confined, bool gpu);
+          std::vector<std::string> hidden, bool confined, bool gpu, int uid);
   // The command line that runs `argv` (a path inside the sandbox) in it,
   // with `env` (NAME=value) as its whole environment beside the defaults.
   std::vector<std::string> wrap(const std::vector<std::string>& argv,
@@ -42,6 +44,7 @@ class Sandbox {
   std::filesystem::path scratch_;
   std::vector<std::string> read_only_, hidden_;
   bool confined_, gpu_;
+  int uid_;
 };
 
 // "" when bubblewrap can make a sandbox here, otherwise why not.

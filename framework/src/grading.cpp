@@ -3,6 +3,8 @@
 // of them by hand in a grader built with a solution.
 #include "cudalab/grading.h"
 
+#include <signal.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -159,6 +161,7 @@ int grader_main(int argc, char** argv) {
       if (t.name != run) continue;
       nlohmann::json j;
       if (!program.empty()) {
+        signal(SIGPIPE, SIG_IGN);  // a program that ends early must not end the judge
         j = judge(t, seed, program, limits);
       } else {
         if (std::string why; !device_available(&why)) {

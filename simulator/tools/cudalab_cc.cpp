@@ -203,6 +203,12 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
 // the rewriter must change (a launch, extern __shared__ or a kernel) get a
 // rewritten copy under `out_dir`, where the compiler looks first because the
 // rewritten source including them lives there.
+// The temporary folder of this build, where rewritten headers go.
+fs::path& tmp_root() {
+  static fs::path root;
+  return root;
+}
+
 void rewrite_local_headers(const fs::path& original, const std::string& text,
                            const fs::path& out_dir, const std::vector<fs::path>& include_dirs,
                            std::set<std::string>& done, bool& problems) {
@@ -230,7 +236,11 @@ void rewrite_local_headers(const fs::path& original, const std::string& text,
     const bool needs = header.find("<<<") != std::string::npos ||
                        header.find("__shared__") != std::string::npos ||
                        header.find("__global__") != std::string::npos;
-    const fs::path copy = out_dir / name;
+    // The copy must stay in the build's own folder: an absolute name, or one
+    // climbing out of it, is compiled as it is (never written over).
+    const fs::path copy = (out_dir / name).lexically_normal();
+    const fs::path inside = copy.lexically_relative(tmp_root());
+    if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;
     if (needs) {
       auto r = cudalab::rewriter::rewrite(header, found.string());
       for (const auto& p : r.problems) {
@@ -271,6 +281,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const fs::path tmp = dir;
+  tmp_root() = fs::path(dir).lexically_normal();
   auto cleanup = [&] {
     if (!o.keep) fs::remove_all(tmp);
   };

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Grades the hostile corpus as a class and checks every record.
+
+usage: check.py CUDALAB OUTDIR [TIMEOUT]
+
+Each file's header says the most points it may earn (`expect-max-points`);
+files marked `hostile: none` and sleep_under_limit.cu must earn exactly that.
+Every failed test must say why; nothing may leak (the solution's or the hidden
+tests' text, a file found, a connection made), escape (marker files outside
+the sandbox, processes left running) or change the repository; and a
+submission's tests together stay within twice the per-test limit.
+"""
+import glob, hashlib, json, os, re, subprocess, sys, time
+
+cudalab, out = sys.argv[1], sys.argv[2]
+limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+guarded = [os.path.join(root, 'lessons/vector_add', f) for f in ('solution.cu', 'hidden.cu', 'grade.cu')]
+guarded = [g for g in guarded if os.path.exists(g)]
+digest = lambda: [hashlib.sha256(open(g, 'rb').read()).hexdigest() for g in guarded]
+before = digest()
+secret_lines = []
+for g in guarded[:2]:
+    secret_lines += [l.strip() for l in open(g) if len(l.strip()) > 30 and not l.strip().startswith('//')
+                     and '#include' not in l]
+
+start = time.time()
+p = subprocess.run([cudalab, 'grade', 'vector_add', here, '-o', out, '-j2', '--timeout', str(limit)],
+                   capture_output=True, text=True)
+print(p.stdout[-3000:])
+if p.returncode not in (0, 1):
+    print(p.stderr[-3000:])
+    sys.exit('cudalab grade failed')
+problems = []
+for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
+    name = os.path.basename(src)[:-3]
+    head = open(src).read(2000)
+    want = float(re.search(r'expect-max-points:\s*([0-9.]+)', head).group(1))
+    exact = 'hostile: none' in head or name == 'sleep_under_limit'
+    try:
+        r = json.load(open(os.path.join(out, 'records', name + '.json')))
+    except OSError:
+        problems.append(f'{name}: no record')
+        continue
+    text = json.dumps(r)
+    if r['score'] > want or (exact and r['score'] != want):
+        problems.append(f"{name}: {r['score']} points, expected {'' if exact else 'at most '}{want}")
+    if r['status'] == 'error':
+        problems.append(f"{name}: grading error: {r['error']}")
+    for t in r['tests']:
+        if t['status'] != 'passed' and not t['output'].strip():
+            problems.append(f"{name}: {t['name']} failed without a reason")
+        if t['score'] > t['max_score']:
+            problems.append(f"{name}: {t['name']} scored above its points")
+    for marker in ('HOSTILE-FOUND', 'HOSTILE-NETWORK-OK', 'HOSTILE-PTRACE-OK', 'HOSTILE-ESCAPED'):
+        if marker in text:
+            problems.append(f'{name}: printed {marker}')
+    for line in secret_lines:
+        if line in r.get('compiler_output', '') or any(line in t['output'] for t in r['tests']):
+            problems.append(f'{name}: its report quotes the solution or hidden tests: {line!r}')
+    spent = sum(t['seconds'] for t in r['tests'])
+    if spent > 2 * limit + 2:
+        problems.append(f'{name}: its tests ran {spent:.1f} s, more than twice the {limit} s limit')
+    print(f"{name:38s} {r['score']:4g}/{want:<4g} {spent:5.1f} s  {r['status']}")
+time.sleep(1)
+left = subprocess.run(['ps', '-eo', 'uid=,stat=,pid=,args='], capture_output=True, text=True).stdout
+for line in left.splitlines():
+    uid, stat = int(line.split()[0]), line.split()[1]
+    if 60000 <= uid < 61000 and not stat.startswith('Z'):  # a zombie is already dead
+        problems.append('left running: ' + line.strip())
+for f in glob.glob('/tmp/cudalab-hostile-*') + glob.glob(os.path.join(root, '**/cudalab-hostile-*'), recursive=True):
+    problems.append('escaped: ' + f)
+if digest() != before:
+    problems.append('the repository changed: ' + ', '.join(guarded))
+print(f'graded the corpus in {time.time() - start:.0f} s')
+if problems:
+    print('\n'.join('PROBLEM ' + p for p in problems))
+    sys.exit(1)
+print('hostile corpus: all as expected')
