@@ -7,10 +7,10 @@ set -u
 cudalab=$1 project=$2 out=$3
 rm -rf "$out" && mkdir -p "$out/class"
 cluster="$out/cluster"
-env_lines=$(sh "$project/tests/slurm/cluster.sh" start "$cluster")
+env_lines=$(bash "$project/tests/slurm/cluster.sh" start "$cluster")
 rc=$?
 if [ $rc -ne 0 ]; then echo "$env_lines"; exit $rc; fi
-trap 'sh "$project/tests/slurm/cluster.sh" stop "$cluster" >/dev/null 2>&1' EXIT
+trap 'bash "$project/tests/slurm/cluster.sh" stop "$cluster" >/dev/null 2>&1' EXIT
 eval "$(echo "$env_lines" | grep '^export ')"
 lesson="$project/lessons/vector_add"
 cp "$lesson/solution.cu" "$out/class/alice.cu"

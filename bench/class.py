@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Grades a generated class of 200 submissions across two lessons, twice.
+
+usage: bench/class.py [--students 200] [--jobs 2] [--out DIR]
+
+The class: for vector_add and matmul, the solution, the exercise, every
+known-wrong change (wrong/*.diff) and, for vector_add, the hostile corpus,
+repeated under student names until there are 200 (100 a lesson). Prints the
+time per submission (median of the records' grading times, and wall time over
+the class with -j), checks that every row of a regrade with the same seed is
+the same, and that solutions got full points and the exercise none.
+"""
+import argparse, csv, glob, json, os, shutil, statistics, subprocess, sys, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+ap = argparse.ArgumentParser()
+ap.add_argument('--students', type=int, default=200)
+ap.add_argument('--jobs', type=int, default=2)
+ap.add_argument('--out', default=os.path.join(root, 'build', 'bench-class'))
+ap.add_argument('--cudalab', default=os.path.join(root, 'build', 'bin', 'cudalab'))
+a = ap.parse_args()
+shutil.rmtree(a.out, ignore_errors=True)
+for lesson in ('vector_add', 'matmul'):
+    d = os.path.join(root, 'lessons', lesson)
+    kinds = [os.path.join(d, 'solution.cu'), os.path.join(d, 'exercise.cu')]
+    kinds += sorted(glob.glob(os.path.join(d, 'wrong', '*.diff')))
+    if lesson == 'vector_add':
+        kinds += sorted(glob.glob(os.path.join(root, 'tests', 'hostile', '*.cu')))
+    subs = os.path.join(a.out, lesson, 'subs')
+    os.makedirs(subs)
+    for i in range(a.students // 2):
+        src = kinds[i % len(kinds)]
+        base = os.path.basename(src).rsplit('.', 1)
+        shutil.copy(src, os.path.join(subs, f'student{i:03d}_{base[0]}.{base[1]}'))
+    results = []
+    for run in ('first', 'again'):
+        t0 = time.time()
+        p = subprocess.run([a.cudalab, 'grade', lesson, subs, '-o', os.path.join(a.out, lesson, run),
+                            '-j', str(a.jobs), '--seed', '2026'], capture_output=True, text=True)
+        wall = time.time() - t0
+        if p.returncode not in (0, 1):
+            sys.exit(p.stderr[-2000:])
+        book = open(os.path.join(a.out, lesson, run, 'gradebook.csv')).read()
+        recs = [json.load(open(f)) for f in glob.glob(os.path.join(a.out, lesson, run, 'records', '*.json'))]
+        results.append((wall, book, recs))
+    wall, book, recs = results[0]
+    rows = list(csv.DictReader(book.splitlines()))
+    bad = [r['student'] for r in rows if (r['student'].endswith('_solution') and r['total'] != r['max'])
+           or (r['student'].endswith('_exercise') and float(r['total']) != 0)]
+    per = [r['seconds'] for r in recs]
+    print(f"{lesson}: {len(rows)} submissions, -j{a.jobs}: {wall:.0f} s wall, "
+          f"{wall / len(rows):.2f} s per submission; median grading time {statistics.median(per):.2f} s "
+          f"(max {max(per):.1f} s); regrade with the same seed: "
+          f"{'same gradebook' if results[1][1] == book else 'DIFFERENT gradebook'}; "
+          f"{'all solutions full, exercises zero' if not bad else 'WRONG ROWS: ' + ', '.join(bad)}")
