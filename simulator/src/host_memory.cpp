@@ -33,12 +33,20 @@ std::mutex g_mutex;
 std::vector<Mapping> g_mappings;
 
 // glibc gives a large malloc its own mapping, starting with a chunk header
-// whose size has the "mapped" bit (2) and spans the mapping.
-bool looks_like_large_block(const Mapping& m) {
-  const auto* header = reinterpret_cast<const size_t*>(m.low);
-  const size_t size = header[1];
-  return (size & 2) && (size & ~size_t(7)) <= m.high - m.low &&
-         (size & ~size_t(7)) + 4096 > m.high - m.low;
+// whose size has the "mapped" bit (2) and spans the mapping. Mappings made
+// one after another sit side by side, and the kernel shows them as one: walk
+// the blocks from its start, each header giving the next one's place, and
+// file each as a large block; what follows the last one is something else.
+void add_anonymous(const Mapping& m) {
+  uintptr_t p = m.low;
+  while (m.high - p >= 4096) {
+    const size_t size = reinterpret_cast<const size_t*>(p)[1];
+    const size_t bytes = (size & ~size_t(7)) + 4095 & ~size_t(4095);
+    if (!(size & 2) || bytes == 0 || bytes > m.high - p) break;
+    g_mappings.push_back({p, p + bytes, Mapping::kLargeBlock});
+    p += bytes;
+  }
+  if (p < m.high) g_mappings.push_back({p, m.high, Mapping::kOther});
 }
 
 void read_mappings() {
@@ -56,8 +64,10 @@ void read_mappings() {
       m.kind = Mapping::kStack;
     else if (name == "[heap]")
       m.kind = Mapping::kHeap;
-    else if (name.empty() && perms.rfind("rw", 0) == 0 && inode == "0" && looks_like_large_block(m))
-      m.kind = Mapping::kLargeBlock;
+    else if (name.empty() && perms.rfind("rw", 0) == 0 && inode == "0") {
+      add_anonymous(m);
+      continue;
+    }
     g_mappings.push_back(m);
   }
 }
