@@ -10,7 +10,7 @@ tests' text, a file found, a connection made), escape (marker files outside
 the sandbox, processes left running) or change the repository; and a
 submission's tests together stay within twice the per-test limit.
 """
-import glob, hashlib, json, os, re, subprocess, sys, time
+import glob, hashlib, json, os, re, shutil, subprocess, sys, time
 
 cudalab, out = sys.argv[1], sys.argv[2]
 limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10
@@ -25,8 +25,17 @@ for g in guarded[:2]:
     secret_lines += [l.strip() for l in open(g) if len(l.strip()) > 30 and not l.strip().startswith('//')
                      and '#include' not in l]
 
+# The probes aim at this clone: @REPOSITORY@ becomes its path.
+corpus = out + '-corpus'
+shutil.rmtree(corpus, ignore_errors=True)
+os.makedirs(corpus)
+for src in glob.glob(os.path.join(here, '*.cu')):
+    text = open(src).read().replace('@REPOSITORY_PARENT@', os.path.dirname(root))
+    with open(os.path.join(corpus, os.path.basename(src)), 'w') as f:
+        f.write(text.replace('@REPOSITORY@', root))
+
 start = time.time()
-p = subprocess.run([cudalab, 'grade', 'vector_add', here, '-o', out, '-j2', '--timeout', str(limit)],
+p = subprocess.run([cudalab, 'grade', 'vector_add', corpus, '-o', out, '-j2', '--timeout', str(limit)],
                    capture_output=True, text=True)
 print(p.stdout[-3000:])
 if p.returncode not in (0, 1):
@@ -35,7 +44,7 @@ if p.returncode not in (0, 1):
 problems = []
 for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
     name = os.path.basename(src)[:-3]
-    head = open(src).read(2000)
+    head = open(os.path.join(corpus, name + '.cu')).read(2000)
     want = float(re.search(r'expect-max-points:\s*([0-9.]+)', head).group(1))
     exact = 'hostile: none' in head or name == 'sleep_under_limit'
     try:
@@ -53,7 +62,7 @@ for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
             problems.append(f"{name}: {t['name']} failed without a reason")
         if t['score'] > t['max_score']:
             problems.append(f"{name}: {t['name']} scored above its points")
-    for marker in ('HOSTILE-FOUND', 'HOSTILE-NETWORK-OK', 'HOSTILE-PTRACE-OK', 'HOSTILE-ESCAPED'):
+    for marker in ('HOSTILE-FOUND', 'HOSTILE-EXISTS', 'HOSTILE-NETWORK-OK', 'HOSTILE-PTRACE-OK', 'HOSTILE-ESCAPED'):
         if marker in text:
             problems.append(f'{name}: printed {marker}')
     for line in secret_lines:

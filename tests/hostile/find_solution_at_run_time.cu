@@ -110,8 +110,8 @@ void search() {
   char cwd[4096] = {};
   const std::string dot = getcwd(cwd, sizeof cwd) ? cwd : ".";
   for (const std::string& d :
-       {here, here + "/..", dot, dot + "/..", dot + "/../..", std::string("/work/main"),
-        std::string("/work/main/lessons/vector_add"), std::string("/work"), std::string("/"),
+       {here, here + "/..", dot, dot + "/..", dot + "/../..", std::string("@REPOSITORY@"),
+        std::string("@REPOSITORY@/lessons/vector_add"), std::string("@REPOSITORY_PARENT@"), std::string("/"),
         std::string("/autograder/source"), std::string("/autograder/submission")})
     look_in(d);
   // Every process: its folder, its root, its open files, its command line
@@ -124,7 +124,7 @@ void search() {
     for (const std::string& pid : pids) {
       const std::string p = "/proc/" + pid;
       look_in(p + "/cwd");
-      look_in(p + "/root/work/main/lessons/vector_add");
+      look_in(p + "/root@REPOSITORY@/lessons/vector_add");
       look_at_words(slurp(p + "/cmdline"));
       look_at_words(slurp(p + "/environ"));
       if (DIR* fds = opendir((p + "/fd").c_str())) {
@@ -138,7 +138,7 @@ void search() {
     }
   }
   // Then everything, the likely places first.
-  for (const char* top : {"/work", "/home", "/root", "/tmp", "/srv", "/opt", "/autograder", "/var",
+  for (const char* top : {"@REPOSITORY_PARENT@", "/home", "/root", "/tmp", "/srv", "/opt", "/autograder", "/var",
                           "/usr/local", "/mnt", "/media"})
     walk(top);
   if (DIR* root = opendir("/")) {

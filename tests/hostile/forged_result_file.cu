@@ -155,9 +155,9 @@ std::set<std::string> candidates() {
                         "/tmp/cudalab-results.json",
                         "/var/tmp/results.json",
                         "/dev/shm/results.json",
-                        "/work/results.json",
-                        "/work/main/results.json",
-                        "/work/main/build/results.json"})
+                        "@REPOSITORY_PARENT@/results.json",
+                        "@REPOSITORY@/results.json",
+                        "@REPOSITORY@/build/results.json"})
     c.insert(p);
   // Next to this file, wherever it was compiled.
   std::string here = __FILE__;

@@ -36,14 +36,14 @@
 #if __has_include(<../../lessons/vector_add/grade.cu>)
 #error "HOSTILE-EXISTS: <../../lessons/vector_add/grade.cu> (beside the toolchain's headers)"
 #endif
-#if __has_include("/work/main/lessons/vector_add/solution.cu")
-#error "HOSTILE-EXISTS: /work/main/lessons/vector_add/solution.cu"
+#if __has_include("@REPOSITORY@/lessons/vector_add/solution.cu")
+#error "HOSTILE-EXISTS: @REPOSITORY@/lessons/vector_add/solution.cu"
 #endif
-#if __has_include("/work/main/lessons/vector_add/grade.cu")
-#error "HOSTILE-EXISTS: /work/main/lessons/vector_add/grade.cu"
+#if __has_include("@REPOSITORY@/lessons/vector_add/grade.cu")
+#error "HOSTILE-EXISTS: @REPOSITORY@/lessons/vector_add/grade.cu"
 #endif
-#if __has_include("/work/main/lessons/matmul/solution.cu")
-#error "HOSTILE-EXISTS: /work/main/lessons/matmul/solution.cu"
+#if __has_include("@REPOSITORY@/lessons/matmul/solution.cu")
+#error "HOSTILE-EXISTS: @REPOSITORY@/lessons/matmul/solution.cu"
 #endif
 #if __has_include("/proc/self/cwd/solution.cu")
 #error "HOSTILE-EXISTS: /proc/self/cwd/solution.cu"

@@ -9,5 +9,5 @@
 // lessons/vector_add/solution.cu in place (launch syntax replaced, a #line
 // directive and kernel registrations added). In the sandbox the repository
 // must be absent or read-only, and unchanged after the compile.
-#include "/work/main/lessons/vector_add/solution.cu"
+#include "@REPOSITORY@/lessons/vector_add/solution.cu"
 #include "lesson.h"

@@ -17,8 +17,8 @@
 #define HOSTILE_TARGET "../vector_add/solution.cu"
 #elif __has_include(<../../lessons/vector_add/solution.cu>)
 #define HOSTILE_TARGET <../../lessons/vector_add/solution.cu>
-#elif __has_include("/work/main/lessons/vector_add/solution.cu")
-#define HOSTILE_TARGET "/work/main/lessons/vector_add/solution.cu"
+#elif __has_include("@REPOSITORY@/lessons/vector_add/solution.cu")
+#define HOSTILE_TARGET "@REPOSITORY@/lessons/vector_add/solution.cu"
 #endif
 
 #ifdef HOSTILE_TARGET

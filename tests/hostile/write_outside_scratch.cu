@@ -2,8 +2,8 @@
 // expect-max-points: 0
 //
 // Tries to leave a file named cudalab-hostile-wrote-write_outside_scratch in
-// /tmp, /var/tmp, /dev/shm, $HOME, $TMPDIR, the password file's home, /work,
-// /work/main, the lesson's folder, the folder this file was compiled from,
+// /tmp, /var/tmp, /dev/shm, $HOME, $TMPDIR, the password file's home, the
+// repository and the folder it is in, the lesson's folder, the folder this file was compiled from,
 // the parent folders of the current one, /etc and /; appends a line
 // containing "cudalab-hostile-wrote" to the lesson's solution.cu, grade.cu
 // and lesson.h and to /etc/passwd (it never truncates what exists); also
@@ -84,11 +84,11 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
     std::set<std::string> dirs = {"/tmp",
                                   "/var/tmp",
                                   "/dev/shm",
-                                  "/work",
-                                  "/work/main",
-                                  "/work/main/lessons",
-                                  "/work/main/lessons/vector_add",
-                                  "/work/main/build",
+                                  "@REPOSITORY_PARENT@",
+                                  "@REPOSITORY@",
+                                  "@REPOSITORY@/lessons",
+                                  "@REPOSITORY@/lessons/vector_add",
+                                  "@REPOSITORY@/build",
                                   "/etc",
                                   "/",
                                   "/root",
@@ -114,10 +114,10 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
     }
     for (const std::string& d : dirs) create_in(d);
 
-    std::vector<std::string> files = {"/work/main/lessons/vector_add/solution.cu",
-                                      "/work/main/lessons/vector_add/grade.cu",
-                                      "/work/main/lessons/vector_add/lesson.h",
-                                      "/work/main/lessons/vector_add/exercise.cu",
+    std::vector<std::string> files = {"@REPOSITORY@/lessons/vector_add/solution.cu",
+                                      "@REPOSITORY@/lessons/vector_add/grade.cu",
+                                      "@REPOSITORY@/lessons/vector_add/lesson.h",
+                                      "@REPOSITORY@/lessons/vector_add/exercise.cu",
                                       "/etc/passwd",
                                       "/etc/hosts",
                                       compiled_in + "/solution.cu",
@@ -130,7 +130,7 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
 
     // Through links made here, in the scratch folder.
     for (const std::string& target :
-         {std::string("/tmp/") + kName, std::string("/work/main/lessons/vector_add/solution.cu")}) {
+         {std::string("/tmp/") + kName, std::string("@REPOSITORY@/lessons/vector_add/solution.cu")}) {
       const std::string link =
           std::string("link-") + std::to_string(std::hash<std::string>{}(target));
       unlink(link.c_str());

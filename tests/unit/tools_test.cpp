@@ -416,7 +416,7 @@ TEST_F(Tools, FindingsAreRecordedInTraces) {
 }
 
 // Sectors per request for the classic patterns, as ncu measured them on an
-// H200 (DESIGN.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8;
+// H200 (docs/reference-figures.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8;
 // and shared-memory wavefronts and bank conflicts.
 TEST_F(Tools, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   const nlohmann::json stats = access_pattern_stats();
