@@ -73,8 +73,7 @@ int check(const CheckOptions& opt) {
   if (!opt.file.empty()) student = fs::absolute(opt.file);
   if (!fs::exists(student)) {
     std::cerr << "cudalab: " << student.string() << ": no such file"
-              << (opt.solution ? " (a student's copy of the course has no solutions)" : "")
-              << "\n";
+              << (opt.solution ? " (a student's copy of the course has no solutions)" : "") << "\n";
     return 2;
   }
   if (!sandbox_ready(opt.unconfined)) return 2;
@@ -83,13 +82,13 @@ int check(const CheckOptions& opt) {
   g.seed = opt.seed_given ? opt.seed : random_seed();
   g.confined = !opt.unconfined;
   g.gpu = opt.gpu;
-  std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": "
-            << lesson.title << ")\n";
+  std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": " << lesson.title
+            << ")\n";
   if (student.extension() == ".diff")
     std::cout << "  (the solution with the change in " << student.filename().string() << ")\n";
   std::cout << "  inputs drawn with seed " << g.seed << " (--seed " << g.seed
-            << " repeats them)\n  building in the " << (g.confined ? "sandbox" : "open")
-            << " ..." << std::endl;
+            << " repeats them)\n  building in the " << (g.confined ? "sandbox" : "open") << " ..."
+            << std::endl;
   bool first = true, rubrics_said = false;
   const GradeRecord r = grade_submission(lesson, student, g, [&](const TestRecord& t) {
     if (first) std::cout << "\n";
@@ -116,8 +115,8 @@ int check(const CheckOptions& opt) {
               << "\nFix the first error (its file and line are at the start of the message), "
                  "then run the check again.\n";
   }
-  const size_t passed = size_t(std::count_if(r.tests.begin(), r.tests.end(),
-                                             [](const TestRecord& t) { return t.status == "passed"; }));
+  const size_t passed = size_t(std::count_if(
+      r.tests.begin(), r.tests.end(), [](const TestRecord& t) { return t.status == "passed"; }));
   std::printf("\ntotal: %g / %g points%s\n", r.score, r.max_score,
               r.status == "did_not_compile" ? " (did not compile)" : "");
   std::printf("%zu passed, %zu failed (%.1f s)\n", passed, r.tests.size() - passed, r.seconds);

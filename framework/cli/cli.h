@@ -55,7 +55,8 @@ struct CheckOptions {
   bool seed_given = false;
   bool unconfined = false, gpu = false;
   bool report_only = false;
-  std::string classroom_path;  // GitHub Classroom's reporter's JSON  // exit 0 whenever the grading ran (a student's copy's CI)
+  std::string classroom_path;  // GitHub Classroom's reporter's JSON  // exit 0 whenever the grading
+                               // ran (a student's copy's CI)
   // When set: exit 0 only if exactly these tests fail ("none", "all" or
   // names with commas), for CI runs over known-wrong files.
   std::string expect_failed;

@@ -88,9 +88,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10000));
   gr->add_option("--slurm-args", go.slurm_args,
                  "with --slurm: more sbatch options, e.g. \"--partition=gpu --time=30\"");
-  auto* rel = app.add_subcommand(
-      "release", "write the student's copy of the course (no solutions, hidden tests or "
-                 "known-wrong files)");
+  auto* rel =
+      app.add_subcommand("release",
+                         "write the student's copy of the course (no solutions, hidden tests or "
+                         "known-wrong files)");
   std::string release_dir;
   bool release_force = false;
   rel->add_option("folder", release_dir, "where to write it (a new folder)")->required();

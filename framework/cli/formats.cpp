@@ -23,10 +23,18 @@ std::string xml_escape(const std::string& s) {
   std::string out;
   for (const char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         // XML 1.0 has no other control characters.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
@@ -43,8 +51,8 @@ std::string base64(const std::string& in) {
   std::string out;
   size_t i = 0;
   for (; i + 2 < in.size(); i += 3) {
-    const uint32_t v = uint32_t(uint8_t(in[i])) << 16 | uint32_t(uint8_t(in[i + 1])) << 8 |
-                       uint8_t(in[i + 2]);
+    const uint32_t v =
+        uint32_t(uint8_t(in[i])) << 16 | uint32_t(uint8_t(in[i + 1])) << 8 | uint8_t(in[i + 2]);
     for (int s : {18, 12, 6, 0}) out += k[(v >> s) & 63];
   }
   if (i + 1 == in.size()) {
@@ -107,14 +115,14 @@ json gradescope_json(const GradeRecord& r) {
                      {"output_format", "text"},
                      {"visibility", "visible"}});
   for (const auto& t : r.tests)
-    tests.push_back({{"name", t.name + ": " +
-                                  (t.visibility == "hidden" ? "hidden test" : t.description)},
-                     {"score", t.score},
-                     {"max_score", t.max_score},
-                     {"status", t.status},
-                     {"output", student_output(t)},
-                     {"output_format", "text"},
-                     {"visibility", t.visibility == "hidden" ? "after_due_date" : "visible"}});
+    tests.push_back(
+        {{"name", t.name + ": " + (t.visibility == "hidden" ? "hidden test" : t.description)},
+         {"score", t.score},
+         {"max_score", t.max_score},
+         {"status", t.status},
+         {"output", student_output(t)},
+         {"output_format", "text"},
+         {"visibility", t.visibility == "hidden" ? "after_due_date" : "visible"}});
   return {{"score", r.score},
           {"execution_time", r.seconds},
           {"output", summary_line(r)},
@@ -142,9 +150,9 @@ json prairielearn_json(const GradeRecord& r, const std::string& image_png_path) 
     std::stringstream png;
     png << in.rdbuf();
     if (!png.str().empty())
-      j["images"] = json::array(
-          {{{"label", "Your kernel's memory accesses in the first failing test"},
-            {"url", "data:image/png;base64," + base64(png.str())}}});
+      j["images"] =
+          json::array({{{"label", "Your kernel's memory accesses in the first failing test"},
+                        {"url", "data:image/png;base64," + base64(png.str())}}});
   }
   return j;
 }
@@ -163,7 +171,9 @@ json classroom_json(const GradeRecord& r) {
                      {"execution_time", std::to_string(t.seconds) + "s"}});
   const bool all = r.status == "graded" && r.score == r.max_score;
   return {{"version", 1},
-          {"status", r.status == "error" ? "error" : all ? "pass" : "fail"},
+          {"status", r.status == "error" ? "error"
+                     : all               ? "pass"
+                                         : "fail"},
           {"max_score", r.max_score},
           {"tests", tests}};
 }
@@ -179,8 +189,8 @@ std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& re
       if (t.status != "passed") (r.status == "graded" ? failures : errors)++;
     }
     out << "  <testsuite name=\"" << xml_escape(student) << "\" tests=\"" << r.tests.size()
-        << "\" failures=\"" << failures << "\" errors=\"" << errors
-        << "\" skipped=\"0\" time=\"" << seconds << "\">\n";
+        << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"0\" time=\""
+        << seconds << "\">\n";
     for (const auto& t : r.tests) {
       out << "    <testcase name=\"" << xml_escape(t.name) << "\" classname=\""
           << xml_escape(r.lesson + "." + student) << "\" time=\"" << t.seconds << "\"";

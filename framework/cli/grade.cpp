@@ -26,8 +26,8 @@
 #include <stb/stb_image_write.h>
 
 #include "cli.h"
-#include "grader.h"
 #include "cudalab_cli_config.h"
+#include "grader.h"
 
 namespace cudalab::cli {
 namespace {
@@ -75,16 +75,17 @@ bool pick_file(const fs::path& dir, const Lesson& lesson, fs::path* file, std::s
     *file = cu[0];
     return true;
   }
-  *why = cu.empty() ? "no .cu file in it"
-                    : std::to_string(cu.size()) + " .cu files and none named " + lesson.student_file;
+  *why = cu.empty()
+             ? "no .cu file in it"
+             : std::to_string(cu.size()) + " .cu files and none named " + lesson.student_file;
   return false;
 }
 
 // Unpacks an LMS export (zip) into `into`, with Python's zipfile (which
 // keeps every name inside the folder).
 void unzip(const fs::path& zip, const fs::path& into) {
-  const std::string cmd = "python3 -m zipfile -e '" + zip.string() + "' '" + into.string() +
-                          "' 2>&1";
+  const std::string cmd =
+      "python3 -m zipfile -e '" + zip.string() + "' '" + into.string() + "' 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   char buffer[256];
@@ -217,8 +218,8 @@ class Canvas {
   // Text with stb's easy font (quads), scaled up.
   void text(int x, int y, const std::string& s, int scale, uint32_t rgb) {
     static char buffer[200000];
-    const int quads = stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer,
-                                          sizeof(buffer));
+    const int quads =
+        stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer, sizeof(buffer));
     const float* v = reinterpret_cast<const float*>(buffer);
     for (int q = 0; q < quads; ++q) {
       const float* k = v + q * 16;  // 4 vertices of x, y, z, colour
@@ -365,9 +366,9 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
     return text.substr(0, text.find_first_of(";\n"));
   };
   const std::string extra = o.slurm_args + (o.gpu ? " --gres=gpu:1" : "");
-  const std::string array = sbatch("--job-name=cudalab-grade --array=0-" +
-                                   std::to_string(tasks - 1) + " --output='" + dir.string() +
-                                   "/task-%a.log' " + extra + " '" + array_script + "'");
+  const std::string array =
+      sbatch("--job-name=cudalab-grade --array=0-" + std::to_string(tasks - 1) + " --output='" +
+             dir.string() + "/task-%a.log' " + extra + " '" + array_script + "'");
   const std::string gather =
       sbatch(std::string(o.slurm_wait ? "--wait " : "") + "--job-name=cudalab-gather " +
              "--dependency=afterany:" + array + " --output='" + dir.string() + "/gather.log' " +
@@ -469,8 +470,8 @@ int grade_class(const GradeClassOptions& o) {
       j["student"] = s.student;
       j["key"] = key_of(s, judge, g.seed, o);
       write_atomically(out / "records" / (s.student + ".json"), j.dump(1) + "\n");
-      progress.step(s.student, r.status == "graded" ? fmt(r.score) + "/" + fmt(r.max_score)
-                                                    : r.status);
+      progress.step(s.student,
+                    r.status == "graded" ? fmt(r.score) + "/" + fmt(r.max_score) : r.status);
     }
   };
   std::vector<std::thread> pool;
@@ -549,8 +550,8 @@ int grade_class(const GradeClassOptions& o) {
   std::sort(sum.findings.begin(), sum.findings.end(),
             [](const auto& a, const auto& b) { return a.second > b.second; });
   std::ostringstream text;
-  text << "cudalab: lesson " << lesson.name << ", " << sum.students << " students (seed "
-       << g.seed << ")\n\n";
+  text << "cudalab: lesson " << lesson.name << ", " << sum.students << " students (seed " << g.seed
+       << ")\n\n";
   double mean = 0;
   for (double t : sum.totals) mean += t;
   mean = sum.totals.empty() ? 0 : mean / double(sum.totals.size());

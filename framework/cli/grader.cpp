@@ -27,8 +27,7 @@ namespace {
 using json = nlohmann::json;
 
 double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 struct ProcessResult {
@@ -234,9 +233,7 @@ class TimeBudget {
  public:
   explicit TimeBudget(double per_test)
       : per_test_(per_test), pool_(per_test / 2), total_(2 * per_test) {}
-  double next() const {
-    return std::max(0.0, std::min(overrun_ ? pool_ : per_test_, total_));
-  }
+  double next() const { return std::max(0.0, std::min(overrun_ ? pool_ : per_test_, total_)); }
   void spent(double limit, double seconds, bool timed_out) {
     const double used = std::min(seconds, limit);
     if (overrun_) pool_ -= used;
@@ -262,8 +259,10 @@ void fill_from_judge(TestRecord* t, const Judged& j) {
   if (!j.result.is_object()) {
     t->status = "failed";
     t->verdict = "could not be run";
-    t->output = "The grader could not run this test (a problem of the grading machine, not of "
-                "your file): " + j.problem + "\n";
+    t->output =
+        "The grader could not run this test (a problem of the grading machine, not of "
+        "your file): " +
+        j.problem + "\n";
     return;
   }
   const std::string status = j.result.value("status", "failed");
@@ -275,8 +274,98 @@ void fill_from_judge(TestRecord* t, const Judged& j) {
   t->output = j.result.value("output", "");
   const std::string printed = printed_of(j);
   if (!printed.empty() && t->status != "passed")
-    t->output += "What your program printed (lines start with |):\n" +
-                 quoted_lines(clean(printed, 3000));
+    t->output +=
+        "What your program printed (lines start with |):\n" + quoted_lines(clean(printed, 3000));
+}
+
+// A checks rubric: passed when the rerun passed and its report lists no
+// finding. The report comes from the submission's own process: a missing or
+// unreadable one earns nothing.
+void judge_checks(const Rubric& r, const TestRecord& rerun, const std::string& printed,
+                  const fs::path& report, TestRecord* t) {
+  json findings;
+  try {
+    if (fs::file_size(report) > (16 << 20)) throw std::runtime_error("too large");
+    findings = json::parse(read_file(report)).at("findings");
+    if (!findings.is_array()) throw std::runtime_error("not a list");
+  } catch (const std::exception&) {
+    t->verdict = rerun.status == "passed" ? "no report" : rerun.verdict;
+    t->output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks +
+                " did not finish with a report of the checks (" + rerun.verdict + ").\n" +
+                rerun.output;
+    return;
+  }
+  for (const auto& f : findings) {
+    if (!f.is_object() || t->findings.size() >= 20) continue;
+    t->findings.push_back(clean(f.value("tool", "check") + " " + f.value("kind", "finding"), 80));
+  }
+  if (findings.empty() && rerun.status == "passed") {
+    t->status = "passed";
+    t->score = t->max_score;
+    t->verdict = "passed";
+    return;
+  }
+  t->verdict = findings.empty() ? rerun.verdict : "checks found problems";
+  t->output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks + " found " +
+              std::to_string(findings.size()) + " problem" + (findings.size() == 1 ? "" : "s") +
+              ". What the checks said:\n" + quoted_lines(clean(printed, 6000));
+  if (!r.hint.empty()) t->output += r.hint + "\n";
+}
+
+// A metric rubric: passed when the rerun passed and the kernel's figure in
+// the trace is within the rubric's bounds; otherwise the figure of each line.
+void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trace_path,
+                  TestRecord* t) {
+  trace::Trace tr;
+  try {
+    tr = trace::read_trace(trace_path.string());
+  } catch (const std::exception& e) {
+    t->verdict = "no trace";
+    t->output =
+        std::string("The trace of the run could not be read: ") + e.what() + "\n" + rerun.output;
+    return;
+  }
+  const json stats = stats_json(tr, trace_path.string());
+  const json* kernel = nullptr;
+  for (const auto& k : stats["kernels"])
+    if (k["kernel"] == r.kernel) kernel = &k;
+  double value = 0;
+  if (!kernel) {
+    t->verdict = "kernel not launched";
+    t->output = "Test " + r.test + " did not launch kernel `" + r.kernel +
+                "` (its launcher must launch the kernel of that name), so its " + r.metric +
+                " could not be measured.\n";
+    return;
+  }
+  if (!metric_value(*kernel, r.metric, &value)) {
+    t->verdict = "could not be run";
+    t->output = "The lesson's rubric names " + r.metric +
+                ", which `cudalab stats --json` does not have: a mistake in lesson.json, not in "
+                "your file.\n";
+    return;
+  }
+  char figure[256];
+  std::snprintf(figure, sizeof(figure), "%s of %s: %.4g (wanted %s%.4g)", r.metric.c_str(),
+                r.kernel.c_str(), value, value > r.at_most ? "at most " : "at least ",
+                value > r.at_most ? r.at_most : r.at_least);
+  if (value >= r.at_least && value <= r.at_most && rerun.status == "passed") {
+    t->status = "passed";
+    t->score = t->max_score;
+    t->verdict = "passed";
+    t->output = std::string("measured ") + figure + "\n";
+    return;
+  }
+  t->verdict = "metric out of bounds";
+  t->output = std::string("Measured in a trace of test ") + r.test + ": " + figure + ".\n";
+  // The kernel's lines, so the student sees which access it is.
+  const std::string group = r.metric.substr(0, r.metric.find('.'));
+  for (const auto& line : (*kernel)["lines"]) {
+    double v = 0;
+    if (line.contains(group) && metric_value(line, r.metric, &v) &&
+        line[group].value("requests", 1.0) > 0)
+      t->output += "  " + line["where"].get<std::string>() + ": " + std::to_string(v) + "\n";
+  }
+  if (!r.hint.empty()) t->output += r.hint + "\n";
 }
 
 }  // namespace
@@ -307,11 +396,11 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     return rec;
   };
   Scratch scratch;
-  Sandbox sandbox(scratch.path,
-                  {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR, CUDALAB_SIM_LIBRARY,
-                   CUDALAB_FRAMEWORK_INCLUDE_DIR,
-                   o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY},
-                  {lessons_root().string(), CUDALAB_BIN_DIR}, o.confined, o.gpu, o.sandbox_uid);
+  Sandbox sandbox(
+      scratch.path,
+      {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR, CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
+       o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY},
+      {lessons_root().string(), CUDALAB_BIN_DIR}, o.confined, o.gpu, o.sandbox_uid);
 
   // The student's file, and what it may include from the lesson: lesson.h.
   std::string source_name = file.filename().string();
@@ -364,8 +453,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   }
   if (list.exit_code != 0 || rec.tests.empty() || calls.empty()) {
     rec.status = "error";
-    rec.error = "the judge " + session.judge().string() + " did not list its tests: " +
-                tail(list.output, 2000);
+    rec.error = "the judge " + session.judge().string() +
+                " did not list its tests: " + tail(list.output, 2000);
     return finish();
   }
   for (const Rubric& r : lesson.rubrics) {
@@ -396,8 +485,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   sandbox.hand_over();
   std::vector<std::string> build;
   if (o.gpu) {
-    build = {"nvcc", "-O2", "-std=c++17", "-arch=native", "-I/submission",
-             "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    build = {"nvcc",         "-O2",           "-std=c++17",
+             "-arch=native", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
   } else {
     build = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
@@ -445,9 +534,10 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     const double limit = budget.next();
     if (limit < 0.5) {
       t.verdict = "not run";
-      t.output = "Not run: the submission's time ran out (all its tests together get twice "
-                 "the per-test limit, and one that never ends gets one limit in all, not one "
-                 "per test).\n";
+      t.output =
+          "Not run: the submission's time ran out (all its tests together get twice "
+          "the per-test limit, and one that never ends gets one limit in all, not one "
+          "per test).\n";
     } else {
       const Judged j = session.run(t.name, limit, {});
       fill_from_judge(&t, j);
@@ -474,159 +564,41 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     } else if (limit < 0.5) {
       t.verdict = "not run";
       t.output = "Not run: an earlier test never ended.\n";
-    } else if (!r.checks.empty()) {
-      const std::string report = r.name + ".findings.json";
+    } else {
+      // A rerun under the checks (their findings in a report) or traced.
+      const std::string report = r.name + (r.checks.empty() ? ".trace" : ".findings.json");
       std::error_code ec;
       fs::remove(scratch.path / report, ec);
       const Judged j = session.run(
           r.test, limit,
-          {"CUDALAB_CHECK=" + r.checks, "CUDALAB_CHECK_JSON=" + sandbox.inside(report)});
+          r.checks.empty()
+              ? std::vector<std::string>{"CUDALAB_TRACE=" + sandbox.inside(report)}
+              : std::vector<std::string>{"CUDALAB_CHECK=" + r.checks,
+                                         "CUDALAB_CHECK_JSON=" + sandbox.inside(report)});
       TestRecord rerun = t;
       fill_from_judge(&rerun, j);
       budget.spent(limit, rerun.seconds, timed_out(j));
       t.seconds = rerun.seconds;
-      // The findings come from the submission's own process: a missing or
-      // unreadable report earns nothing.
-      json findings;
-      try {
-        if (fs::file_size(scratch.path / report) > (16 << 20)) throw std::runtime_error("big");
-        findings = json::parse(read_file(scratch.path / report)).at("findings");
-        if (!findings.is_array()) throw std::runtime_error("not a list");
-      } catch (const std::exception&) {
-        t.verdict = rerun.status == "passed" ? "no report" : rerun.verdict;
-        t.output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks +
-                   " did not finish with a report of the checks (" + rerun.verdict + ").\n" +
-                   rerun.output;
-        if (done) done(t);
-        continue;
-      }
-      for (const auto& f : findings) {
-        if (!f.is_object() || t.findings.size() >= 20) continue;
-        const std::string tool = f.value("tool", "check"), kind = f.value("kind", "finding");
-        t.findings.push_back(clean(tool + " " + kind, 80));
-      }
-      if (findings.empty() && rerun.status == "passed") {
-        t.status = "passed";
-        t.score = t.max_score;
-        t.verdict = "passed";
-      } else {
-        t.verdict = findings.empty() ? rerun.verdict : "checks found problems";
-        t.output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks + " found " +
-                   std::to_string(findings.size()) + " problem" +
-                   (findings.size() == 1 ? "" : "s") + ". What the checks said:\n" +
-                   quoted_lines(clean(printed_of(j), 6000));
-        if (!r.hint.empty()) t.output += r.hint + "\n";
-      }
-    } else {
-      const std::string trace_name = r.name + ".trace";
-      const Judged j = session.run(r.test, limit, {"CUDALAB_TRACE=" + sandbox.inside(trace_name)});
-      TestRecord rerun = t;
-      fill_from_judge(&rerun, j);
-      budget.spent(limit, rerun.seconds, timed_out(j));
-      t.seconds = rerun.seconds;
-      trace::Trace tr;
-      const std::string trace_path = (scratch.path / trace_name).string();
-      try {
-        tr = trace::read_trace(trace_path);
-      } catch (const std::exception& e) {
-        t.verdict = "no trace";
-        t.output = std::string("The trace of the run could not be read: ") + e.what() + "\n" +
-                   rerun.output;
-        if (done) done(t);
-        continue;
-      }
-      const json stats = stats_json(tr, trace_path);
-      const json* kernel = nullptr;
-      for (const auto& k : stats["kernels"])
-        if (k["kernel"] == r.kernel) kernel = &k;
-      double value = 0;
-      if (!kernel) {
-        t.verdict = "kernel not launched";
-        t.output = "Test " + r.test + " did not launch kernel `" + r.kernel +
-                   "` (its launcher must launch the kernel of that name), so its " + r.metric +
-                   " could not be measured.\n";
-      } else if (!metric_value(*kernel, r.metric, &value)) {
-        t.verdict = "could not be run";
-        t.output = "The lesson's rubric names " + r.metric +
-                   ", which `cudalab stats --json` does not have: a mistake in lesson.json, not "
-                   "in your file.\n";
-      } else {
-        char figure[256];
-        std::snprintf(figure, sizeof(figure), "%s of %s: %.4g (wanted %s%.4g)", r.metric.c_str(),
-                      r.kernel.c_str(), value, value > r.at_most ? "at most " : "at least ",
-                      value > r.at_most ? r.at_most : r.at_least);
-        if (value >= r.at_least && value <= r.at_most && rerun.status == "passed") {
-          t.status = "passed";
-          t.score = t.max_score;
-          t.verdict = "passed";
-          t.output = std::string("measured ") + figure + "\n";
-        } else {
-          t.verdict = "metric out of bounds";
-          t.output = std::string("Measured in a trace of test ") + r.test + ": " + figure + ".\n";
-          const std::string group = r.metric.substr(0, r.metric.find('.'));
-          for (const auto& line : (*kernel)["lines"]) {
-            double v = 0;
-            if (line.contains(group) && metric_value(line, r.metric, &v) &&
-                line[group].value("requests", 1.0) > 0)
-              t.output += "  " + line["where"].get<std::string>() + ": " + std::to_string(v) + "\n";
-          }
-          if (!r.hint.empty()) t.output += r.hint + "\n";
-        }
-      }
+      if (r.checks.empty())
+        judge_metric(r, rerun, scratch.path / report, &t);
+      else
+        judge_checks(r, rerun, printed_of(j), scratch.path / report, &t);
     }
     if (done) done(t);
   }
   return finish();
 }
 
-json record_json(const GradeRecord& r) {
-  json tests = json::array();
-  for (const auto& t : r.tests)
-    tests.push_back({{"name", t.name},
-                     {"description", t.description},
-                     {"visibility", t.visibility},
-                     {"kind", t.kind},
-                     {"status", t.status},
-                     {"verdict", t.verdict},
-                     {"output", t.output},
-                     {"findings", t.findings},
-                     {"score", t.score},
-                     {"max_score", t.max_score},
-                     {"seconds", t.seconds}});
-  return {{"lesson", r.lesson},       {"file", r.file},   {"status", r.status},
-          {"compiler_output", r.compiler_output},         {"error", r.error},
-          {"tests", tests},           {"score", r.score}, {"max_score", r.max_score},
-          {"seconds", r.seconds},     {"seed", r.seed},   {"sandbox", r.sandbox}};
-}
+// Every field, with its default when a record lacks it.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestRecord, name, description, visibility, kind,
+                                                status, verdict, output, findings, score, max_score,
+                                                seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRecord, lesson, file, status, compiler_output,
+                                                error, tests, score, max_score, seconds, seed,
+                                                sandbox)
 
-GradeRecord record_from_json(const json& j) {
-  GradeRecord r;
-  r.lesson = j.value("lesson", "");
-  r.file = j.value("file", "");
-  r.status = j.value("status", "error");
-  r.compiler_output = j.value("compiler_output", "");
-  r.error = j.value("error", "");
-  r.score = j.value("score", 0.0);
-  r.max_score = j.value("max_score", 0.0);
-  r.seconds = j.value("seconds", 0.0);
-  r.seed = j.value("seed", uint64_t(0));
-  r.sandbox = j.value("sandbox", "");
-  for (const auto& t : j.value("tests", json::array())) {
-    TestRecord x;
-    x.name = t.value("name", "");
-    x.description = t.value("description", "");
-    x.visibility = t.value("visibility", "visible");
-    x.kind = t.value("kind", "test");
-    x.status = t.value("status", "failed");
-    x.verdict = t.value("verdict", "");
-    x.output = t.value("output", "");
-    x.findings = t.value("findings", std::vector<std::string>{});
-    x.score = t.value("score", 0.0);
-    x.max_score = t.value("max_score", 0.0);
-    x.seconds = t.value("seconds", 0.0);
-    r.tests.push_back(x);
-  }
-  return r;
-}
+json record_json(const GradeRecord& r) { return r; }
+
+GradeRecord record_from_json(const json& j) { return j.get<GradeRecord>(); }
 
 }  // namespace cudalab::cli

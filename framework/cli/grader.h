@@ -17,11 +17,11 @@
 namespace cudalab::cli {
 
 struct GradeOptions {
-  double test_seconds = 20;   // per graded test
+  double test_seconds = 20;  // per graded test
   double build_seconds = 120;
-  uint64_t seed = 0;          // the run's seed: the tests' inputs
-  bool confined = true;       // false: --unconfined
-  bool gpu = false;           // build with nvcc and run on the GPU
+  uint64_t seed = 0;     // the run's seed: the tests' inputs
+  bool confined = true;  // false: --unconfined
+  bool gpu = false;      // build with nvcc and run on the GPU
   SandboxLimits limits;
   size_t output_mib = 4;
   int sandbox_uid = 60000;  // as root: the sandbox's user (one per concurrent grading)
@@ -29,9 +29,9 @@ struct GradeOptions {
 
 struct TestRecord {
   std::string name, description, visibility = "visible", kind = "test";  // or "rubric"
-  std::string status = "failed";  // passed, failed
-  std::string verdict;            // a plain word for hidden tests and summaries
-  std::string output;             // what the judge said (and the program printed)
+  std::string status = "failed";                                         // passed, failed
+  std::string verdict;                // a plain word for hidden tests and summaries
+  std::string output;                 // what the judge said (and the program printed)
   std::vector<std::string> findings;  // the checks' findings ("racecheck: hazard at file:line")
   double score = 0, max_score = 0, seconds = 0;
 };

@@ -38,10 +38,9 @@ std::string run(const std::string& cmd, int* rc = nullptr) {
 // or, outside a git checkout, everything but build folders.
 std::vector<std::string> course_files() {
   int rc = 0;
-  const std::string listed =
-      run("git -C '" + kProject.string() +
-              "' ls-files --cached --others --exclude-standard 2>/dev/null",
-          &rc);
+  const std::string listed = run("git -C '" + kProject.string() +
+                                     "' ls-files --cached --others --exclude-standard 2>/dev/null",
+                                 &rc);
   std::vector<std::string> files;
   if (rc == 0 && !listed.empty()) {
     std::istringstream in(listed);
@@ -139,7 +138,8 @@ int release(const std::string& out_arg, bool force) {
     if (name == "solution.cu" || name == "hidden.cu" || e.path().extension() == ".diff")
       leaks.push_back(e.path().string());
     else if (e.path().extension() == ".cu" &&
-             read_file(e.path()).find("// BEGIN SOL" "UTION") != std::string::npos)
+             read_file(e.path()).find("// BEGIN SOL"
+                                      "UTION") != std::string::npos)
       leaks.push_back(e.path().string() + " (a solution marker)");
   }
   if (!leaks.empty()) {
@@ -191,10 +191,14 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
          "# /autograder/submission, graded into /autograder/results/results.json.\n"
          "set -uo pipefail\n"
          "course=/autograder/source/course\n"
-         "lesson=" << lesson.name << "\n"
-         "file=$(find /autograder/submission -name " << lesson.student_file
+         "lesson="
+      << lesson.name
+      << "\n"
+         "file=$(find /autograder/submission -name "
+      << lesson.student_file
       << " -type f | head -n 1)\n"
-         "[ -n \"$file\" ] || file=$(find /autograder/submission -name '*.cu' -type f | head -n 1)\n"
+         "[ -n \"$file\" ] || file=$(find /autograder/submission -name '*.cu' -type f | head -n "
+         "1)\n"
          "mkdir -p /autograder/results\n"
          "if [ -z \"$file\" ]; then\n"
          "  printf '%s\\n' '{\"score\": 0, \"output\": \"No .cu file was submitted: upload "
@@ -219,10 +223,10 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
   std::error_code ec;
   fs::remove(zip, ec);
   int rc = 0;
-  const std::string said = run("cd " + shell_quote(stage.string()) +
-                                   " && python3 -m zipfile -c " + shell_quote(zip.string()) +
-                                   " setup.sh run_autograder course 2>&1",
-                               &rc);
+  const std::string said =
+      run("cd " + shell_quote(stage.string()) + " && python3 -m zipfile -c " +
+              shell_quote(zip.string()) + " setup.sh run_autograder course 2>&1",
+          &rc);
   fs::remove_all(stage, ec);
   if (rc != 0) {
     std::cerr << "cudalab: could not write " << zip.string() << ": " << said << "\n";

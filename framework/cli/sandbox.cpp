@@ -69,11 +69,10 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
   if (confined_ && geteuid() == 0)
     cmd = {"setpriv", "--reuid=" + std::to_string(uid_), "--regid=" + std::to_string(uid_),
            "--clear-groups", "--"};
-  cmd.insert(cmd.end(),
-             {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
-              "--as=" + std::to_string(l.memory_mib << 20),
-              "--fsize=" + std::to_string(l.file_mib << 20),
-              "--nofile=" + std::to_string(l.open_files), "--core=0"});
+  cmd.insert(cmd.end(), {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
+                         "--as=" + std::to_string(l.memory_mib << 20),
+                         "--fsize=" + std::to_string(l.file_mib << 20),
+                         "--nofile=" + std::to_string(l.open_files), "--core=0"});
   // The process limit counts every process of the user: only the sandbox's
   // own user can be given one that means something.
   if (confined_) cmd.push_back("--nproc=" + std::to_string(l.processes));
@@ -87,16 +86,21 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
     cmd.insert(cmd.end(), environment.begin(), environment.end());
     for (const auto& a : argv) {
       std::string real = a;
-      if (under(a, "/submission")) real = (scratch_ / a.substr(std::strlen("/submission/"))).string();
+      if (under(a, "/submission"))
+        real = (scratch_ / a.substr(std::strlen("/submission/"))).string();
       cmd.push_back(real);
     }
     return cmd;
   }
   environment.push_back("HOME=/submission");
-  cmd.insert(cmd.end(), {"bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-                         "--cap-drop", "ALL", "--hostname", "submission", "--ro-bind", "/usr",
-                         "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
-                         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"});
+  cmd.insert(cmd.end(), {"bwrap",         "--unshare-all", "--die-with-parent",
+                         "--new-session", "--cap-drop",    "ALL",
+                         "--hostname",    "submission",    "--ro-bind",
+                         "/usr",          "/usr",          "--symlink",
+                         "usr/bin",       "/bin",          "--symlink",
+                         "usr/sbin",      "/sbin",         "--symlink",
+                         "usr/lib",       "/lib",          "--symlink",
+                         "usr/lib64",     "/lib64"});
   for (const char* etc : {"/etc/ld.so.cache", "/etc/alternatives"})
     if (fs::exists(etc)) cmd.insert(cmd.end(), {"--ro-bind", etc, etc});
   cmd.insert(cmd.end(), {"--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
@@ -117,8 +121,8 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
     if (seen && fs::is_directory(h)) cmd.insert(cmd.end(), {"--tmpfs", h});
     if (seen && fs::is_regular_file(h)) cmd.insert(cmd.end(), {"--ro-bind", "/dev/null", h});
   }
-  cmd.insert(cmd.end(), {"--bind", scratch_.string(), "/submission", "--chdir", "/submission",
-                         "--clearenv"});
+  cmd.insert(cmd.end(),
+             {"--bind", scratch_.string(), "/submission", "--chdir", "/submission", "--clearenv"});
   for (const auto& e : environment) {
     const size_t eq = e.find('=');
     cmd.insert(cmd.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
@@ -136,8 +140,9 @@ std::string sandbox_problem() {
     prefix = "setpriv --reuid=" + std::to_string(kSandboxUid) +
              " --regid=" + std::to_string(kSandboxUid) + " --clear-groups -- ";
   const std::string why = run_capture(
-      prefix + "bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib "
-               "--symlink usr/lib64 /lib64 --symlink usr/bin /bin /usr/bin/true 2>&1");
+      prefix +
+      "bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib "
+      "--symlink usr/lib64 /lib64 --symlink usr/bin /bin /usr/bin/true 2>&1");
   if (why.empty()) return "";
   return "bwrap cannot make a sandbox here (" + why.substr(0, why.find('\n')) +
          "): user namespaces are probably not allowed (an unprivileged container)";

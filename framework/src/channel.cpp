@@ -116,8 +116,7 @@ bool write_exactly(int fd, const void* p, size_t n) {
 }
 
 double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 std::string signal_words(int sig) {
@@ -317,10 +316,9 @@ class Worker {
     if (sig)
       fail("crashed", "The program crashed: " + signal_words(sig) + " (signal " +
                           std::to_string(sig) + ", " + strsignal(sig) + ").");
-    fail("exited",
-         "The program ended (exit code " + std::to_string(code) +
-             ") before the test was over. Your file must not end the program itself: no "
-             "exit() or abort(), no main(); the test calls your functions and ends it.");
+    fail("exited", "The program ended (exit code " + std::to_string(code) +
+                       ") before the test was over. Your file must not end the program itself: no "
+                       "exit() or abort(), no main(); the test calls your functions and ends it.");
   }
 
   void drain_output() {
@@ -417,16 +415,14 @@ bool judging() { return g_judge != nullptr; }
 namespace detail {
 
 const char* note_called(const char* name) {
-  if (std::find(called().begin(), called().end(), name) == called().end())
-    called().push_back(name);
+  if (std::find(called().begin(), called().end(), name) == called().end()) called().push_back(name);
   return name;
 }
 
 std::string call_submission(const char* name, const char* signature,
                             const std::vector<CallArg>& args, size_t return_size) {
   if (!g_judge)
-    throw std::logic_error(std::string("the judge called ") + name +
-                           " with no submission started");
+    throw std::logic_error(std::string("the judge called ") + name + " with no submission started");
 #ifdef CUDALAB_SIMULATOR
   JudgeState& j = *g_judge;
   // The buffers the pointers point into, each once.

@@ -13,9 +13,9 @@
 namespace cudalab::grading {
 
 struct Limits {
-  double seconds = 60;                  // waiting on the submission, in all
+  double seconds = 60;                    // waiting on the submission, in all
   size_t output_bytes = size_t(4) << 20;  // what it may print
-  bool signal_as_exit_code = true;      // a sandbox reports signal N as exit code 128 + N
+  bool signal_as_exit_code = true;        // a sandbox reports signal N as exit code 128 + N
 };
 
 // The submission's process ended the test early: timed out, crashed,

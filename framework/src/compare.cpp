@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <sstream>
+
 #include "channel.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"

@@ -85,8 +85,10 @@ nlohmann::json judge(const GradedTest& t, uint64_t seed, const std::vector<std::
                       {"seconds", submission_seconds()}};
   if (!error.empty()) {
     j["ended"] = "error";
-    j["output"] = ctx.output() + "The test itself went wrong (a mistake in the lesson, not in "
-                                 "your file): " + error + "\n";
+    j["output"] = ctx.output() +
+                  "The test itself went wrong (a mistake in the lesson, not in "
+                  "your file): " +
+                  error + "\n";
   }
   return j;
 }
@@ -152,8 +154,9 @@ int grader_main(int argc, char** argv) {
   // another process; a grader built with a solution calls them directly.
   const bool is_judge = !called_functions().empty();
   if (is_judge && program.empty())
-    return usage("this is a lesson's judge: it has no student code in it and grades a student's "
-                 "program given after --. Use `cudalab check LESSON` to grade a file.");
+    return usage(
+        "this is a lesson's judge: it has no student code in it and grades a student's "
+        "program given after --. Use `cudalab check LESSON` to grade a file.");
   if (!is_judge && !program.empty())
     return usage("only a judge (built with CUDALAB_JUDGE) takes a program");
   if (!run.empty()) {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cudalab/compare.h"
 #include "cases.h"
+#include "cudalab/compare.h"
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
@@ -104,8 +104,8 @@ void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, 
 static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
                       int stage) {
   const double height = 0.5 + 1.5 * double(t.seed(1) % 1000) / 1000;
-  t.note() << "sine mode of height " << height << " on " << nx << " x " << ny << ", alpha "
-           << alpha << ", " << steps << " steps\n";
+  t.note() << "sine mode of height " << height << " on " << nx << " x " << ny << ", alpha " << alpha
+           << ", " << steps << " steps\n";
   std::vector<float> u(size_t(nx) * ny);
   for (int y = 0; y < ny; ++y)
     for (int x = 0; x < nx; ++x)

@@ -12,4 +12,3 @@ CUDALAB_HIDDEN_GRADED_TEST(HiddenGrids, 1, "seeded grid sizes, alphas and step c
     against_cpu(t, 3 + int(rng() % 120), 3 + int(rng() % 60), 0.05f + 0.05f * float(rng() % 5),
                 1 + int(rng() % 7), 1 + k % 3, t.seed(1 + k));
 }
-

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cudalab/compare.h"
 #include "cases.h"
+#include "cudalab/compare.h"
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
@@ -90,7 +90,9 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint6
   cudaFree(d_c);
 }
 
-CUDALAB_GRADED_TEST(NaiveSquare64, 1, "stage 1, naive: 64 x 64") { run_case(t, kNaive, 64, t.seed(1)); }
+CUDALAB_GRADED_TEST(NaiveSquare64, 1, "stage 1, naive: 64 x 64") {
+  run_case(t, kNaive, 64, t.seed(1));
+}
 CUDALAB_GRADED_TEST(NaiveOddSize, 1, "stage 1, naive: 100 x 100 (not a multiple of 16)") {
   run_case(t, kNaive, 100, t.seed(1));
 }

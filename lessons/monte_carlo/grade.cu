@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "cudalab/compare.h"
 #include "cases.h"
+#include "cudalab/compare.h"
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
@@ -144,8 +144,9 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
   }
 }
 
-
-CUDALAB_GRADED_TEST(PiSmall, 1, "pi: 2 blocks, 64 points per thread") { pi_case(t, 2, 64, t.seed(1)); }
+CUDALAB_GRADED_TEST(PiSmall, 1, "pi: 2 blocks, 64 points per thread") {
+  pi_case(t, 2, 64, t.seed(1));
+}
 CUDALAB_GRADED_TEST(PiMillion, 2, "pi: 4 blocks, 1,000 points per thread (1,024,000 points)") {
   pi_case(t, 4, 1000, t.seed(1));
 }

@@ -14,4 +14,3 @@ CUDALAB_HIDDEN_GRADED_TEST(HiddenSeedsAndOptions, 1, "seeded runs, other options
   const Option in_the_money{120.0f, 100.0f, 0.03f, 0.3f, 0.5f};
   call_case(t, in_the_money, 8 + int(rng() % 20), 100, rng(), true);
 }
-

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cudalab/compare.h"
 #include "cases.h"
+#include "cudalab/compare.h"
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
@@ -72,7 +72,6 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   cudaFree(d_b);
   cudaFree(d_c);
 }
-
 
 CUDALAB_GRADED_TEST(MultipleOfBlockSize, 2, "n a multiple of the block size (65,536 = 256 x 256)") {
   run_case(t, {65536, 256, 256, t.seed(1)});

@@ -15,4 +15,3 @@ CUDALAB_HIDDEN_GRADED_TEST(HiddenRandomShapes, 1, "seeded sizes and block shapes
     run_case(t, {n, blocks, threads, t.seed(1 + k)});
   }
 }
-

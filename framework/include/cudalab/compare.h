@@ -4,9 +4,10 @@
 // them, or that no thread did.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <cuda_runtime.h>
 #include <ostream>
 #include <string>
 #include <vector>

@@ -29,9 +29,9 @@ namespace cudalab::grading {
 // One argument of a call, as it crosses to the submission's process.
 struct CallArg {
   bool is_pointer = false;
-  bool writable = false;           // a pointer to non-const: the buffer may come back changed
-  const void* pointer = nullptr;   // is_pointer: a device address, or null
-  std::string bytes;               // !is_pointer: the value's bytes
+  bool writable = false;          // a pointer to non-const: the buffer may come back changed
+  const void* pointer = nullptr;  // is_pointer: a device address, or null
+  std::string bytes;              // !is_pointer: the value's bytes
 };
 
 namespace detail {
@@ -77,8 +77,7 @@ T from_arg(const CallArg& a) {
 }
 
 template <typename R, typename... A, size_t... I>
-std::string invoke_with(R (*f)(A...), const std::vector<CallArg>& args,
-                        std::index_sequence<I...>) {
+std::string invoke_with(R (*f)(A...), const std::vector<CallArg>& args, std::index_sequence<I...>) {
   if (args.size() != sizeof...(A))
     throw std::runtime_error("the call has the wrong number of arguments");
   if constexpr (std::is_void_v<R>) {
@@ -108,8 +107,8 @@ class Submitted<R(A...)> {
   Submitted(const char* name, R (*local)(A...)) : name_(name), local_(local) {}
   R operator()(A... args) const {
     if (local_) return local_(args...);
-    const std::string ret = detail::call_submission(
-        name_, typeid(R(A...)).name(), {detail::to_arg<A>(args)...}, sizeof_return());
+    const std::string ret = detail::call_submission(name_, typeid(R(A...)).name(),
+                                                    {detail::to_arg<A>(args)...}, sizeof_return());
     if constexpr (!std::is_void_v<R>) {
       static_assert(std::is_trivially_copyable_v<R>, "a graded function returns a plain value");
       R r;
@@ -142,7 +141,7 @@ int serve(const char* name, R (*function)(A...)) {
 // Use it at namespace scope, so that the judge knows every function before a
 // test runs.
 #ifdef CUDALAB_JUDGE
-#define CUDALAB_SUBMISSION(fn)                                                          \
+#define CUDALAB_SUBMISSION(fn)                                                              \
   ::cudalab::grading::Submitted<decltype(fn)>(::cudalab::grading::detail::note_called(#fn), \
                                               static_cast<decltype(fn)*>(nullptr))
 #else
