@@ -81,15 +81,21 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
   environment.insert(environment.end(), env.begin(), env.end());
   if (!confined_) {
     // Unconfined: the scratch folder is the real one, and so are its paths.
+    // Every /submission in an argument or a variable (-I/submission,
+    // CUDALAB_TRACE=/submission/x.trace) is the scratch folder.
+    auto real = [&](std::string s) {
+      for (size_t at = s.find("/submission"); at != std::string::npos;
+           at = s.find("/submission", at + 1)) {
+        const size_t end = at + std::strlen("/submission");
+        if (end < s.size() && s[end] != '/') continue;
+        s.replace(at, end - at, scratch_.string());
+      }
+      return s;
+    };
     environment.push_back("HOME=" + scratch_.string());
     cmd.insert(cmd.end(), {"env", "-i", "-C", scratch_.string()});
-    cmd.insert(cmd.end(), environment.begin(), environment.end());
-    for (const auto& a : argv) {
-      std::string real = a;
-      if (under(a, "/submission"))
-        real = (scratch_ / a.substr(std::strlen("/submission/"))).string();
-      cmd.push_back(real);
-    }
+    for (const auto& e : environment) cmd.push_back(real(e));
+    for (const auto& a : argv) cmd.push_back(real(a));
     return cmd;
   }
   environment.push_back("HOME=/submission");
