@@ -84,6 +84,9 @@ int check(const CheckOptions& opt) {
   g.gpu = opt.gpu;
   std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": " << lesson.title
             << ")\n";
+  if (opt.gpu && !lesson.rubrics.empty())
+    std::cout << "  on the GPU: the graded tests only (the " << lesson.rubrics.size()
+              << " method rubrics need the simulator's checks and traces)\n";
   if (student.extension() == ".diff")
     std::cout << "  (the solution with the change in " << student.filename().string() << ")\n";
   std::cout << "  inputs drawn with seed " << g.seed << " (--seed " << g.seed
