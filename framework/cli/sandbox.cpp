@@ -70,9 +70,11 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
     cmd = {"setpriv", "--reuid=" + std::to_string(uid_), "--regid=" + std::to_string(uid_),
            "--clear-groups", "--"};
   cmd.insert(cmd.end(), {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
-                         "--as=" + std::to_string(l.memory_mib << 20),
                          "--fsize=" + std::to_string(l.file_mib << 20),
                          "--nofile=" + std::to_string(l.open_files), "--core=0"});
+  // CUDA's driver reserves far more address space than it uses: on a GPU
+  // the host memory is bounded by the machine, not by an address-space limit.
+  if (!gpu_) cmd.push_back("--as=" + std::to_string(l.memory_mib << 20));
   // The process limit counts every process of the user: only the sandbox's
   // own user can be given one that means something.
   if (confined_) cmd.push_back("--nproc=" + std::to_string(l.processes));
