@@ -368,6 +368,17 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
   if (!r.hint.empty()) t->output += r.hint + "\n";
 }
 
+// nvcc's full path (the sandbox's PATH is only /usr/bin and /bin).
+std::string find_nvcc() {
+  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  path += ":/usr/local/cuda/bin";
+  std::istringstream dirs(path);
+  for (std::string dir; std::getline(dirs, dir, ':');)
+    if (!dir.empty() && access((fs::path(dir) / "nvcc").c_str(), X_OK) == 0)
+      return fs::absolute(fs::path(dir) / "nvcc").string();
+  return "";
+}
+
 }  // namespace
 
 uint64_t random_seed() {
@@ -488,8 +499,14 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   sandbox.hand_over();
   std::vector<std::string> build;
   if (o.gpu) {
-    build = {"nvcc",         "-O2",           "-std=c++17",
-             "-arch=native", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    const std::string nvcc = find_nvcc();
+    if (nvcc.empty()) {
+      rec.status = "error";
+      rec.error = "--gpu needs nvcc, which is on neither PATH nor /usr/local/cuda/bin";
+      return finish();
+    }
+    build = {nvcc, "-O2", "-std=c++17", "-arch=native", "-I/submission",
+             "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
   } else {
     build = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
