@@ -4,6 +4,7 @@
 // bubblewrap.
 #include "sandbox.h"
 
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace cudalab::cli {
 namespace fs = std::filesystem;
@@ -32,6 +35,58 @@ std::string run_capture(const std::string& command) {
   const int status = pclose(p);
   if (status == 0) return "";
   return out.empty() ? "exit status " + std::to_string(WEXITSTATUS(status)) : out;
+}
+
+// Whether a user other than its owner can reach `path` (every folder on the
+// way searchable, the file itself readable).
+bool others_can_read(const fs::path& path) {
+  fs::path at = "/";
+  for (const auto& part : path.relative_path()) {
+    at /= part;
+    struct stat st {};
+    if (stat(at.c_str(), &st) != 0) return false;
+    const bool last = at == path;
+    if (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) return false;
+    if (last && !(st.st_mode & S_IROTH)) return false;
+  }
+  return true;
+}
+
+// The sandbox's user sees a toolchain file that only its owner can reach
+// (a course in a private folder) through a copy in a folder of this
+// process's own, made once and removed when it ends.
+std::string reachable_copy(const std::string& path) {
+  static std::mutex m;
+  static std::map<std::string, std::string> copies;
+  static fs::path kit;
+  std::lock_guard lock(m);
+  if (auto it = copies.find(path); it != copies.end()) return it->second;
+  if (kit.empty()) {
+    std::string pattern = "/tmp/cudalab-kit.XXXXXX";
+    if (!mkdtemp(pattern.data())) return path;
+    kit = pattern;
+    fs::permissions(kit, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(kit, ec);
+    });
+  }
+  const fs::path copy = kit / std::to_string(copies.size()) / fs::path(path).filename();
+  std::error_code ec;
+  fs::create_directories(copy.parent_path(), ec);
+  fs::copy(path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  // Readable (and, where the owner may, runnable) by the sandbox's user.
+  const auto open_up = [&](const fs::path& p) {
+    const bool search = fs::is_directory(p) ||
+                        (fs::status(p).permissions() & fs::perms::owner_exec) != fs::perms::none;
+    fs::permissions(p, fs::perms::others_read | (search ? fs::perms::others_exec : fs::perms::none),
+                    fs::perm_options::add, ec);
+  };
+  for (fs::path up = copy; up != kit; up = up.parent_path()) open_up(up);
+  if (fs::is_directory(copy))
+    for (const auto& e : fs::recursive_directory_iterator(copy, ec)) open_up(e.path());
+  return copies[path] = ec ? path : copy.string();
 }
 
 }  // namespace
@@ -120,8 +175,13 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
     for (const char* d : {"/usr/local/cuda", "/proc/driver/nvidia", "/sys"})
       if (fs::exists(d)) cmd.insert(cmd.end(), {"--ro-bind", d, d});
   }
-  for (const auto& p : read_only_)
-    if (!under(p, "/usr")) cmd.insert(cmd.end(), {"--ro-bind", p, p});
+  // Seen at their own paths, which the toolchain has built in.
+  for (const auto& p : read_only_) {
+    if (under(p, "/usr")) continue;
+    const bool as_other = geteuid() == 0;  // the sandbox's user is not the owner
+    cmd.insert(cmd.end(),
+               {"--ro-bind", as_other && !others_can_read(p) ? reachable_copy(p) : p, p});
+  }
   // What must stay out of sight although a folder around it is seen.
   for (const auto& h : hidden_) {
     bool seen = under(h, "/usr");
