@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "grader.h"
+#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -124,9 +125,7 @@ int check(const CheckOptions& opt) {
               r.status == "did_not_compile" ? " (did not compile)" : "");
   std::printf("%zu passed, %zu failed (%.1f s)\n", passed, r.tests.size() - passed, r.seconds);
   if (!opt.json_path.empty()) {
-    const fs::path tmp = opt.json_path + ".partial";
-    std::ofstream(tmp) << gradescope_json(r).dump(2) << "\n";
-    fs::rename(tmp, opt.json_path);
+    write_atomically(opt.json_path, gradescope_json(r).dump(2) + "\n");
     std::cout << "results written to " << opt.json_path << "\n";
   }
   if (!opt.classroom_path.empty())

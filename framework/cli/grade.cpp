@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "cudalab_cli_config.h"
 #include "grader.h"
+#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -84,14 +85,10 @@ bool pick_file(const fs::path& dir, const Lesson& lesson, fs::path* file, std::s
 // Unpacks an LMS export (zip) into `into`, with Python's zipfile (which
 // keeps every name inside the folder).
 void unzip(const fs::path& zip, const fs::path& into) {
-  const std::string cmd =
-      "python3 -m zipfile -e '" + zip.string() + "' '" + into.string() + "' 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buffer[256];
-  while (p && std::fgets(buffer, sizeof(buffer), p)) out += buffer;
-  if (!p || pclose(p) != 0)
-    throw std::runtime_error(zip.string() + " is not a zip file that can be unpacked: " + out);
+  const ProcessResult r =
+      run_process({"python3", "-m", "zipfile", "-e", zip.string(), into.string()}, 600);
+  if (r.exit_code != 0)
+    throw std::runtime_error(zip.string() + " is not a zip file that can be unpacked: " + r.output);
 }
 
 std::vector<Submission> collect(const std::vector<std::string>& inputs, const Lesson& lesson,
@@ -183,12 +180,6 @@ std::string key_of(const Submission& s, const fs::path& judge, uint64_t seed,
               (o.unconfined ? "u" : "c") + (o.gpu ? "g" : "s"),
           h);
   return hex(h);
-}
-
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".partial";
-  std::ofstream(tmp, std::ios::binary) << text;
-  fs::rename(tmp, path);
 }
 
 std::string csv(const std::string& s) {
@@ -338,10 +329,10 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
   std::ostringstream base;
   char self[4096] = {};
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  base << "'" << (n > 0 ? std::string(self, size_t(n)) : std::string("cudalab")) << "' grade "
-       << o.lesson;
-  for (const auto& in : o.inputs) base << " '" << fs::absolute(in).string() << "'";
-  base << " -o '" << fs::absolute(out).string() << "' -j 1 --timeout " << o.timeout_s;
+  base << shell_quote(n > 0 ? std::string(self, size_t(n)) : std::string("cudalab")) << " grade "
+       << shell_quote(o.lesson);
+  for (const auto& in : o.inputs) base << " " << shell_quote(fs::absolute(in).string());
+  base << " -o " << shell_quote(fs::absolute(out).string()) << " -j 1 --timeout " << o.timeout_s;
   if (o.unconfined) base << " --unconfined";
   if (o.gpu) base << " --gpu";
   const std::string array_script = (dir / "grade-chunk.sh").string();
@@ -355,24 +346,29 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
                                << base.str() << " --gather\n";
   fs::permissions(array_script, fs::perms::owner_all, fs::perm_options::add);
   fs::permissions(gather_script, fs::perms::owner_all, fs::perm_options::add);
-  auto sbatch = [&](const std::string& args) -> std::string {
-    const std::string cmd = "sbatch --parsable " + args + " 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    std::string text;
-    char buffer[256];
-    while (p && std::fgets(buffer, sizeof(buffer), p)) text += buffer;
-    const int rc = p ? pclose(p) : -1;
-    if (rc != 0) throw std::runtime_error("sbatch failed: " + text);
-    return text.substr(0, text.find_first_of(";\n"));
+  // The instructor's own sbatch options, a word each.
+  std::vector<std::string> extra;
+  std::istringstream words(o.slurm_args);
+  for (std::string w; words >> w;) extra.push_back(w);
+  auto sbatch = [&](std::vector<std::string> args, const std::string& script) {
+    args.insert(args.begin(), {"sbatch", "--parsable"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back(script);
+    // With --wait sbatch returns when the job ends: the whole grading.
+    const ProcessResult r = run_process(args, 7 * 24 * 3600.0);
+    if (r.exit_code != 0) throw std::runtime_error("sbatch failed: " + r.output);
+    return r.output.substr(0, r.output.find_first_of(";\n"));
   };
-  const std::string extra = o.slurm_args + (o.gpu ? " --gres=gpu:1" : "");
-  const std::string array =
-      sbatch("--job-name=cudalab-grade --array=0-" + std::to_string(tasks - 1) + " --output='" +
-             dir.string() + "/task-%a.log' " + extra + " '" + array_script + "'");
-  const std::string gather =
-      sbatch(std::string(o.slurm_wait ? "--wait " : "") + "--job-name=cudalab-gather " +
-             "--dependency=afterany:" + array + " --output='" + dir.string() + "/gather.log' " +
-             o.slurm_args + " '" + gather_script + "'");
+  std::vector<std::string> array_args = {"--job-name=cudalab-grade",
+                                         "--array=0-" + std::to_string(tasks - 1),
+                                         "--output=" + (dir / "task-%a.log").string()};
+  if (o.gpu) array_args.push_back("--gres=gpu:1");
+  const std::string array = sbatch(array_args, array_script);
+  std::vector<std::string> gather_args = {"--job-name=cudalab-gather",
+                                          "--dependency=afterany:" + array,
+                                          "--output=" + (dir / "gather.log").string()};
+  if (o.slurm_wait) gather_args.push_back("--wait");
+  const std::string gather = sbatch(gather_args, gather_script);
   std::cout << "submitted job array " << array << " (" << tasks << " tasks) and job " << gather
             << ", which writes " << (out / "gradebook.csv").string() << " when they end\n";
   if (o.slurm_wait) {

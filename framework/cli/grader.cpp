@@ -20,6 +20,7 @@
 
 #include "cudalab_cli_config.h"
 #include "metrics.h"
+#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -28,79 +29,6 @@ using json = nlohmann::json;
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-struct ProcessResult {
-  int exit_code = -1;
-  int signal = 0;
-  bool timed_out = false;
-  std::string output;  // stdout and stderr together, at most `keep` bytes of it (the end)
-};
-
-// Runs argv with a wall-clock limit, keeping the last `keep` bytes it prints.
-ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s,
-                          size_t keep = 1 << 20) {
-  ProcessResult r;
-  int out[2];
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    r.output = std::string("cannot make a pipe: ") + std::strerror(errno);
-    return r;
-  }
-  const pid_t parent = getpid();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(125);
-    dup2(out[1], 1);
-    dup2(out[1], 2);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  close(out[1]);
-  const double deadline = now_s() + timeout_s;
-  int status = 0;
-  bool open = true;
-  while (true) {
-    pollfd fd{out[0], POLLIN, 0};
-    if (open && poll(&fd, 1, 20) > 0) {
-      char buffer[1 << 16];
-      const ssize_t got = read(out[0], buffer, sizeof(buffer));
-      if (got > 0) {
-        r.output.append(buffer, size_t(got));
-        if (r.output.size() > 2 * keep) r.output.erase(0, r.output.size() - keep);
-      } else {
-        open = false;
-      }
-    } else if (!open) {
-      usleep(5000);
-    }
-    if (waitpid(pid, &status, WNOHANG) == pid) {
-      while (open) {  // what is left in the pipe
-        char buffer[1 << 16];
-        const ssize_t got = read(out[0], buffer, sizeof(buffer));
-        if (got <= 0) break;
-        r.output.append(buffer, size_t(got));
-      }
-      break;
-    }
-    if (now_s() > deadline) {
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      r.timed_out = true;
-      break;
-    }
-  }
-  close(out[0]);
-  if (r.output.size() > keep) r.output.erase(0, r.output.size() - keep);
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-  return r;
 }
 
 std::string tail(const std::string& s, size_t max_chars) {
@@ -368,17 +296,6 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
   if (!r.hint.empty()) t->output += r.hint + "\n";
 }
 
-// nvcc's full path (the sandbox's PATH is only /usr/bin and /bin).
-std::string find_nvcc() {
-  std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
-  path += ":/usr/local/cuda/bin";
-  std::istringstream dirs(path);
-  for (std::string dir; std::getline(dirs, dir, ':');)
-    if (!dir.empty() && access((fs::path(dir) / "nvcc").c_str(), X_OK) == 0)
-      return fs::absolute(fs::path(dir) / "nvcc").string();
-  return "";
-}
-
 }  // namespace
 
 uint64_t random_seed() {
@@ -499,14 +416,14 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   sandbox.hand_over();
   std::vector<std::string> build;
   if (o.gpu) {
-    const std::string nvcc = find_nvcc();
+    const std::string nvcc = find_program("nvcc", {"/usr/local/cuda/bin"});
     if (nvcc.empty()) {
       rec.status = "error";
       rec.error = "--gpu needs nvcc, which is on neither PATH nor /usr/local/cuda/bin";
       return finish();
     }
-    build = {nvcc, "-O2", "-std=c++17", "-arch=native", "-I/submission",
-             "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    build = {nvcc,           "-O2",           "-std=c++17",
+             "-arch=native", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
   } else {
     build = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};

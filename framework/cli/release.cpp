@@ -18,32 +18,22 @@
 
 #include "cli.h"
 #include "cudalab_cli_config.h"
+#include "process.h"
 
 namespace cudalab::cli {
 namespace {
 
 const fs::path kProject = CUDALAB_PROJECT_DIR;
 
-std::string run(const std::string& cmd, int* rc = nullptr) {
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buffer[4096];
-  while (p && std::fgets(buffer, sizeof(buffer), p)) out += buffer;
-  const int status = p ? pclose(p) : -1;
-  if (rc) *rc = status;
-  return out;
-}
-
 // The course's files: what git tracks (plus new files it does not ignore),
 // or, outside a git checkout, everything but build folders.
 std::vector<std::string> course_files() {
-  int rc = 0;
-  const std::string listed = run("git -C '" + kProject.string() +
-                                     "' ls-files --cached --others --exclude-standard 2>/dev/null",
-                                 &rc);
+  const ProcessResult git = run_process(
+      {"git", "-C", kProject.string(), "ls-files", "--cached", "--others", "--exclude-standard"},
+      120);
   std::vector<std::string> files;
-  if (rc == 0 && !listed.empty()) {
-    std::istringstream in(listed);
+  if (git.exit_code == 0 && !git.output.empty()) {
+    std::istringstream in(git.output);
     for (std::string f; std::getline(in, f);)
       if (fs::is_regular_file(kProject / f)) files.push_back(f);
     return files;
@@ -84,12 +74,6 @@ std::string student_text(const std::string& text) {
     if (!skip) out += line + "\n";
   }
   return out;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 }  // namespace
@@ -222,14 +206,14 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
   fs::permissions(stage / "run_autograder", fs::status(stage / "setup.sh").permissions());
   std::error_code ec;
   fs::remove(zip, ec);
-  int rc = 0;
-  const std::string said =
-      run("cd " + shell_quote(stage.string()) + " && python3 -m zipfile -c " +
-              shell_quote(zip.string()) + " setup.sh run_autograder course 2>&1",
-          &rc);
+  // Names in the zip are as given: relative to the stage.
+  const ProcessResult zipped =
+      run_process({"env", "-C", stage.string(), "python3", "-m", "zipfile", "-c", zip.string(),
+                   "setup.sh", "run_autograder", "course"},
+                  600);
   fs::remove_all(stage, ec);
-  if (rc != 0) {
-    std::cerr << "cudalab: could not write " << zip.string() << ": " << said << "\n";
+  if (zipped.exit_code != 0) {
+    std::cerr << "cudalab: could not write " << zip.string() << ": " << zipped.output << "\n";
     return 1;
   }
   std::cout << "Gradescope autograder for " << lesson.name << " written to " << zip.string()

@@ -15,6 +15,8 @@
 #include <map>
 #include <mutex>
 
+#include "process.h"
+
 namespace cudalab::cli {
 namespace fs = std::filesystem;
 namespace {
@@ -24,17 +26,6 @@ constexpr int kSandboxUid = 65534;  // nobody
 bool under(const std::string& path, const std::string& dir) {
   return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
                          path[dir.size()] == '/');
-}
-
-std::string run_capture(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  if (!p) return "cannot run " + command;
-  char buffer[512];
-  while (std::fgets(buffer, sizeof(buffer), p)) out += buffer;
-  const int status = pclose(p);
-  if (status == 0) return "";
-  return out.empty() ? "exit status " + std::to_string(WEXITSTATUS(status)) : out;
 }
 
 // Whether a user other than its owner can reach `path` (every folder on the
@@ -201,18 +192,20 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
 }
 
 std::string sandbox_problem() {
-  if (run_capture("command -v bwrap >/dev/null 2>&1") != "")
+  if (find_program("bwrap").empty())
     return "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
-  std::string prefix;
+  std::vector<std::string> probe;
   if (geteuid() == 0)
-    prefix = "setpriv --reuid=" + std::to_string(kSandboxUid) +
-             " --regid=" + std::to_string(kSandboxUid) + " --clear-groups -- ";
-  const std::string why = run_capture(
-      prefix +
-      "bwrap --unshare-all --die-with-parent --ro-bind /usr /usr --symlink usr/lib /lib "
-      "--symlink usr/lib64 /lib64 --symlink usr/bin /bin /usr/bin/true 2>&1");
-  if (why.empty()) return "";
-  return "bwrap cannot make a sandbox here (" + why.substr(0, why.find('\n')) +
+    probe = {"setpriv", "--reuid=" + std::to_string(kSandboxUid),
+             "--regid=" + std::to_string(kSandboxUid), "--clear-groups", "--"};
+  probe.insert(probe.end(), {"bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr",
+                             "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
+                             "/lib64", "--symlink", "usr/bin", "/bin", "/usr/bin/true"});
+  const ProcessResult r = run_process(probe, 60);
+  if (r.exit_code == 0) return "";
+  const std::string why = r.output.empty() ? "exit status " + std::to_string(r.exit_code)
+                                           : r.output.substr(0, r.output.find('\n'));
+  return "bwrap cannot make a sandbox here (" + why +
          "): user namespaces are probably not allowed (an unprivileged container)";
 }
 
