@@ -54,6 +54,7 @@ class Out {
   }
   void raw(const void* p, size_t n) { s_.append(static_cast<const char*>(p), n); }
   std::string& bytes() { return s_; }
+  const std::string& bytes() const { return s_; }
 
  private:
   std::string s_;
@@ -563,9 +564,8 @@ int worker_main() {
     cudaGetLastError();
   };
   auto reply = [](const Out& o) {
-    Out& m = const_cast<Out&>(o);
-    const uint64_t n = m.bytes().size();
-    return write_exactly(4, &n, 8) && write_exactly(4, m.bytes().data(), n);
+    const uint64_t n = o.bytes().size();
+    return write_exactly(4, &n, 8) && write_exactly(4, o.bytes().data(), n);
   };
   while (true) {
     uint64_t size = 0;
@@ -586,12 +586,8 @@ int worker_main() {
         std::string who;
         if (h < buffers.size() && offset < buffers[h].second)
           who = describe_writer(static_cast<char*>(buffers[h].first) + offset);
-        if (!reply([&] {
-              Out o;
-              o.raw(who.data(), who.size());
-              return o;
-            }()))
-          return 0;
+        out.raw(who.data(), who.size());
+        if (!reply(out)) return 0;
         continue;
       }
       if (kind != kCall) throw std::runtime_error("an unknown request");
