@@ -2,9 +2,16 @@
 # cudalab's first command: install what is missing (Debian 12), configure,
 # build, and run the vector-add lesson's solution on the CPU simulator.
 # Safe to run again: it installs nothing that is there and builds only what
-# changed.
+# changed. `./setup.sh --grader` builds only what grading needs (the cudalab
+# command, the judges and the simulator), as an autograder's image does.
 set -euo pipefail
 cd "$(dirname "$0")"
+grader_only=0
+case "${1:-}" in
+  "") ;;
+  --grader) grader_only=1 ;;
+  *) echo "usage: ./setup.sh [--grader]" >&2; exit 2 ;;
+esac
 
 packages=(cmake ninja-build clang g++ git pkg-config googletest libgtest-dev
           libboost-context-dev nlohmann-json3-dev libcli11-dev
@@ -30,6 +37,11 @@ fi
 echo "== configuring (build/)"
 cmake --preset default >/dev/null
 echo "== building"
+if ((grader_only)); then
+  echo "== building what grading needs"
+  cmake --build --preset default --target cudalab
+  exit 0
+fi
 cmake --build --preset default
 echo
 if [[ -f lessons/vector_add/solution.cu ]]; then

@@ -163,12 +163,10 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
   std::ofstream(stage / "setup.sh")
       << "#!/usr/bin/env bash\n"
          "# Gradescope runs this once, as root, when it builds the autograder's image: the\n"
-         "# Debian/Ubuntu packages cudalab needs, then the course, built in /autograder/source.\n"
+         "# packages cudalab needs, then what grading needs of the course, built in place.\n"
          "set -euo pipefail\n"
          "cd \"$(dirname \"$0\")/course\"\n"
-         "apt-get update -qq\n"
-         "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap\n"
-         "./setup.sh\n";
+         "./setup.sh --grader\n";
   std::ofstream(stage / "run_autograder")
       << "#!/usr/bin/env bash\n"
          "# Gradescope runs this for each submission: the student's file from\n"
