@@ -109,6 +109,10 @@ int check(const CheckOptions& opt) {
     if (!out.empty() && (t.status != "passed" || opt.verbose)) std::cout << indent(out);
     std::cout << std::flush;
   });
+  if (!opt.json_path.empty()) {
+    write_atomically(opt.json_path, gradescope_json(r).dump(2) + "\n");
+    std::cout << "results written to " << opt.json_path << "\n";
+  }
   if (r.status == "error") {
     std::cerr << "cudalab: " << r.error << "\n";
     return 2;
@@ -124,10 +128,6 @@ int check(const CheckOptions& opt) {
   std::printf("\ntotal: %g / %g points%s\n", r.score, r.max_score,
               r.status == "did_not_compile" ? " (did not compile)" : "");
   std::printf("%zu passed, %zu failed (%.1f s)\n", passed, r.tests.size() - passed, r.seconds);
-  if (!opt.json_path.empty()) {
-    write_atomically(opt.json_path, gradescope_json(r).dump(2) + "\n");
-    std::cout << "results written to " << opt.json_path << "\n";
-  }
   if (!opt.classroom_path.empty())
     std::ofstream(opt.classroom_path) << classroom_json(r).dump() << "\n";
   if (opt.report_only) return 0;

@@ -166,7 +166,7 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
          "# packages cudalab needs, then what grading needs of the course, built in place.\n"
          "set -euo pipefail\n"
          "cd \"$(dirname \"$0\")/course\"\n"
-         "./setup.sh --grader\n";
+         "bash ./setup.sh --grader\n";
   std::ofstream(stage / "run_autograder")
       << "#!/usr/bin/env bash\n"
          "# Gradescope runs this for each submission: the student's file from\n"
@@ -191,7 +191,7 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
          "# Gradescope's container may not allow the sandbox's user namespaces; each\n"
          "# submission has a container of its own, so then it runs unconfined there.\n"
          "confine=\n"
-         "if ! bwrap --unshare-all --ro-bind / / true 2>/dev/null; then\n"
+         "if ! bwrap --unshare-all --ro-bind / / --proc /proc --dev /dev true 2>/dev/null; then\n"
          "  echo 'bubblewrap cannot run in this container: grading unconfined'\n"
          "  confine=--unconfined\n"
          "fi\n"

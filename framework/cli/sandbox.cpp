@@ -198,9 +198,16 @@ std::string sandbox_problem() {
   if (geteuid() == 0)
     probe = {"setpriv", "--reuid=" + std::to_string(kSandboxUid),
              "--regid=" + std::to_string(kSandboxUid), "--clear-groups", "--"};
-  probe.insert(probe.end(), {"bwrap", "--unshare-all", "--die-with-parent", "--ro-bind", "/usr",
-                             "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
-                             "/lib64", "--symlink", "usr/bin", "/bin", "/usr/bin/true"});
+  // What every sandbox needs, mounts included (a sandbox inside another
+  // may have user namespaces but no right to mount /proc).
+  probe.insert(probe.end(), {"bwrap",        "--unshare-all", "--die-with-parent",
+                             "--ro-bind",    "/usr",          "/usr",
+                             "--symlink",    "usr/lib",       "/lib",
+                             "--symlink",    "usr/lib64",     "/lib64",
+                             "--symlink",    "usr/bin",       "/bin",
+                             "--proc",       "/proc",         "--dev",
+                             "/dev",         "--tmpfs",       "/tmp",
+                             "/usr/bin/true"});
   const ProcessResult r = run_process(probe, 60);
   if (r.exit_code == 0) return "";
   const std::string why = r.output.empty() ? "exit status " + std::to_string(r.exit_code)

@@ -11,6 +11,8 @@ rm -rf "$out"
 mkdir -p "$out/autograder/source" "$out/class"
 "$cudalab" gradescope vector_add -o "$out/autograder.zip" >/dev/null
 python3 -m zipfile -e "$out/autograder.zip" "$out/autograder/source"
+# As Gradescope does: run_autograder is copied to /autograder.
+cp "$out/autograder/source/run_autograder" "$out/autograder/run_autograder"
 # Gradescope's own layout, at /autograder, over this machine's files.
 layout() {
   set -- --tmpfs /
