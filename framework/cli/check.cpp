@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli.h"
@@ -83,6 +84,14 @@ int check(const CheckOptions& opt) {
   g.seed = opt.seed_given ? opt.seed : random_seed();
   g.confined = !opt.unconfined;
   g.gpu = opt.gpu;
+  // A picture for PrairieLearn's results (kept only there) or where asked.
+  std::optional<TempFile> pl_picture;
+  if (!opt.picture_path.empty()) {
+    g.picture_path = fs::absolute(opt.picture_path);
+  } else if (!opt.prairielearn_path.empty() && !opt.gpu) {
+    pl_picture.emplace(".png");
+    g.picture_path = pl_picture->path;
+  }
   std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": " << lesson.title
             << ")\n";
   if (opt.gpu && !lesson.rubrics.empty())
@@ -130,6 +139,17 @@ int check(const CheckOptions& opt) {
   std::printf("%zu passed, %zu failed (%.1f s)\n", passed, r.tests.size() - passed, r.seconds);
   if (!opt.classroom_path.empty())
     std::ofstream(opt.classroom_path) << classroom_json(r).dump() << "\n";
+  if (!r.picture_test.empty() && !opt.picture_path.empty())
+    std::cout << "picture of test " << r.picture_test << " written to " << opt.picture_path
+              << " (open the trace in cudalab-viz to explore it)\n";
+  else if (!g.picture_path.empty() && !r.picture_note.empty() && !opt.picture_path.empty())
+    std::cout << "no picture: " << r.picture_note << "\n";
+  if (!opt.prairielearn_path.empty()) {
+    write_atomically(
+        opt.prairielearn_path,
+        prairielearn_json(r, r.picture_test.empty() ? "" : g.picture_path.string()).dump(2) + "\n");
+    std::cout << "PrairieLearn results written to " << opt.prairielearn_path << "\n";
+  }
   if (opt.report_only) return 0;
   if (!opt.expect_failed.empty()) {
     std::string failed;

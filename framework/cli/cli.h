@@ -54,9 +54,10 @@ struct CheckOptions {
   uint64_t seed = 0;
   bool seed_given = false;
   bool unconfined = false, gpu = false;
-  bool report_only = false;
-  std::string classroom_path;  // GitHub Classroom's reporter's JSON  // exit 0 whenever the grading
-                               // ran (a student's copy's CI)
+  bool report_only = false;       // exit 0 whenever the grading ran (a student's copy's CI)
+  std::string classroom_path;     // GitHub Classroom's reporter's JSON
+  std::string prairielearn_path;  // PrairieLearn's results.json
+  std::string picture_path;       // the first failing visible test, drawn
   // When set: exit 0 only if exactly these tests fail ("none", "all" or
   // names with commas), for CI runs over known-wrong files.
   std::string expect_failed;
@@ -75,6 +76,7 @@ struct GradeClassOptions {
   uint64_t seed = 0;
   bool seed_given = false;
   bool unconfined = false, gpu = false;
+  bool pictures = false;  // draw each first failing visible test
   // A share of the class (a Slurm task): submissions i with i % count == index.
   int chunk_index = 0, chunk_count = 0;
   bool gather = false;  // grade nothing: the gradebook from the records there are

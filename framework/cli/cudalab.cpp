@@ -4,6 +4,7 @@
 //   cudalab check LESSON               grade your exercise.cu on the simulator
 //   cudalab check LESSON --solution    grade the reference solution
 //   cudalab check LESSON --file F.cu --json results.json
+//   cudalab check LESSON --file F.cu --prairielearn results.json [--picture F.png]
 //   cudalab stats TRACE [--json]       a trace's metrics, as Nsight Compute counts them
 //   cudalab grade LESSON SUBMISSIONS... -o OUT [-j N] [--slurm]   grade a class
 //   cudalab release OUT                the student's copy of the course
@@ -41,6 +42,12 @@ int main(int argc, char** argv) {
   chk->add_flag("--gpu", o.gpu, "build the submission with nvcc and run it on this machine's GPU");
   chk->add_option("--classroom", o.classroom_path,
                   "also write GitHub Classroom's autograding result (JSON) here");
+  chk->add_option("--prairielearn", o.prairielearn_path,
+                  "also write PrairieLearn's external-grader results.json here, with a picture "
+                  "of the first failing test when cudalab-viz and xvfb-run are there");
+  chk->add_option("--picture", o.picture_path,
+                  "draw the first failing visible test's memory accesses (cudalab-viz under "
+                  "xvfb-run) into this PNG");
   chk->add_flag("--report-only", o.report_only,
                 "exit 0 whenever the grading ran, whatever the score (for a student's copy's CI)");
   chk->add_flag("-v,--verbose", o.verbose, "show every test's output, also when it passes");
@@ -80,6 +87,9 @@ int main(int argc, char** argv) {
   gr->add_flag("--unconfined", go.unconfined,
                "grade without the bubblewrap sandbox (rlimits only): only where it cannot run");
   gr->add_flag("--gpu", go.gpu, "build with nvcc and run on the GPU");
+  gr->add_flag("--pictures", go.pictures,
+               "draw each student's first failing visible test (cudalab-viz under xvfb-run) "
+               "into pictures/ and the PrairieLearn files (a few seconds a failing student)");
   gr->add_option("--chunk", chunk, "grade only share I of N (I/N), as a Slurm task does");
   gr->add_flag("--gather", go.gather, "grade nothing: write the gradebook from the records");
   gr->add_flag("--slurm", go.slurm, "submit the grading to Slurm as a job array and a gather job");

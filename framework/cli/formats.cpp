@@ -100,6 +100,10 @@ std::string feedback_text(const GradeRecord& r) {
       for (std::string l; std::getline(in, l);) out << "    " << l << "\n";
     }
   }
+  if (!r.picture_test.empty())
+    out << "\nA picture of test " << r.picture_test
+        << "'s memory accesses (which block and thread touched each element) comes with "
+           "this feedback.\n";
   out << "\n" << summary_line(r) << "\n";
   return out.str();
 }
@@ -130,30 +134,39 @@ json gradescope_json(const GradeRecord& r) {
           {"tests", tests}};
 }
 
-json prairielearn_json(const GradeRecord& r, const std::string& image_png_path) {
+json prairielearn_json(const GradeRecord& r, const std::string& picture_png) {
+  // PrairieLearn takes results of at most 1 MB: a picture goes in when its
+  // text (base64, a third larger) leaves room for the rest.
+  std::string picture;
+  if (!picture_png.empty() && !r.picture_test.empty()) {
+    std::ifstream in(picture_png, std::ios::binary);
+    std::stringstream png;
+    png << in.rdbuf();
+    if (!png.str().empty() && png.str().size() < 600 * 1024)
+      picture = "data:image/png;base64," + base64(png.str());
+  }
   json tests = json::array();
-  for (const auto& t : r.tests)
-    tests.push_back({{"name", t.name},
-                     {"description", t.visibility == "hidden" ? "hidden test" : t.description},
-                     {"points", t.score},
-                     {"max_points", t.max_score},
-                     {"message", t.status == "passed" ? "passed" : t.verdict},
-                     {"output", student_output(t)}});
+  for (const auto& t : r.tests) {
+    json test = {{"name", t.name},
+                 {"description", t.visibility == "hidden" ? "hidden test" : t.description},
+                 {"points", t.score},
+                 {"max_points", t.max_score},
+                 {"message", t.status == "passed" ? "passed" : t.verdict},
+                 {"output", student_output(t)}};
+    if (!picture.empty() && t.name == r.picture_test && t.visibility != "hidden")
+      test["images"] = json::array(
+          {{{"label", "Test " + t.name +
+                          " run again with its memory accesses traced: which block and thread "
+                          "touched each element (cudalab-viz)"},
+            {"url", picture}}});
+    tests.push_back(test);
+  }
   json j = {{"gradable", r.status != "error"},
             {"score", r.max_score > 0 ? r.score / r.max_score : 0.0},
             {"message", summary_line(r)},
             {"output", r.status == "did_not_compile" ? r.compiler_output : ""},
             {"tests", tests}};
   if (r.status == "error") j["format_errors"] = json::array({r.error});
-  if (!image_png_path.empty()) {
-    std::ifstream in(image_png_path, std::ios::binary);
-    std::stringstream png;
-    png << in.rdbuf();
-    if (!png.str().empty())
-      j["images"] =
-          json::array({{{"label", "Your kernel's memory accesses in the first failing test"},
-                        {"url", "data:image/png;base64," + base64(png.str())}}});
-  }
   return j;
 }
 

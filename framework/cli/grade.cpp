@@ -335,6 +335,7 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
   base << " -o " << shell_quote(fs::absolute(out).string()) << " -j 1 --timeout " << o.timeout_s;
   if (o.unconfined) base << " --unconfined";
   if (o.gpu) base << " --gpu";
+  if (o.pictures) base << " --pictures";
   const std::string array_script = (dir / "grade-chunk.sh").string();
   std::ofstream(array_script) << "#!/bin/sh\n# A task of the grading job array: its share of "
                                  "the class.\nexec "
@@ -396,6 +397,7 @@ int grade_class(const GradeClassOptions& o) {
     fs::create_directories(out / "feedback");
     fs::create_directories(out / "gradescope");
     fs::create_directories(out / "prairielearn");
+    if (o.pictures) fs::create_directories(out / "pictures");
     settings = run_settings(out, lesson.name, o);
     subs = collect(o.inputs, lesson, out / "unpacked", &problems);
   } catch (const std::exception& e) {
@@ -434,7 +436,9 @@ int grade_class(const GradeClassOptions& o) {
     try {
       if (fs::exists(rec)) {
         const json j = json::parse(read_file(rec));
-        fresh = j.value("key", "") == key && j.value("status", "") != "error";
+        // Graded before without the pictures asked for now: again, with them.
+        fresh = j.value("key", "") == key && j.value("status", "") != "error" &&
+                (!o.pictures || j.value("pictures", false));
       }
     } catch (const std::exception&) {
     }
@@ -454,6 +458,7 @@ int grade_class(const GradeClassOptions& o) {
     for (size_t k; (k = next++) < todo.size();) {
       const Submission& s = subs[todo[k]];
       GradeRecord r;
+      if (o.pictures) mine.picture_path = out / "pictures" / (s.student + ".png");
       try {
         r = grade_submission(lesson, s.file, mine);
       } catch (const std::exception& e) {  // one submission never costs the class
@@ -465,6 +470,11 @@ int grade_class(const GradeClassOptions& o) {
       json j = record_json(r);
       j["student"] = s.student;
       j["key"] = key_of(s, judge, g.seed, o);
+      if (o.pictures) j["pictures"] = true;
+      if (o.pictures && r.picture_test.empty()) {
+        std::error_code ec;
+        fs::remove(mine.picture_path, ec);  // an older picture
+      }
       write_atomically(out / "records" / (s.student + ".json"), j.dump(1) + "\n");
       progress.step(s.student,
                     r.status == "graded" ? fmt(r.score) + "/" + fmt(r.max_score) : r.status);
@@ -524,8 +534,10 @@ int grade_class(const GradeClassOptions& o) {
     write_atomically(out / "feedback" / (student + ".txt"), feedback_text(r));
     write_atomically(out / "feedback" / (student + ".json"), gradescope_json(r).dump(2) + "\n");
     write_atomically(out / "gradescope" / (student + ".json"), gradescope_json(r).dump(2) + "\n");
-    write_atomically(out / "prairielearn" / (student + ".json"),
-                     prairielearn_json(r).dump(2) + "\n");
+    const fs::path picture = out / "pictures" / (student + ".png");
+    write_atomically(
+        out / "prairielearn" / (student + ".json"),
+        prairielearn_json(r, fs::exists(picture) ? picture.string() : "").dump(2) + "\n");
   }
   for (const auto& p : problems) {
     const std::string student = safe_name(p.substr(0, p.find(':')));
@@ -579,7 +591,8 @@ int grade_class(const GradeClassOptions& o) {
   draw_summary(sum, out / "summary.png");
   std::cout << text.str() << "\nwritten to " << out.string()
             << ": gradebook.csv, summary.txt, summary.png, junit.xml, feedback/, gradescope/, "
-               "prairielearn/, records/\n";
+               "prairielearn/, records/"
+            << (o.pictures ? ", pictures/" : "") << "\n";
   return missing ? 1 : 0;
 }
 

@@ -296,6 +296,68 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
   if (!r.hint.empty()) t->output += r.hint + "\n";
 }
 
+// A picture of the first visible test that failed once it had run to its
+// end (else of the test under the first method rubric that failed): the
+// test again with its memory accesses traced, drawn by cudalab-viz under
+// Xvfb. Both run in the sandbox (the trace is the submission's own file);
+// the rerun gets what is left of the submission's time, so a picture never
+// lets a submission run longer in all. Returns why there is none, or "" with
+// rec->picture_test set (the test or rubric the picture goes with).
+std::string take_picture(const Lesson& lesson, const Session& session, const Sandbox& sandbox,
+                         const GradeOptions& o, TimeBudget* budget, GradeRecord* rec) {
+  std::string shown, run;  // the record's test the picture goes with, the test to run
+  for (const auto& t : rec->tests)
+    if (shown.empty() && t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
+        (t.verdict == "wrong results" || t.verdict == "crashed"))
+      shown = run = t.name;
+  for (const auto& t : rec->tests)
+    for (const Rubric& r : lesson.rubrics)
+      if (shown.empty() && t.kind == "rubric" && t.name == r.name && t.status != "passed" &&
+          (t.verdict == "checks found problems" || t.verdict == "metric out of bounds"))
+        shown = t.name, run = r.test;
+  if (shown.empty()) return "no visible test or rubric failed in a way a picture shows";
+  if (o.gpu) return "a picture needs the simulator's trace, which a GPU run does not make";
+  if (!fs::exists(CUDALAB_VIZ_PATH))
+    return "cudalab-viz is not built (cmake --build --preset default --target cudalab-viz)";
+  if (find_program("xvfb-run").empty()) return "xvfb-run is not installed (apt-get install xvfb)";
+  const double limit = std::min(budget->next(), o.test_seconds);
+  if (limit < 0.5) return "the submission's time ran out before the picture";
+  const fs::path trace = sandbox.scratch() / "picture.trace";
+  const fs::path png = sandbox.scratch() / "picture.png";
+  std::error_code ec;
+  fs::remove(trace, ec);
+  fs::remove(png, ec);
+  const Judged j = session.run(run, limit, {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")});
+  TestRecord rerun;
+  fill_from_judge(&rerun, j);
+  budget->spent(limit, rerun.seconds, timed_out(j));
+  if (!fs::is_regular_file(trace) || fs::file_size(trace, ec) == 0)
+    return "test " + run + " left no trace when run again (" + rerun.verdict + ")";
+  if (fs::file_size(trace, ec) > (64u << 20)) return "the trace is larger than 64 MiB";
+  // The drawing: cudalab-viz alone is seen besides /usr.
+  const Sandbox drawing(sandbox.scratch(), {CUDALAB_VIZ_PATH}, {}, sandbox.confined(), false,
+                        o.sandbox_uid);
+  SandboxLimits l = o.limits;
+  l.cpu_seconds = 60;
+  std::vector<std::string> draw = {"xvfb-run",
+                                   "-a",
+                                   "-s",
+                                   "-screen 0 1280x800x24",
+                                   CUDALAB_VIZ_PATH,
+                                   sandbox.inside("picture.trace"),
+                                   "--screenshot",
+                                   sandbox.inside("picture.png"),
+                                   "--size",
+                                   "1024x640"};
+  const ProcessResult r = run_process(drawing.wrap(draw, {}, l), 60);
+  if (r.exit_code != 0 || !fs::is_regular_file(png))
+    return "cudalab-viz could not draw the trace: " + tail(r.output, 300);
+  fs::copy_file(png, o.picture_path, fs::copy_options::overwrite_existing, ec);
+  if (ec) return "cannot write " + o.picture_path.string() + ": " + ec.message();
+  rec->picture_test = shown;
+  return "";
+}
+
 }  // namespace
 
 uint64_t random_seed() {
@@ -523,6 +585,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     }
     if (done) done(t);
   }
+  if (!o.picture_path.empty())
+    rec.picture_note = take_picture(lesson, session, sandbox, o, &budget, &rec);
   return finish();
 }
 
@@ -532,7 +596,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestRecord, name, description, v
                                                 seconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRecord, lesson, file, status, compiler_output,
                                                 error, tests, score, max_score, seconds, seed,
-                                                sandbox)
+                                                sandbox, picture_test, picture_note)
 
 json record_json(const GradeRecord& r) { return r; }
 

@@ -25,6 +25,9 @@ struct GradeOptions {
   SandboxLimits limits;
   size_t output_mib = 4;
   int sandbox_uid = 60000;  // as root: the sandbox's user (one per concurrent grading)
+  // When set: a picture of the first visible test that failed (the test
+  // again, traced, drawn by cudalab-viz) is written there.
+  std::filesystem::path picture_path;
 };
 
 struct TestRecord {
@@ -43,6 +46,9 @@ struct GradeRecord {
   double score = 0, max_score = 0, seconds = 0;
   uint64_t seed = 0;
   std::string sandbox;  // "bubblewrap" or "unconfined"
+  // The test the picture is of ("" when none was asked for or could be
+  // drawn), and why there is none when one was asked for.
+  std::string picture_test, picture_note;
 };
 
 // Called as each test ends (for progress and for printing as we go).
@@ -61,7 +67,9 @@ std::string student_output(const TestRecord& t);
 
 // The formats (formats.cpp).
 nlohmann::json gradescope_json(const GradeRecord& r);
-nlohmann::json prairielearn_json(const GradeRecord& r, const std::string& image_png_path = "");
+// `picture_png`: the picture of the record's picture_test, attached to that
+// test when it fits in PrairieLearn's 1 MB.
+nlohmann::json prairielearn_json(const GradeRecord& r, const std::string& picture_png = "");
 std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& records);
 std::string feedback_text(const GradeRecord& r);
 // GitHub Classroom's autograding reporter's JSON for one runner (base64 it

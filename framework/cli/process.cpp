@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 namespace cudalab::cli {
 namespace fs = std::filesystem;
@@ -106,6 +107,22 @@ void write_atomically(const fs::path& path, const std::string& text) {
   const fs::path tmp = path.string() + ".partial";
   std::ofstream(tmp, std::ios::binary) << text;
   fs::rename(tmp, path);
+}
+
+TempFile::TempFile(const std::string& suffix) {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/cudalab-XXXXXX" + suffix;
+  const int fd = mkstemps(pattern.data(), int(suffix.size()));
+  if (fd < 0)
+    throw std::runtime_error("cannot make a temporary file in " + pattern + ": " +
+                             std::strerror(errno));
+  close(fd);
+  path = pattern;
+}
+
+TempFile::~TempFile() {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
 }
 
 }  // namespace cudalab::cli

@@ -31,4 +31,14 @@ std::string shell_quote(const std::string& text);
 // reader finds the old file or the new one, never half of one.
 void write_atomically(const std::filesystem::path& path, const std::string& text);
 
+// A new empty file in $TMPDIR (or /tmp) whose name ends in `suffix`,
+// removed with this object.
+struct TempFile {
+  explicit TempFile(const std::string& suffix);
+  ~TempFile();
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  std::filesystem::path path;
+};
+
 }  // namespace cudalab::cli

@@ -458,6 +458,12 @@ std::string call_submission(const char* name, const char* signature,
   req.u8(j.track_writers);
   req.u32(uint32_t(buffers.size()));
   for (const Buffer& b : buffers) {
+    // Its site and variable in the judge's test ("grade.cu:37", "d_a"), so
+    // that the submission's checks and traces name it as the test does.
+    std::string site, variable;
+    sim::allocation_source(b.base, &site, &variable);
+    req.str(site.substr(site.rfind('/') + 1));
+    req.str(variable);
     req.u64(b.size);
     req.u8(b.writable);
     req.raw(b.base, b.size);
@@ -600,10 +606,16 @@ int worker_main() {
       bool allocated = true;
       std::string why;
       for (uint32_t i = 0; i < count; ++i) {
+        const std::string site = in.str(512), variable = in.str(256);
         const uint64_t bytes = in.u64();
         writable.push_back(in.u8());
         contents.push_back(in.take(bytes));
         void* p = nullptr;
+#ifdef CUDALAB_SIMULATOR
+        sim::name_next_allocation(site, variable);
+#else
+        (void)site, (void)variable;
+#endif
         if (allocated && cudaMalloc(&p, bytes) != cudaSuccess) {
           allocated = false;
           why = "The program could not allocate the test's " + std::to_string(bytes) +

@@ -172,6 +172,19 @@ bool find_allocation(const void* address, void** base, size_t* size) {
   return true;
 }
 
+bool allocation_source(const void* address, std::string* site, std::string* name) {
+  const cudalab::rt::Allocation* a =
+      cudalab::rt::allocations().find(reinterpret_cast<uintptr_t>(address));
+  if (!a) return false;
+  *site = a->site;
+  *name = a->name;
+  return true;
+}
+
+void name_next_allocation(const std::string& site, const std::string& name) {
+  cudalab::rt::tl_next_allocation = {site, name};
+}
+
 Writer last_writer(const void* device_address) {
   using namespace cudalab::rt;
   Writer w;

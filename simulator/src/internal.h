@@ -39,6 +39,9 @@ struct GlobalShadow {
   std::unique_ptr<uint8_t[]> written;  // per word, 4 bits: bytes initialized
 };
 
+// The site and variable name_next_allocation gave the next cudaMalloc.
+extern thread_local std::pair<std::string, std::string> tl_next_allocation;
+
 struct Allocation {
   uint32_t id = 0;
   uintptr_t base = 0;

@@ -120,6 +120,7 @@ bool range_ok(const void* p, size_t bytes) {
 using namespace cudalab::rt;
 
 namespace cudalab::rt {
+thread_local std::pair<std::string, std::string> tl_next_allocation;
 namespace {
 // The variable a cudaMalloc call fills ("d_a" in `cudaMalloc(&d_a, n)` or
 // `cudaMalloc((void**)&d_a, n)`), read from the source line; "" when the
@@ -206,9 +207,17 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
   if (!block) return api_result(cudaErrorMemoryAllocation);
   void* p = static_cast<char*>(block) + zone;
   std::string site = file ? std::string(file) + ":" + std::to_string(line) : "";
+  // The variable, read from the source line: for checks and traces, and in a
+  // judge, whose buffers go to a submission's process with their names.
+  std::string name = allocation_name(file, line);
+  if (!tl_next_allocation.first.empty()) {
+    site = std::move(tl_next_allocation.first);
+    name = std::move(tl_next_allocation.second);
+    tl_next_allocation = {};
+  }
   Allocation* a = allocations().add(p, bytes, site);
   a->block = block;
-  if (tracing() || checks_requested()) a->name = allocation_name(file, line);
+  a->name = std::move(name);
   allocations_changed();
   if (writer_tracking()) ensure_writer_table(*a);
   if (shadow_enabled()) shadow_allocation(*a);

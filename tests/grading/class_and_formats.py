@@ -9,9 +9,11 @@ compile. Checks: every gradebook row adds up and matches the expected score
 class; a second run grades nothing and writes the same gradebook; a regrade
 from scratch with the same seed gives the same gradebook; Gradescope's,
 PrairieLearn's and JUnit's files have what those formats require; hidden
-tests never show their inputs.
+tests never show their inputs; with --pictures, the first failing visible
+test of each student who has one is drawn, and the picture goes with that
+test in PrairieLearn's file (which stays under its 1 MB).
 """
-import csv, glob, json, os, shutil, subprocess, sys
+import base64, csv, glob, json, os, shutil, subprocess, sys
 import xml.etree.ElementTree as ET
 
 cudalab, project, out = sys.argv[1:4]
@@ -58,8 +60,52 @@ assert 'grading 0 submissions' in again.stderr, again.stderr
 assert book(out) == first, 'a second run changed the gradebook'
 fresh = out + '-again'
 shutil.rmtree(fresh, ignore_errors=True)
-grade(fresh)
+# The regrade also draws pictures of failing tests (where it can): they
+# change no score.
+pictures = shutil.which('xvfb-run') and os.path.exists(os.path.join(os.path.dirname(cudalab), 'cudalab-viz'))
+grade(fresh, *(['--pictures'] if pictures else []))
 assert book(fresh) == first, 'a regrade with the same seed gave another gradebook'
+if not pictures:
+    print('pictures not checked: xvfb-run or cudalab-viz is missing')
+else:
+    def png_size(data):
+        assert data[:8] == b'\x89PNG\r\n\x1a\n' and data[12:16] == b'IHDR', 'not a PNG'
+        return int.from_bytes(data[16:20], 'big'), int.from_bytes(data[20:24], 'big')
+    drawn = 0
+    for f in glob.glob(os.path.join(fresh, 'records', '*.json')):
+        r = json.load(open(f))
+        student = os.path.basename(f)[:-5]
+        png = os.path.join(fresh, 'pictures', student + '.png')
+        wrong = [t for t in r['tests'] if t['kind'] == 'test' and t['visibility'] == 'visible'
+                 and t['verdict'] == 'wrong results']
+        if wrong:  # the first visible test with wrong results is drawn
+            assert r['picture_test'] == wrong[0]['name'], (student, r['picture_test'], r['picture_note'])
+        if r['score'] == r['max_score'] or r['status'] != 'graded':
+            assert not r['picture_test'] and not os.path.exists(png), student
+        if not r['picture_test']:
+            continue
+        drawn += 1
+        data = open(png, 'rb').read()
+        assert png_size(data) == (1024, 640) and len(data) > 10000, (student, len(data))
+        pl = open(os.path.join(fresh, 'prairielearn', student + '.json')).read()
+        assert len(pl) < 1000000, 'PrairieLearn takes results of at most 1 MB'
+        with_images = [t for t in json.loads(pl)['tests'] if t.get('images')]
+        assert [t['name'] for t in with_images] == [r['picture_test']], student
+        im = with_images[0]['images'][0]
+        assert im['label'] and im['url'] == 'data:image/png;base64,' + base64.b64encode(data).decode()
+        assert 'A picture of test' in open(os.path.join(fresh, 'feedback', student + '.txt')).read()
+    assert drawn >= 3, f'only {drawn} pictures drawn'
+    print(f'{drawn} pictures of failing tests checked')
+    # PrairieLearn's grader runs check on one submission: the same score as
+    # the class command's, and the picture with the failing test.
+    results = os.path.join(fresh, 'pl-results.json')
+    p = subprocess.run([cudalab, 'check', 'vector_add', '--file',
+                        os.path.join(cls, 'no_grid_stride.diff'), '--seed', '42',
+                        '--prairielearn', results], capture_output=True, text=True)
+    assert p.returncode == 1 and 'PrairieLearn results written' in p.stdout, p.stdout + p.stderr
+    pl = json.load(open(results))
+    assert abs(pl['score'] * 12 - float(rows['no_grid_stride']['total'])) < 1e-9, pl['score']
+    assert [t['name'] for t in pl['tests'] if t.get('images')] == ['GridStride'], pl['tests']
 
 for f in glob.glob(os.path.join(out, 'gradescope', '*.json')):
     g = json.load(open(f))

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "cudalab/runtime_api.h"
 
@@ -44,5 +45,15 @@ Writer last_writer(const void* device_address);
 // The device allocation (cudaMalloc) that holds `address`: its start and
 // size. False when no allocation does.
 bool find_allocation(const void* address, void** base, size_t* size);
+
+// Where the allocation that holds `address` was made ("grade.cu:37") and the
+// variable it went to, when its source line shows one ("d_a"; else "").
+// False when no allocation holds `address`.
+bool allocation_source(const void* address, std::string* site, std::string* name);
+
+// This thread's next cudaMalloc is said to be made at `site`, into `name`:
+// a buffer that stands for another program's (the judge's buffers, in the
+// submission's process) keeps that program's names in checks and traces.
+void name_next_allocation(const std::string& site, const std::string& name);
 
 }  // namespace cudalab::sim
