@@ -84,19 +84,20 @@ int check(const CheckOptions& opt) {
   g.seed = opt.seed_given ? opt.seed : random_seed();
   g.confined = !opt.unconfined;
   g.gpu = opt.gpu;
+  g.rubrics = !opt.no_rubrics;
   // A picture for PrairieLearn's results (kept only there) or where asked.
   std::optional<TempFile> pl_picture;
   if (!opt.picture_path.empty()) {
     g.picture_path = fs::absolute(opt.picture_path);
-  } else if (!opt.prairielearn_path.empty() && !opt.gpu) {
+  } else if (!opt.prairielearn_path.empty()) {
     pl_picture.emplace(".png");
     g.picture_path = pl_picture->path;
   }
   std::cout << "Checking " << student.string() << " (lesson " << lesson.name << ": " << lesson.title
             << ")\n";
-  if (opt.gpu && !lesson.rubrics.empty())
-    std::cout << "  on the GPU: the graded tests only (the " << lesson.rubrics.size()
-              << " method rubrics need the simulator's checks and traces)\n";
+  if (opt.gpu && g.rubrics && !lesson.rubrics.empty())
+    std::cout << "  the graded tests on the GPU; the " << lesson.rubrics.size()
+              << " method rubrics on the simulator (they read its checks and traces)\n";
   if (student.extension() == ".diff")
     std::cout << "  (the solution with the change in " << student.filename().string() << ")\n";
   std::cout << "  inputs drawn with seed " << g.seed << " (--seed " << g.seed

@@ -54,6 +54,7 @@ struct CheckOptions {
   uint64_t seed = 0;
   bool seed_given = false;
   bool unconfined = false, gpu = false;
+  bool no_rubrics = false;        // the graded tests alone
   bool report_only = false;       // exit 0 whenever the grading ran (a student's copy's CI)
   std::string classroom_path;     // GitHub Classroom's reporter's JSON
   std::string prairielearn_path;  // PrairieLearn's results.json
@@ -76,7 +77,8 @@ struct GradeClassOptions {
   uint64_t seed = 0;
   bool seed_given = false;
   bool unconfined = false, gpu = false;
-  bool pictures = false;  // draw each first failing visible test
+  bool pictures = false;    // draw each first failing visible test
+  bool no_rubrics = false;  // the graded tests alone
   // A share of the class (a Slurm task): submissions i with i % count == index.
   int chunk_index = 0, chunk_count = 0;
   bool gather = false;  // grade nothing: the gradebook from the records there are

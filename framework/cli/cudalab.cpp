@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
   chk->add_flag("--unconfined", o.unconfined,
                 "run the submission without the bubblewrap sandbox (rlimits only): for code you "
                 "trust, where bubblewrap cannot run");
-  chk->add_flag("--gpu", o.gpu, "build the submission with nvcc and run it on this machine's GPU");
+  chk->add_flag("--gpu", o.gpu,
+                "build the submission with nvcc and run its tests on this machine's GPU (the "
+                "method rubrics run on the simulator)");
+  chk->add_flag("--no-rubrics", o.no_rubrics,
+                "the graded tests alone, without the method rubrics (which need the simulator's "
+                "compiler, also with --gpu)");
   chk->add_option("--classroom", o.classroom_path,
                   "also write GitHub Classroom's autograding result (JSON) here");
   chk->add_option("--prairielearn", o.prairielearn_path,
@@ -86,7 +91,12 @@ int main(int argc, char** argv) {
       ->each([&](const std::string&) { go.seed_given = true; });
   gr->add_flag("--unconfined", go.unconfined,
                "grade without the bubblewrap sandbox (rlimits only): only where it cannot run");
-  gr->add_flag("--gpu", go.gpu, "build with nvcc and run on the GPU");
+  gr->add_flag("--gpu", go.gpu,
+               "build with nvcc and run the tests on the GPU (the method rubrics run on the "
+               "simulator)");
+  gr->add_flag("--no-rubrics", go.no_rubrics,
+               "the graded tests alone, without the method rubrics (for a GPU node without the "
+               "simulator's compiler)");
   gr->add_flag("--pictures", go.pictures,
                "draw each student's first failing visible test (cudalab-viz under xvfb-run) "
                "into pictures/ and the PrairieLearn files (a few seconds a failing student)");

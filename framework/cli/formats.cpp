@@ -87,7 +87,12 @@ std::string feedback_text(const GradeRecord& r) {
         << r.compiler_output
         << "\nFix the first error (its file and line are at the start of the message), then "
            "check again.\n";
-  if (r.status == "error") out << "\n" << r.error << "\n";
+  if (r.status == "error") {
+    // The grading's problem, not the file's: no test was judged.
+    out << "\nThis file could not be graded (a problem of the grading, not of your file): "
+        << r.error << "\n";
+    return out.str();
+  }
   out << "\n";
   for (const auto& t : r.tests) {
     char line[512];

@@ -177,7 +177,7 @@ std::string key_of(const Submission& s, const fs::path& judge, uint64_t seed,
   h = fnv(s.file.extension().string(), h);
   h = fnv(std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime) + ":" +
               std::to_string(seed) + ":" + std::to_string(o.timeout_s) + ":" +
-              (o.unconfined ? "u" : "c") + (o.gpu ? "g" : "s"),
+              (o.unconfined ? "u" : "c") + (o.gpu ? "g" : "s") + (o.no_rubrics ? "t" : ""),
           h);
   return hex(h);
 }
@@ -336,6 +336,7 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
   if (o.unconfined) base << " --unconfined";
   if (o.gpu) base << " --gpu";
   if (o.pictures) base << " --pictures";
+  if (o.no_rubrics) base << " --no-rubrics";
   const std::string array_script = (dir / "grade-chunk.sh").string();
   std::ofstream(array_script) << "#!/bin/sh\n# A task of the grading job array: its share of "
                                  "the class.\nexec "
@@ -423,6 +424,7 @@ int grade_class(const GradeClassOptions& o) {
   g.seed = settings.at("seed").get<uint64_t>();
   g.confined = !o.unconfined;
   g.gpu = o.gpu;
+  g.rubrics = !o.no_rubrics;
   if (o.chunk_count) g.sandbox_uid += 8 * (o.chunk_index % 500);  // tasks on one node apart
   const fs::path judge = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
 

@@ -104,8 +104,10 @@ struct Judged {
 
 class Session {
  public:
-  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox)
-      : lesson_(lesson), o_(o), sandbox_(sandbox) {}
+  // `program`: the submission's program in the scratch folder.
+  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox, std::string program)
+      : lesson_(lesson), o_(o), sandbox_(sandbox), program_(std::move(program)) {}
+  const Sandbox& sandbox() const { return sandbox_; }
 
   fs::path judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
 
@@ -125,7 +127,7 @@ class Session {
     std::vector<std::string> passed = env;
     for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
       if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
-    for (const auto& a : sandbox_.wrap({sandbox_.inside("program")}, passed, l)) cmd.push_back(a);
+    for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
     // The judge stops the program at `limit`; this is its own backstop.
     ProcessResult p = run_process(cmd, limit * 2 + 60);
     Judged j;
@@ -149,6 +151,7 @@ class Session {
   const Lesson& lesson_;
   const GradeOptions& o_;
   const Sandbox& sandbox_;
+  std::string program_;
 };
 
 // Seconds a test may run: the per-test limit until one test has used all of
@@ -303,8 +306,9 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
 // the rerun gets what is left of the submission's time, so a picture never
 // lets a submission run longer in all. Returns why there is none, or "" with
 // rec->picture_test set (the test or rubric the picture goes with).
-std::string take_picture(const Lesson& lesson, const Session& session, const Sandbox& sandbox,
-                         const GradeOptions& o, TimeBudget* budget, GradeRecord* rec) {
+std::string take_picture(const Lesson& lesson, const Session& session, const GradeOptions& o,
+                         TimeBudget* budget, GradeRecord* rec) {
+  const Sandbox& sandbox = session.sandbox();
   std::string shown, run;  // the record's test the picture goes with, the test to run
   for (const auto& t : rec->tests)
     if (shown.empty() && t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
@@ -316,7 +320,6 @@ std::string take_picture(const Lesson& lesson, const Session& session, const San
           (t.verdict == "checks found problems" || t.verdict == "metric out of bounds"))
         shown = t.name, run = r.test;
   if (shown.empty()) return "no visible test or rubric failed in a way a picture shows";
-  if (o.gpu) return "a picture needs the simulator's trace, which a GPU run does not make";
   if (!fs::exists(CUDALAB_VIZ_PATH))
     return "cudalab-viz is not built (cmake --build --preset default --target cudalab-viz)";
   if (find_program("xvfb-run").empty()) return "xvfb-run is not installed (apt-get install xvfb)";
@@ -386,11 +389,15 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     return rec;
   };
   Scratch scratch;
-  Sandbox sandbox(
-      scratch.path,
-      {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR, CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
-       o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY},
-      {lessons_root().string(), CUDALAB_BIN_DIR}, o.confined, o.gpu, o.sandbox_uid);
+  // What a build sees (on a GPU also the simulator's, for the rubrics).
+  std::vector<std::string> toolchain = {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR,
+                                        CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
+                                        CUDALAB_FRAMEWORK_LIBRARY};
+  if (o.gpu) toolchain.push_back(CUDALAB_FRAMEWORK_GPU_LIBRARY);
+  const std::vector<std::string> out_of_sight = {lessons_root().string(), CUDALAB_BIN_DIR};
+  const Sandbox sandbox(scratch.path, toolchain, out_of_sight, o.confined, o.gpu, o.sandbox_uid);
+  // Where the simulator's build runs: the same, without the GPU.
+  const Sandbox simulated(scratch.path, toolchain, out_of_sight, o.confined, false, o.sandbox_uid);
 
   // The student's file, and what it may include from the lesson: lesson.h.
   std::string source_name = file.filename().string();
@@ -412,7 +419,10 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   }
 
   // The tests, and the functions of the student's file they call.
-  Session session(lesson, o, sandbox);
+  // The graded tests run the program built for where the grading is (GPU or
+  // simulator); the method rubrics and the picture need the simulator's.
+  const Session session(lesson, o, sandbox, "program");
+  const Session on_simulator(lesson, o, simulated, o.gpu ? "program_sim" : "program");
   if (!fs::exists(session.judge())) {
     rec.status = "error";
     rec.error = "the judge " + session.judge().string() +
@@ -455,9 +465,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
                   ", which the judge does not have";
       return finish();
     }
-    // The method rubrics read the simulator's checks and traces, which a GPU
-    // run does not have: a GPU grading is of the tests alone.
-    if (o.gpu) continue;
+    if (!o.rubrics) continue;
     TestRecord t;
     t.name = r.name;
     t.description = r.description;
@@ -476,40 +484,37 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     m << "int main() { return cudalab::grading::serve_judge(); }\n";
   }
   sandbox.hand_over();
-  std::vector<std::string> build;
-  if (o.gpu) {
-    const std::string nvcc = find_program("nvcc", {"/usr/local/cuda/bin"});
-    if (nvcc.empty()) {
-      rec.status = "error";
-      rec.error = "--gpu needs nvcc, which is on neither PATH nor /usr/local/cuda/bin";
-      return finish();
-    }
-    build = {nvcc,           "-O2",           "-std=c++17",
-             "-arch=native", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
-  } else {
-    build = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
+  // One build of the program, in the sandbox: by nvcc for the GPU or by
+  // cudalab-cc for the simulator.
+  auto build = [&](bool gpu, const std::string& program) {
+    std::vector<std::string> cmd;
+    if (gpu)
+      cmd = {find_program("nvcc", {"/usr/local/cuda/bin"}),
+             "-O2",
+             "-std=c++17",
+             "-arch=native",
+             "-I/submission",
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
-  }
-  for (const std::string f : {"cudalab_main.cu", source_name.c_str()})
-    build.push_back(sandbox.inside(f));
-  build.push_back(o.gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY);
-  build.insert(build.end(), {"-o", sandbox.inside("program")});
-  SandboxLimits build_limits = o.limits;
-  build_limits.cpu_seconds = o.build_seconds;
-  ProcessResult b =
-      run_process(sandbox.wrap(build, {}, build_limits), o.build_seconds + 10, 64 << 10);
-  if (b.exit_code != 0 && b.output.rfind("bwrap: ", 0) == 0) {
-    // The sandbox itself did not start (the machine, not the file): once more.
-    sleep(1);
-    b = run_process(sandbox.wrap(build, {}, build_limits), o.build_seconds + 10, 64 << 10);
+    else
+      cmd = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
+             "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    for (const std::string f : {"cudalab_main.cu", source_name.c_str()})
+      cmd.push_back(sandbox.inside(f));
+    cmd.push_back(gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY);
+    cmd.insert(cmd.end(), {"-o", sandbox.inside(program)});
+    SandboxLimits limits = o.limits;
+    limits.cpu_seconds = o.build_seconds;
+    const Sandbox& where = gpu ? sandbox : simulated;
+    ProcessResult b = run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
     if (b.exit_code != 0 && b.output.rfind("bwrap: ", 0) == 0) {
-      rec.status = "error";
-      rec.error = "the sandbox could not start: " + tail(b.output, 500);
-      return finish();
+      // The sandbox itself did not start (the machine, not the file): once more.
+      sleep(1);
+      b = run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
     }
-  }
-  if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch.path / "program")) {
-    rec.status = "did_not_compile";
+    return b;
+  };
+  // What the compiler said, for the student.
+  auto compiler_said = [&](const ProcessResult& b) {
     std::string said = clean(b.output, 8000);
     if (b.timed_out)
       said += "\n(the compiler ran for more than " + std::to_string(int(o.build_seconds)) +
@@ -517,13 +522,57 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     else if (b.signal || b.exit_code > 128)
       said += "\n(the compiler was stopped: it used more than its " +
               std::to_string(o.limits.memory_mib) + " MiB of memory or its time)\n";
-    rec.compiler_output = said;
+    return said;
+  };
+  if (o.gpu && find_program("nvcc", {"/usr/local/cuda/bin"}).empty()) {
+    rec.status = "error";
+    rec.error = "--gpu needs nvcc, which is on neither PATH nor /usr/local/cuda/bin";
+    return finish();
+  }
+  // Whether a build failed for the machine's sake, not the file's: the
+  // sandbox or the compiler itself could not start.
+  auto machine_problem = [&](const ProcessResult& b) -> std::string {
+    if (b.exit_code == 0) return "";
+    if (b.output.rfind("bwrap: ", 0) == 0)
+      return "the sandbox could not start: " + tail(b.output, 500);
+    if (const size_t at = b.output.find("cudalab-cc: cannot run "); at != std::string::npos)
+      return "the simulator's compiler cannot run on this machine (" +
+             b.output.substr(at, b.output.find('\n', at) - at) + "): install it (./setup.sh does)" +
+             (o.gpu ? std::string(", or grade on the GPU without the method rubrics, which "
+                                  "need it (--no-rubrics)")
+                    : std::string());
+    return "";
+  };
+  const ProcessResult b = build(o.gpu, "program");
+  if (const std::string why = machine_problem(b); !why.empty()) {
+    rec.status = "error";
+    rec.error = why;
+    return finish();
+  }
+  if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch.path / "program")) {
+    rec.status = "did_not_compile";
+    rec.compiler_output = compiler_said(b);
     for (auto& t : rec.tests) {
       t.verdict = "did not compile";
       t.output = "Your file did not compile.\n";
       if (done) done(t);
     }
     return finish();
+  }
+  // On a GPU, the simulator's build too, for the rubrics and the picture.
+  std::string no_simulator;  // why there is none
+  if (o.gpu && ((o.rubrics && !lesson.rubrics.empty()) || !o.picture_path.empty())) {
+    const ProcessResult sb = build(false, "program_sim");
+    if (const std::string why = machine_problem(sb); !why.empty()) {
+      rec.status = "error";
+      rec.error = why;
+      return finish();
+    }
+    if (sb.exit_code != 0 || sb.timed_out || !fs::exists(scratch.path / "program_sim"))
+      no_simulator =
+          "Your file builds with nvcc but not for the simulator, whose checks and "
+          "traces this needs. The simulator's compiler said:\n" +
+          compiler_said(sb);
   }
 
   // The graded tests, each against a fresh process of the program.
@@ -563,12 +612,16 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     } else if (limit < 0.5) {
       t.verdict = "not run";
       t.output = "Not run: an earlier test never ended.\n";
+    } else if (!no_simulator.empty()) {
+      t.verdict = "could not be run";
+      t.output = no_simulator;
     } else {
-      // A rerun under the checks (their findings in a report) or traced.
+      // A rerun under the checks (their findings in a report) or traced, on
+      // the simulator.
       const std::string report = r.name + (r.checks.empty() ? ".trace" : ".findings.json");
       std::error_code ec;
       fs::remove(scratch.path / report, ec);
-      const Judged j = session.run(
+      const Judged j = on_simulator.run(
           r.test, limit,
           r.checks.empty()
               ? std::vector<std::string>{"CUDALAB_TRACE=" + sandbox.inside(report)}
@@ -586,7 +639,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     if (done) done(t);
   }
   if (!o.picture_path.empty())
-    rec.picture_note = take_picture(lesson, session, sandbox, o, &budget, &rec);
+    rec.picture_note = no_simulator.empty() ? take_picture(lesson, on_simulator, o, &budget, &rec)
+                                            : "the file does not build for the simulator";
   return finish();
 }
 

@@ -22,6 +22,7 @@ struct GradeOptions {
   uint64_t seed = 0;     // the run's seed: the tests' inputs
   bool confined = true;  // false: --unconfined
   bool gpu = false;      // build with nvcc and run on the GPU
+  bool rubrics = true;   // false: the graded tests alone (--no-rubrics)
   SandboxLimits limits;
   size_t output_mib = 4;
   int sandbox_uid = 60000;  // as root: the sandbox's user (one per concurrent grading)

@@ -181,7 +181,10 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
       for (const auto& a : cmd) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);
       execvp(args[0], args.data());
-      std::cerr << "cudalab-cc: cannot run " << args[0] << ": " << std::strerror(errno) << '\n';
+      // One write: parallel compiles that fail alike do not interleave.
+      const std::string why =
+          std::string("cudalab-cc: cannot run ") + args[0] + ": " + std::strerror(errno) + "\n";
+      if (write(2, why.data(), why.size()) < 0) _exit(127);
       _exit(127);
     }
     if (pid < 0) {
