@@ -85,6 +85,7 @@ int check(const CheckOptions& opt) {
   g.confined = !opt.unconfined;
   g.gpu = opt.gpu;
   g.rubrics = !opt.no_rubrics;
+  g.sandbox_uid = claim_sandbox_uids();
   // A picture for PrairieLearn's results (kept only there) or where asked.
   std::optional<TempFile> pl_picture;
   if (!opt.picture_path.empty()) {

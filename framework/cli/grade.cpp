@@ -425,7 +425,12 @@ int grade_class(const GradeClassOptions& o) {
   g.confined = !o.unconfined;
   g.gpu = o.gpu;
   g.rubrics = !o.no_rubrics;
-  if (o.chunk_count) g.sandbox_uid += 8 * (o.chunk_index % 500);  // tasks on one node apart
+  g.sandbox_uid = claim_sandbox_uids();  // apart from other gradings on this machine
+  if (!o.gather) {
+    // Which users this run's sandboxes run as (to audit what they left).
+    settings["sandbox_users"] = {g.sandbox_uid, g.sandbox_uid + std::max(1, o.jobs) - 1};
+    write_atomically(out / "grading.json", settings.dump(2) + "\n");
+  }
   const fs::path judge = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
 
   // This run's share (a Slurm task's chunk), and what is already graded.

@@ -299,6 +299,87 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
   if (!r.hint.empty()) t->output += r.hint + "\n";
 }
 
+// What a student reads of a path: their file's name, not the sandbox's
+// folder ("/submission/mine.cu:28" -> "mine.cu:28").
+std::string student_paths(std::string s, const fs::path& scratch) {
+  for (const std::string& dir : {std::string("/submission/"), scratch.string() + "/"})
+    for (size_t at; (at = s.find(dir)) != std::string::npos;) s.erase(at, dir.size());
+  return s;
+}
+
+std::string triple(const json& v) {
+  if (!v.is_array() || v.size() != 3) return "?";
+  return "(" + v[0].dump() + "," + v[1].dump() + "," + v[2].dump() + ")";
+}
+
+// Whether a failed test is worth running again under the checks: it ran to
+// an end (a timeout would only time out again).
+bool worth_diagnosing(const TestRecord& t) {
+  return t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
+         (t.verdict == "wrong results" || t.verdict == "crashed" ||
+          t.verdict == "ended the program early");
+}
+
+// Runs test `t` again under every check of the simulator (memcheck,
+// racecheck, synccheck, initcheck) and puts what they found first in its
+// output, at the student's lines: the cause before the numbers. Returns how
+// many problems they found (-1: no report came back).
+int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, TestRecord* t) {
+  const double limit = std::min(budget->next(), o.test_seconds);
+  if (limit < 0.5) return -1;
+  const Sandbox& sandbox = session.sandbox();
+  const fs::path report = sandbox.scratch() / "diagnosis.json";
+  std::error_code ec;
+  fs::remove(report, ec);
+  const Judged j =
+      session.run(t->name, limit,
+                  {"CUDALAB_CHECK=all", "CUDALAB_CHECK_JSON=" + sandbox.inside("diagnosis.json")});
+  TestRecord rerun;
+  fill_from_judge(&rerun, j);
+  budget->spent(limit, rerun.seconds, timed_out(j));
+  json findings;
+  try {
+    if (fs::file_size(report) > (16 << 20)) throw std::runtime_error("too large");
+    findings = json::parse(read_file(report)).at("findings");
+    if (!findings.is_array()) throw std::runtime_error("not a list");
+  } catch (const std::exception&) {
+    return -1;
+  }
+  const std::string checks = "memcheck, racecheck, synccheck and initcheck";
+  if (findings.empty()) {
+    t->output = "The simulator's checks (" + checks +
+                ") found no bad memory access and no barrier or race problem when this test "
+                "ran again: the mistake is in what the kernel computes (its indices or its "
+                "arithmetic).\n" +
+                t->output;
+    return 0;
+  }
+  std::string said = "The simulator's checks found " + std::to_string(findings.size()) +
+                     (findings.size() == 1 ? " problem" : " problems") +
+                     " when this test ran again under them (" + checks + "):\n";
+  size_t shown = 0;
+  for (const auto& f : findings) {
+    if (!f.is_object()) continue;
+    const std::string tool = f.value("tool", "check"), kind = f.value("kind", "finding");
+    if (t->findings.size() < 20) t->findings.push_back(clean(tool + " " + kind, 80));
+    if (shown++ >= 6) continue;
+    std::string line = "  " + student_paths(f.value("where", "(unknown line)"), sandbox.scratch()) +
+                       ": " + tool + ", " + kind;
+    if (f.contains("thread")) line += ", thread " + triple(f["thread"]);
+    if (f.contains("block"))
+      line += (f.contains("thread") ? " of block " : ", block ") + triple(f["block"]);
+    if (f.contains("where_other"))
+      line += ", against " + student_paths(f.value("where_other", "?"), sandbox.scratch());
+    said += clean(line, 400) + "\n";
+    if (const std::string m = f.value("message", ""); !m.empty())
+      said += "    " + clean(student_paths(m, sandbox.scratch()), 600) + "\n";
+  }
+  if (shown > 6) said += "  ... and " + std::to_string(shown - 6) + " more\n";
+  said += "The test's own verdict, from the first run:\n";
+  t->output = said + t->output;
+  return int(findings.size());
+}
+
 // A picture of the first visible test that failed once it had run to its
 // end (else of the test under the first method rubric that failed): the
 // test again with its memory accesses traced, drawn by cudalab-viz under
@@ -561,7 +642,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   }
   // On a GPU, the simulator's build too, for the rubrics and the picture.
   std::string no_simulator;  // why there is none
-  if (o.gpu && ((o.rubrics && !lesson.rubrics.empty()) || !o.picture_path.empty())) {
+  if (o.gpu && ((o.rubrics && !lesson.rubrics.empty()) || !o.picture_path.empty() || o.diagnose)) {
     const ProcessResult sb = build(false, "program_sim");
     if (const std::string why = machine_problem(sb); !why.empty()) {
       rec.status = "error";
@@ -577,6 +658,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
 
   // The graded tests, each against a fresh process of the program.
   TimeBudget budget(o.test_seconds);
+  bool diagnosis_ran = false;
+  std::string diagnosed;  // the test whose rerun under the checks found problems
   for (auto& t : rec.tests) {
     if (t.kind != "test") continue;
     const double limit = budget.next();
@@ -593,6 +676,17 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
       if (limit < o.test_seconds && t.verdict == "timed out")
         t.output += "(This test had only " + std::to_string(int(limit + 0.5)) +
                     " seconds: an earlier test never ended.)\n";
+      // The first visible test that fails runs again under the checks; the
+      // others say where to look.
+      if (o.diagnose && no_simulator.empty() && worth_diagnosing(t)) {
+        if (!diagnosis_ran) {
+          diagnosis_ran = true;  // once: the next failing test has the same cause, mostly
+          if (diagnose(on_simulator, o, &budget, &t) > 0) diagnosed = t.name;
+        } else if (!diagnosed.empty()) {
+          t.output = "(The simulator's checks found problems in test " + diagnosed +
+                     ": they are listed there.)\n" + t.output;
+        }
+      }
     }
     if (done) done(t);
   }

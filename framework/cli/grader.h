@@ -23,6 +23,9 @@ struct GradeOptions {
   bool confined = true;  // false: --unconfined
   bool gpu = false;      // build with nvcc and run on the GPU
   bool rubrics = true;   // false: the graded tests alone (--no-rubrics)
+  // The first visible test that fails runs again under the simulator's
+  // checks, and what they find comes first in its output.
+  bool diagnose = true;
   SandboxLimits limits;
   size_t output_mib = 4;
   int sandbox_uid = 60000;  // as root: the sandbox's user (one per concurrent grading)

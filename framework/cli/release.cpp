@@ -52,7 +52,7 @@ std::vector<std::string> course_files() {
 // Files only the instructor has.
 bool instructor_only(const std::string& f) {
   static const std::regex only(
-      R"(^lessons/[^/]+/(solution\.cu|hidden\.cu|wrong/.*)$|^tests/hostile/.*|^tests/slurm/.*|^bench/gpu\.sh$|^bench/class.*)");
+      R"(^lessons/[^/]+/(solution\.cu|hidden\.cu|wrong/.*)$|^tests/hostile/.*|^tests/students/.*|^tests/slurm/.*|^bench/gpu\.sh$|^bench/class.*)");
   return std::regex_match(f, only);
 }
 

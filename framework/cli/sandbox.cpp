@@ -4,6 +4,8 @@
 // bubblewrap.
 #include "sandbox.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -189,6 +191,18 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
   cmd.push_back("--");
   cmd.insert(cmd.end(), argv.begin(), argv.end());
   return cmd;
+}
+
+int claim_sandbox_uids() {
+  constexpr int kFirst = 60000, kRange = 256;  // users of one run (-j 256 at most)
+  for (int base = kFirst; base + kRange <= 65000; base += kRange) {
+    const std::string lock = "/tmp/cudalab-sandbox-users-" + std::to_string(base) + ".lock";
+    const int fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) continue;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) return base;  // the lock stays with this process
+    close(fd);
+  }
+  return kFirst;  // all held: share, as before there were locks
 }
 
 std::string sandbox_problem() {

@@ -50,4 +50,11 @@ class Sandbox {
 // "" when bubblewrap can make a sandbox here, otherwise why not.
 std::string sandbox_problem();
 
+// The first of 256 sandbox users (uids from 60000: one per concurrent
+// grading of a run, -j 256 at most) that no other run on this machine holds:
+// held, through a lock file in /tmp, until this process ends, so that two
+// runs at once (two commands, two Slurm tasks on one node) never share a
+// user and its process limit.
+int claim_sandbox_uids();
+
 }  // namespace cudalab::cli

@@ -241,48 +241,116 @@ std::string describe_global(const Allocation& a, uintptr_t address) {
   return "byte " + std::to_string(address - a.base) + " of " + buffer_words(a);
 }
 
-// Global accesses that hit no live allocation: out of bounds (a red zone) or
-// freed memory. Shared memory has its own (shadow.cpp).
-void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
-  const Allocation* nearest =
-      allocations().in_span(address) ? allocations().nearest(address, kRedzone) : nullptr;
-  std::string where;
-  Problem problem = kOutOfBounds;
-  if (nearest) {
-    const Allocation& a = *nearest;
-    if (address >= a.base + a.size)
-      where = std::to_string(address - (a.base + a.size) + 1) + " bytes after the last byte of " +
-              buffer_words(a);
-    else {
-      where = std::to_string(a.base - address) + " bytes before the start of " + buffer_words(a);
+namespace {
+std::string bytes_word(uintptr_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
+// The buffer whose mapping (red zones and guard pages included) holds
+// `address`; *guard: in a guard page, where a GPU faults too.
+const Allocation* owner_of(uintptr_t address, bool* guard) {
+  for (const Allocation* a : {allocations().preceding(address), allocations().following(address)}) {
+    if (!a) continue;
+    const DeviceBlockSpan s = device_block_span(a->block, a->size);
+    if (address >= s.low && address < s.high) {
+      *guard = address < s.usable_low || address >= s.usable_high;
+      return a;
+    }
+  }
+  return nullptr;
+}
+
+std::string relative_to(const Allocation& a, uintptr_t address) {
+  if (address >= a.base + a.size)
+    return bytes_word(address - (a.base + a.size) + 1) + " after the last byte of " +
+           buffer_words(a);
+  return bytes_word(a.base - address) + " before the start of " + buffer_words(a);
+}
+}  // namespace
+
+std::string describe_bad_address(uintptr_t address) {
+  bool guard = false;
+  if (const Allocation* a = owner_of(address, &guard)) return relative_to(*a, address);
+  if (address < 65536)
+    return "a null pointer (was the buffer allocated with cudaMalloc, and that pointer passed "
+           "to the kernel?)";
+  if (const Allocation* a = allocations().preceding(address);
+      a && address - (a->base + a->size) < (uintptr_t(1) << 32))
+    return relative_to(*a, address) +
+           ", far past its end (an index computed wrong: rows and columns swapped, or a "
+           "missing bounds check?)";
+  return "";
+}
+
+// Global accesses that hit no live allocation: a buffer's red zone (out of
+// bounds, harmless), its guard pages (reads harmless, writes fault), no
+// memory at all (a GPU faults), freed memory, or host memory (a GPU faults).
+bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
+  const bool checking = memcheck_enabled();
+  bool guard = false;
+  // A buffer's red zones and guards, and freed buffers, first: they may lie
+  // right next to the fiber stack, which kernel_own_memory takes broadly.
+  if (const Allocation* a = allocations().in_span(address) ? owner_of(address, &guard) : nullptr) {
+    if (checking) {
+      std::string where = relative_to(*a, address);
       // Running past the end of the buffer before it lands here too, and is
       // the more common mistake: say so.
       const Allocation* before = allocations().preceding(address);
-      if (before && address >= before->base + before->size &&
+      if (address < a->base && before && address >= before->base + before->size &&
           address - (before->base + before->size) < 4096)
-        where += "; it is also " + std::to_string(address - (before->base + before->size) + 1) +
-                 " bytes after the last byte of " + buffer_words(*before) +
+        where += "; it is also " + bytes_word(address - (before->base + before->size) + 1) +
+                 " after the last byte of " + buffer_words(*before) +
                  " (a thread that runs past that buffer's end lands here)";
+      memcheck_problem(kOutOfBounds, "__global__", address, size, write, pc, where);
     }
-  } else if (address >= g_freed_low.load(std::memory_order_relaxed) &&
-             address < g_freed_high.load(std::memory_order_relaxed)) {
-    std::lock_guard lock(g_mutex);
-    for (const Freed& fr : g_freed)
-      if (address - fr.base < fr.size) {
-        where = "inside the " + std::to_string(fr.size) + "-byte buffer allocated at " + fr.site +
-                ", which was already freed (cudaFree)";
-        problem = kFreed;
-      }
+    return !guard || !write;  // a guard page reads as zeros; a write there faults
   }
-  if (where.empty()) {
-    where = host_memory_kind(address);
-    if (where.empty()) return;  // locals, arguments, globals, pinned host memory
-    where +=
-        "; a kernel can use only device memory: cudaMalloc a buffer, cudaMemcpy the data "
-        "into it and pass that pointer";
-    problem = kHostMemory;
+  if (checking && address >= g_freed_low.load(std::memory_order_relaxed) &&
+      address < g_freed_high.load(std::memory_order_relaxed)) {
+    std::string where;
+    {
+      std::lock_guard lock(g_mutex);
+      for (const Freed& fr : g_freed)
+        if (address - fr.base < fr.size)
+          where = "inside the " + std::to_string(fr.size) + "-byte buffer allocated at " + fr.site +
+                  ", which was already freed (cudaFree)";
+    }
+    if (!where.empty()) {
+      memcheck_problem(kFreed, "__global__", address, size, write, pc, where);
+      return true;  // kept mapped under memcheck: the access harms nothing
+    }
   }
-  memcheck_problem(problem, "__global__", address, size, write, pc, where);
+  if (kernel_own_memory(address)) return true;
+  // A read further past a buffer's end, within as many bytes again as the
+  // buffer has: a thread that ran on past the end (a prefetch, a stride too
+  // far). A GPU reads whatever lies there; so does this, without a fault.
+  // Never a write: past the guard it would land on the simulator's memory.
+  if (const Allocation* a = allocations().preceding(address);
+      !write && a && address >= a->base + a->size &&
+      address - (a->base + a->size) < std::max<uintptr_t>(a->size, 1 << 20)) {
+    if (checking)
+      memcheck_problem(kOutOfBounds, "__global__", address, size, write, pc,
+                       relative_to(*a, address) + ", far past its end");
+    bool unmapped = false;
+    host_memory_kind(address, &unmapped);
+    return !unmapped;  // no memory there at all: a fault, as on a GPU
+  }
+  bool unmapped = false;
+  const std::string host = host_memory_kind(address, &unmapped);
+  if (host.empty() && !unmapped) return true;  // the program's globals, pinned host memory
+  if (checking) {
+    if (!host.empty())
+      memcheck_problem(kHostMemory, "__global__", address, size, write, pc,
+                       host +
+                           "; a kernel can use only device memory: cudaMalloc a buffer, "
+                           "cudaMemcpy the data into it and pass that pointer");
+    else {
+      const std::string where = describe_bad_address(address);
+      memcheck_problem(kOutOfBounds, "__global__", address, size, write, pc,
+                       where.empty() ? "not memory of this program (a pointer never set, or "
+                                       "set wrong)"
+                                     : where);
+    }
+  }
+  return false;
 }
 
 void access_finding(const FindingKey& key, const char* space, uintptr_t address,

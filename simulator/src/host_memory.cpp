@@ -108,15 +108,20 @@ void thread_local_span(uintptr_t* low, uintptr_t* high) {
   *high = t.high;
 }
 
-std::string host_memory_kind(uintptr_t address) {
+bool kernel_own_memory(uintptr_t address) {
   // The running thread's locals: its fiber stack, above the stack pointer.
   const auto sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  if (address + 256 >= sp && address < sp + 256 * 1024) return "";
+  if (address + 256 >= sp && address < sp + 256 * 1024) return true;
   const Launch& l = *tl_block->launch;
-  if (address >= l.frame_low && address < l.frame_high) return "";
-  if (address >= tl_block->scratch_low && address < tl_block->scratch_high) return "";
+  if (address >= l.frame_low && address < l.frame_high) return true;
+  if (address >= tl_block->scratch_low && address < tl_block->scratch_high) return true;
   const ThreadLocals& tls = thread_locals();
-  if (address >= tls.low && address < tls.high) return "";
+  return address >= tls.low && address < tls.high;
+}
+
+std::string host_memory_kind(uintptr_t address, bool* unmapped) {
+  *unmapped = false;
+  if (kernel_own_memory(address)) return "";
   // The program's globals, say: the last mapping found to be no host
   // memory of the program's.
   thread_local Mapping tl_last_other;
@@ -133,7 +138,10 @@ std::string host_memory_kind(uintptr_t address) {
     read_mappings();  // the heap grows; new blocks get mapped
     m = find();
   }
-  if (!m) return "";
+  if (!m) {
+    *unmapped = true;  // no memory there at all
+    return "";
+  }
   if (m->kind == Mapping::kOther) tl_last_other = *m;
   switch (m->kind) {
     case Mapping::kStack:

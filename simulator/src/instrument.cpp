@@ -76,9 +76,12 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic, voi
   if (!a || address - a->base >= a->size) {
     a = allocations().in_span(address) ? allocations().find(address) : nullptr;
     if (!a) {
-      // Not device memory: locals, constants, host memory, or a red zone
-      // next to an allocation (out of bounds).
-      if (memcheck_enabled()) memcheck_access(address, size, write, pc);
+      // Not device memory: locals, constants, a red zone next to a buffer
+      // (out of bounds, harmless), or what a GPU faults on (no memory, a
+      // guard page past a buffer, host memory): the thread stops before
+      // the access, which never reaches the simulator's own memory.
+      if (!outside_device_memory(address, size, write, pc))
+        stop_thread_at_access(address, write, pc);
       return;
     }
     tl_last_allocation = a;

@@ -45,7 +45,7 @@ extern thread_local std::pair<std::string, std::string> tl_next_allocation;
 struct Allocation {
   uint32_t id = 0;
   uintptr_t base = 0;
-  void* block = nullptr;  // what malloc returned (before the red zone, under memcheck)
+  void* block = nullptr;  // its mapping (map_device_block), guard pages and red zones included
   size_t size = 0;
   std::string site;  // "file.cu:31", where cudaMalloc was called
   std::string name;  // "d_a", the variable of that call when the source shows it
@@ -63,7 +63,8 @@ struct Allocation {
 // change in host API calls, and the host waits while a launch runs.
 class AllocationTable {
  public:
-  Allocation* add(void* p, size_t size, std::string site);
+  // `block`: the mapping the buffer is in (map_device_block).
+  Allocation* add(void* p, size_t size, std::string site, void* block);
   bool remove(void* p);  // false: not the start of a live allocation
   Allocation* find(uintptr_t address) const;
   Allocation* find_base(const void* p) const;
@@ -72,6 +73,8 @@ class AllocationTable {
   const Allocation* nearest(uintptr_t address, size_t margin) const;
   // The allocation that starts last at or before `address`, if any.
   const Allocation* preceding(uintptr_t address) const;
+  // The allocation that starts first after `address`, if any.
+  const Allocation* following(uintptr_t address) const;
   // Whether `address` is between the lowest and highest allocation (with
   // red zones): most other accesses (locals, shared memory) are not.
   bool in_span(uintptr_t address) const {
@@ -93,9 +96,16 @@ AllocationTable& allocations();
 // Pinned, mapped and registered host memory (cudaHostAlloc, cudaHostRegister):
 // kernels may use it.
 bool kernel_visible_host_memory(uintptr_t address);
-// memcheck: "" when a kernel may use `address` (not device memory), or what
-// host memory it is.
-std::string host_memory_kind(uintptr_t address);
+// "" when a kernel may use `address` (not device memory), or what host
+// memory it is; *unmapped when no memory is there at all.
+std::string host_memory_kind(uintptr_t address, bool* unmapped);
+// A kernel's own memory outside device buffers: its locals, its arguments,
+// its worker's thread-locals (cheap checks first, for every such access).
+bool kernel_own_memory(uintptr_t address);
+// A kernel's access that hit no live device buffer and no shared memory.
+// memcheck (when on) reports what is wrong with it; false when a GPU would
+// fault on it (the caller stops the thread before the access).
+bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr_t pc);
 // This thread's thread-local blocks (every module's) and its control block.
 void thread_local_span(uintptr_t* low, uintptr_t* high);
 
@@ -118,7 +128,25 @@ struct FaultInfo {
   bool stack_overflow = false;
   uint3 block{0, 0, 0};
   uint3 thread{0, 0, 0};
+  // The calls that led there (return addresses, innermost first): a fault in
+  // the simulator's or the standard library's code is shown at the line of
+  // the student's that called it.
+  uintptr_t callers[24] = {};
+  int caller_count = 0;
 };
+
+// The first of a fault's code addresses (its pc, then its callers) that is
+// the student's line: not in the simulator, its headers or the system's.
+std::string student_line(const FaultInfo& f);
+
+// A kernel's access that a GPU faults on (no memory there, or the host's):
+// this CUDA thread stops before it, and the launch with it, as a fault does.
+[[noreturn]] void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc);
+
+// What lies at `address` for a report of a bad access: "N bytes after the
+// last byte of the 400-byte buffer `d_c` allocated at f.cu:3", a null
+// pointer, host memory; "" when nothing can be said.
+std::string describe_bad_address(uintptr_t address);
 
 struct Launch {
   detail::LaunchSite site;
@@ -227,6 +255,17 @@ bool unguarded_stack_overflowed();
 
 // ---- checks (CUDALAB_CHECK) ------------------------------------------------------
 constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocation
+// A device buffer of `bytes` in a mapping of its own (memory.cpp); `block`
+// is the mapping, for unmap_device_block.
+void* map_device_block(size_t bytes, void** block);
+void unmap_device_block(void* block, size_t bytes);
+// Where a buffer's mapping lies: [low, high) in all, guard pages included,
+// of which [usable_low, usable_high) (red zones, buffer, the rest of its
+// last page) may be touched.
+struct DeviceBlockSpan {
+  uintptr_t low, usable_low, usable_high, high;
+};
+DeviceBlockSpan device_block_span(const void* block, size_t bytes);
 bool checks_requested();
 struct CheckFlags {
   bool memcheck, racecheck, synccheck, initcheck;
@@ -240,7 +279,6 @@ inline bool synccheck_enabled() { return g_check_flags.synccheck; }
 // calling lane or names lanes that exited or wait elsewhere).
 void synccheck_barrier(const char* kind, uintptr_t pc, const std::string& what);
 void start_checks();
-void memcheck_access(uintptr_t address, unsigned size, bool write, uintptr_t pc);
 // Runtime calls that fail or misuse memory, reported with the caller's line.
 void memcheck_api_error(const char* call, cudaError_t e, const void* caller,
                         const std::string& why);

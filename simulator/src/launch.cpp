@@ -103,8 +103,7 @@ namespace {
 void report_fault(const Launch& l) {
   const FaultInfo& f = l.fault;
   std::string where;
-  auto lines = symbolize({f.pc});
-  if (!lines.empty() && !lines[0].empty()) where = " at " + lines[0];
+  if (const std::string line = student_line(f); !line.empty()) where = " at " + line;
   std::fprintf(stderr, "%s stopped%s\n", launch_heading(l).c_str(), where.c_str());
   std::fprintf(stderr, "cudalab:     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
                f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
@@ -122,16 +121,10 @@ void report_fault(const Launch& l) {
                  "local array)\n");
   } else {
     const char* what = f.write ? "write to" : "read of";
-    if (f.address < 4096)
-      std::fprintf(stderr,
-                   "cudalab:     invalid %s address 0x%" PRIxPTR
-                   " (a null pointer: was the buffer allocated and passed?)\n",
-                   what, f.address);
-    else
-      std::fprintf(stderr,
-                   "cudalab:     invalid %s address 0x%" PRIxPTR
-                   " (not memory this program may use)\n",
-                   what, f.address);
+    std::string said = describe_bad_address(f.address);
+    if (said.empty()) said = "not memory this program may use";
+    std::fprintf(stderr, "cudalab:     invalid %s address 0x%" PRIxPTR ": %s\n", what, f.address,
+                 said.c_str());
   }
   std::fprintf(stderr, "cudalab:     the launch is aborted; every later CUDA call returns %s\n",
                f.signal == SIGFPE || f.signal == SIGILL ? "cudaErrorLaunchFailure"
@@ -236,12 +229,12 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
   if (l.timed_out.load()) {
     std::string where;
     if (l.timeout_located.load()) {
-      auto lines = symbolize({l.timeout_at.pc});
       const FaultInfo& f = l.timeout_at;
-      char at[256];
+      const std::string line = student_line(f);
+      char at[1024];
       std::snprintf(at, sizeof(at), "; thread (%u,%u,%u) of block (%u,%u,%u) was at %s", f.thread.x,
                     f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z,
-                    lines.empty() || lines[0].empty() ? "(unknown line)" : lines[0].c_str());
+                    line.empty() ? "(unknown line)" : line.c_str());
       where = at;
     }
     std::fprintf(stderr,

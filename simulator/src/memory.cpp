@@ -1,6 +1,9 @@
 // The device heap: cudaMalloc/cudaFree, copies and memsets, with the argument
 // checks the CUDA runtime makes. Device memory is ordinary host memory here;
 // the allocation table tells device addresses from others.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -13,17 +16,64 @@
 
 namespace cudalab::rt {
 
+// Device memory: every buffer in a mapping of its own, away from the
+// simulator's heap, with a red zone before and after it and guard pages
+// around those that can be read (zeros) but not written. A kernel that
+// writes past a buffer's end faults at the guard instead of writing over
+// the simulator's memory; one that reads a little past it reads zeros, as a
+// GPU reads whatever lies there, without a fault; the red zones (and the
+// rest of the last page) take small overruns either way. memcheck names
+// them all.
+namespace {
+constexpr size_t kGuardBefore = 64 << 10, kGuardAfter = 256 << 10;
+size_t page_size() {
+  static const size_t p = size_t(sysconf(_SC_PAGESIZE));
+  return p;
+}
+// The mapping's usable bytes: the red zones and the buffer, to whole pages.
+size_t usable_bytes(size_t bytes) {
+  const size_t page = page_size();
+  return (2 * kRedzone + bytes + page - 1) / page * page;
+}
+}  // namespace
+
+void* map_device_block(size_t bytes, void** block) {
+  const size_t usable = usable_bytes(bytes);
+  void* m = mmap(nullptr, kGuardBefore + usable + kGuardAfter, PROT_READ,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return nullptr;
+  char* start = static_cast<char*>(m) + kGuardBefore;
+  if (mprotect(start, usable, PROT_READ | PROT_WRITE) != 0) {
+    munmap(m, kGuardBefore + usable + kGuardAfter);
+    return nullptr;
+  }
+  *block = m;
+  return start + kRedzone;
+}
+
+DeviceBlockSpan device_block_span(const void* block, size_t bytes) {
+  const auto low = reinterpret_cast<uintptr_t>(block);
+  const size_t usable = usable_bytes(bytes);
+  return {low, low + kGuardBefore, low + kGuardBefore + usable,
+          low + kGuardBefore + usable + kGuardAfter};
+}
+
+void unmap_device_block(void* block, size_t bytes) {
+  if (block) munmap(block, kGuardBefore + usable_bytes(bytes) + kGuardAfter);
+}
+
 // Never destroyed: exit-time reports (leaks) read it after static destructors.
 AllocationTable& allocations() {
   static AllocationTable* table = new AllocationTable;
   return *table;
 }
 
-Allocation* AllocationTable::add(void* p, size_t size, std::string site) {
+Allocation* AllocationTable::add(void* p, size_t size, std::string site, void* block) {
   std::lock_guard lock(mutex_);
   auto a = std::make_unique<Allocation>();
   a->id = next_id_++;
   a->base = reinterpret_cast<uintptr_t>(p);
+  a->block = block;
   a->size = size;
   a->site = std::move(site);
   Allocation* raw = a.get();
@@ -49,8 +99,10 @@ void AllocationTable::rebuild_index() {
             [](const Allocation* x, const Allocation* y) { return x->base < y->base; });
   uintptr_t low = 0, high = 0;
   if (!by_address_.empty()) {
-    low = by_address_.front()->base - std::min<uintptr_t>(kRedzone, by_address_.front()->base);
-    for (const Allocation* a : by_address_) high = std::max(high, a->base + a->size + kRedzone);
+    // Guard pages included: an access there is a buffer's, out of bounds.
+    low = device_block_span(by_address_.front()->block, by_address_.front()->size).low;
+    for (const Allocation* a : by_address_)
+      high = std::max(high, device_block_span(a->block, a->size).high);
   }
   span_low_.store(low);
   span_high_.store(high);
@@ -91,6 +143,12 @@ const Allocation* AllocationTable::preceding(uintptr_t address) const {
   return it == by_address_.begin() ? nullptr : *(it - 1);
 }
 
+const Allocation* AllocationTable::following(uintptr_t address) const {
+  auto it = std::upper_bound(by_address_.begin(), by_address_.end(), address,
+                             [](uintptr_t v, const Allocation* a) { return v < a->base; });
+  return it == by_address_.end() ? nullptr : *it;
+}
+
 std::vector<Allocation*> AllocationTable::all() const {
   std::lock_guard lock(mutex_);
   return by_address_;
@@ -98,7 +156,7 @@ std::vector<Allocation*> AllocationTable::all() const {
 
 void AllocationTable::clear() {
   std::lock_guard lock(mutex_);
-  for (auto& a : owned_) std::free(a->block);
+  for (auto& a : owned_) unmap_device_block(a->block, a->size);
   owned_.clear();
   by_address_.clear();
 }
@@ -200,12 +258,9 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
   }
   if (bytes > kDeviceMemory) return api_result(cudaErrorMemoryAllocation);
   start_checks();
-  // Under memcheck, red zones before and after catch accesses out of bounds.
-  const size_t zone = memcheck_enabled() ? kRedzone : 0;
-  size_t rounded = (bytes + 255) / 256 * 256 + 2 * zone;
-  void* block = std::aligned_alloc(256, rounded);
-  if (!block) return api_result(cudaErrorMemoryAllocation);
-  void* p = static_cast<char*>(block) + zone;
+  void* block = nullptr;
+  void* p = map_device_block(bytes, &block);
+  if (!p) return api_result(cudaErrorMemoryAllocation);
   std::string site = file ? std::string(file) + ":" + std::to_string(line) : "";
   // The variable, read from the source line: for checks and traces, and in a
   // judge, whose buffers go to a submission's process with their names.
@@ -215,8 +270,7 @@ cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line)
     name = std::move(tl_next_allocation.second);
     tl_next_allocation = {};
   }
-  Allocation* a = allocations().add(p, bytes, site);
-  a->block = block;
+  Allocation* a = allocations().add(p, bytes, site, block);
   a->name = std::move(name);
   allocations_changed();
   if (writer_tracking()) ensure_writer_table(*a);
@@ -238,10 +292,11 @@ cudaError_t cudaFree(void* ptr) {
   }
   trace_free(*a);
   void* block = a->block;
+  const size_t size = a->size;
   const bool kept = memcheck_keep_freed(*a);
   allocations().remove(ptr);
   allocations_changed();
-  if (!kept) std::free(block);
+  if (!kept) unmap_device_block(block, size);
   return api_result(cudaSuccess);
 }
 

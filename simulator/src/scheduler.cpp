@@ -1,6 +1,7 @@
 // Blocks spread over a pool of worker threads (all cores), each block running
 // to its end on one worker (block.cpp); and what happens when a kernel
 // faults.
+#include <execinfo.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -163,6 +164,16 @@ WorkerPool& pool() {
 struct sigaction g_previous[4];
 constexpr int kFaultSignals[4] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
+// The calls that led to a fault or a timeout (from a signal handler:
+// backtrace unwinds through the signal's frame to the interrupted code).
+void note_callers(FaultInfo& f) {
+  void* frames[26];
+  const int n = backtrace(frames, 26);
+  f.caller_count = 0;
+  for (int i = 1; i < n && f.caller_count < 24; ++i)  // past this handler
+    f.callers[f.caller_count++] = reinterpret_cast<uintptr_t>(frames[i]);
+}
+
 void on_fault(int sig, siginfo_t* info, void* ucontext) {
   SimThread* t = tl_thread;
   BlockContext* b = tl_block;
@@ -192,12 +203,33 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
 #endif
     f.block = b->index;
     f.thread = t->index;
+    note_callers(f);
   }
   l->aborted.store(true);
   siglongjmp(*t->fault_jump, 1);
 }
 
 }  // namespace
+
+void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
+  SimThread* t = tl_thread;
+  BlockContext* b = tl_block;
+  Launch* l = b->launch;
+  bool expected = false;
+  if (l->faulted.compare_exchange_strong(expected, true)) {
+    FaultInfo& f = l->fault;
+    f.signal = SIGSEGV;
+    f.address = address;
+    f.pc = pc - 1;  // the call of the access hook: its line is the access's
+    f.write = write;
+    f.stack_overflow = false;
+    f.block = b->index;
+    f.thread = t->index;
+    f.caller_count = 0;
+  }
+  l->aborted.store(true);
+  siglongjmp(*t->fault_jump, 1);
+}
 
 // CUDALAB_TIMEOUT: the watchdog interrupts the threads of a launch that runs
 // too long; a thread interrupted inside a kernel notes where it was and ends.
@@ -216,6 +248,7 @@ void on_timeout_signal(int, siginfo_t*, void* ucontext) {
 #endif
     l->timeout_at.block = b->index;
     l->timeout_at.thread = t->index;
+    note_callers(l->timeout_at);
   }
   siglongjmp(*t->fault_jump, 1);
 }
@@ -233,6 +266,9 @@ void install_fault_handlers() {
     st.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&st.sa_mask);
     sigaction(SIGUSR2, &st, nullptr);
+    // Once here, so that a handler's first backtrace loads nothing.
+    void* warm[2];
+    backtrace(warm, 2);
   });
 }
 

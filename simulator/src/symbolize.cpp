@@ -99,6 +99,26 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
   return out;
 }
 
+namespace {
+// Lines of the simulator (its headers and sources) and of the system's
+// headers and libraries: never the student's.
+bool not_the_students(const std::string& line) {
+  return line.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0 ||
+         line.rfind(CUDALAB_SIM_SOURCE_DIR, 0) == 0 || line.rfind("/usr/", 0) == 0;
+}
+}  // namespace
+
+std::string student_line(const FaultInfo& f) {
+  std::vector<uintptr_t> pcs = {f.pc};
+  // A return address is just past its call: the call's line is one byte back.
+  for (int i = 0; i < f.caller_count; ++i)
+    if (f.callers[i]) pcs.push_back(f.callers[i] - 1);
+  const auto lines = symbolize(pcs);
+  for (const auto& line : lines)
+    if (!line.empty() && !not_the_students(line)) return line;
+  return "";  // never a line of the simulator's own
+}
+
 bool same_source_line(uintptr_t a, uintptr_t b) {
   static std::mutex mutex;
   static std::map<uintptr_t, std::string> lines;

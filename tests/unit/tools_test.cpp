@@ -252,6 +252,34 @@ TEST_F(Tools, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
   EXPECT_TRUE(Says(quiet.output, "after: cudaSuccess"));
 }
 
+// Without any check: a null pointer and writes far past a buffer fault as on
+// a GPU (cudaErrorIllegalAddress, sticky), the report names the student's
+// line, the thread and the buffer, and nothing of the simulator's memory is
+// written (the program goes on to its end and exits normally).
+TEST_F(Tools, NullAndFarPointersFaultAtTheStudentsLine) {
+  const std::string dir = kPrograms + "/checks/";
+  struct Case {
+    const char* name;
+    const char* line;
+    const char* said;
+  };
+  for (const Case& c :
+       {Case{"null_pointer", "null_pointer.cu:9", "a null pointer"},
+        Case{"transpose_far_write", "transpose_far_write.cu:12",
+             "after the last byte of the 262144-byte buffer `out` allocated at "}}) {
+    ASSERT_EQ(run(kCC + " " + dir + c.name + ".cu -o " + path(c.name)).status, 0) << c.name;
+    for (const std::string& program : {path(c.name), path(c.name) + ".instrumented"}) {
+      const Result r = run(program);
+      EXPECT_EQ(r.status, 0) << program << "\n" << r.output;
+      for (const std::string& want :
+           {std::string("after: cudaErrorIllegalAddress"), std::string(c.line),
+            std::string(c.said), std::string("by thread (")})
+        EXPECT_TRUE(Says(r.output, want)) << program;
+      EXPECT_FALSE(Says(r.output, "simulator/src/")) << program;
+    }
+  }
+}
+
 TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   const std::string dir = kPrograms + "/checks/";
   ASSERT_EQ(run(kCC + " " + dir + "oob_write.cu -o " + path("w")).status, 0);
@@ -259,7 +287,7 @@ TEST_F(Tools, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   EXPECT_EQ(r.status, 0) << "without CUDALAB_CHECK_EXITCODE the program's own status";
   for (const char* want : {"Invalid __global__ write of size 4 bytes", "at fill in ",
                            "oob_write.cu:6", "by thread (232,0,0) in block (3,0,0)",
-                           "1 bytes after the last byte of the 4000-byte buffer `x` allocated at ",
+                           "1 byte after the last byte of the 4000-byte buffer `x` allocated at ",
                            "oob_write.cu:12", "(24 accesses like it at this line)",
                            "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
     EXPECT_TRUE(Says(r.output, want));
