@@ -68,6 +68,19 @@ int check(const CheckOptions& o);
 // (says so on stderr either way when it matters).
 bool sandbox_ready(bool unconfined);
 
+// `cudalab run LESSON`: the lesson's program with the student's current
+// file, rebuilt when it changed, with checks, a trace, the visualizer.
+struct RunOptions {
+  std::string lesson, file;
+  bool solution = false;
+  std::string checks;             // CUDALAB_CHECK's value ("" none)
+  std::string trace;              // where to write the trace ("" none)
+  bool viz = false;               // open the trace in cudalab-viz
+  std::string picture;            // draw the trace to this PNG
+  std::vector<std::string> args;  // the program's own
+};
+int run_lesson(const RunOptions& o);
+
 // `cudalab grade`: a whole class (grade.cpp).
 struct GradeClassOptions {
   std::string lesson, output;

@@ -2,6 +2,7 @@
 //
 //   cudalab list                       the lessons, in course order
 //   cudalab check LESSON               grade your exercise.cu on the simulator
+//   cudalab run LESSON [--check] [--viz] [-- ARGS]   the lesson's program with your file
 //   cudalab check LESSON --solution    grade the reference solution
 //   cudalab check LESSON --file F.cu --json results.json
 //   cudalab check LESSON --file F.cu --prairielearn results.json [--picture F.png]
@@ -12,6 +13,7 @@
 //   cudalab classroom LESSON -o DIR    a GitHub Classroom workflow
 //   cudalab exercise LESSON [--check]  make a lesson's exercise from its solution
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -59,6 +61,24 @@ int main(int argc, char** argv) {
   chk->add_option("--expect-failed", o.expect_failed,
                   "exit 0 only if exactly these tests fail: none, all, or names with commas "
                   "(for checking a lesson's solution, exercise and known-wrong files)");
+  auto* rn = app.add_subcommand(
+      "run", "run a lesson's program with your exercise.cu, rebuilt when it changed");
+  RunOptions ro;
+  rn->add_option("lesson", ro.lesson, "the lesson, e.g. matmul")->required();
+  rn->add_option("--file", ro.file, "run this file instead of the lesson's exercise.cu")
+      ->check(CLI::ExistingFile);
+  rn->add_flag("--solution", ro.solution, "run the lesson's reference solution instead");
+  rn->add_option("--check", ro.checks,
+                 "run under the simulator's checks: all, or memcheck, racecheck, synccheck, "
+                 "initcheck (several with commas)")
+      ->expected(0, 1)
+      ->default_str("all");
+  rn->add_option("--trace", ro.trace, "record every memory access into this trace file");
+  rn->add_flag("--viz", ro.viz, "record a trace and open it in cudalab-viz");
+  rn->add_option("--picture", ro.picture,
+                 "record a trace and draw it (cudalab-viz under xvfb-run) into this PNG");
+  rn->footer(
+      "The program's own arguments go after --: cudalab run vector_add -- 1000 --threads 128");
   auto* ex = app.add_subcommand(
       "exercise", "make a lesson's exercise.cu from its solution (BEGIN/END SOLUTION markers)");
   std::string exercise_lesson;
@@ -124,6 +144,15 @@ int main(int argc, char** argv) {
   std::string cl_lesson, cl_dir;
   cl->add_option("lesson", cl_lesson, "the lesson, or all")->required();
   cl->add_option("-o,--output", cl_dir, "the student repository's folder")->required();
+  // `cudalab run LESSON ... -- ARGS`: what follows -- is the program's own.
+  std::vector<std::string> program_args;
+  if (argc > 1 && std::string(argv[1]) == "run")
+    for (int i = 2; i < argc; ++i)
+      if (std::string(argv[i]) == "--") {
+        program_args.assign(argv + i + 1, argv + argc);
+        argc = i;
+        break;
+      }
   CLI11_PARSE(app, argc, argv);
 
   if (*gr) {
@@ -162,6 +191,15 @@ int main(int argc, char** argv) {
     return check(o);
   }
   if (*ex) return exercise(exercise_lesson, exercise_check);
+  if (*rn) {
+    if (ro.solution && !ro.file.empty()) {
+      std::cerr << "cudalab: --solution and --file cannot go together\n";
+      return 2;
+    }
+    if (rn->count("--check") && ro.checks.empty()) ro.checks = "all";
+    ro.args = program_args;
+    return run_lesson(ro);
+  }
   if (*st) return stats(trace_path, stats_json);
   return 2;
 }

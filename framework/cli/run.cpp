@@ -1,0 +1,182 @@
+// cudalab run: a lesson's program (driver.cu) with the student's current
+// file, rebuilt when either changed, run with the simulator's checks or a
+// trace when asked, and the trace shown in cudalab-viz (or drawn to a PNG).
+// It is the student's own code on their own machine: no sandbox, as when
+// they run any program they wrote.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "cli.h"
+#include "cudalab_cli_config.h"
+#include "process.h"
+
+namespace cudalab::cli {
+namespace {
+
+// What the build depends on: the two sources, the lesson's header, and the
+// toolchain's files (a rebuilt simulator rebuilds the program).
+std::string build_key(const Lesson& lesson, const fs::path& student) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  for (const fs::path& p : {lesson.dir / "driver.cu", student, lesson.dir / "lesson.h"})
+    mix(p.string() + "\n" + read_file(p));
+  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY}) {
+    struct stat st {};
+    stat(tool, &st);
+    mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
+  }
+  char out[17];
+  std::snprintf(out, sizeof(out), "%016llx", static_cast<unsigned long long>(h));
+  return out;
+}
+
+// Runs argv with this terminal (its output as it comes) and `env` added;
+// returns its exit status (128 + signal when a signal ended it).
+int run_here(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+  const pid_t pid = fork();
+  if (pid < 0) return 127;
+  if (pid == 0) {
+    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cudalab: cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+int run_lesson(const RunOptions& o) {
+  Lesson lesson;
+  std::string why;
+  if (!find_lesson(o.lesson, &lesson, &why)) {
+    std::cerr << why;
+    return 2;
+  }
+  fs::path student =
+      o.solution ? lesson.dir / lesson.solution_file : lesson.dir / lesson.student_file;
+  if (!o.file.empty()) student = fs::absolute(o.file);
+  if (!fs::is_regular_file(student)) {
+    std::cerr << "cudalab: " << student.string() << ": no such file"
+              << (o.solution ? " (a student's copy of the course has no solutions)" : "") << "\n";
+    return 2;
+  }
+  if (!fs::exists(lesson.dir / "driver.cu")) {
+    std::cerr << "cudalab: lesson " << lesson.name << " has no driver.cu: nothing to run\n";
+    return 2;
+  }
+  // One folder per file run (the exercise and the solution both stay built).
+  const fs::path dir =
+      fs::path(CUDALAB_BIN_DIR).parent_path() / "run" / lesson.name / student.stem();
+  const fs::path program = dir / lesson.name;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    std::cerr << "cudalab: cannot make " << dir.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+
+  // Build only what changed.
+  const std::string key = build_key(lesson, student);
+  const fs::path key_file = dir / "built-from.key";
+  const bool fresh = fs::exists(program) && fs::exists(program.string() + ".instrumented") &&
+                     fs::exists(key_file) && read_file(key_file) == key;
+  if (fresh) {
+    std::cerr << "cudalab: " << student.filename().string()
+              << " is unchanged since its last build: running it\n";
+  } else {
+    std::cerr << "cudalab: building " << student.string() << " with lesson " << lesson.name
+              << "'s program (driver.cu) ..." << std::endl;
+    fs::remove(key_file, ec);
+    const std::vector<std::string> build = {CUDALAB_CC_PATH,
+                                            "-O2",
+                                            "-Wno-unused-parameter",
+                                            "-Wno-unused-variable",
+                                            "-I" + lesson.dir.string(),
+                                            "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR,
+                                            (lesson.dir / "driver.cu").string(),
+                                            student.string(),
+                                            CUDALAB_FRAMEWORK_LIBRARY,
+                                            "-o",
+                                            program.string()};
+    if (run_here(build, {}) != 0) {
+      std::cerr << "\ncudalab: " << student.filename().string()
+                << " did not build. Fix the first error above (its file and line start the "
+                   "message), then run this again.\n";
+      return 1;
+    }
+    write_atomically(key_file, key);
+  }
+
+  // The run: under the checks, traced, or plain (the plain build, fast).
+  std::vector<std::string> env;
+  if (!o.checks.empty()) env.push_back("CUDALAB_CHECK=" + o.checks);
+  std::string trace = o.trace;
+  if (trace.empty() && (o.viz || !o.picture.empty()))
+    trace = (dir / (lesson.name + ".trace")).string();
+  if (!trace.empty()) {
+    trace = fs::absolute(trace).string();
+    env.push_back("CUDALAB_TRACE=" + trace);
+  }
+  std::vector<std::string> argv = {program.string()};
+  argv.insert(argv.end(), o.args.begin(), o.args.end());
+  std::cerr << "cudalab: running " << program.filename().string();
+  for (const auto& a : o.args) std::cerr << " " << a;
+  for (const auto& e : env) std::cerr << (&e == &env.front() ? " with " : ", ") << e;
+  std::cerr << "\n" << std::endl;
+  const int status = run_here(argv, env);
+  if (trace.empty()) return status;
+  if (!fs::exists(trace)) {
+    std::cerr << "cudalab: the run left no trace in " << trace << "\n";
+    return status ? status : 1;
+  }
+  std::cerr << "\ncudalab: trace written to " << trace << " (./build/bin/cudalab stats " << trace
+            << " gives its figures)\n";
+
+  // The picture: in a window, or drawn to a PNG without one.
+  if (!fs::exists(CUDALAB_VIZ_PATH)) {
+    if (o.viz || !o.picture.empty())
+      std::cerr << "cudalab: cudalab-viz is not built (cmake --build --preset default)\n";
+    return status ? status : (o.viz || !o.picture.empty() ? 1 : 0);
+  }
+  if (!o.picture.empty()) {
+    if (find_program("xvfb-run").empty()) {
+      std::cerr << "cudalab: --picture draws in a virtual screen: apt-get install xvfb\n";
+      return 1;
+    }
+    const int drawn =
+        run_here({"xvfb-run", "-a", "-s", "-screen 0 1400x900x24", CUDALAB_VIZ_PATH, trace,
+                  "--screenshot", fs::absolute(o.picture).string(), "--size", "1280x800"},
+                 {});
+    if (drawn != 0) return drawn;
+  }
+  if (o.viz) {
+    const char* display = std::getenv("DISPLAY");
+    const char* wayland = std::getenv("WAYLAND_DISPLAY");
+    if ((!display || !*display) && (!wayland || !*wayland)) {
+      std::cerr << "cudalab: no display here for cudalab-viz's window: use --picture FILE.png "
+                   "to draw it to a file instead\n";
+      return status ? status : 1;
+    }
+    run_here({CUDALAB_VIZ_PATH, trace}, {});
+  }
+  return status;
+}
+
+}  // namespace cudalab::cli
