@@ -13,7 +13,8 @@
 # are left out so that each access is the size the source says, as on a GPU.
 set(CUDALAB_INSTRUMENT_FLAGS
     -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores
-    -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1)
+    -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1
+    "SHELL:-mllvm -simplifycfg-sink-common=false" "SHELL:-mllvm -simplifycfg-hoist-common=false")
 
 function(cudalab_add_cuda_executable name)
   cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})

@@ -113,9 +113,10 @@ int check(const CheckOptions& opt) {
       rubrics_said = true;
     }
     if (t.verdict == "did not compile") return;
-    std::printf("  %-4s %4.1f/%-4.1f %s: %s\n", t.status == "passed" ? "pass" : "FAIL", t.score,
+    std::printf("  %-4s %4.1f/%-4.1f %s: %s%s\n", t.status == "passed" ? "pass" : "FAIL", t.score,
                 t.max_score, t.name.c_str(),
-                t.visibility == "hidden" ? "hidden test" : t.description.c_str());
+                t.visibility == "hidden" ? "hidden test" : t.description.c_str(),
+                t.extra_credit && t.visibility == "hidden" ? " (extra credit)" : "");
     const std::string out = student_output(t);
     if (!out.empty() && (t.status != "passed" || opt.verbose)) std::cout << indent(out);
     std::cout << std::flush;
@@ -136,8 +137,7 @@ int check(const CheckOptions& opt) {
   }
   const size_t passed = size_t(std::count_if(
       r.tests.begin(), r.tests.end(), [](const TestRecord& t) { return t.status == "passed"; }));
-  std::printf("\ntotal: %g / %g points%s\n", r.score, r.max_score,
-              r.status == "did_not_compile" ? " (did not compile)" : "");
+  std::cout << "\n" << summary_line(r) << "\n";
   std::printf("%zu passed, %zu failed (%.1f s)\n", passed, r.tests.size() - passed, r.seconds);
   if (!opt.classroom_path.empty())
     std::ofstream(opt.classroom_path) << classroom_json(r).dump() << "\n";

@@ -70,14 +70,19 @@ std::string base64(const std::string& in) {
   return out;
 }
 
+}  // namespace
+
 std::string summary_line(const GradeRecord& r) {
   if (r.status == "error") return "The submission could not be graded: " + r.error;
   std::string s = "total: " + points(r.score) + " / " + points(r.max_score) + " points";
+  double extra = 0, extra_max = 0;
+  for (const auto& t : r.tests)
+    if (t.extra_credit) extra += t.score, extra_max += t.max_score;
+  if (extra_max > 0)
+    s += " (" + points(extra) + " of up to " + points(extra_max) + " extra credit included)";
   if (r.status == "did_not_compile") s += " (the file did not compile)";
   return s;
 }
-
-}  // namespace
 
 std::string feedback_text(const GradeRecord& r) {
   std::ostringstream out;
@@ -167,7 +172,7 @@ json prairielearn_json(const GradeRecord& r, const std::string& picture_png) {
     tests.push_back(test);
   }
   json j = {{"gradable", r.status != "error"},
-            {"score", r.max_score > 0 ? r.score / r.max_score : 0.0},
+            {"score", r.max_score > 0 ? std::min(1.0, r.score / r.max_score) : 0.0},
             {"message", summary_line(r)},
             {"output", r.status == "did_not_compile" ? r.compiler_output : ""},
             {"tests", tests}};

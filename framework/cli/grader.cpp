@@ -125,6 +125,9 @@ class Session {
                                     std::to_string(o_.output_mib),
                                     "--"};
     std::vector<std::string> passed = env;
+    // The simulator's own watchdog stops a launch just before the judge's
+    // deadline, and says which thread was at which line of the student's.
+    if (limit > 3) passed.push_back("CUDALAB_TIMEOUT=" + std::to_string(limit - 1.5));
     for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
       if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
     for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
@@ -178,8 +181,17 @@ class TimeBudget {
   bool overrun_ = false;
 };
 
+// The simulator's watchdog (CUDALAB_TIMEOUT) stopped a launch: the program
+// says so, with the line a thread was at. Believing it can only cost the
+// submission (a timed-out test fails, and shortens the next tests' time).
+bool launch_stopped(const Judged& j) {
+  return j.result.is_object() &&
+         j.result.value("printed", "").find("ran longer than CUDALAB_TIMEOUT=") !=
+             std::string::npos;
+}
+
 bool timed_out(const Judged& j) {
-  return j.result.is_object() && j.result.value("ended", "") == "timeout";
+  return j.result.is_object() && (j.result.value("ended", "") == "timeout" || launch_stopped(j));
 }
 
 std::string printed_of(const Judged& j) {
@@ -203,7 +215,18 @@ void fill_from_judge(TestRecord* t, const Judged& j) {
   t->verdict = verdict_of(t->status, ended);
   t->seconds = j.result.value("seconds", 0.0);
   t->output = j.result.value("output", "");
-  const std::string printed = printed_of(j);
+  if (t->status != "passed" && launch_stopped(j)) {
+    t->verdict = "timed out";
+    t->output =
+        "A kernel ran until the test's time was nearly out and was stopped (a loop that "
+        "never ends, or far more work than the test needs?). Where one of its threads "
+        "was is in what your program printed, below.\n" +
+        t->output;
+  }
+  std::string printed = printed_of(j);
+  // The student's file by its name, not the sandbox's folder.
+  for (size_t at; (at = printed.find("/submission/")) != std::string::npos;)
+    printed.erase(at, std::strlen("/submission/"));
   if (!printed.empty() && t->status != "passed")
     t->output +=
         "What your program printed (lines start with |):\n" + quoted_lines(clean(printed, 3000));
@@ -357,6 +380,14 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
   std::string said = "The simulator's checks found " + std::to_string(findings.size()) +
                      (findings.size() == 1 ? " problem" : " problems") +
                      " when this test ran again under them (" + checks + "):\n";
+  // A race across loop iterations first: it explains the races beside it.
+  std::stable_sort(findings.begin(), findings.end(), [](const json& a, const json& b) {
+    auto across = [](const json& f) {
+      return f.is_object() &&
+             f.value("advice", "").find("iterations of a loop") != std::string::npos;
+    };
+    return across(a) && !across(b);
+  });
   size_t shown = 0;
   for (const auto& f : findings) {
     if (!f.is_object()) continue;
@@ -373,6 +404,8 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
     said += clean(line, 400) + "\n";
     if (const std::string m = f.value("message", ""); !m.empty())
       said += "    " + clean(student_paths(m, sandbox.scratch()), 600) + "\n";
+    if (const std::string a = f.value("advice", ""); !a.empty())
+      said += "    " + clean(student_paths(a, sandbox.scratch()), 600) + "\n";
   }
   if (shown > 6) said += "  ... and " + std::to_string(shown - 6) + " more\n";
   said += "The test's own verdict, from the first run:\n";
@@ -465,7 +498,10 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   rec.sandbox = o.confined ? "bubblewrap" : "unconfined";
   auto finish = [&]() -> GradeRecord {
     rec.score = rec.max_score = 0;
-    for (const auto& t : rec.tests) rec.score += t.score, rec.max_score += t.max_score;
+    for (const auto& t : rec.tests) {
+      rec.score += t.score;
+      if (!t.extra_credit) rec.max_score += t.max_score;
+    }
     rec.seconds = now_s() - started;
     return rec;
   };
@@ -527,6 +563,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
         t.description = j.value("description", "");
         t.visibility = j.value("visibility", "visible");
         t.max_score = j.at("points").get<double>();
+        t.extra_credit = j.value("extra_credit", false);
         rec.tests.push_back(t);
       } catch (const std::exception&) {
       }
@@ -675,7 +712,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
       budget.spent(limit, t.seconds, timed_out(j));
       if (limit < o.test_seconds && t.verdict == "timed out")
         t.output += "(This test had only " + std::to_string(int(limit + 0.5)) +
-                    " seconds: an earlier test never ended.)\n";
+                    (limit < 1.5 ? " second" : " seconds") + ": an earlier test never ended.)\n";
       // The first visible test that fails runs again under the checks; the
       // others say where to look.
       if (o.diagnose && no_simulator.empty() && worth_diagnosing(t)) {
@@ -741,7 +778,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
 // Every field, with its default when a record lacks it.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestRecord, name, description, visibility, kind,
                                                 status, verdict, output, findings, score, max_score,
-                                                seconds)
+                                                seconds, extra_credit)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRecord, lesson, file, status, compiler_output,
                                                 error, tests, score, max_score, seconds, seed,
                                                 sandbox, picture_test, picture_note)

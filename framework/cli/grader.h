@@ -41,13 +41,14 @@ struct TestRecord {
   std::string output;                 // what the judge said (and the program printed)
   std::vector<std::string> findings;  // the checks' findings ("racecheck: hazard at file:line")
   double score = 0, max_score = 0, seconds = 0;
+  bool extra_credit = false;  // its points add to the score, not to the maximum
 };
 
 struct GradeRecord {
   std::string lesson, file, status = "graded";  // graded, did_not_compile, error
   std::string compiler_output, error;
   std::vector<TestRecord> tests;
-  double score = 0, max_score = 0, seconds = 0;
+  double score = 0, max_score = 0, seconds = 0;  // max_score: without extra credit
   uint64_t seed = 0;
   std::string sandbox;  // "bubblewrap" or "unconfined"
   // The test the picture is of ("" when none was asked for or could be
@@ -64,6 +65,10 @@ GradeRecord grade_submission(const Lesson& lesson, const std::filesystem::path& 
 
 nlohmann::json record_json(const GradeRecord& r);
 GradeRecord record_from_json(const nlohmann::json& j);
+
+// "total: 12 / 12 points", with the extra credit and a file that did not
+// compile said.
+std::string summary_line(const GradeRecord& r);
 
 // What a student may see of a test: a hidden one shows its name, points and
 // a plain verdict only.

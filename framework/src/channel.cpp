@@ -285,10 +285,10 @@ class Worker {
   std::string timeout_words() const {
     char s[400];
     std::snprintf(s, sizeof(s),
-                  "The test ran for more than %.0f seconds and was stopped. A kernel that never "
-                  "ends usually has a loop whose index does not advance (a grid-stride loop "
-                  "must add the stride), or a barrier that some threads never reach.",
-                  limits_.seconds);
+                  "The test ran for more than %.0f second%s and was stopped. A kernel that "
+                  "never ends usually has a loop whose index does not advance (a grid-stride "
+                  "loop must add the stride), or a barrier that some threads never reach.",
+                  limits_.seconds, limits_.seconds < 1.5 ? "" : "s");
     return s;
   }
 

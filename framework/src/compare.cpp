@@ -18,7 +18,9 @@ std::string describe_writer(const void* device_address) {
 #ifdef CUDALAB_SIMULATOR
   if (!sim::instrumented()) return "";
   sim::Writer w = sim::last_writer(device_address);
-  if (!w.known) return "no thread wrote it";
+  if (!w.known)
+    return "no thread wrote it: it holds what was there before the launch (copied in with "
+           "cudaMemcpy, or left from an earlier step)";
   std::ostringstream s;
   s << "written by thread (" << w.thread.x << "," << w.thread.y << "," << w.thread.z
     << ") of block (" << w.block.x << "," << w.block.y << "," << w.block.z << ")";

@@ -144,7 +144,8 @@ int grader_main(int argc, char** argv) {
       nlohmann::json j = {{"name", t.name},
                           {"points", t.points},
                           {"visibility", visibility_name(t.visibility)},
-                          {"description", t.description}};
+                          {"description", t.description},
+                          {"extra_credit", t.extra_credit}};
       std::cout << j.dump() << "\n";
     }
     std::cout << nlohmann::json{{"calls", called_functions()}}.dump() << "\n";

@@ -112,10 +112,12 @@ CUDALAB_GRADED_TEST(TiledOddSize, 1,
 CUDALAB_GRADED_TEST(TiledSmall, 1, "stage 3, tiled: 5 x 5 (smaller than one tile)") {
   run_case(t, kTiled, 5, t.seed(1));
 }
-CUDALAB_GRADED_TEST(RegisterTiledSquare256, 1, "stage 4 (advanced), register-tiled: 256 x 256") {
+CUDALAB_EXTRA_CREDIT_TEST(RegisterTiledSquare256, 1,
+                          "stage 4 (advanced, extra credit), register-tiled: 256 x 256") {
   run_case(t, kRegister, 256, t.seed(1));
 }
-CUDALAB_GRADED_TEST(RegisterTiledOddSize, 1, "stage 4 (advanced), register-tiled: 200 x 200") {
+CUDALAB_EXTRA_CREDIT_TEST(RegisterTiledOddSize, 1,
+                          "stage 4 (advanced, extra credit), register-tiled: 200 x 200") {
   run_case(t, kRegister, 200, t.seed(1));
 }
 

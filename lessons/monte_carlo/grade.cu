@@ -140,7 +140,10 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
     if (std::fabs(second - e.second_moment) > 0.05 * e.second_moment)
       t.fail() << "sums[1] / N is " << second << ", but the payoffs' squares average "
                << e.second_moment
-               << ": sums[1] should add up payoff * payoff, the way sums[0] adds the payoffs.\n";
+               << ". Either sums[1] does not add up payoff * payoff the way sums[0] adds the "
+                  "payoffs, or the draws are not independent: threads that share one random "
+                  "stream (one curand state, or the same seed and sequence) draw the same "
+                  "numbers, which moves the squares' average first.\n";
   }
 }
 

@@ -63,7 +63,8 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   if (const long past = cudalab::written_past_end(got.data(), size_t(c.n), kGuard); past >= 0) {
     const std::string who = cudalab::describe_writer(d_c + past);
     t.fail() << "  c[" << past << "] was written, but c has only " << c.n
-             << " elements: a thread past the end of the array wrote to memory that is not "
+             << (c.n == 1 ? " element" : " elements")
+             << ": a thread past the end of the array wrote to memory that is not "
                 "yours"
              << (who.empty() ? "" : " (" + who + ")")
              << ". Check the bounds: only i < n may be written.\n";

@@ -319,13 +319,12 @@ bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr
     }
   }
   if (kernel_own_memory(address)) return true;
-  // A read further past a buffer's end, within as many bytes again as the
-  // buffer has: a thread that ran on past the end (a prefetch, a stride too
-  // far). A GPU reads whatever lies there; so does this, without a fault.
+  // A read further past a buffer's end, within twice as many bytes again as
+  // the buffer has: a thread that ran on past the end (a prefetch, a
+  // grid-stride step too far). A GPU reads whatever lies there; so does this, without a fault.
   // Never a write: past the guard it would land on the simulator's memory.
   if (const Allocation* a = allocations().preceding(address);
-      !write && a && address >= a->base + a->size &&
-      address - (a->base + a->size) < std::max<uintptr_t>(a->size, 1 << 20)) {
+      !write && a && address >= a->base + a->size && address - (a->base + a->size) < 2 * a->size) {
     if (checking)
       memcheck_problem(kOutOfBounds, "__global__", address, size, write, pc,
                        relative_to(*a, address) + ", far past its end");
@@ -460,7 +459,7 @@ void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& 
   const std::string at_other =
       std::string(l.site.kernel) + " in " +
       (where_other.empty() ? std::string("(line not known)") : where_other);
-  std::string kind;
+  std::string kind, advice;
   if (k.tool == kRacecheck) {
     const bool same_block = d.other_known && d.other_block.x == d.block.x &&
                             d.other_block.y == d.block.y && d.other_block.z == d.block.z;
@@ -474,20 +473,42 @@ void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& 
                       : std::string("another thread");
     const char* verb1 = k.kind == 2 ? "read" : "wrote";
     const char* verb2 = k.kind == 1 ? "read" : "wrote";
+    // The later access on an earlier line of the same file: the two are in
+    // different iterations of a loop (the next one's write, say, while
+    // another thread still reads this one's), and a barrier between the two
+    // lines in the code would not be between them in time.
+    auto split = [](const std::string& w, std::string* file) {
+      const size_t colon = w.rfind(':');
+      if (colon == std::string::npos) return 0L;
+      *file = w.substr(0, colon);
+      return std::strtol(w.c_str() + colon + 1, nullptr, 10);
+    };
+    std::string file, file_other;
+    const long line = split(where, &file), line_other = split(where_other, &file_other);
+    const bool across_iterations =
+        line > 0 && line_other > line && file == file_other && (!d.other_known || same_block);
+    const std::string loop_advice =
+        "the two are in different iterations of a loop: one thread's next iteration (line " +
+        std::to_string(line) + ") runs while another still works on this one (line " +
+        std::to_string(line_other) +
+        "). Put a __syncthreads() at the end of the loop body, after line " +
+        std::to_string(line_other) + ", so that no thread starts the next iteration early";
+    advice = across_iterations ? loop_advice
+             : where == where_other && k.kind == 0
+                 ? "the same line in two threads: if they must update one place, use an "
+                   "atomic (atomicAdd, ...); if not, give each thread its own element"
+             : where == where_other && (!d.other_known || same_block)
+                 ? "one line both reads what another thread writes and writes: read into "
+                   "a variable, then __syncthreads() (or __syncwarp() within a warp), then "
+                   "write"
+             : !d.other_known || same_block
+                 ? "nothing orders the two: put a __syncthreads() between them (or "
+                   "__syncwarp() when both are in one warp)"
+                 : "threads of different blocks are never ordered within one launch: "
+                   "split the work into two launches, or use atomics";
     std::fprintf(stderr, "=========     %s %s it and thread %s in block %s %s it; %s\n",
                  earlier.c_str(), verb1, triple(d.thread).c_str(), triple(d.block).c_str(), verb2,
-                 where == where_other && k.kind == 0
-                     ? "the same line in two threads: if they must update one place, use an "
-                       "atomic (atomicAdd, ...); if not, give each thread its own element"
-                 : where == where_other && (!d.other_known || same_block)
-                     ? "one line both reads what another thread writes and writes: read into "
-                       "a variable, then __syncthreads() (or __syncwarp() within a warp), then "
-                       "write"
-                 : !d.other_known || same_block
-                     ? "nothing orders the two: put a __syncthreads() between them (or "
-                       "__syncwarp() when both are in one warp)"
-                     : "threads of different blocks are never ordered within one launch: "
-                       "split the work into two launches, or use atomics");
+                 advice.c_str());
     kind = k.kind == 0   ? "write-after-write"
            : k.kind == 1 ? "read-after-write"
                          : "write-after-read";
@@ -530,7 +551,9 @@ void report_finding(const Launch& l, const FindingKey& k, const FindingDetails& 
   if (d.other_known)
     j << ", \"other_thread\": " << json_triple(d.other_thread)
       << ", \"other_block\": " << json_triple(d.other_block);
-  j << ", \"message\": " << json_string(d.location) << ", \"count\": " << count << "}";
+  j << ", \"message\": " << json_string(d.location);
+  if (!advice.empty()) j << ", \"advice\": " << json_string(advice);
+  j << ", \"count\": " << count << "}";
   trace_finding(l, j.str());
   std::lock_guard lock(g_mutex);
   g_json_findings.push_back(j.str());

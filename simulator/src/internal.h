@@ -345,6 +345,8 @@ const std::vector<StaticSharedVariable>& other_thread_locals();
 const StaticSharedVariable* static_shared_variable_at(size_t offset);
 // The variable that ends last at or before `offset` (none: nullptr).
 const StaticSharedVariable* static_shared_variable_before(size_t offset);
+// Whether `name` is a kernel's (a __global__ function the program has).
+bool is_kernel_name(const std::string& name);
 uintptr_t static_shared_base();
 // The end of the guard after the static __shared__ variables (this thread's).
 constexpr size_t kSharedGuard = 4096;

@@ -284,6 +284,13 @@ void register_kernel_invoker(const void* kernel, const char* name, KernelInvoker
   registry()[kernel] = {name, invoker};
 }
 
+bool kernel_name_known(const std::string& name) {
+  std::lock_guard lock(g_registry_mutex);
+  for (const auto& [kernel, r] : registry())
+    if (r.name && name == r.name) return true;
+  return false;
+}
+
 KernelInvoker find_kernel_invoker(const void* kernel, const char** name) {
   std::lock_guard lock(g_registry_mutex);
   auto it = registry().find(kernel);
@@ -333,3 +340,7 @@ namespace cudalab::sim {
 LaunchSummary last_launch() { return cudalab::rt::last_summary(); }
 bool instrumented() { return cudalab::rt::instrumented_build(); }
 }  // namespace cudalab::sim
+
+namespace cudalab::rt {
+bool is_kernel_name(const std::string& name) { return cudalab::detail::kernel_name_known(name); }
+}  // namespace cudalab::rt

@@ -5,8 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/context/fiber.hpp>
 #include <chrono>
+#include <cinttypes>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
@@ -178,8 +180,38 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
   SimThread* t = tl_thread;
   BlockContext* b = tl_block;
   if (!t || !b || !t->fault_jump) {
-    // Not in a kernel: the program's own crash. Put the old handler back and
-    // let the instruction fault again.
+    // Not in a kernel: the program's own crash. Say where, at the first line
+    // of the program's own (not the C library's), once; then put the old
+    // handler back and let the instruction fault again.
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true) && !tl_in_runtime) {
+      FaultInfo f;
+      f.signal = sig;
+      f.address = reinterpret_cast<uintptr_t>(info->si_addr);
+      auto* uc = static_cast<ucontext_t*>(ucontext);
+#if defined(__x86_64__)
+      f.pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#else
+      (void)uc;
+#endif
+      note_callers(f);
+      const std::string line = student_line(f);
+      const char* what = sig == SIGSEGV  ? "an invalid memory access"
+                         : sig == SIGBUS ? "a bad memory access"
+                         : sig == SIGFPE ? "an arithmetic error (an integer divided by zero?)"
+                                         : "an illegal instruction";
+      std::string said_text =
+          "cudalab: the program crashed in host code (not in a kernel): " + std::string(what);
+      if (sig == SIGSEGV || sig == SIGBUS) {
+        char address[64];
+        std::snprintf(address, sizeof(address), " at address 0x%" PRIxPTR, f.address);
+        said_text += address;
+        if (f.address < 65536) said_text += " (a null pointer)";
+      }
+      said_text += line.empty() ? std::string("\n") : "\ncudalab:     at " + line + "\n";
+      if (write(2, said_text.data(), said_text.size()) < 0) {
+      }
+    }
     for (int i = 0; i < 4; ++i)
       if (kFaultSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
     return;
@@ -225,7 +257,7 @@ void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
     f.stack_overflow = false;
     f.block = b->index;
     f.thread = t->index;
-    f.caller_count = 0;
+    note_callers(f);  // the access may be in a header's code the student called
   }
   l->aborted.store(true);
   siglongjmp(*t->fault_jump, 1);

@@ -266,8 +266,25 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
   if (!dynamic && words[off / 4].kind == SharedWord::Kind::kNotShared) return;
   if (dynamic && (off + size + 3) / 4 > words.size() && !memcheck_enabled()) return;
   if (memcheck_enabled()) {
-    const bool outside = dynamic ? off + size > tl_block->launch->shmem
-                                 : words[off / 4].kind == SharedWord::Kind::kPadding;
+    bool outside = dynamic ? off + size > tl_block->launch->shmem
+                           : words[off / 4].kind == SharedWord::Kind::kPadding;
+    // Another kernel's static __shared__ variable: on a GPU this kernel's
+    // shared memory holds only its own, and a read past them faults.
+    const std::string& kernel = tl_block->launch->site.kernel;
+    auto function_of = [](const StaticSharedVariable& v) {
+      const size_t in = v.name.rfind("` in ");
+      return in == std::string::npos ? std::string() : v.name.substr(in + 5);
+    };
+    std::string landed_in;
+    if (!dynamic && !outside)
+      if (const StaticSharedVariable* v =
+              static_shared_variable_at(address - static_shared_base())) {
+        const std::string f = function_of(*v);
+        if (!f.empty() && f != kernel && f.rfind(kernel + "<", 0) != 0 && is_kernel_name(f)) {
+          outside = true;
+          landed_in = v->name;
+        }
+      }
     if (outside) {
       std::string where;
       if (dynamic)
@@ -282,6 +299,9 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
                 std::to_string(v->size) + " bytes)";
       else
         where = "outside every static __shared__ variable";
+      if (!landed_in.empty())
+        where += "; it lands in " + landed_in +
+                 ", another kernel's shared memory, which a GPU does not give this one";
       memcheck_problem(kOutOfBounds, "__shared__", address, size, write, pc, where);
       return;
     }

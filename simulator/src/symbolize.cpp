@@ -33,7 +33,31 @@ std::string main_program_file() {
   return n > 0 ? std::string(exe, size_t(n)) : std::string();
 }
 
+namespace {
+std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs);
+}  // namespace
+
+// Code the compiler made for no line of its own (line 0: one store made of
+// two lines' stores, say) is said at the line of the code just before it.
 std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
+  std::vector<std::string> out = symbolize_once(pcs);
+  std::vector<uintptr_t> earlier;
+  std::vector<size_t> whose;
+  for (size_t i = 0; i < pcs.size(); ++i)
+    if (out[i].empty() && pcs[i] > 64)
+      for (const long step : {-2, -4, -8, -16, -32}) {
+        earlier.push_back(pcs[i] + uintptr_t(step));
+        whose.push_back(i);
+      }
+  if (earlier.empty()) return out;
+  const std::vector<std::string> found = symbolize_once(earlier);
+  for (size_t k = 0; k < found.size(); ++k)
+    if (out[whose[k]].empty() && !found[k].empty()) out[whose[k]] = found[k];
+  return out;
+}
+
+namespace {
+std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
   std::vector<std::string> out(pcs.size());
   // Group by the object each address belongs to (the program or a library).
   std::map<std::string, std::vector<size_t>> by_object;
@@ -76,7 +100,9 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
       if (have_llvm) {
         if (!s.empty()) {
           if (auto c = s.rfind(':'); c != std::string::npos) s.resize(c);  // drop the column
-          const bool ours = s.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0;
+          // The simulator's headers, and the system's (an inlined
+          // std::vector::operator[]): the student's line is the caller's.
+          const bool ours = s.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0 || s.rfind("/usr/", 0) == 0;
           if (chosen.empty() || (chosen_is_ours && !ours)) {
             chosen = s;
             chosen_is_ours = ours;
@@ -98,13 +124,15 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
   }
   return out;
 }
+}  // namespace
 
 namespace {
 // Lines of the simulator (its headers and sources) and of the system's
 // headers and libraries: never the student's.
 bool not_the_students(const std::string& line) {
   return line.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0 ||
-         line.rfind(CUDALAB_SIM_SOURCE_DIR, 0) == 0 || line.rfind("/usr/", 0) == 0;
+         line.rfind(CUDALAB_SIM_SOURCE_DIR, 0) == 0 || line.rfind("/usr/", 0) == 0 ||
+         line.rfind("./", 0) == 0;  // the C library's own sources
 }
 }  // namespace
 

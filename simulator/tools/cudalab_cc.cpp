@@ -7,6 +7,7 @@
 // runtime. Two programs come out: `prog`, plain and fast, and
 // `prog.instrumented`, whose memory accesses the runtime observes; `prog`
 // hands over to its twin when a run asks for a trace (CUDALAB_TRACE).
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -168,15 +170,89 @@ std::string quote(const std::string& s) {
 }
 
 // Runs the commands in parallel; true when all succeed.
-bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose) {
+// The compiler's messages as the student wrote the code: a line the rewriter
+// changed (a launch, a kernel's registration) shows as it is in their file,
+// without the rewriter's text or a column that no longer fits; notes from
+// inside the simulator's headers or the standard library's, and the
+// rewriter's own machinery, are left out. Everything else is as clang said.
+std::string as_the_student_wrote_it(const std::string& text) {
+  static const std::regex header(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note): (.*)$)");
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  std::map<std::string, std::vector<std::string>> sources;  // original files, by path
+  auto source_line = [&](const std::string& file, size_t line) -> const std::string* {
+    auto [it, fresh] = sources.try_emplace(file);
+    if (fresh) {
+      std::ifstream in(file);
+      for (std::string l; std::getline(in, l);) it->second.push_back(l);
+    }
+    return line >= 1 && line <= it->second.size() ? &it->second[line - 1] : nullptr;
+  };
+  auto ours = [](const std::string& file) {
+    return file.rfind("/usr/", 0) == 0 || file.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0;
+  };
+  std::string out;
+  for (size_t i = 0; i < lines.size();) {
+    std::smatch m;
+    if (!std::regex_match(lines[i], m, header)) {
+      out += lines[i++] + "\n";  // "In file included from", "1 error generated."
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < lines.size() && !std::regex_match(lines[end], header) &&
+           lines[end].find(" generated.") == std::string::npos &&
+           lines[end].rfind("In file included from ", 0) != 0)
+      ++end;
+    const std::string file = m[1], kind = m[4], message = m[5];
+    const bool noise =
+        kind == "note" && (ours(file) || message.find("cudalab::detail") != std::string::npos ||
+                           message.find("cudalab_") != std::string::npos);
+    if (!noise) {
+      const std::string* original = source_line(file, std::stoul(m[2].str()));
+      const bool rewritten = original && end > i + 1 && lines[i + 1] != *original;
+      if (rewritten) {
+        out += file + ":" + m[2].str() + ": " + kind + ": " + message + "\n";
+        out += *original + "\n";
+      } else {
+        for (size_t k = i; k < end; ++k) out += lines[k] + "\n";
+      }
+    }
+    i = end;
+  }
+  return out;
+}
+
+// Runs the commands at once. A compile's messages (`filter`) are shown as
+// the student wrote the code, and the same messages from the two builds of
+// one file (plain and instrumented) once.
+bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose,
+             bool filter = false) {
   std::vector<pid_t> pids;
+  std::vector<std::string> logs;
   for (const auto& cmd : commands) {
     if (verbose) {
       for (const auto& a : cmd) std::cerr << quote(a) << ' ';
       std::cerr << '\n';
     }
+    std::string log;
+    if (filter) {
+      char name[] = "/tmp/cudalab-cc-log.XXXXXX";
+      const int fd = mkstemp(name);
+      if (fd >= 0) {
+        close(fd);
+        log = name;
+      }
+    }
+    logs.push_back(log);
     pid_t pid = fork();
     if (pid == 0) {
+      if (!log.empty()) {
+        const int fd = open(log.c_str(), O_WRONLY | O_TRUNC);
+        if (fd >= 0) dup2(fd, 2);
+      }
       std::vector<char*> args;
       for (const auto& a : cmd) args.push_back(const_cast<char*>(a.c_str()));
       args.push_back(nullptr);
@@ -198,6 +274,16 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
     int status = 0;
     waitpid(pid, &status, 0);
     ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  std::set<std::string> said;
+  for (const std::string& log : logs) {
+    if (log.empty()) continue;
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    fs::remove(log);
+    const std::string shown = as_the_student_wrote_it(text.str());
+    if (!shown.empty() && said.insert(shown).second) std::cerr << shown;
   }
   return ok;
 }
@@ -265,7 +351,10 @@ void rewrite_local_headers(const fs::path& original, const std::string& text,
 // are left out so that each access is the size the source says, as on a GPU.
 const char* const kInstrumentFlags[] = {
     "-fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores", "-fno-vectorize",
-    "-fno-slp-vectorize", "-DCUDALAB_INSTRUMENTED=1"};
+    "-fno-slp-vectorize", "-DCUDALAB_INSTRUMENTED=1",
+    // Each line's loads and stores stay its own (not one store sunk out of
+    // two branches, which has no line to report).
+    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false"};
 
 }  // namespace
 
@@ -375,7 +464,7 @@ int main(int argc, char** argv) {
       (variant == 0 ? plain_objects : instrumented_objects).push_back(obj);
     }
   }
-  if (!compiles.empty() && !run_all(compiles, o.verbose)) {
+  if (!compiles.empty() && !run_all(compiles, o.verbose, /*filter=*/true)) {
     cleanup();
     return 1;
   }

@@ -51,6 +51,7 @@ struct GradedTest {
   Visibility visibility = Visibility::kVisible;
   std::string description;
   void (*run)(TestContext&) = nullptr;
+  bool extra_credit = false;  // its points add to the score, not to the maximum
 };
 
 int register_test(const GradedTest& test);
@@ -68,16 +69,23 @@ int serve_judge();
 
 }  // namespace cudalab::grading
 
-#define CUDALAB_GRADED_TEST_WITH(id, points, visibility, description)                            \
+#define CUDALAB_GRADED_TEST_WITH(id, points, visibility, description, extra)                     \
   static void cudalab_graded_##id(::cudalab::grading::TestContext& t);                           \
   [[maybe_unused]] static const int cudalab_graded_reg_##id = ::cudalab::grading::register_test( \
-      {#id, points, visibility, description, cudalab_graded_##id});                              \
+      {#id, points, visibility, description, cudalab_graded_##id, extra});                       \
   static void cudalab_graded_##id([[maybe_unused]] ::cudalab::grading::TestContext& t)
 
 #define CUDALAB_GRADED_TEST(id, points, description) \
-  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kVisible, description)
+  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kVisible, description, false)
 
 // A hidden case: its inputs are seeded and its details are not shown to the
 // student before the due date (Gradescope's "after_due_date").
 #define CUDALAB_HIDDEN_GRADED_TEST(id, points, description) \
-  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kHidden, description)
+  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kHidden, description, false)
+
+// Extra credit (an optional stage): passing adds its points to the score;
+// skipping it costs nothing, since they are not part of the maximum.
+#define CUDALAB_EXTRA_CREDIT_TEST(id, points, description) \
+  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kVisible, description, true)
+#define CUDALAB_HIDDEN_EXTRA_CREDIT_TEST(id, points, description) \
+  CUDALAB_GRADED_TEST_WITH(id, points, ::cudalab::grading::Visibility::kHidden, description, true)
