@@ -14,7 +14,8 @@
 set(CUDALAB_INSTRUMENT_FLAGS
     -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores
     -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1
-    "SHELL:-mllvm -simplifycfg-sink-common=false" "SHELL:-mllvm -simplifycfg-hoist-common=false")
+    "SHELL:-mllvm -simplifycfg-sink-common=false" "SHELL:-mllvm -simplifycfg-hoist-common=false"
+    -fno-builtin-memset)
 
 function(cudalab_add_cuda_executable name)
   cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})

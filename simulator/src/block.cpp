@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -344,13 +345,31 @@ uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
 void BlockRun::release_barrier() {
   if (synccheck_enabled() && !at_barrier_.empty()) {
     const uintptr_t first = at_barrier_.front()->wait_pc;
+    std::vector<uintptr_t> pcs = {first};
     for (const SimThread* t : at_barrier_)
-      if (t->wait_pc != first && !same_source_line(t->wait_pc, first)) {
-        synccheck_barrier("divergent", first,
-                          "Threads of one block wait at different __syncthreads() calls "
-                          "(divergent barriers: undefined on a GPU)");
-        break;
+      if (std::find(pcs.begin(), pcs.end(), t->wait_pc) == pcs.end() &&
+          !same_source_line(t->wait_pc, first))
+        pcs.push_back(t->wait_pc);
+    if (pcs.size() > 1) {
+      // The barrier inside the branch or loop that not every thread takes
+      // is the one to fix: of the lines the threads wait at, the earliest
+      // in the file (a barrier in a loop whose trip count differs per
+      // thread comes before the one after the loop).
+      std::vector<uintptr_t> calls;
+      for (uintptr_t pc : pcs) calls.push_back(pc - 1);
+      const auto lines = symbolize(calls);
+      size_t pick = 0;
+      long best = -1;
+      for (size_t i = 0; i < lines.size(); ++i) {
+        const size_t colon = lines[i].rfind(':');
+        const long line = colon == std::string::npos ? -1 : std::atol(lines[i].c_str() + colon + 1);
+        if (line > 0 && (best < 0 || line < best)) best = line, pick = i;
       }
+      synccheck_barrier("divergent", pcs[pick],
+                        "Threads of one block wait at different __syncthreads() calls "
+                        "(divergent barriers: undefined on a GPU): this one is inside a branch "
+                        "or a loop that not every thread of the block takes as often");
+    }
   }
   // One result for every thread: count, and or or over the predicates.
   const uint64_t packed =

@@ -353,8 +353,11 @@ const char* const kInstrumentFlags[] = {
     "-fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores", "-fno-vectorize",
     "-fno-slp-vectorize", "-DCUDALAB_INSTRUMENTED=1",
     // Each line's loads and stores stay its own (not one store sunk out of
-    // two branches, which has no line to report).
-    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false"};
+    // two branches, which has no line to report), and stores of zeros stay
+    // stores (not merged into a memset the checks never see, which would
+    // leave memory the kernel did set looking unset).
+    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false",
+    "-fno-builtin-memset"};
 
 }  // namespace
 
