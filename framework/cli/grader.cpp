@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -370,11 +371,15 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
   }
   const std::string checks = "memcheck, racecheck, synccheck and initcheck";
   if (findings.empty()) {
+    // The rerun's own verdict says more: its build tracks which thread
+    // wrote each element (the tests' plain build does not).
+    const std::string verdict =
+        rerun.status != "passed" && !rerun.output.empty() ? rerun.output : t->output;
     t->output = "The simulator's checks (" + checks +
                 ") found no bad memory access and no barrier or race problem when this test "
                 "ran again: the mistake is in what the kernel computes (its indices or its "
                 "arithmetic).\n" +
-                t->output;
+                verdict;
     return 0;
   }
   std::string said = "The simulator's checks found " + std::to_string(findings.size()) +
@@ -475,6 +480,56 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   return "";
 }
 
+// Where the compiled main of a lesson's programs is kept: every submission
+// of a lesson links the same one, so it is compiled once (outside the
+// sandbox: it is the course's code, not the student's).
+fs::path main_cache_root() { return fs::path(CUDALAB_BIN_DIR).parent_path() / "grade-cache"; }
+
+// The object (and its instrumented twin, `.instrumented` beside it) of the
+// main that serves the judge `calls`; "" when it cannot be made (the
+// caller then compiles the main with the student's file).
+fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  mix(main_text);
+  mix(read_file(lesson.dir / "lesson.h"));
+  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY}) {
+    struct stat st {};
+    stat(tool, &st);
+    mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
+  }
+  char key[17];
+  std::snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));
+  const fs::path dir = main_cache_root() / (lesson.name + "-" + key);
+  const fs::path object = dir / "main.o";
+  if (fs::exists(object) && fs::exists(object.string() + ".instrumented")) return object;
+  std::error_code ec;
+  fs::create_directories(main_cache_root(), ec);
+  std::string pattern = (main_cache_root() / ("new." + lesson.name + ".XXXXXX")).string();
+  if (ec || !mkdtemp(pattern.data())) return "";
+  const fs::path fresh = pattern;
+  std::ofstream(fresh / "main.cu") << main_text;
+  const ProcessResult r = run_process(
+      {CUDALAB_CC_PATH, "-c", "-O2", "-I" + lesson.dir.string(), "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR,
+       (fresh / "main.cu").string(), "-o", (fresh / "main.o").string()},
+      120);
+  // Readable by the sandbox's user; the first of two gradings to finish wins.
+  fs::permissions(fresh,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                      fs::perms::others_read | fs::perms::others_exec,
+                  ec);
+  if (r.exit_code != 0 || !fs::exists(fresh / "main.o.instrumented") ||
+      (rename(fresh.c_str(), dir.c_str()) != 0 && !fs::exists(object))) {
+    fs::remove_all(fresh, ec);
+    return fs::exists(object) ? object : fs::path();
+  }
+  fs::remove_all(fresh, ec);  // left when another grading's was first
+  return fs::exists(object) ? object : fs::path();
+}
+
 }  // namespace
 
 uint64_t random_seed() {
@@ -511,6 +566,11 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
                                         CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
                                         CUDALAB_FRAMEWORK_LIBRARY};
   if (o.gpu) toolchain.push_back(CUDALAB_FRAMEWORK_GPU_LIBRARY);
+  {
+    std::error_code ec;
+    fs::create_directories(main_cache_root(), ec);
+    if (!ec) toolchain.push_back(main_cache_root().string());
+  }
   const std::vector<std::string> out_of_sight = {lessons_root().string(), CUDALAB_BIN_DIR};
   const Sandbox sandbox(scratch.path, toolchain, out_of_sight, o.confined, o.gpu, o.sandbox_uid);
   // Where the simulator's build runs: the same, without the GPU.
@@ -539,7 +599,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   // The graded tests run the program built for where the grading is (GPU or
   // simulator); the method rubrics and the picture need the simulator's.
   const Session session(lesson, o, sandbox, "program");
-  const Session on_simulator(lesson, o, simulated, o.gpu ? "program_sim" : "program");
+  const Session on_simulator(lesson, o, simulated, o.gpu ? "program_sim" : "program.instrumented");
   if (!fs::exists(session.judge())) {
     rec.status = "error";
     rec.error = "the judge " + session.judge().string() +
@@ -593,14 +653,16 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   }
 
   // The program: the student's file and a main that serves the judge.
-  {
-    std::ofstream m(scratch.path / "cudalab_main.cu");
-    m << "// Made by cudalab: the judge calls these functions of the student's file.\n"
-         "#include \"cudalab/grading.h\"\n#include \"cudalab/submission.h\"\n#include "
-         "\"lesson.h\"\n";
-    for (const auto& c : calls) m << "CUDALAB_SERVE(" << c << ")\n";
-    m << "int main() { return cudalab::grading::serve_judge(); }\n";
-  }
+  std::string main_text =
+      "// Made by cudalab: the judge calls these functions of the student's file.\n"
+      "#include \"cudalab/grading.h\"\n#include \"cudalab/submission.h\"\n#include "
+      "\"lesson.h\"\n";
+  for (const auto& c : calls) main_text += "CUDALAB_SERVE(" + c + ")\n";
+  main_text += "int main() { return cudalab::grading::serve_judge(); }\n";
+  std::ofstream(scratch.path / "cudalab_main.cu") << main_text;
+  // On the simulator, the main compiled once per lesson; the student's file
+  // is then the only compile, plain and instrumented side by side.
+  const fs::path main_object = o.gpu ? fs::path() : cached_main_object(lesson, main_text);
   sandbox.hand_over();
   // One build of the program, in the sandbox: by nvcc for the GPU or by
   // cudalab-cc for the simulator.
@@ -613,11 +675,16 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
              "-arch=native",
              "-I/submission",
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
-    else
+    else if (o.gpu)  // the simulator's build beside nvcc's: for the rubrics alone
       cmd = {CUDALAB_CC_PATH, "--instrumented", "-O2", "-I/submission",
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
-    for (const std::string f : {"cudalab_main.cu", source_name.c_str()})
-      cmd.push_back(sandbox.inside(f));
+    else  // the plain program for the tests, its instrumented twin for the rest
+      cmd = {CUDALAB_CC_PATH, "-O2", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    if (!gpu && !main_object.empty())
+      cmd.push_back(main_object.string());
+    else
+      cmd.push_back(sandbox.inside("cudalab_main.cu"));
+    cmd.push_back(sandbox.inside(source_name));
     cmd.push_back(gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY);
     cmd.insert(cmd.end(), {"-o", sandbox.inside(program)});
     SandboxLimits limits = o.limits;
@@ -667,7 +734,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     rec.error = why;
     return finish();
   }
-  if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch.path / "program")) {
+  if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch.path / "program") ||
+      (!o.gpu && !fs::exists(scratch.path / "program.instrumented"))) {
     rec.status = "did_not_compile";
     rec.compiler_output = compiler_said(b);
     for (auto& t : rec.tests) {

@@ -101,6 +101,29 @@ TEST_F(Tools, CompileErrorsPointAtTheCuFileAndLine) {
   EXPECT_TRUE(Says(b.output, "undeclared_value"));
 }
 
+TEST_F(Tools, CompileErrorsShowTheLaunchAsWritten) {
+  Result b = run(kCC + " " + kPrograms + "/launch_arity_error.cu -o " + path("x"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(
+      Says(b.output, "launch_arity_error.cu:9: error: no matching function for call to 'add'"));
+  EXPECT_TRUE(Says(b.output, "  add<<<1, 32>>>(a, c);"));
+  EXPECT_TRUE(Says(b.output, "launch_arity_error.cu:5: note: candidate function not viable"));
+  for (const char* never : {"make_launcher", "cudalab_args_", "/usr/include", "kernel_language.h",
+                            "cudalab_kernel_registered"})
+    EXPECT_FALSE(Says(b.output, never)) << never << " in:\n" << b.output;
+  // One message, not one per build (plain and instrumented).
+  EXPECT_EQ(b.output.find("1 error generated."), b.output.rfind("1 error generated.")) << b.output;
+}
+
+TEST_F(Tools, RacecheckNamesARaceAcrossLoopIterations) {
+  const std::string src = kPrograms + "/checks/race_across_iterations.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  EXPECT_TRUE(Says(r.output, "the two are in different iterations of a loop")) << r.output;
+  EXPECT_TRUE(Says(r.output, "Put a __syncthreads() at the end of the loop body, after line 17"))
+      << r.output;
+}
+
 TEST_F(Tools, BadArgumentsGetAClearMessage) {
   Result r = run(kCC + " --no-such-flag x.cu");
   EXPECT_EQ(r.status, 2);
@@ -272,8 +295,8 @@ TEST_F(Tools, NullAndFarPointersFaultAtTheStudentsLine) {
       const Result r = run(program);
       EXPECT_EQ(r.status, 0) << program << "\n" << r.output;
       for (const std::string& want :
-           {std::string("after: cudaErrorIllegalAddress"), std::string(c.line),
-            std::string(c.said), std::string("by thread (")})
+           {std::string("after: cudaErrorIllegalAddress"), std::string(c.line), std::string(c.said),
+            std::string("by thread (")})
         EXPECT_TRUE(Says(r.output, want)) << program;
       EXPECT_FALSE(Says(r.output, "simulator/src/")) << program;
     }
