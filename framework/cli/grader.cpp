@@ -233,17 +233,25 @@ void fill_from_judge(TestRecord* t, const Judged& j) {
         "What your program printed (lines start with |):\n" + quoted_lines(clean(printed, 3000));
 }
 
+// The findings of a CUDALAB_CHECK_JSON report; false when it is missing,
+// too large or not a report (it comes from the submission's process).
+bool read_findings(const fs::path& report, json* findings) {
+  try {
+    if (fs::file_size(report) > (16 << 20)) return false;
+    *findings = json::parse(read_file(report)).at("findings");
+    return findings->is_array();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 // A checks rubric: passed when the rerun passed and its report lists no
 // finding. The report comes from the submission's own process: a missing or
 // unreadable one earns nothing.
 void judge_checks(const Rubric& r, const TestRecord& rerun, const std::string& printed,
                   const fs::path& report, TestRecord* t) {
   json findings;
-  try {
-    if (fs::file_size(report) > (16 << 20)) throw std::runtime_error("too large");
-    findings = json::parse(read_file(report)).at("findings");
-    if (!findings.is_array()) throw std::runtime_error("not a list");
-  } catch (const std::exception&) {
+  if (!read_findings(report, &findings)) {
     t->verdict = rerun.status == "passed" ? "no report" : rerun.verdict;
     t->output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks +
                 " did not finish with a report of the checks (" + rerun.verdict + ").\n" +
@@ -362,13 +370,7 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
   fill_from_judge(&rerun, j);
   budget->spent(limit, rerun.seconds, timed_out(j));
   json findings;
-  try {
-    if (fs::file_size(report) > (16 << 20)) throw std::runtime_error("too large");
-    findings = json::parse(read_file(report)).at("findings");
-    if (!findings.is_array()) throw std::runtime_error("not a list");
-  } catch (const std::exception&) {
-    return -1;
-  }
+  if (!read_findings(report, &findings)) return -1;
   const std::string checks = "memcheck, racecheck, synccheck and initcheck";
   if (findings.empty()) {
     // The rerun's own verdict says more: its build tracks which thread
@@ -489,20 +491,7 @@ fs::path main_cache_root() { return fs::path(CUDALAB_BIN_DIR).parent_path() / "g
 // main that serves the judge `calls`; "" when it cannot be made (the
 // caller then compiles the main with the student's file).
 fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const std::string& s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;
-  };
-  mix(main_text);
-  mix(read_file(lesson.dir / "lesson.h"));
-  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY}) {
-    struct stat st {};
-    stat(tool, &st);
-    mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
-  }
-  char key[17];
-  std::snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));
+  const std::string key = build_key({main_text, read_file(lesson.dir / "lesson.h")});
   const fs::path dir = main_cache_root() / (lesson.name + "-" + key);
   const fs::path object = dir / "main.o";
   if (fs::exists(object) && fs::exists(object.string() + ".instrumented")) return object;
@@ -531,6 +520,23 @@ fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) 
 }
 
 }  // namespace
+
+std::string build_key(const std::vector<std::string>& sources) {
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  for (const auto& s : sources) mix(s);
+  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY}) {
+    struct stat st {};
+    stat(tool, &st);
+    mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
+  }
+  char key[17];
+  std::snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));
+  return key;
+}
 
 uint64_t random_seed() {
   std::random_device rd;

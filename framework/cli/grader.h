@@ -88,4 +88,8 @@ nlohmann::json classroom_json(const GradeRecord& r);
 // A fresh seed from the system.
 uint64_t random_seed();
 
+// A key for what a build makes of `sources` (texts) with this toolchain: it
+// changes when a source or the simulator's compiler or libraries change.
+std::string build_key(const std::vector<std::string>& sources);
+
 }  // namespace cudalab::cli

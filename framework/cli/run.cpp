@@ -15,30 +15,11 @@
 
 #include "cli.h"
 #include "cudalab_cli_config.h"
+#include "grader.h"
 #include "process.h"
 
 namespace cudalab::cli {
 namespace {
-
-// What the build depends on: the two sources, the lesson's header, and the
-// toolchain's files (a rebuilt simulator rebuilds the program).
-std::string build_key(const Lesson& lesson, const fs::path& student) {
-  uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const std::string& s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;
-  };
-  for (const fs::path& p : {lesson.dir / "driver.cu", student, lesson.dir / "lesson.h"})
-    mix(p.string() + "\n" + read_file(p));
-  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY}) {
-    struct stat st {};
-    stat(tool, &st);
-    mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
-  }
-  char out[17];
-  std::snprintf(out, sizeof(out), "%016llx", static_cast<unsigned long long>(h));
-  return out;
-}
 
 // Runs argv with this terminal (its output as it comes) and `env` added;
 // returns its exit status (128 + signal when a signal ended it).
@@ -93,7 +74,12 @@ int run_lesson(const RunOptions& o) {
   }
 
   // Build only what changed.
-  const std::string key = build_key(lesson, student);
+  // What the build depends on: the two sources, the lesson's header, and
+  // the toolchain (a rebuilt simulator rebuilds the program).
+  std::string sources;
+  for (const fs::path& p : {lesson.dir / "driver.cu", student, lesson.dir / "lesson.h"})
+    sources += p.string() + "\n" + read_file(p) + "\n";
+  const std::string key = build_key({sources});
   const fs::path key_file = dir / "built-from.key";
   const bool fresh = fs::exists(program) && fs::exists(program.string() + ".instrumented") &&
                      fs::exists(key_file) && read_file(key_file) == key;
