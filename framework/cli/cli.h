@@ -36,6 +36,10 @@ struct Lesson {
   std::string student_file = "exercise.cu", solution_file = "solution.cu";
   std::vector<std::string> grader_sources;
   std::vector<Rubric> rubrics;
+  // Graded tests whose results a race on global memory can spoil now and
+  // then (updates lost when two threads add without an atomic): passing
+  // needs right results and no such race under racecheck ("race_checked").
+  std::vector<std::string> race_checked;
 };
 
 fs::path lessons_root();

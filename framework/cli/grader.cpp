@@ -20,7 +20,7 @@
 #include <sstream>
 
 #include "cudalab_cli_config.h"
-#include "metrics.h"
+#include "cudalab/trace/metrics.h"
 #include "process.h"
 
 namespace cudalab::cli {
@@ -352,25 +352,72 @@ bool worth_diagnosing(const TestRecord& t) {
           t.verdict == "ended the program early");
 }
 
+// Test `test` again under CUDALAB_CHECK=`checks`, within what is left of
+// the submission's time: the rerun's record in *rerun and the report's
+// findings in *findings; false when no time was left or no readable report
+// came back.
+bool rerun_with_checks(const Session& session, const GradeOptions& o, TimeBudget* budget,
+                       const std::string& test, const std::string& checks, TestRecord* rerun,
+                       json* findings) {
+  const double limit = std::min(budget->next(), o.test_seconds);
+  if (limit < 0.5) return false;
+  const Sandbox& sandbox = session.sandbox();
+  const std::string name = "rerun-findings.json";
+  std::error_code ec;
+  fs::remove(sandbox.scratch() / name, ec);
+  const Judged j = session.run(
+      test, limit, {"CUDALAB_CHECK=" + checks, "CUDALAB_CHECK_JSON=" + sandbox.inside(name)});
+  fill_from_judge(rerun, j);
+  budget->spent(limit, rerun->seconds, timed_out(j));
+  return read_findings(sandbox.scratch() / name, findings);
+}
+
+// A passing test whose results a race can spoil runs again under racecheck:
+// a race on global memory (two threads adding to one place without an
+// atomic) loses updates on a GPU in some runs and not others, so it fails
+// the test in every run here. Only makes a passing test fail, never the
+// other way: a report the submission's process withholds gains nothing.
+// Returns the verdict without the list of lines, for when the checks' full
+// report is shown above it (empty: the test still passes).
+std::string check_for_lost_updates(const Session& session, const GradeOptions& o,
+                                   TimeBudget* budget, TestRecord* t) {
+  TestRecord rerun;
+  json findings;
+  if (!rerun_with_checks(session, o, budget, t->name, "racecheck", &rerun, &findings)) return "";
+  const Sandbox& sandbox = session.sandbox();
+  std::string lines;
+  for (const auto& f : findings) {
+    if (!f.is_object() || f.value("tool", "") != "racecheck" || f.value("space", "") != "__global__")
+      continue;
+    if (t->findings.size() < 20) t->findings.push_back("racecheck " + f.value("kind", "race"));
+    lines += "  " + student_paths(f.value("where", "?"), sandbox.scratch()) + " against " +
+             student_paths(f.value("where_other", "?"), sandbox.scratch()) + ": " +
+             f.value("kind", "race") + "\n";
+  }
+  if (lines.empty()) return "";
+  t->status = "failed";
+  t->score = 0;
+  t->verdict = "wrong results";
+  const std::string lead =
+      "The results were right this time, but threads update the same place in global memory "
+      "with no atomic and nothing ordering them: on a GPU some of those updates are lost, in "
+      "some runs and not in others.";
+  const std::string fix =
+      "Add with atomicAdd, or add each block's total in shared memory first and let one "
+      "thread of the block add it with one atomicAdd.\n";
+  t->output = lead + " racecheck found (at your lines):\n" + clean(lines, 2000) + fix;
+  return lead + "\n" + fix;
+}
+
 // Runs test `t` again under every check of the simulator (memcheck,
 // racecheck, synccheck, initcheck) and puts what they found first in its
 // output, at the student's lines: the cause before the numbers. Returns how
 // many problems they found (-1: no report came back).
 int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, TestRecord* t) {
-  const double limit = std::min(budget->next(), o.test_seconds);
-  if (limit < 0.5) return -1;
-  const Sandbox& sandbox = session.sandbox();
-  const fs::path report = sandbox.scratch() / "diagnosis.json";
-  std::error_code ec;
-  fs::remove(report, ec);
-  const Judged j =
-      session.run(t->name, limit,
-                  {"CUDALAB_CHECK=all", "CUDALAB_CHECK_JSON=" + sandbox.inside("diagnosis.json")});
   TestRecord rerun;
-  fill_from_judge(&rerun, j);
-  budget->spent(limit, rerun.seconds, timed_out(j));
   json findings;
-  if (!read_findings(report, &findings)) return -1;
+  if (!rerun_with_checks(session, o, budget, t->name, "all", &rerun, &findings)) return -1;
+  const Sandbox& sandbox = session.sandbox();
   const std::string checks = "memcheck, racecheck, synccheck and initcheck";
   if (findings.empty()) {
     // The rerun's own verdict says more: its build tracks which thread
@@ -658,6 +705,15 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     rec.tests.push_back(t);
   }
 
+  for (const std::string& name : lesson.race_checked)
+    if (std::none_of(rec.tests.begin(), rec.tests.end(),
+                     [&](const TestRecord& t) { return t.name == name && t.kind != "rubric"; })) {
+      rec.status = "error";
+      rec.error = "lesson " + lesson.name + ": race_checked names test " + name +
+                  ", which the judge does not have";
+      return finish();
+    }
+
   // The program: the student's file and a main that serves the judge.
   std::string main_text =
       "// Made by cudalab: the judge calls these functions of the student's file.\n"
@@ -787,12 +843,22 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
       if (limit < o.test_seconds && t.verdict == "timed out")
         t.output += "(This test had only " + std::to_string(int(limit + 0.5)) +
                     (limit < 1.5 ? " second" : " seconds") + ": an earlier test never ended.)\n";
+      std::string lost_updates;
+      if (t.status == "passed" && no_simulator.empty() &&
+          std::find(lesson.race_checked.begin(), lesson.race_checked.end(), t.name) !=
+              lesson.race_checked.end())
+        lost_updates = check_for_lost_updates(on_simulator, o, &budget, &t);
       // The first visible test that fails runs again under the checks; the
       // others say where to look.
       if (o.diagnose && no_simulator.empty() && worth_diagnosing(t)) {
         if (!diagnosis_ran) {
           diagnosis_ran = true;  // once: the next failing test has the same cause, mostly
-          if (diagnose(on_simulator, o, &budget, &t) > 0) diagnosed = t.name;
+          const std::string listed = t.output;
+          if (!lost_updates.empty()) t.output = lost_updates;  // the checks list the lines
+          if (diagnose(on_simulator, o, &budget, &t) > 0)
+            diagnosed = t.name;
+          else if (!lost_updates.empty())
+            t.output = listed;
         } else if (!diagnosed.empty()) {
           t.output = "(The simulator's checks found problems in test " + diagnosed +
                      ": they are listed there.)\n" + t.output;

@@ -206,7 +206,10 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
         char address[64];
         std::snprintf(address, sizeof(address), " at address 0x%" PRIxPTR, f.address);
         said_text += address;
-        if (f.address < 65536) said_text += " (a null pointer)";
+        if (f.address < 65536)
+          said_text += " (a null pointer)";
+        else if (f.address < (uintptr_t(1) << 24))
+          said_text += " (near address 0: a null pointer with an index added?)";
       }
       said_text += line.empty() ? std::string("\n") : "\ncudalab:     at " + line + "\n";
       if (write(2, said_text.data(), said_text.size()) < 0) {
@@ -303,6 +306,12 @@ void install_fault_handlers() {
     backtrace(warm, 2);
   });
 }
+
+namespace {
+// At start, not at the first launch: a crash in the host code before any
+// kernel runs (a null host pointer, say) is said at the student's line too.
+[[gnu::constructor]] void install_fault_handlers_at_start() { install_fault_handlers(); }
+}  // namespace
 
 unsigned worker_count() { return pool().count(); }
 
