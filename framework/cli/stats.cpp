@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
-#include "metrics.h"
+#include "cudalab/trace/metrics.h"
 
 namespace cudalab::cli {
 

@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cudalab/trace/format.h"
+
 #include "cudalab/kernel_language.h"
 #include "cudalab/sim.h"
 
@@ -390,10 +392,12 @@ void trace_allocation(const Allocation& a);
 void trace_free(const Allocation& a);
 void trace_finding(const Launch& l, const std::string& json);
 bool tracing();
+// A block's shared memory as the trace names it (allocation ids).
+using cudalab::trace::kDynamicSharedId;
+using cudalab::trace::kStaticSharedId;
 // Accesses of the thread running now. Shared memory is recorded under two
 // allocation ids of its own, at its offset in the block's static variables
 // or its dynamic shared memory.
-constexpr uint32_t kStaticSharedId = 0, kDynamicSharedId = 0xffffffffu;
 void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
                              bool atomic, uintptr_t pc);
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,

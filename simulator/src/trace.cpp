@@ -25,62 +25,16 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cudalab/trace/encode.h"
 #include "internal.h"
 
 namespace cudalab::rt {
 namespace {
 
-constexpr uint32_t kVersion = 3;
-enum RecordType : uint8_t {
-  kProgram = 1,
-  kAlloc = 2,
-  kFree = 3,
-  kLaunch = 4,
-  kLaunchEnd = 6,
-  kSite = 7,
-  kNote = 8,
-  kEnd = 9,
-  kFinding = 10,
-  kRequests = 11,
-  kWarpSteps = 12,
-  kFloatOps = 13,
-};
-
-// How a request's lane addresses are written (docs/trace-format.md).
-enum LaneEncoding : uint8_t {
-  kPattern = 0,  // offset(lane) = base + (lane % W - f % W) * sx + (lane / W - f / W) * sy
-  kDeltas8 = 1,  // one signed byte per active lane after the first: offset - base
-  kDeltas16 = 2,
-  kDeltas32 = 3,
-  kEach = 4,  // per active lane after the first: u32 allocation, u64 offset
-};
-
-class Payload {
- public:
-  Payload& u8(uint8_t v) { return raw(&v, 1); }
-  Payload& u16(uint16_t v) { return raw(&v, 2); }
-  Payload& u32(uint32_t v) { return raw(&v, 4); }
-  Payload& u64(uint64_t v) { return raw(&v, 8); }
-  Payload& str(const std::string& s) {
-    const uint16_t n = static_cast<uint16_t>(std::min<size_t>(s.size(), 65535));
-    raw(&n, 2);
-    return raw(s.data(), n);
-  }
-  Payload& raw(const void* p, size_t n) {
-    bytes.insert(bytes.end(), static_cast<const char*>(p), static_cast<const char*>(p) + n);
-    return *this;
-  }
-  std::vector<char> bytes;
-};
-
-// One access of one thread, kept until its block's phase ends.
-struct LaneAccess {
-  uint64_t pc;
-  uint64_t offset;
-  uint32_t alloc;
-  uint8_t size;
-  uint8_t kind;  // 0 read, 1 write, 2 atomic
-};
+namespace tr = cudalab::trace;
+using tr::LaneAccess;
+using tr::Payload;
+using tr::Record;
 
 // What a warp did at one basic block (over a launch): how often it got
 // there, with how many lanes, and how often its lanes left it for different
@@ -150,15 +104,14 @@ class TraceWriter {
                    "cudalab: this build records no memory accesses; the trace will "
                    "hold launches and allocations only\n");
     }
-    std::fwrite("CLTRACE", 1, 8, file_);
-    const uint32_t header[2] = {kVersion, 0};
-    std::fwrite(header, 4, 2, file_);
+    const auto header = tr::file_header();
+    std::fwrite(header.data(), 1, header.size(), file_);
     std::string program = main_program_file();
     if (program.size() > 13 && program.substr(program.size() - 13) == ".instrumented")
       program.resize(program.size() - 13);
-    write(kProgram, Payload().str(program));
+    write(Record::kProgram, Payload().str(program));
     if (!blocks_.empty())
-      write(kNote, Payload().str(std::string("only the accesses of blocks ") +
+      write(Record::kNote, Payload().str(std::string("only the accesses of blocks ") +
                                  std::getenv("CUDALAB_TRACE_BLOCKS") +
                                  " (linear numbers) are recorded (CUDALAB_TRACE_BLOCKS)"));
     std::atexit([] { writer().finish(); });
@@ -166,13 +119,12 @@ class TraceWriter {
 
   bool on() const { return file_ != nullptr; }
 
-  void write(RecordType type, const Payload& p) {
+  void write(Record type, const Payload& p) {
+    std::vector<char> record;
+    tr::append_record(record, type, p);
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    const uint32_t n = static_cast<uint32_t>(p.bytes.size());
-    std::fputc(type, file_);
-    std::fwrite(&n, 4, 1, file_);
-    std::fwrite(p.bytes.data(), 1, n, file_);
+    std::fwrite(record.data(), 1, record.size(), file_);
   }
 
   // Whole records a block has gathered, and the code addresses they name.
@@ -230,11 +182,11 @@ class TraceWriter {
   void end_launch(const Launch& l) {
     if (cap_note_pending_) {
       cap_note_pending_ = false;
-      write(kNote, Payload().str("access recording stopped at the limit of " +
+      write(Record::kNote, Payload().str("access recording stopped at the limit of " +
                                  std::to_string(cap_) + " accesses"));
     }
     if (steps_dropped_)
-      write(kNote, Payload().str("launch " + std::to_string(l.id) + ": a block ran more than " +
+      write(Record::kNote, Payload().str("launch " + std::to_string(l.id) + ": a block ran more than " +
                                  std::to_string(kMaxBufferedSteps) +
                                  " basic blocks between two barriers; its warp steps were "
                                  "not counted"));
@@ -248,11 +200,11 @@ class TraceWriter {
         step_pcs_.insert(pc);
         p.u64(pc).u64(c.steps).u64(c.lanes).u64(c.divergent);
       }
-      write(kWarpSteps, p);
+      write(Record::kWarpSteps, p);
       steps_.clear();
     }
     ++launches_;
-    write(kLaunchEnd, Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
+    write(Record::kLaunchEnd, Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
   }
 
   void finish() {
@@ -270,9 +222,9 @@ class TraceWriter {
           }
         Payload record;
         record.u32(count).raw(p.bytes.data(), p.bytes.size());
-        write(kFloatOps, record);
+        write(Record::kFloatOps, record);
       } else {
-        write(kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
+        write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
                                    "binutils) when the trace is recorded"));
       }
     }
@@ -287,9 +239,9 @@ class TraceWriter {
         file = lines[i].substr(0, colon);
         line = static_cast<uint32_t>(std::strtoul(lines[i].c_str() + colon + 1, nullptr, 10));
       }
-      write(kSite, Payload().u64(pcs[i]).str(file).u32(line));
+      write(Record::kSite, Payload().u64(pcs[i]).str(file).u32(line));
     }
-    write(kEnd, Payload().u64(recorded_.load()).u32(launches_));
+    write(Record::kEnd, Payload().u64(recorded_.load()).u32(launches_));
     std::lock_guard lock(mutex_);
     std::fclose(file_);
     file_ = nullptr;
@@ -423,83 +375,6 @@ void for_each_warp_step(const std::vector<T>* const* lanes, KeyOf key_of, Emit e
   for (const WarpStep& w : steps) emit(w);
 }
 
-// ---- requests ----------------------------------------------------------------------------
-
-// Whether every active lane's offset fits base + (lane % W - f % W) * sx +
-// (lane / W - f / W) * sy for one W (32: one stride; both 0: one address).
-// The strides are read off a few lanes, then checked on all.
-bool find_pattern(const int64_t* delta, uint32_t mask, uint32_t f, uint8_t& log_w, int32_t& sx,
-                  int32_t& sy) {
-  for (int lw = 5; lw >= 1; --lw) {
-    const int64_t w = int64_t(1) << lw;
-    auto dx = [&](uint32_t l) { return int64_t(l) % w - int64_t(f) % w; };
-    auto dy = [&](uint32_t l) { return int64_t(l) / w - int64_t(f) / w; };
-    int64_t x = 0, y = 0;
-    for (uint32_t l = f + 1; l < 32; ++l)  // a lane in the first lane's row gives sx
-      if ((mask >> l & 1) && dy(l) == 0) {
-        x = delta[l] / dx(l);
-        break;
-      }
-    for (uint32_t l = f + 1; l < 32; ++l)  // a lane in another row gives sy
-      if ((mask >> l & 1) && dy(l) != 0) {
-        y = (delta[l] - dx(l) * x) / dy(l);
-        break;
-      }
-    bool ok = x >= INT32_MIN && x <= INT32_MAX && y >= INT32_MIN && y <= INT32_MAX;
-    for (uint32_t l = f + 1; l < 32 && ok; ++l)
-      if (mask >> l & 1) ok = delta[l] == dx(l) * x + dy(l) * y;
-    if (!ok) continue;
-    log_w = uint8_t(lw);
-    sx = int32_t(x);
-    sy = int32_t(y);
-    return true;
-  }
-  return false;
-}
-
-// One request: u64 pc, u16 warp, u8 kind, u8 size, u32 active lanes,
-// u32 allocation and u64 offset of the first active lane, u8 encoding, then
-// the other lanes' offsets in that encoding.
-void encode_request(std::vector<char>& out, uint16_t warp, const LaneAccess* const* lane,
-                    uint32_t mask) {
-  const uint32_t f = uint32_t(__builtin_ctz(mask));
-  const LaneAccess& a = *lane[f];
-  Payload p;
-  p.bytes.swap(out);
-  p.u64(a.pc).u16(warp).u8(a.kind).u8(a.size).u32(mask).u32(a.alloc).u64(a.offset);
-  bool one_allocation = true;
-  int64_t delta[32] = {};
-  int64_t most = 0;
-  for (uint32_t l = f + 1; l < 32; ++l) {
-    if (!(mask >> l & 1)) continue;
-    if (lane[l]->alloc != a.alloc) one_allocation = false;
-    delta[l] = int64_t(lane[l]->offset - a.offset);
-    most = std::max(most, delta[l] < 0 ? -delta[l] : delta[l]);
-  }
-  uint8_t log_w = 0;
-  int32_t sx = 0, sy = 0;
-  if (!one_allocation || most > INT32_MAX) {
-    p.u8(kEach);
-    for (uint32_t l = f + 1; l < 32; ++l)
-      if (mask >> l & 1) p.u32(lane[l]->alloc).u64(lane[l]->offset);
-  } else if (find_pattern(delta, mask, f, log_w, sx, sy)) {
-    p.u8(kPattern).u8(log_w).u32(uint32_t(sx)).u32(uint32_t(sy));
-  } else {
-    const LaneEncoding e = most <= INT8_MAX ? kDeltas8 : most <= INT16_MAX ? kDeltas16 : kDeltas32;
-    p.u8(e);
-    for (uint32_t l = f + 1; l < 32; ++l) {
-      if (!(mask >> l & 1)) continue;
-      if (e == kDeltas8)
-        p.u8(uint8_t(int8_t(delta[l])));
-      else if (e == kDeltas16)
-        p.u16(uint16_t(int16_t(delta[l])));
-      else
-        p.u32(uint32_t(int32_t(delta[l])));
-    }
-  }
-  p.bytes.swap(out);
-}
-
 }  // namespace
 
 bool tracing() { return writer().on(); }
@@ -535,11 +410,10 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
   // Requests, one record per (block, phase): u32 launch, u32 block, u32
   // phase, u64 the barrier that ended it (0: the block's end), u32 count.
   if (barrier_pc && b.pcs_seen.insert(barrier_pc).second) b.pcs_new.push_back(barrier_pc);
-  const size_t record_at = b.out.size();
+  const size_t record_at = tr::begin_record(b.out, Record::kRequests);
   {
     Payload head;
-    head.u8(kRequests).u32(0).u32(b.launch_id).u32(block.linear).u32(b.phase).u64(barrier_pc);
-    head.u32(0);
+    head.u32(b.launch_id).u32(block.linear).u32(b.phase).u64(barrier_pc).u32(0);  // the count
     b.out.insert(b.out.end(), head.bytes.begin(), head.bytes.end());
   }
   uint32_t count = 0;
@@ -563,7 +437,7 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
               at[l] = s.mask >> l & 1 ? &(*lanes[l])[s.index[l]] : nullptr;
             const uint64_t pc = at[__builtin_ctz(s.mask)]->pc;
             if (b.pcs_seen.insert(pc).second) b.pcs_new.push_back(pc);
-            encode_request(b.out, uint16_t(warp), at, s.mask);
+            tr::encode_request(b.out, uint16_t(warp), at, s.mask);
             ++count;
           });
     if (any_step && !b.steps_overflow)
@@ -595,9 +469,9 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
   if (count == 0) {
     b.out.resize(record_at);
   } else {
-    const uint32_t length = uint32_t(b.out.size() - record_at - 5);
-    std::memcpy(b.out.data() + record_at + 1, &length, 4);
-    std::memcpy(b.out.data() + record_at + 5 + 20, &count, 4);
+    std::memcpy(b.out.data() + record_at + tr::kRecordHeaderBytes + tr::kRequestsCountAt, &count,
+                4);
+    tr::finish_record(b.out, record_at);
   }
   ++b.phase;
   constexpr size_t kBatch = 1 << 20;
@@ -660,17 +534,17 @@ void record_basic_block(uint32_t guard, uintptr_t pc) {
 
 void trace_allocation(const Allocation& a) {
   if (!tracing()) return;
-  writer().write(kAlloc, Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site).str(a.name));
+  writer().write(Record::kAllocation, Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site).str(a.name));
 }
 
 void trace_free(const Allocation& a) {
   if (!tracing()) return;
-  writer().write(kFree, Payload().u32(a.id));
+  writer().write(Record::kFree, Payload().u32(a.id));
 }
 
 void trace_finding(const Launch& l, const std::string& json) {
   if (!tracing()) return;
-  writer().write(kFinding, Payload().u32(l.id).str(json));
+  writer().write(Record::kFinding, Payload().u32(l.id).str(json));
 }
 
 void trace_launch_begin(const Launch& l) {
@@ -679,7 +553,7 @@ void trace_launch_begin(const Launch& l) {
   p.u32(l.id).str(l.site.kernel).str(l.site.file).u32(uint32_t(l.site.line));
   p.u32(l.grid.x).u32(l.grid.y).u32(l.grid.z).u32(l.block.x).u32(l.block.y).u32(l.block.z);
   p.u64(l.shmem);
-  writer().write(kLaunch, p);
+  writer().write(Record::kLaunch, p);
 }
 
 void trace_launch_end(const Launch& l) {

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "trace_file.h"
+#include "cudalab/trace/trace.h"
 #include "views.h"
 
 namespace {

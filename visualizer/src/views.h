@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "metrics.h"
-#include "trace_file.h"
+#include "cudalab/trace/metrics.h"
+#include "cudalab/trace/trace.h"
 
 namespace cudalab::viz {
 

@@ -1,7 +1,9 @@
-#include "trace_file.h"
+#include "cudalab/trace/trace.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 namespace cudalab::trace {
@@ -9,7 +11,8 @@ namespace {
 
 class Reader {
  public:
-  Reader(const char* p, size_t n, const char* what) : p_(p), end_(p + n), what_(what) {}
+  Reader(const char* p, size_t n, std::string what)
+      : p_(p), end_(p + n), what_(std::move(what)) {}
   bool done() const { return p_ == end_; }
   template <class T>
   T get() {
@@ -36,33 +39,12 @@ class Reader {
  private:
   void need(size_t n) {
     if (size_t(end_ - p_) < n)
-      throw TraceError(std::string("a ") + what_ + " record is shorter than its contents");
+      throw TraceError("a " + what_ + " record is shorter than its contents");
   }
   const char* p_;
   const char* end_;
-  const char* what_;
+  std::string what_;
 };
-
-// How a request's other lanes are written (docs/trace-format.md).
-enum LaneEncoding : uint8_t { kPattern = 0, kDeltas8, kDeltas16, kDeltas32, kEach };
-
-// Bytes the other lanes take after the encoding byte; 0 for an unknown one.
-size_t lane_bytes(uint8_t encoding, int others) {
-  switch (encoding) {
-    case kPattern:
-      return 9;
-    case kDeltas8:
-      return size_t(others);
-    case kDeltas16:
-      return 2 * size_t(others);
-    case kDeltas32:
-      return 4 * size_t(others);
-    case kEach:
-      return 12 * size_t(others);
-    default:
-      return 0;
-  }
-}
 
 template <class T>
 T load(const char* p) {
@@ -84,7 +66,7 @@ int Launch::lanes_of(const Request& r, LaneAddress out[32]) const {
   const uint32_t f = uint32_t(__builtin_ctz(r.mask));
   out[0] = {f, r.allocation, r.offset};
   int n = 1;
-  if (encoding == kPattern) {
+  if (encoding == uint8_t(LaneEncoding::kPattern)) {
     const uint32_t log_w = uint8_t(p[0]);
     const int64_t sx = load<int32_t>(p + 1), sy = load<int32_t>(p + 5);
     const int64_t w = int64_t(1) << log_w;
@@ -98,15 +80,15 @@ int Launch::lanes_of(const Request& r, LaneAddress out[32]) const {
   for (uint32_t m = r.mask & (r.mask - 1); m; m &= m - 1) {
     const uint32_t l = uint32_t(__builtin_ctz(m));
     switch (encoding) {
-      case kDeltas8:
+      case uint8_t(LaneEncoding::kDeltas8):
         out[n++] = {l, r.allocation, r.offset + uint64_t(int64_t(int8_t(*p)))};
         p += 1;
         break;
-      case kDeltas16:
+      case uint8_t(LaneEncoding::kDeltas16):
         out[n++] = {l, r.allocation, r.offset + uint64_t(int64_t(load<int16_t>(p)))};
         p += 2;
         break;
-      case kDeltas32:
+      case uint8_t(LaneEncoding::kDeltas32):
         out[n++] = {l, r.allocation, r.offset + uint64_t(int64_t(load<int32_t>(p)))};
         p += 4;
         break;
@@ -139,6 +121,10 @@ Dim3 unflatten(uint32_t linear, const Dim3& d) {
 }
 
 Trace read_trace(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw TraceError(path + " is a folder, not a trace file: give the file that "
+                            "CUDALAB_TRACE=FILE wrote");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError("cannot open " + path + ": " + std::strerror(errno));
   // In one read: traces run to hundreds of megabytes.
@@ -148,7 +134,11 @@ Trace read_trace(const std::string& path) {
   std::vector<char> data(length > 0 ? size_t(length) : 0);
   if (!data.empty() && !in.read(data.data(), std::streamsize(data.size())))
     throw TraceError("cannot read " + path + ": " + std::strerror(errno));
-  if (data.size() < 16 || std::memcmp(data.data(), "CLTRACE", 8) != 0)
+  return parse_trace(data, path);
+}
+
+Trace parse_trace(const std::vector<char>& data, const std::string& path) {
+  if (data.size() < kFileHeaderBytes || std::memcmp(data.data(), kMagic, 8) != 0)
     throw TraceError(path +
                      " is not a cudalab trace (it does not start with the trace "
                      "header). Record one with CUDALAB_TRACE=" +
@@ -159,7 +149,8 @@ Trace read_trace(const std::string& path) {
     throw TraceError(path + " is a version " + std::to_string(t.version) +
                      " trace; this cudalab reads version " + std::to_string(kTraceVersion) +
                      ". Record it again with this cudalab.");
-  size_t pos = 16;
+  size_t pos = kFileHeaderBytes;
+  size_t record_number = 0;
   bool ended = false;
   std::map<uint32_t, size_t> launch_index;
   // The launch a record names, which must have come before it.
@@ -172,23 +163,31 @@ Trace read_trace(const std::string& path) {
     return t.launches[it->second];
   };
   while (pos < data.size()) {
-    if (data.size() - pos < 5)
+    if (data.size() - pos < kRecordHeaderBytes)
       throw TraceError(path + " is truncated: it ends in the middle of a record header");
     const uint8_t type = static_cast<uint8_t>(data[pos]);
-    uint32_t len;
+    uint32_t len, crc;
     std::memcpy(&len, data.data() + pos + 1, 4);
-    pos += 5;
+    std::memcpy(&crc, data.data() + pos + 5, 4);
+    pos += kRecordHeaderBytes;
+    ++record_number;
     if (data.size() - pos < len)
       throw TraceError(path +
                        " is truncated: its last record is cut short (the program was "
                        "probably killed while it wrote the trace)");
-    Reader r(data.data() + pos, len, "trace");
+    if (crc32(data.data() + pos, len) != crc)
+      throw TraceError(path + " is corrupt: record " + std::to_string(record_number) + " (" +
+                       std::string(record_name(type)) + ", at byte " +
+                       std::to_string(pos - kRecordHeaderBytes) +
+                       ") does not match its checksum: the file was changed after it was "
+                       "written. Record it again.");
+    Reader r(data.data() + pos, len, std::string(record_name(type)));
     pos += len;
-    switch (type) {
-      case 1:
+    switch (Record(type)) {
+      case Record::kProgram:
         t.program = r.str();
         break;
-      case 2: {
+      case Record::kAllocation: {
         Allocation a;
         a.id = r.get<uint32_t>();
         a.base = r.get<uint64_t>();
@@ -199,13 +198,13 @@ Trace read_trace(const std::string& path) {
         t.allocations.push_back(a);
         break;
       }
-      case 3: {
+      case Record::kFree: {
         const uint32_t id = r.get<uint32_t>();
         for (auto& a : t.allocations)
           if (a.id == id) a.freed = true;
         break;
       }
-      case 4: {
+      case Record::kLaunch: {
         Launch l;
         l.id = r.get<uint32_t>();
         l.kernel = r.str();
@@ -217,18 +216,23 @@ Trace read_trace(const std::string& path) {
         if (l.grid.count() == 0 || l.block.count() == 0)
           throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
                            " has a zero grid or block dimension");
+        // CUDA's limits, which the simulator keeps: no launch past them runs.
+        if (l.block.count() > 1024 || l.block.z > 64 || l.grid.x > 0x7fffffffu ||
+            l.grid.y > 65535 || l.grid.z > 65535)
+          throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                           " has a grid or block larger than CUDA allows");
         launch_index[l.id] = t.launches.size();
         t.launches.push_back(std::move(l));
         break;
       }
-      case 6: {
+      case Record::kLaunchEnd: {
         Launch& l = launch_of(r, "the end");
         l.ended = true;
         l.faulted = r.get<uint8_t>() != 0;
         l.idle_threads = r.get<uint64_t>();
         break;
       }
-      case 7: {
+      case Record::kSite: {
         const uint64_t pc = r.get<uint64_t>();
         Site s;
         s.file = r.str();
@@ -236,13 +240,13 @@ Trace read_trace(const std::string& path) {
         t.sites[pc] = s;
         break;
       }
-      case 8:
+      case Record::kNote:
         t.notes.push_back(r.str());
         break;
-      case 9:
+      case Record::kEnd:
         ended = true;
         break;
-      case 10: {
+      case Record::kFinding: {
         Launch& l = launch_of(r, "findings");
         const std::string text = r.str();
         const auto json = nlohmann::json::parse(text, nullptr, false);
@@ -258,7 +262,7 @@ Trace read_trace(const std::string& path) {
         l.findings.push_back(std::move(f));
         break;
       }
-      case 11: {
+      case Record::kRequests: {
         Launch& l = launch_of(r, "requests");
         const uint32_t block = r.get<uint32_t>(), phase = r.get<uint32_t>();
         r.get<uint64_t>();  // the barrier that ended the phase
@@ -280,14 +284,17 @@ Trace read_trace(const std::string& path) {
           q.offset = r.get<uint64_t>();
           const uint8_t encoding = r.get<uint8_t>();
           const int others = __builtin_popcount(q.mask) - 1;
-          const size_t bytes = lane_bytes(encoding, others);
+          const long bytes = lane_bytes(encoding, others);
           const uint64_t last_thread =
               uint64_t(q.warp) * 32 + 31 - uint64_t(__builtin_clz(q.mask | 1));
-          if (q.mask == 0 || q.kind > 2 || (bytes == 0 && others > 0 && encoding != kPattern) ||
-              encoding > kEach || last_thread >= threads)
+          if (q.mask == 0 || q.kind > 2 || bytes < 0 || last_thread >= threads)
             throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
-                             " has no lanes, lanes outside its block, or an unknown kind");
-          const char* lanes = r.take(bytes);
+                             " has no lanes, lanes outside its block, or an unknown kind or "
+                             "encoding");
+          const char* lanes = r.take(size_t(bytes));
+          if (encoding == uint8_t(LaneEncoding::kPattern) && (lanes[0] < 1 || lanes[0] > 5))
+            throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
+                             " has a lane pattern whose row width is not 2 to 32 lanes");
           q.lanes_at = l.lane_data.size();
           l.lane_data.push_back(char(encoding));
           l.lane_data.insert(l.lane_data.end(), lanes, lanes + bytes);
@@ -297,7 +304,7 @@ Trace read_trace(const std::string& path) {
         }
         break;
       }
-      case 12: {
+      case Record::kWarpSteps: {
         Launch& l = launch_of(r, "warp steps");
         const uint32_t count = r.get<uint32_t>();
         for (uint32_t k = 0; k < count; ++k) {
@@ -310,7 +317,7 @@ Trace read_trace(const std::string& path) {
         }
         break;
       }
-      case 13: {
+      case Record::kFloatOps: {
         const uint32_t count = r.get<uint32_t>();
         for (uint32_t k = 0; k < count; ++k) {
           const uint64_t pc = r.get<uint64_t>();

@@ -3,7 +3,7 @@
 // it records (the n-th time a lane runs a memory instruction between two
 // barriers pairs with the n-th time the others do), so each figure here is
 // a sum over requests.
-#include "metrics.h"
+#include "cudalab/trace/metrics.h"
 
 #include <algorithm>
 #include <unordered_map>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "trace_file.h"
+#include "cudalab/trace/trace.h"
 
 namespace cudalab::trace {
 

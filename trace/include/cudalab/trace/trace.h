@@ -1,6 +1,7 @@
-// Reading a cudalab trace (docs/trace-format.md). The visualizer knows the
-// simulator only through this file format, so a trace recorded on a grading
-// machine opens anywhere.
+// Reading a cudalab trace (docs/trace-format.md) into its launches,
+// allocations, requests and findings. The viewer and the cudalab command
+// know the simulator only through this file format, so a trace recorded on
+// a grading machine opens anywhere.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "cudalab/trace/format.h"
 
 namespace cudalab::trace {
 
@@ -48,7 +51,7 @@ struct Request {
   // % 32 is the bank).
   bool shared() const { return allocation == kStaticShared || allocation == kDynamicShared; }
   int lanes() const { return __builtin_popcount(mask); }
-  static constexpr uint32_t kStaticShared = 0, kDynamicShared = 0xffffffffu;
+  static constexpr uint32_t kStaticShared = kStaticSharedId, kDynamicShared = kDynamicSharedId;
 };
 
 // One lane's part of a request.
@@ -155,10 +158,10 @@ class TraceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr uint32_t kTraceVersion = 3;
-
 // Throws TraceError with a message that names the problem and the way out.
 Trace read_trace(const std::string& path);
+// The same for a trace's bytes; `path` names it in the errors.
+Trace parse_trace(const std::vector<char>& data, const std::string& path);
 
 // Block and thread coordinates from linear indices.
 Dim3 unflatten(uint32_t linear, const Dim3& dims);
