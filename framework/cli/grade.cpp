@@ -358,8 +358,16 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
     args.push_back(script);
     // With --wait sbatch returns when the job ends: the whole grading.
     const ProcessResult r = run_process(args, 7 * 24 * 3600.0);
+    const std::string id = r.output.substr(0, r.output.find_first_of(";\n"));
+    const bool waited = std::find(args.begin(), args.end(), "--wait") != args.end();
+    if (r.exit_code != 0 && waited && !id.empty() &&
+        id.find_first_not_of("0123456789") == std::string::npos)
+      throw std::runtime_error("Slurm job " + id + " ended with an error (exit " +
+                               std::to_string(r.exit_code) + "); the logs are " +
+                               (dir / "gather.log").string() + " and " +
+                               (dir / "task-*.log").string());
     if (r.exit_code != 0) throw std::runtime_error("sbatch failed: " + r.output);
-    return r.output.substr(0, r.output.find_first_of(";\n"));
+    return id;
   };
   std::vector<std::string> array_args = {"--job-name=cudalab-grade",
                                          "--array=0-" + std::to_string(tasks - 1),

@@ -104,8 +104,15 @@ std::string shell_quote(const std::string& text) {
 }
 
 void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".partial";
-  std::ofstream(tmp, std::ios::binary) << text;
+  // A name of this process's own: the tasks of a Slurm array may write the
+  // same file at once (the last rename wins, and each is whole).
+  const fs::path tmp = path.string() + ".partial-" + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out << text;
+    if (!out.flush())
+      throw std::runtime_error("cannot write " + tmp.string() + ": " + std::strerror(errno));
+  }
   fs::rename(tmp, path);
 }
 

