@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint32_t len;
     std::memcpy(&len, bytes.data() + pos + 1, 4);
     if (len > bytes.size() - pos - kRecordHeaderBytes) break;
-    const uint32_t crc = crc32(bytes.data() + pos + kRecordHeaderBytes, len);
+    const uint32_t crc =
+        record_crc(bytes.data() + pos, bytes.data() + pos + kRecordHeaderBytes, len);
     std::memcpy(bytes.data() + pos + 5, &crc, 4);
     pos += kRecordHeaderBytes + len;
   }

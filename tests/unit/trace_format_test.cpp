@@ -2,7 +2,6 @@
 // lane encoding reads back what was written, and a changed or cut-short
 // file is an error that says so.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -113,8 +112,18 @@ class SmallTrace : public ::testing::Test {
     append_record(out, Record::kAllocation,
                   Payload().u32(2).u64(0x9000).u64(4096).str("small.cu:4").str("d_y"));
     append_record(out, Record::kLaunch,
-                  Payload().u32(1).str("k").str("small.cu").u32(9).u32(1).u32(1).u32(1).u32(64).u32(
-                      1).u32(1).u64(0));
+                  Payload()
+                      .u32(1)
+                      .str("k")
+                      .str("small.cu")
+                      .u32(9)
+                      .u32(1)
+                      .u32(1)
+                      .u32(1)
+                      .u32(64)
+                      .u32(1)
+                      .u32(1)
+                      .u64(0));
     const size_t at = begin_record(out, Record::kRequests);
     Payload head;
     head.u32(1).u32(0).u32(0).u64(0).u32(0);
@@ -174,7 +183,7 @@ TEST_F(SmallTrace, EveryLaneEncodingReadsBackWhatWasWritten) {
   Lanes contiguous, tile, bytes, words, far, mixed, one, some;
   for (int l = 0; l < 32; ++l) {
     contiguous.offsets[l] = 4 * l;                             // a pattern, one stride
-    tile.offsets[l] = 4 * (l % 8) + 256 * (l / 8);            // a pattern, W = 8
+    tile.offsets[l] = 4 * (l % 8) + 256 * (l / 8);             // a pattern, W = 8
     bytes.offsets[l] = (l * 37) % 101;                         // deltas of 8 bits
     words.offsets[l] = 1000 + (l * 7919) % 3001;               // deltas of 16 bits
     far.offsets[l] = int64_t(l % 3) * 100000 + (l * 13) % 17;  // deltas of 32 bits
@@ -200,7 +209,8 @@ TEST_F(SmallTrace, EveryLaneEncodingReadsBackWhatWasWritten) {
       if (cases[i].offsets[lane] < 0) continue;
       ASSERT_LT(k, n) << "case " << i;
       EXPECT_EQ(got[k].lane, lane) << "case " << i;
-      EXPECT_EQ(got[k].offset, uint64_t(cases[i].offsets[lane])) << "case " << i << " lane " << lane;
+      EXPECT_EQ(got[k].offset, uint64_t(cases[i].offsets[lane]))
+          << "case " << i << " lane " << lane;
       EXPECT_EQ(got[k].allocation, cases[i].other_allocation[lane] ? 2u : 1u) << "case " << i;
       ++k;
     }
@@ -224,12 +234,35 @@ TEST_F(SmallTrace, AChangedByteIsAnErrorThatNamesTheRecord) {
     uint32_t len;
     std::memcpy(&len, bytes.data() + pos + 1, 4);
     const std::string name(record_name(uint8_t(bytes[pos])));
+    // A record's type: every other type, known or of a later version, is
+    // caught by the checksum rather than read as that type or skipped.
+    for (int other = 0; other < 256; ++other) {
+      if (other == uint8_t(bytes[pos])) continue;
+      std::vector<char> changed = bytes;
+      changed[pos] = char(other);
+      save(changed);
+      const std::string e = error();
+      EXPECT_NE(e.find("does not match its checksum"), std::string::npos)
+          << "type " << other << " at byte " << pos << ": " << e;
+    }
+    // Its length: a record then ends too early or too late.
+    for (size_t i = pos + 1; i < pos + 5; ++i)
+      for (int bit = 0; bit < 8; ++bit) {
+        std::vector<char> changed = bytes;
+        changed[i] = char(changed[i] ^ (1 << bit));
+        save(changed);
+        const std::string e = error();
+        EXPECT_TRUE(e.find("does not match its checksum") != std::string::npos ||
+                    e.find("is truncated") != std::string::npos)
+            << "length byte " << i << " bit " << bit << ": " << e;
+      }
     for (size_t i = pos + kRecordHeaderBytes; i < pos + kRecordHeaderBytes + len; ++i) {
       std::vector<char> changed = bytes;
       changed[i] ^= 0x10;
       save(changed);
       const std::string e = error();
-      EXPECT_NE(e.find("does not match its checksum"), std::string::npos) << "byte " << i << ": " << e;
+      EXPECT_NE(e.find("does not match its checksum"), std::string::npos)
+          << "byte " << i << ": " << e;
       EXPECT_NE(e.find("(" + name + ","), std::string::npos) << e;
       ++checked;
     }
@@ -277,8 +310,18 @@ TEST_F(SmallTrace, ALaunchLargerThanCudaAllowsIsCorrupt) {
   const auto header = file_header();
   out.insert(out.end(), header.begin(), header.end());
   append_record(out, Record::kLaunch,
-                Payload().u32(1).str("k").str("k.cu").u32(1).u32(1).u32(1).u32(1).u32(1u << 20).u32(
-                    1u << 20).u32(1).u64(0));
+                Payload()
+                    .u32(1)
+                    .str("k")
+                    .str("k.cu")
+                    .u32(1)
+                    .u32(1)
+                    .u32(1)
+                    .u32(1)
+                    .u32(1u << 20)
+                    .u32(1u << 20)
+                    .u32(1)
+                    .u64(0));
   append_record(out, Record::kEnd, Payload().u64(0).u32(1));
   save(out);
   EXPECT_NE(error().find("larger than CUDA allows"), std::string::npos) << error();

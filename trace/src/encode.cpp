@@ -33,8 +33,8 @@ size_t begin_record(std::vector<char>& out, Record type) {
 void finish_record(std::vector<char>& out, size_t at) {
   const size_t payload = at + kRecordHeaderBytes;
   const uint32_t length = uint32_t(out.size() - payload);
-  const uint32_t crc = crc32(out.data() + payload, length);
   std::memcpy(out.data() + at + 1, &length, 4);
+  const uint32_t crc = record_crc(out.data() + at, out.data() + payload, length);
   std::memcpy(out.data() + at + 5, &crc, 4);
 }
 

@@ -47,4 +47,8 @@ uint32_t crc32(const void* data, size_t n, uint32_t crc) {
   return ~crc;
 }
 
+uint32_t record_crc(const char* record_header, const char* payload, uint32_t length) {
+  return crc32(payload, length, crc32(record_header, 5));
+}
+
 }  // namespace cudalab::trace

@@ -1,18 +1,17 @@
-#include "cudalab/trace/trace.h"
-
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <utility>
 #include <nlohmann/json.hpp>
+#include <utility>
+
+#include "cudalab/trace/trace.h"
 
 namespace cudalab::trace {
 namespace {
 
 class Reader {
  public:
-  Reader(const char* p, size_t n, std::string what)
-      : p_(p), end_(p + n), what_(std::move(what)) {}
+  Reader(const char* p, size_t n, std::string what) : p_(p), end_(p + n), what_(std::move(what)) {}
   bool done() const { return p_ == end_; }
   template <class T>
   T get() {
@@ -123,8 +122,9 @@ Dim3 unflatten(uint32_t linear, const Dim3& d) {
 Trace read_trace(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw TraceError(path + " is a folder, not a trace file: give the file that "
-                            "CUDALAB_TRACE=FILE wrote");
+    throw TraceError(path +
+                     " is a folder, not a trace file: give the file that "
+                     "CUDALAB_TRACE=FILE wrote");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError("cannot open " + path + ": " + std::strerror(errno));
   // In one read: traces run to hundreds of megabytes.
@@ -175,7 +175,7 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
       throw TraceError(path +
                        " is truncated: its last record is cut short (the program was "
                        "probably killed while it wrote the trace)");
-    if (crc32(data.data() + pos, len) != crc)
+    if (record_crc(data.data() + pos - kRecordHeaderBytes, data.data() + pos, len) != crc)
       throw TraceError(path + " is corrupt: record " + std::to_string(record_number) + " (" +
                        std::string(record_name(type)) + ", at byte " +
                        std::to_string(pos - kRecordHeaderBytes) +

@@ -86,4 +86,9 @@ constexpr size_t kRequestsCountAt = 20;
 // CRC-32 (the polynomial of zlib and PNG) of n bytes, continuing from crc.
 uint32_t crc32(const void* data, size_t n, uint32_t crc = 0);
 
+// A record's checksum: the CRC-32 of its type byte and length (the first 5
+// bytes of its header) followed by its payload, so that a changed type or
+// length is caught as surely as a changed payload byte.
+uint32_t record_crc(const char* record_header, const char* payload, uint32_t length);
+
 }  // namespace cudalab::trace
