@@ -19,8 +19,8 @@
 #include <random>
 #include <sstream>
 
-#include "cudalab_cli_config.h"
 #include "cudalab/trace/metrics.h"
+#include "cudalab_cli_config.h"
 #include "process.h"
 
 namespace cudalab::cli {
@@ -387,7 +387,8 @@ std::string check_for_lost_updates(const Session& session, const GradeOptions& o
   const Sandbox& sandbox = session.sandbox();
   std::string lines;
   for (const auto& f : findings) {
-    if (!f.is_object() || f.value("tool", "") != "racecheck" || f.value("space", "") != "__global__")
+    if (!f.is_object() || f.value("tool", "") != "racecheck" ||
+        f.value("space", "") != "__global__")
       continue;
     if (t->findings.size() < 20) t->findings.push_back("racecheck " + f.value("kind", "race"));
     lines += "  " + student_paths(f.value("where", "?"), sandbox.scratch()) + " against " +

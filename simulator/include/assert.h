@@ -19,6 +19,5 @@ extern "C"
 #ifdef NDEBUG
 #define assert(e) ((void)0)
 #else
-#define assert(e) \
-  ((e) ? (void)0 : cudalab_assert_fail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+#define assert(e) ((e) ? (void)0 : cudalab_assert_fail(#e, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif

