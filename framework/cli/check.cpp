@@ -23,7 +23,8 @@ std::string indent(const std::string& s) {
   return out;
 }
 
-// "none", "all" or names with commas -> whether the failed set is that.
+}  // namespace
+
 bool failed_as_expected(const std::string& expected, const GradeRecord& r,
                         std::string* failed_list) {
   std::vector<std::string> failed, all;
@@ -33,6 +34,13 @@ bool failed_as_expected(const std::string& expected, const GradeRecord& r,
   }
   for (const auto& f : failed) *failed_list += (failed_list->empty() ? "" : ",") + f;
   if (failed_list->empty()) *failed_list = "none";
+  // The tests failed because nothing ran: that is not how a known-wrong
+  // file (or the exercise) is meant to fail.
+  if (r.status != "graded") {
+    *failed_list += r.status == "did_not_compile" ? " (the file did not compile)"
+                                                  : " (the grading failed: " + r.error + ")";
+    return false;
+  }
   std::vector<std::string> want;
   if (expected == "all") {
     want = all;
@@ -45,8 +53,6 @@ bool failed_as_expected(const std::string& expected, const GradeRecord& r,
   std::sort(failed.begin(), failed.end());
   return want == failed;
 }
-
-}  // namespace
 
 bool sandbox_ready(bool unconfined) {
   if (unconfined) {

@@ -19,7 +19,8 @@ std::string points(double v) {
   return s;
 }
 
-std::string xml_escape(const std::string& s) {
+std::string xml_escape(const std::string& text) {
+  const std::string s = utf8_text(text);
   std::string out;
   for (const char c : s) {
     switch (c) {
@@ -72,6 +73,45 @@ std::string base64(const std::string& in) {
 
 }  // namespace
 
+std::string utf8_text(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    // The length of the sequence c begins, and the range its second byte
+    // must lie in (no overlong forms, no surrogates, nothing past U+10FFFF).
+    size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c < 0x80)
+      n = 1;
+    else if (c >= 0xc2 && c <= 0xdf)
+      n = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+      n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+    else if (c >= 0xf0 && c <= 0xf4)
+      n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+    bool ok = n > 0 && i + n <= s.size();
+    for (size_t k = 1; ok && k < n; ++k)
+      ok = k == 1 ? b(i + 1) >= lo && b(i + 1) <= hi : b(i + k) >= 0x80 && b(i + k) <= 0xbf;
+    if (!ok) {
+      out += '?';
+      ++i;
+      continue;
+    }
+    out.append(s, i, n);
+    i += n;
+  }
+  return out;
+}
+
+json utf8_json(json j) {
+  if (j.is_string()) return utf8_text(j.get<std::string>());
+  if (j.is_structured())
+    for (auto& v : j) v = utf8_json(std::move(v));
+  return j;
+}
+
 std::string summary_line(const GradeRecord& r) {
   if (r.status == "error") return "The submission could not be graded: " + r.error;
   std::string s = "total: " + points(r.score) + " / " + points(r.max_score) + " points";
@@ -115,7 +155,7 @@ std::string feedback_text(const GradeRecord& r) {
         << "'s memory accesses (which block and thread touched each element) comes with "
            "this feedback.\n";
   out << "\n" << summary_line(r) << "\n";
-  return out.str();
+  return utf8_text(out.str());
 }
 
 json gradescope_json(const GradeRecord& r) {
@@ -137,11 +177,11 @@ json gradescope_json(const GradeRecord& r) {
          {"output", student_output(t)},
          {"output_format", "text"},
          {"visibility", t.visibility == "hidden" ? "after_due_date" : "visible"}});
-  return {{"score", r.score},
-          {"execution_time", r.seconds},
-          {"output", summary_line(r)},
-          {"output_format", "text"},
-          {"tests", tests}};
+  return utf8_json({{"score", r.score},
+                    {"execution_time", r.seconds},
+                    {"output", summary_line(r)},
+                    {"output_format", "text"},
+                    {"tests", tests}});
 }
 
 json prairielearn_json(const GradeRecord& r, const std::string& picture_png) {
@@ -177,7 +217,7 @@ json prairielearn_json(const GradeRecord& r, const std::string& picture_png) {
             {"output", r.status == "did_not_compile" ? r.compiler_output : ""},
             {"tests", tests}};
   if (r.status == "error") j["format_errors"] = json::array({r.error});
-  return j;
+  return utf8_json(std::move(j));
 }
 
 json classroom_json(const GradeRecord& r) {
@@ -193,12 +233,12 @@ json classroom_json(const GradeRecord& r) {
                      {"line_no", 0},
                      {"execution_time", std::to_string(t.seconds) + "s"}});
   const bool all = r.status == "graded" && r.score == r.max_score;
-  return {{"version", 1},
-          {"status", r.status == "error" ? "error"
-                     : all               ? "pass"
-                                         : "fail"},
-          {"max_score", r.max_score},
-          {"tests", tests}};
+  return utf8_json({{"version", 1},
+                    {"status", r.status == "error" ? "error"
+                               : all               ? "pass"
+                                                   : "fail"},
+                    {"max_score", r.max_score},
+                    {"tests", tests}});
 }
 
 std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& records) {

@@ -40,7 +40,7 @@ std::string tail(const std::string& s, size_t max_chars) {
 
 // Text from the submission, made safe to show: printable, bounded.
 std::string clean(const std::string& s, size_t max_chars) {
-  std::string out = tail(s, max_chars);
+  std::string out = utf8_text(tail(s, max_chars));
   for (char& c : out)
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f) c = '?';
   return out;
@@ -924,7 +924,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRecord, lesson, file, statu
                                                 error, tests, score, max_score, seconds, seed,
                                                 sandbox, picture_test, picture_note)
 
-json record_json(const GradeRecord& r) { return r; }
+json record_json(const GradeRecord& r) { return utf8_json(r); }
 
 GradeRecord record_from_json(const json& j) { return j.get<GradeRecord>(); }
 

@@ -70,11 +70,25 @@ GradeRecord record_from_json(const nlohmann::json& j);
 // compile said.
 std::string summary_line(const GradeRecord& r);
 
+// For CI runs over known-wrong files (`cudalab check --expect-failed`):
+// whether exactly the `expected` tests failed ("none", "all" or names with
+// commas) in a grading that ran; `failed_list` gets what failed, or why
+// nothing ran.
+bool failed_as_expected(const std::string& expected, const GradeRecord& r,
+                        std::string* failed_list);
+
 // What a student may see of a test: a hidden one shows its name, points and
 // a plain verdict only.
 std::string student_output(const TestRecord& t);
 
-// The formats (formats.cpp).
+// `s` with every byte that does not belong to a well-formed UTF-8 sequence
+// replaced by '?': what a submission prints can be any bytes, or a
+// character cut in two by a length limit, and JSON and XML need UTF-8.
+std::string utf8_text(const std::string& s);
+// `j` with every string (not its keys) made so.
+nlohmann::json utf8_json(nlohmann::json j);
+
+// The formats (formats.cpp). All of them are valid UTF-8.
 nlohmann::json gradescope_json(const GradeRecord& r);
 // `picture_png`: the picture of the record's picture_test, attached to that
 // test when it fits in PrairieLearn's 1 MB.

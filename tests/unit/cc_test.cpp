@@ -1,0 +1,162 @@
+// cudalab-cc builds programs as nvcc would: several files, -c, compile errors
+// at the .cu line, bad arguments; and with the same recipe as a CMake build.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tool_test.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Compiler = cudalab::testing::ToolTest;
+using cudalab::testing::kCC;
+using cudalab::testing::kPrograms;
+using cudalab::testing::Result;
+using cudalab::testing::run;
+using cudalab::testing::Says;
+
+TEST_F(Compiler, BuildsAndRunsAMultiFileProgram) {
+  Result b = run(kCC + " -O2 -I " + kPrograms + " " + kPrograms + "/multi_main.cu " + kPrograms +
+                 "/multi_kernels.cu " + kPrograms + "/multi_host.cpp -o " + path("multi"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_TRUE(fs::exists(path("multi.instrumented")));
+  Result r = run(path("multi"));
+  EXPECT_EQ(r.status, 0);
+  // 1000 elements of 7 + i % 3: 7000 + (333 * 3 + 0) = 7999
+  EXPECT_TRUE(Says(r.output, "multi: sum=7999"));
+}
+
+TEST_F(Compiler, SeparateCompilationWithDashC) {
+  ASSERT_EQ(
+      run(kCC + " -c " + kPrograms + "/multi_kernels.cu -I" + kPrograms + " -o " + path("k.o"))
+          .status,
+      0);
+  EXPECT_TRUE(fs::exists(path("k.o.instrumented")));
+  Result b = run(kCC + " -I" + kPrograms + " " + kPrograms + "/multi_main.cu " + kPrograms +
+                 "/multi_host.cpp " + path("k.o") + " -o " + path("multi"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_NE(run(path("multi")).output.find("sum=7999"), std::string::npos);
+}
+
+TEST_F(Compiler, CompileErrorsPointAtTheCuFileAndLine) {
+  Result b = run(kCC + " " + kPrograms + "/compile_error.cu -o " + path("x"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(Says(b.output, "compile_error.cu:5:"));
+  EXPECT_TRUE(Says(b.output, "undeclared_value"));
+}
+
+TEST_F(Compiler, CompileErrorsShowTheLaunchAsWritten) {
+  Result b = run(kCC + " " + kPrograms + "/launch_arity_error.cu -o " + path("x"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(
+      Says(b.output, "launch_arity_error.cu:9: error: no matching function for call to 'add'"));
+  EXPECT_TRUE(Says(b.output, "  add<<<1, 32>>>(a, c);"));
+  EXPECT_TRUE(Says(b.output, "launch_arity_error.cu:5: note: candidate function not viable"));
+  for (const char* never : {"make_launcher", "cudalab_args_", "/usr/include", "kernel_language.h",
+                            "cudalab_kernel_registered"})
+    EXPECT_FALSE(Says(b.output, never)) << never << " in:\n" << b.output;
+  // One message, not one per build (plain and instrumented).
+  EXPECT_EQ(b.output.find("1 error generated."), b.output.rfind("1 error generated.")) << b.output;
+}
+
+TEST_F(Compiler, BadArgumentsGetAClearMessage) {
+  Result r = run(kCC + " --no-such-flag x.cu");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Says(r.output, "unknown option --no-such-flag"));
+  r = run(kCC + " " + path("missing.cu"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Says(r.output, "no such file"));
+  r = run(kCC);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("no input files"), std::string::npos);
+}
+
+TEST_F(Compiler, FastBuildHasNoTwinAndSaysSoWhenATraceIsAsked) {
+  ASSERT_EQ(run(kCC + " --fast " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
+  EXPECT_FALSE(fs::exists(path("p.instrumented")));
+  Result r = run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p"));
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(Says(r.output, "without --fast"));
+}
+
+// A kernel in a local header builds with cudalab-cc and with CMake alike.
+TEST_F(Compiler, AKernelInALocalHeaderBuildsWithEitherBuilder) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/header_kernel/main.cu -o " + path("p")).status, 0);
+  Result r = run(path("p"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(Says(r.output, "header kernel: h[0]=255 h[255]=0"));
+  r = run(CUDALAB_CMAKE_HEADER_KERNEL);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(Says(r.output, "header kernel: h[0]=255 h[255]=0"));
+}
+
+// The flags a build adds for the simulator, beyond the caller's own
+// (optimization, standard, warnings, include folders).
+std::set<std::string> recipe_flags(const std::string& command) {
+  std::istringstream in(command);
+  std::vector<std::string> words{std::istream_iterator<std::string>(in), {}};
+  std::set<std::string> flags;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "-mllvm" && i + 1 < words.size()) {
+      flags.insert(w + " " + words[++i]);
+      continue;
+    }
+    if (w == "-iquote" || w == "-o" || w == "-c" || w == "-x") {
+      ++i;
+      continue;
+    }
+    const bool callers = w.rfind("-O", 0) == 0 || w.rfind("-std=", 0) == 0 ||
+                         w.rfind("-W", 0) == 0 || w.rfind("-I", 0) == 0 || w == "-g" ||
+                         w == "-DNDEBUG" || w.rfind("-", 0) != 0;
+    if (!callers) flags.insert(w);
+  }
+  return flags;
+}
+
+// One recipe: cudalab-cc compiles a .cu, plain and instrumented, with the
+// very flags the CMake function gives the same file.
+TEST_F(Compiler, CudalabCcAndCMakeCompileWithTheSameRecipe) {
+  std::ifstream in(CUDALAB_COMPILE_COMMANDS);
+  ASSERT_TRUE(in) << "no compile_commands.json";
+  const nlohmann::json db = nlohmann::json::parse(in);
+  std::string cmake_plain, cmake_instrumented;
+  for (const auto& entry : db) {
+    const std::string file = entry.value("file", ""), command = entry.value("command", "");
+    if (file.find("/traced_add/traced_add.cu.cpp") == std::string::npos) continue;
+    (command.find("trace-pc-guard") != std::string::npos ? cmake_instrumented : cmake_plain) =
+        command;
+  }
+  ASSERT_FALSE(cmake_plain.empty());
+  ASSERT_FALSE(cmake_instrumented.empty());
+  const Result cc = run(kCC + " -v -c " + kPrograms + "/traced_add.cu -o " + path("t.o"));
+  ASSERT_EQ(cc.status, 0) << cc.output;
+  // cudalab-cc -v quotes its words: the same words without the quotes.
+  auto unquoted = [](std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), '\''), s.end());
+    return s;
+  };
+  std::string cc_plain, cc_instrumented;
+  std::istringstream lines(unquoted(cc.output));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" -c ") == std::string::npos) continue;
+    (line.find("trace-pc-guard") != std::string::npos ? cc_instrumented : cc_plain) = line;
+  }
+  ASSERT_FALSE(cc_plain.empty()) << cc.output;
+  ASSERT_FALSE(cc_instrumented.empty()) << cc.output;
+  EXPECT_EQ(recipe_flags(cc_plain), recipe_flags(cmake_plain));
+  EXPECT_EQ(recipe_flags(cc_instrumented), recipe_flags(cmake_instrumented));
+  EXPECT_TRUE(recipe_flags(cmake_plain).count("-fno-delete-null-pointer-checks"));
+  EXPECT_TRUE(recipe_flags(cmake_instrumented).count("-mllvm -simplifycfg-sink-common=false"));
+}
+
+}  // namespace

@@ -1,0 +1,181 @@
+// The simulator's checks (CUDALAB_CHECK: memcheck, racecheck, synccheck): each
+// finding at its line, and the corpus of buggy and clean programs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tool_test.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Checks = cudalab::testing::ToolTest;
+using cudalab::testing::kCC;
+using cudalab::testing::kPrograms;
+using cudalab::testing::Result;
+using cudalab::testing::run;
+using cudalab::testing::Says;
+
+TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
+  const std::string src = kPrograms + "/checks/race_across_iterations.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  EXPECT_TRUE(Says(r.output, "the two are in different iterations of a loop")) << r.output;
+  EXPECT_TRUE(Says(r.output, "Put a __syncthreads() at the end of the loop body, after line 17"))
+      << r.output;
+}
+
+TEST_F(Checks, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
+  const std::string dir = kPrograms + "/checks/";
+  ASSERT_EQ(run(kCC + " " + dir + "oob_write.cu -o " + path("w")).status, 0);
+  Result r = run("CUDALAB_CHECK=memcheck " + path("w"));
+  EXPECT_EQ(r.status, 0) << "without CUDALAB_CHECK_EXITCODE the program's own status";
+  for (const char* want : {"Invalid __global__ write of size 4 bytes", "at fill in ",
+                           "oob_write.cu:6", "by thread (232,0,0) in block (3,0,0)",
+                           "1 byte after the last byte of the 4000-byte buffer `x` allocated at ",
+                           "oob_write.cu:12", "(24 accesses like it at this line)",
+                           "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
+    EXPECT_TRUE(Says(r.output, want));
+  Result json =
+      run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("f.json") + " " + path("w"));
+  std::ifstream jf(path("f.json"));
+  std::stringstream js;
+  js << jf.rdbuf();
+  EXPECT_NE(js.str().find("\"errors\": 1"), std::string::npos) << js.str();
+  EXPECT_NE(js.str().find("\"kind\": \"write\""), std::string::npos) << js.str();
+  EXPECT_NE(js.str().find("oob_write.cu:6"), std::string::npos) << js.str();
+  EXPECT_NE(js.str().find("\"count\": 24"), std::string::npos) << js.str();
+  Result coded = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("w"));
+  EXPECT_EQ(coded.status, 3);
+  EXPECT_NE(coded.output.find("after: cudaErrorLaunchFailure"), std::string::npos)
+      << "output before the exit is kept";
+
+  ASSERT_EQ(run(kCC + " " + dir + "oob_read_before.cu -o " + path("r")).status, 0);
+  r = run("CUDALAB_CHECK=all " + path("r"));
+  EXPECT_TRUE(Says(r.output, "Invalid __global__ read of size 4 bytes"));
+  EXPECT_TRUE(Says(r.output, "oob_read_before.cu:6"));
+  EXPECT_TRUE(Says(r.output, "4 bytes before the start of the 256-byte buffer"));
+
+  ASSERT_EQ(run(kCC + " " + dir + "clean_stride.cu -o " + path("c")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("c"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors"));
+  EXPECT_EQ(r.output.find("Invalid"), std::string::npos) << r.output;
+
+  ASSERT_EQ(run(kCC + " " + dir + "use_after_free.cu -o " + path("u")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck " + path("u"));
+  EXPECT_TRUE(Says(r.output, "use_after_free.cu:4"));
+  EXPECT_TRUE(Says(r.output, "is in memory that was freed"));
+  EXPECT_TRUE(Says(r.output, "which was already freed (cudaFree)"));
+
+  ASSERT_EQ(run(kCC + " " + dir + "shared_oob.cu -o " + path("s")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck " + path("s"));
+  EXPECT_TRUE(Says(r.output, "Invalid __shared__ write of size 4 bytes"));
+  EXPECT_TRUE(Says(r.output, "by thread (64,0,0) in block (0,0,0)"));
+  EXPECT_TRUE(Says(r.output, "256 bytes of dynamic shared memory"));
+
+  ASSERT_EQ(run(kCC + " " + dir + "leak.cu -o " + path("l")).status, 0);
+  r = run("CUDALAB_CHECK=memcheck " + path("l"));
+  EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << "leaks are opt-in";
+  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_LEAKS=1 " + path("l"));
+  EXPECT_TRUE(Says(r.output, "Leaked 4000 bytes"));
+  EXPECT_TRUE(Says(r.output, "leak.cu:4 and never freed"));
+  EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 1 error"));
+
+  r = run("CUDALAB_CHECK=memchek " + path("c"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(Says(r.output, "'memchek', which is not a check"));
+}
+
+// Buffers allocated on one line get their own names, in turn; a read past
+// the end of one is named after it.
+TEST_F(Checks, MemcheckNamesEachBufferOfALine) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/two_on_a_line.cu -o " + path("p")).status, 0);
+  const Result r = run("CUDALAB_CHECK=memcheck " + path("p"));
+  EXPECT_TRUE(Says(r.output, "after the last byte of the 4000-byte buffer `b`")) << r.output;
+  EXPECT_EQ(r.output.find("buffer `a`"), std::string::npos) << r.output;
+}
+
+TEST_F(Checks, SynccheckReportsABarrierReachedByPartOfTheBlock) {
+  const std::string dir = kPrograms + "/checks/";
+  ASSERT_EQ(run(kCC + " " + dir + "partial_barrier.cu -o " + path("p")).status, 0);
+  Result r = run("CUDALAB_CHECK=synccheck " + path("p"));
+  for (const char* want : {"Barrier error detected. __syncthreads() was reached by 36 of the "
+                           "block's 64 threads; the other 28 returned without reaching it",
+                           "at shift in ", "partial_barrier.cu:9", "in block (1,0,0)",
+                           "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
+    EXPECT_TRUE(Says(r.output, want));
+  ASSERT_EQ(run(kCC + " " + dir + "clean_reduction.cu -o " + path("c")).status, 0);
+  r = run("CUDALAB_CHECK=all " + path("c"));
+  EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors"));
+  EXPECT_TRUE(Says(r.output, "after: cudaSuccess"));
+  r = run(path("p"));
+  EXPECT_EQ(r.output.find("Barrier error"), std::string::npos) << "checks are off by default";
+}
+
+// The checks corpus: each buggy program names what must be found in lines
+// `// expect: TOOL KIND FILE:LINE`; a program without them must get no
+// finding at all under CUDALAB_CHECK=all.
+TEST_F(Checks, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> sources;
+  for (const auto& e : fs::directory_iterator(kPrograms + "/checks"))
+    if (e.path().extension() == ".cu") sources.push_back(e.path());
+  std::sort(sources.begin(), sources.end());
+  int buggy = 0, clean = 0;
+  for (const fs::path& src : sources) {
+    const std::string name = src.stem().string();
+    if (name == "endless_loop" || name == "leak") continue;  // their own tests
+    std::ifstream in(src);
+    std::vector<std::vector<std::string>> expected;
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("// expect: ", 0) != 0) continue;
+      std::istringstream words(line.substr(11));
+      std::vector<std::string> e{std::istream_iterator<std::string>(words), {}};
+      ASSERT_EQ(e.size(), 3u) << src << ": " << line;
+      expected.push_back(e);
+    }
+    ASSERT_EQ(run(kCC + " " + src.string() + " -o " + path(name)).status, 0) << src;
+    const std::string json_path = path(name + ".json");
+    const Result r =
+        run("CUDALAB_CHECK=all CUDALAB_CHECK_JSON=" + json_path + " timeout 60 " + path(name));
+    std::ifstream jf(json_path);
+    std::vector<std::string> findings;  // one JSON object per line
+    for (std::string line; std::getline(jf, line);)
+      if (line.find("\"tool\"") != std::string::npos) findings.push_back(line);
+    if (expected.empty()) {
+      ++clean;
+      EXPECT_TRUE(findings.empty()) << name << " is correct, yet:\n" << r.output;
+      EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors")) << name;
+      // Correct whatever order the threads run in.
+      for (const char* order : {"reverse", "random:1"}) {
+        const Result o = run(std::string("CUDALAB_SCHEDULE=") + order +
+                             " CUDALAB_CHECK=all timeout 60 " + path(name));
+        EXPECT_TRUE(Says(o.output, "ERROR SUMMARY: 0 errors")) << name << " " << order;
+      }
+      continue;
+    }
+    ++buggy;
+    for (const auto& e : expected) {
+      const std::string tool = "\"tool\": \"" + e[0] + "\"", kind = "\"kind\": \"" + e[1] + "\"",
+                        where = "/" + e[2] + "\"";
+      const bool found = std::any_of(findings.begin(), findings.end(), [&](const std::string& f) {
+        return f.find(tool) != std::string::npos && f.find(kind) != std::string::npos &&
+               f.find("\"where\": ") != std::string::npos && f.find(where) != std::string::npos;
+      });
+      EXPECT_TRUE(found) << name << ": no " << e[0] << " " << e[1] << " finding at " << e[2] << "\n"
+                         << r.output;
+    }
+  }
+  EXPECT_GE(buggy, 15);
+  EXPECT_GE(clean, 6);
+}
+
+}  // namespace

@@ -1,0 +1,104 @@
+// A kernel that faults, asserts or never ends: the launch ends as on a GPU and
+// the report names the kernel, the thread, the block and the student's line.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "tool_test.h"
+
+namespace {
+
+using Faults = cudalab::testing::ToolTest;
+using cudalab::testing::kCC;
+using cudalab::testing::kPrograms;
+using cudalab::testing::Result;
+using cudalab::testing::run;
+using cudalab::testing::Says;
+
+TEST_F(Faults, AFaultingKernelNamesKernelThreadAndBlock) {
+  std::ofstream(path("fault.cu")) << "#include <cstdio>\n"
+                                     "__global__ void boom(int* p, int bad) {\n"
+                                     "  if (blockIdx.x == 1 && threadIdx.x == bad) p[0] = 1;\n"
+                                     "}\n"
+                                     "int main(int argc, char**) {\n"
+                                     "  int* volatile p = nullptr;\n"
+                                     "  boom<<<2, 32>>>(p, argc + 4);\n"
+                                     "  cudaError_t e = cudaDeviceSynchronize();\n"
+                                     "  std::printf(\"after: %s\\n\", cudaGetErrorName(e));\n"
+                                     "  return 0;\n"
+                                     "}\n";
+  ASSERT_EQ(run(kCC + " " + path("fault.cu") + " -o " + path("f")).status, 0);
+  Result r = run(path("f"));
+  EXPECT_EQ(r.status, 0) << "the program goes on, as on a GPU";
+  EXPECT_TRUE(Says(r.output, "kernel 'boom'"));
+  EXPECT_TRUE(Says(r.output, "thread (5,0,0) in block (1,0,0)"));
+  EXPECT_TRUE(Says(r.output, "fault.cu:3"));
+  EXPECT_TRUE(Says(r.output, "after: cudaErrorIllegalAddress"));
+}
+
+TEST_F(Faults, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
+  std::ofstream(path("a.cu")) << "#include <cassert>\n"
+                                 "#include <cstdio>\n"
+                                 "__global__ void check(int limit) {\n"
+                                 "  assert(threadIdx.x < limit);\n"
+                                 "}\n"
+                                 "int main(int argc, char**) {\n"
+                                 "  check<<<1, 32>>>(30);\n"
+                                 "  cudaError_t e = cudaDeviceSynchronize();\n"
+                                 "  std::fprintf(stderr, \"after: %s\\n\", cudaGetErrorName(e));\n"
+                                 "  assert(argc == 100);  // on the host: the C library's\n"
+                                 "  return 0;\n"
+                                 "}\n";
+  ASSERT_EQ(run(kCC + " " + path("a.cu") + " -o " + path("a")).status, 0);
+  Result r = run(path("a"));
+  EXPECT_TRUE(Says(r.output,
+                   "a.cu:4: void check(int): block: [0,0,0], thread: [30,0,0] Assertion "
+                   "`threadIdx.x < limit` failed."));
+  EXPECT_TRUE(Says(r.output, "after: cudaErrorAssert"));
+  EXPECT_TRUE(Says(r.output, "Assertion `argc == 100' failed."));
+  EXPECT_NE(r.status, 0) << "the host assert aborts";
+  ASSERT_EQ(run(kCC + " -DNDEBUG " + path("a.cu") + " -o " + path("b")).status, 0);
+  Result quiet = run(path("b"));
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_TRUE(Says(quiet.output, "after: cudaSuccess"));
+}
+
+// Without any check: a null pointer and writes far past a buffer fault as on
+// a GPU (cudaErrorIllegalAddress, sticky), the report names the student's
+// line, the thread and the buffer, and nothing of the simulator's memory is
+// written (the program goes on to its end and exits normally).
+TEST_F(Faults, NullAndFarPointersFaultAtTheStudentsLine) {
+  const std::string dir = kPrograms + "/checks/";
+  struct Case {
+    const char* name;
+    const char* line;
+    const char* said;
+  };
+  for (const Case& c :
+       {Case{"null_pointer", "null_pointer.cu:9", "a null pointer"},
+        Case{"transpose_far_write", "transpose_far_write.cu:12",
+             "after the last byte of the 262144-byte buffer `out` allocated at "}}) {
+    ASSERT_EQ(run(kCC + " " + dir + c.name + ".cu -o " + path(c.name)).status, 0) << c.name;
+    for (const std::string& program : {path(c.name), path(c.name) + ".instrumented"}) {
+      const Result r = run(program);
+      EXPECT_EQ(r.status, 0) << program << "\n" << r.output;
+      for (const std::string& want :
+           {std::string("after: cudaErrorIllegalAddress"), std::string(c.line), std::string(c.said),
+            std::string("by thread (")})
+        EXPECT_TRUE(Says(r.output, want)) << program;
+      EXPECT_FALSE(Says(r.output, "simulator/src/")) << program;
+    }
+  }
+}
+
+TEST_F(Faults, ATimeLimitStopsAnEndlessKernel) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/endless_loop.cu -o " + path("e")).status, 0);
+  Result r = run("CUDALAB_TIMEOUT=0.5 timeout 30 " + path("e"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(Says(r.output, "ran longer than CUDALAB_TIMEOUT=0.5 seconds and was stopped"));
+  EXPECT_TRUE(Says(r.output, "after: cudaErrorLaunchTimeout"));
+}
+
+}  // namespace

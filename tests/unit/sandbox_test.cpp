@@ -1,0 +1,101 @@
+// The sandbox's command line (framework/cli/sandbox.cpp), read as a
+// reviewer would: what a submission sees, what is covered up, its limits and
+// its environment. The sandbox itself, run for real, is tested by the
+// hostile submissions under tests/hostile.
+#include "sandbox.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using cudalab::cli::Sandbox;
+using cudalab::cli::SandboxLimits;
+using Args = std::vector<std::string>;
+
+// Whether `want` appears in `args` as consecutive arguments.
+bool has_run(const Args& args, const Args& want) {
+  return std::search(args.begin(), args.end(), want.begin(), want.end()) != args.end();
+}
+
+class SandboxLine : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("cudalab_sandbox_test_" +
+             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "scratch");
+    fs::create_directories(root_ / "course" / "answers");
+    std::ofstream(root_ / "course" / "solution.cu") << "answer\n";
+    std::ofstream(root_ / "course" / "lesson.h") << "header\n";
+    fs::permissions(root_, fs::perms::all);  // others may read: no copies are made
+    for (const auto& e : fs::recursive_directory_iterator(root_))
+      fs::permissions(e.path(), fs::perms::all);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  std::string at(const std::string& p) const { return (root_ / p).string(); }
+  fs::path root_;
+};
+
+TEST_F(SandboxLine, ConfinedSeesTheToolchainAndItsFolderAndNothingElse) {
+  const Sandbox box(root_ / "scratch", {at("course")},
+                    {at("course/solution.cu"), at("course/answers"), "/elsewhere/secret"}, true,
+                    false, 60001);
+  SandboxLimits limits;
+  limits.memory_mib = 512;
+  const Args cmd =
+      box.wrap({"/submission/program", "--seed", "7"}, {"CUDALAB_CHECK=memcheck"}, limits);
+  EXPECT_TRUE(has_run(cmd, {"bwrap", "--unshare-all", "--die-with-parent"}));
+  EXPECT_TRUE(has_run(cmd, {"--cap-drop", "ALL"}));
+  EXPECT_TRUE(has_run(cmd, {"--ro-bind", "/usr", "/usr"}));
+  EXPECT_TRUE(has_run(cmd, {"--ro-bind", at("course"), at("course")}));
+  // What lies under a seen folder and must stay out of sight is covered.
+  EXPECT_TRUE(has_run(cmd, {"--ro-bind", "/dev/null", at("course/solution.cu")}));
+  EXPECT_TRUE(has_run(cmd, {"--tmpfs", at("course/answers")}));
+  EXPECT_EQ(std::count(cmd.begin(), cmd.end(), "/elsewhere/secret"), 0);  // never seen anyway
+  EXPECT_TRUE(has_run(
+      cmd, {"--bind", at("scratch"), "/submission", "--chdir", "/submission", "--clearenv"}));
+  EXPECT_TRUE(has_run(cmd, {"--setenv", "CUDALAB_CHECK", "memcheck"}));
+  EXPECT_TRUE(has_run(cmd, {"--setenv", "HOME", "/submission"}));
+  EXPECT_TRUE(has_run(cmd, {"--as=" + std::to_string(512ull << 20)}));
+  EXPECT_TRUE(has_run(cmd, {"--nproc=64"}));
+  EXPECT_TRUE(has_run(cmd, {"--core=0"}));
+  // The program comes last, after bwrap's "--", as it was given.
+  const Args tail(cmd.end() - 3, cmd.end());
+  EXPECT_EQ(tail, (Args{"/submission/program", "--seed", "7"}));
+  // As root the sandbox runs as its own user, without root's groups.
+  if (geteuid() == 0) {
+    EXPECT_EQ(cmd.front(), "setpriv");
+    EXPECT_TRUE(has_run(cmd, {"--reuid=60001", "--regid=60001", "--clear-groups"}));
+  }
+}
+
+TEST_F(SandboxLine, OnAGpuTheAddressSpaceIsNotLimited) {
+  const Sandbox box(root_ / "scratch", {}, {}, true, true, 60001);
+  const Args cmd = box.wrap({"/submission/program"}, {}, SandboxLimits{});
+  EXPECT_TRUE(std::none_of(cmd.begin(), cmd.end(),
+                           [](const std::string& a) { return a.rfind("--as=", 0) == 0; }));
+}
+
+TEST_F(SandboxLine, UnconfinedRunsInTheScratchFolderWithAnEmptiedEnvironment) {
+  const Sandbox box(root_ / "scratch", {at("course")}, {}, false, false, 60001);
+  const Args cmd = box.wrap({"/submission/program", "-I/submission", "/submissionx"},
+                            {"CUDALAB_TRACE=/submission/t.trace"}, SandboxLimits{});
+  EXPECT_TRUE(has_run(cmd, {"env", "-i", "-C", at("scratch")}));
+  EXPECT_EQ(std::count(cmd.begin(), cmd.end(), "bwrap"), 0);
+  EXPECT_EQ(std::count(cmd.begin(), cmd.end(), "--nproc=64"), 0);  // no user of its own
+  // Paths of the scratch folder as the submission sees them become real ones.
+  EXPECT_TRUE(has_run(cmd, {at("scratch") + "/program", "-I" + at("scratch"), "/submissionx"}));
+  EXPECT_TRUE(has_run(cmd, {"CUDALAB_TRACE=" + at("scratch") + "/t.trace"}));
+  EXPECT_TRUE(has_run(cmd, {"HOME=" + at("scratch")}));
+}
+
+}  // namespace
