@@ -2,20 +2,22 @@
 #                             [SIM_LIBS libs...] [GPU_LIBS libs...] sources...)
 #
 # Builds `name` from .cu and C++ sources for the CPU simulator: each .cu goes
-# through cudalab-rewrite, then everything is compiled by the host compiler
-# against the simulator's headers. Unless INSTRUMENTED, an instrumented twin
-# `name.instrumented` is built beside it (what CUDALAB_TRACE runs); with
-# INSTRUMENTED, `name` itself is the instrumented program; with PLAIN there is
-# no instrumented build at all. When CMake found a
-# CUDA compiler (and not NO_GPU), `name_gpu` is built from the same sources by
-# nvcc.
-# Every load, store and basic block of the program's own code calls the runtime; vectors
-# are left out so that each access is the size the source says, as on a GPU.
-set(CUDALAB_INSTRUMENT_FLAGS
-    -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores
-    -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1
-    "SHELL:-mllvm -simplifycfg-sink-common=false" "SHELL:-mllvm -simplifycfg-hoist-common=false"
-    -fno-builtin-memset)
+# through cudalab-rewrite (with the local headers it includes that need it),
+# then everything is compiled by the host compiler against the simulator's
+# headers, with the recipe of CudalabRecipe.cmake, which cudalab-cc uses too.
+# Unless INSTRUMENTED, an instrumented twin `name.instrumented` is built
+# beside it (what CUDALAB_TRACE runs); with INSTRUMENTED, `name` itself is
+# the instrumented program; with PLAIN there is no instrumented build at all.
+# When CMake found a CUDA compiler (and not NO_GPU), `name_gpu` is built from
+# the same sources by nvcc.
+include(${CMAKE_CURRENT_LIST_DIR}/CudalabRecipe.cmake)
+cudalab_recipe_as_options(CUDALAB_COMPILE_OPTIONS "${CUDALAB_RECIPE_COMPILE_FLAGS}")
+cudalab_recipe_as_options(CUDALAB_INSTRUMENT_OPTIONS "${CUDALAB_RECIPE_INSTRUMENT_FLAGS}")
+# A simulated program's own code is not sanitized (see CUDALAB_SANITIZE).
+set(CUDALAB_NOT_SANITIZED)
+if(CUDALAB_SANITIZE)
+  set(CUDALAB_NOT_SANITIZED -fno-sanitize=address,undefined)
+endif()
 
 function(cudalab_add_cuda_executable name)
   cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})
@@ -27,16 +29,22 @@ function(cudalab_add_cuda_executable name)
     if(abs MATCHES "\\.cu$")
       get_filename_component(fname ${src} NAME)
       set(out ${CMAKE_CURRENT_BINARY_DIR}/cudalab_rewritten/${name}/${fname}.cpp)
+      # Local headers that hold kernels or launches are rewritten beside it
+      # (as cudalab-cc does); the depfile makes a change to one rebuild it.
+      set(includes "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
       add_custom_command(OUTPUT ${out}
-        COMMAND cudalab-rewrite ${abs} ${out}
+        COMMAND cudalab-rewrite ${abs} ${out} --depfile ${out}.d
+                "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
         DEPENDS ${abs} cudalab-rewrite
+        DEPFILE ${out}.d
         COMMENT "cudalab-rewrite ${fname}"
+        COMMAND_EXPAND_LISTS
         VERBATIM)
       list(APPEND sim_sources ${out})
       get_filename_component(dir ${abs} DIRECTORY)
       # Quoted includes next to the original file; and what nvcc defines.
       set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS "-iquote;${dir}"
-                                  COMPILE_DEFINITIONS "__CUDACC__;__CUDA_ARCH__=900")
+                                  COMPILE_DEFINITIONS "${CUDALAB_RECIPE_CU_DEFINES}")
     else()
       list(APPEND sim_sources ${abs})
     endif()
@@ -48,21 +56,28 @@ function(cudalab_add_cuda_executable name)
   endif()
 
   add_executable(${name} ${sim_sources})
+  # A student's file (and any simulated program) keeps its warnings as
+  # warnings, in every preset.
+  set_target_properties(${name} PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
   target_link_libraries(${name} PRIVATE cudalab_sim ${ARG_SIM_LIBS})
-  target_compile_options(${name} PRIVATE -gline-tables-only -fno-optimize-sibling-calls)
+  target_compile_options(${name} PRIVATE ${CUDALAB_COMPILE_OPTIONS} ${CUDALAB_NOT_SANITIZED})
+  target_link_libraries(${name} PRIVATE ${CUDALAB_RECIPE_LINK_LIBS})
   if(ARG_INSTRUMENTED AND can_instrument)
-    target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_FLAGS})
+    target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
   elseif(can_instrument AND NOT ARG_PLAIN)
     add_executable(${name}_instrumented ${sim_sources})
+    set_target_properties(${name}_instrumented PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     set_target_properties(${name}_instrumented PROPERTIES OUTPUT_NAME ${name}.instrumented)
-    target_link_libraries(${name}_instrumented PRIVATE cudalab_sim ${ARG_SIM_LIBS})
-    target_compile_options(${name}_instrumented PRIVATE -gline-tables-only
-                           -fno-optimize-sibling-calls ${CUDALAB_INSTRUMENT_FLAGS})
+    target_link_libraries(${name}_instrumented PRIVATE cudalab_sim ${ARG_SIM_LIBS}
+                          ${CUDALAB_RECIPE_LINK_LIBS})
+    target_compile_options(${name}_instrumented PRIVATE ${CUDALAB_COMPILE_OPTIONS}
+                           ${CUDALAB_INSTRUMENT_OPTIONS} ${CUDALAB_NOT_SANITIZED})
     add_dependencies(${name} ${name}_instrumented)
   endif()
 
   if(CMAKE_CUDA_COMPILER AND NOT ARG_NO_GPU)
     add_executable(${name}_gpu ${gpu_sources})
+    set_target_properties(${name}_gpu PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     target_link_libraries(${name}_gpu PRIVATE CUDA::cudart ${ARG_GPU_LIBS})
     target_compile_options(${name}_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   endif()

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cudalab_config.h"
+#include "local_headers.h"
 #include "rewrite.h"
 
 namespace fs = std::filesystem;
@@ -288,76 +289,12 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
   return ok;
 }
 
-// Quoted includes of `text` (a file at `original`) that resolve to a file
-// the rewriter must change (a launch, extern __shared__ or a kernel) get a
-// rewritten copy under `out_dir`, where the compiler looks first because the
-// rewritten source including them lives there.
-// The temporary folder of this build, where rewritten headers go.
-fs::path& tmp_root() {
-  static fs::path root;
-  return root;
-}
-
-void rewrite_local_headers(const fs::path& original, const std::string& text,
-                           const fs::path& out_dir, const std::vector<fs::path>& include_dirs,
-                           std::set<std::string>& done, bool& problems) {
-  static const std::regex include_re(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (!std::regex_search(line, m, include_re)) continue;
-    const std::string name = m[1];
-    std::vector<fs::path> candidates = {original.parent_path() / name};
-    for (const auto& d : include_dirs) candidates.push_back(d / name);
-    fs::path found;
-    for (const auto& c : candidates) {
-      std::error_code ec;
-      if (fs::is_regular_file(c, ec)) {
-        found = fs::weakly_canonical(c);
-        break;
-      }
-    }
-    if (found.empty() || !done.insert(found.string() + "|" + out_dir.string()).second) continue;
-    std::ifstream in(found, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string header = ss.str();
-    const bool needs = header.find("<<<") != std::string::npos ||
-                       header.find("__shared__") != std::string::npos ||
-                       header.find("__global__") != std::string::npos;
-    // The copy must stay in the build's own folder: an absolute name, or one
-    // climbing out of it, is compiled as it is (never written over).
-    const fs::path copy = (out_dir / name).lexically_normal();
-    const fs::path inside = copy.lexically_relative(tmp_root());
-    if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;
-    if (needs) {
-      auto r = cudalab::rewriter::rewrite(header, found.string());
-      for (const auto& p : r.problems) {
-        std::cerr << found.string() << ":" << p.line << ": error: " << p.message << '\n';
-        problems = true;
-      }
-      if (r.problems.empty() && (r.launches || r.dynamic_shared || r.registered_kernels)) {
-        fs::create_directories(copy.parent_path());
-        // Without the #include <cuda_runtime.h> line, which the .cu has already;
-        // from the #line directive on, so messages name the original header.
-        std::ofstream(copy, std::ios::binary) << r.text.substr(r.text.find('\n') + 1);
-      }
-    }
-    rewrite_local_headers(found, header, copy.parent_path(), include_dirs, done, problems);
-  }
-}
-
-// Every load, store and basic block of the program's own code calls the runtime; vectors
-// are left out so that each access is the size the source says, as on a GPU.
-const char* const kInstrumentFlags[] = {
-    "-fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores", "-fno-vectorize",
-    "-fno-slp-vectorize", "-DCUDALAB_INSTRUMENTED=1",
-    // Each line's loads and stores stay its own (not one store sunk out of
-    // two branches, which has no line to report), and stores of zeros stay
-    // stores (not merged into a memset the checks never see, which would
-    // leave memory the kernel did set looking unset).
-    "-mllvm", "-simplifycfg-sink-common=false", "-mllvm", "-simplifycfg-hoist-common=false",
-    "-fno-builtin-memset"};
+// The build recipe, shared with CMake's cudalab_add_cuda_executable
+// (cmake/CudalabRecipe.cmake says why each flag is there).
+const char* const kCuDefines[] = {CUDALAB_RECIPE_CU_DEFINES};
+const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
+const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
+const char* const kLinkLibs[] = {CUDALAB_RECIPE_LINK_LIBS};
 
 }  // namespace
 
@@ -376,7 +313,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   const fs::path tmp = dir;
-  tmp_root() = fs::path(dir).lexically_normal();
   auto cleanup = [&] {
     if (!o.keep) fs::remove_all(tmp);
   };
@@ -388,7 +324,7 @@ int main(int argc, char** argv) {
   std::vector<fs::path> include_dirs;
   for (const auto& f : o.compile_flags)
     if (f.rfind("-I", 0) == 0) include_dirs.push_back(f.substr(2));
-  std::set<std::string> headers_done;
+  cudalab::rewriter::LocalHeaders headers(include_dirs, fs::path(dir).lexically_normal());
   for (size_t k = 0; k < o.sources.size(); ++k) {
     const std::string& src = o.sources[k];
     if (!o.is_cuda[k]) {
@@ -408,13 +344,13 @@ int main(int argc, char** argv) {
     fs::create_directories(unit_dir);
     const fs::path out = unit_dir / (fs::path(src).filename().string() + ".cpp");
     std::ofstream(out, std::ios::binary) << r.text;
-    rewrite_local_headers(fs::absolute(src), ss.str(), unit_dir, include_dirs, headers_done,
-                          problems);
-    // Quoted includes next to the original file; and what nvcc defines. One
-    // compilation serves host and device, so device code guarded by
-    // __CUDA_ARCH__ (the simulated H100's 9.0) is compiled too.
-    per_source_flags.push_back({"-iquote", fs::absolute(src).parent_path().string(), "-D__CUDACC__",
-                                "-D__CUDA_ARCH__=900"});
+    for (const auto& p : headers.rewrite_included(fs::absolute(src), ss.str(), unit_dir)) {
+      std::cerr << p.file << ":" << p.line << ": error: " << p.message << '\n';
+      problems = true;
+    }
+    // Quoted includes next to the original file; and what nvcc defines.
+    per_source_flags.push_back({"-iquote", fs::absolute(src).parent_path().string()});
+    for (const char* d : kCuDefines) per_source_flags.back().push_back(std::string("-D") + d);
     if (o.keep) std::cerr << "cudalab-cc: kept " << out.string() << " (from " << src << ")\n";
     compile_inputs.push_back(out.string());
   }
@@ -449,13 +385,7 @@ int main(int argc, char** argv) {
           if (f.rfind("-std=", 0) != 0) cmd.push_back(f);
       cmd.insert(cmd.end(), per_source_flags[k].begin(), per_source_flags[k].end());
       cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
-      cmd.push_back("-gline-tables-only");
-      // A call to __syncthreads() at a kernel's end stays a call, so reports
-      // can name its line.
-      cmd.push_back("-fno-optimize-sibling-calls");
-      // A store through a null pointer stays a store, which faults as on a
-      // GPU (the optimizer may otherwise drop it as undefined behaviour).
-      cmd.push_back("-fno-delete-null-pointer-checks");
+      cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
       if (variant == 1)
         for (const char* f : kInstrumentFlags) cmd.push_back(f);
       if (o.is_cuda[k]) {
@@ -491,8 +421,9 @@ int main(int argc, char** argv) {
     for (const auto& f : o.compile_flags)
       if (f == "-fopenmp" || f.rfind("-fsanitize=", 0) == 0)
         cmd.push_back(f);  // needed to link too
-    cmd.insert(cmd.end(), {CUDALAB_SIM_LIBRARY, CUDALAB_BOOST_CONTEXT_LIBRARY, "-lpthread", "-ldl",
-                           "-o", out});
+    cmd.insert(cmd.end(), {CUDALAB_SIM_LIBRARY, CUDALAB_BOOST_CONTEXT_LIBRARY});
+    cmd.insert(cmd.end(), std::begin(kLinkLibs), std::end(kLinkLibs));
+    cmd.insert(cmd.end(), {"-o", out});
     links.push_back(cmd);
   };
   if (want_plain) link(plain_objects, output, false);

@@ -1,0 +1,71 @@
+# How a program is built for the simulator, in one place. Both builders read
+# these lists: the CMake function cudalab_add_cuda_executable (Cudalab.cmake)
+# and cudalab-cc (simulator/tools/cudalab_cc.cpp, through its generated
+# cudalab_config.h). A change here changes both.
+#
+# An item with a space is one option with its argument ("-mllvm X"): CMake
+# gets it as "SHELL:-mllvm X" (so that two -mllvm are not merged into one),
+# cudalab-cc splits it at the space.
+
+# What nvcc defines for a .cu file. One compilation serves host and device,
+# so device code guarded by __CUDA_ARCH__ (the simulated H100's 9.0) is
+# compiled too. Each .cu also gets -iquote its own folder: its quoted
+# includes are found next to the original file, not the rewritten one.
+set(CUDALAB_RECIPE_CU_DEFINES __CUDACC__ __CUDA_ARCH__=900)
+
+# Every source of a simulated program, plain and instrumented.
+set(CUDALAB_RECIPE_COMPILE_FLAGS
+    # Lines for the reports (a fault, a finding, a trace at the student's line).
+    -gline-tables-only
+    # A call to __syncthreads() at a kernel's end stays a call, so reports
+    # can name its line.
+    -fno-optimize-sibling-calls
+    # A store through a null pointer stays a store, which faults as on a GPU
+    # (the optimizer may otherwise drop it as undefined behaviour).
+    -fno-delete-null-pointer-checks)
+
+# The instrumented twin: every load, store and basic block of the program's
+# own code calls the runtime; vectors are left out so that each access is
+# the size the source says, as on a GPU. Each line's loads and stores stay
+# its own (not one store sunk out of two branches, which has no line to
+# report), and stores of zeros stay stores (not merged into a memset the
+# checks never see, which would leave memory the kernel did set looking
+# unset).
+set(CUDALAB_RECIPE_INSTRUMENT_FLAGS
+    -fsanitize-coverage=bb,no-prune,trace-pc-guard,trace-loads,trace-stores
+    -fno-vectorize -fno-slp-vectorize -DCUDALAB_INSTRUMENTED=1
+    "-mllvm -simplifycfg-sink-common=false" "-mllvm -simplifycfg-hoist-common=false"
+    -fno-builtin-memset)
+
+# Libraries after the simulator's runtime and Boost.Context; in the sanitize
+# preset, the sanitizers' runtime that the simulator's library then needs.
+set(CUDALAB_RECIPE_LINK_LIBS -lpthread -ldl)
+if(CUDALAB_SANITIZE)
+  list(APPEND CUDALAB_RECIPE_LINK_LIBS -fsanitize=address,undefined)
+endif()
+
+# The lists as C string lists ("a", "b") for cudalab_config.h.
+function(cudalab_recipe_as_c_strings out list)
+  set(items)
+  foreach(item IN LISTS list)
+    string(REPLACE " " ";" parts "${item}")
+    foreach(part IN LISTS parts)
+      list(APPEND items "\"${part}\"")
+    endforeach()
+  endforeach()
+  list(JOIN items ", " joined)
+  set(${out} "${joined}" PARENT_SCOPE)
+endfunction()
+
+# The lists as CMake options ("SHELL:" where an item has a space).
+function(cudalab_recipe_as_options out list)
+  set(items)
+  foreach(item IN LISTS list)
+    if(item MATCHES " ")
+      list(APPEND items "SHELL:${item}")
+    else()
+      list(APPEND items "${item}")
+    endif()
+  endforeach()
+  set(${out} "${items}" PARENT_SCOPE)
+endfunction()

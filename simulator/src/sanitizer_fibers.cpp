@@ -1,0 +1,20 @@
+// The sanitizer build's fibers. With CUDALAB_SANITIZE, Boost.Context runs
+// fibers on ucontext with AddressSanitizer's fiber annotations
+// (BOOST_USE_UCONTEXT, BOOST_USE_ASAN), so that ASan follows each switch of
+// stacks. Debian's Boost.Context library is built for its assembly backend
+// and lacks the one function that backend needs from it: the record of the
+// fiber running on this thread, defined here.
+#if defined(BOOST_USE_UCONTEXT)
+#include <boost/context/fiber.hpp>
+
+namespace boost::context::detail {
+
+fiber_activation_record*& fiber_activation_record::current() noexcept {
+  // At first the thread runs on its own stack: a record of that context.
+  thread_local fiber_activation_record thread_context;
+  thread_local fiber_activation_record* running = &thread_context;
+  return running;
+}
+
+}  // namespace boost::context::detail
+#endif

@@ -1,0 +1,71 @@
+// Rewritten copies of the local headers a .cu file includes (see
+// local_headers.h).
+#include "local_headers.h"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "rewrite.h"
+
+namespace cudalab::rewriter {
+
+namespace fs = std::filesystem;
+
+LocalHeaders::LocalHeaders(std::vector<fs::path> include_dirs, fs::path root)
+    : include_dirs_(std::move(include_dirs)), root_(std::move(root)) {}
+
+std::vector<LocalHeaders::Problem> LocalHeaders::rewrite_included(const fs::path& original,
+                                                                  const std::string& text,
+                                                                  const fs::path& out_dir) {
+  std::vector<Problem> problems;
+  visit(original, text, out_dir, problems);
+  return problems;
+}
+
+void LocalHeaders::visit(const fs::path& original, const std::string& text, const fs::path& out_dir,
+                         std::vector<Problem>& problems) {
+  static const std::regex include_re(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include_re)) continue;
+    const std::string name = m[1];
+    std::vector<fs::path> candidates = {original.parent_path() / name};
+    for (const auto& d : include_dirs_) candidates.push_back(d / name);
+    fs::path found;
+    for (const auto& c : candidates) {
+      std::error_code ec;
+      if (fs::is_regular_file(c, ec)) {
+        found = fs::weakly_canonical(c);
+        break;
+      }
+    }
+    if (found.empty() || !done_.insert(found.string() + "|" + out_dir.string()).second) continue;
+    read_.insert(found.string());
+    std::ifstream in(found, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string header = ss.str();
+    const bool needs = header.find("<<<") != std::string::npos ||
+                       header.find("__shared__") != std::string::npos ||
+                       header.find("__global__") != std::string::npos;
+    const fs::path copy = (out_dir / name).lexically_normal();
+    const fs::path inside = copy.lexically_relative(root_);
+    if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;
+    if (needs) {
+      Result r = rewrite(header, found.string());
+      for (const auto& p : r.problems) problems.push_back({found.string(), p.line, p.message});
+      if (r.problems.empty() && (r.launches || r.dynamic_shared || r.registered_kernels)) {
+        fs::create_directories(copy.parent_path());
+        // Without the #include <cuda_runtime.h> line, which the .cu has
+        // already; from the #line directive on, so messages name the
+        // original header.
+        std::ofstream(copy, std::ios::binary) << r.text.substr(r.text.find('\n') + 1);
+      }
+    }
+    visit(found, header, copy.parent_path(), problems);
+  }
+}
+
+}  // namespace cudalab::rewriter

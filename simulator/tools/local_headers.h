@@ -1,0 +1,45 @@
+// The local headers of a .cu file that need the rewriter too: a quoted
+// include that holds a launch, extern __shared__ or a kernel gets a
+// rewritten copy in the folder of the rewritten source, where the compiler
+// looks first. cudalab-cc and cudalab-rewrite (for CMake builds) both use it,
+// so a kernel in a .cuh builds the same way with either.
+#pragma once
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cudalab::rewriter {
+
+class LocalHeaders {
+ public:
+  struct Problem {
+    std::string file;
+    int line = 0;
+    std::string message;
+  };
+  // Headers are looked for next to the file that includes them, then in
+  // `include_dirs` (the -I folders). Copies are written only inside `root`:
+  // an include by an absolute name, or one climbing out of it, is compiled
+  // as it is, never written over.
+  LocalHeaders(std::vector<std::filesystem::path> include_dirs, std::filesystem::path root);
+  // Rewrites what `text` (the file at `original`) includes, and what they
+  // include in turn, into `out_dir` (the folder of `original`'s rewritten
+  // copy). Returns what could not be rewritten.
+  std::vector<Problem> rewrite_included(const std::filesystem::path& original,
+                                        const std::string& text,
+                                        const std::filesystem::path& out_dir);
+  // Every local header read so far (for a build system's dependencies).
+  const std::set<std::string>& read() const { return read_; }
+
+ private:
+  void visit(const std::filesystem::path& original, const std::string& text,
+             const std::filesystem::path& out_dir, std::vector<Problem>& problems);
+  std::vector<std::filesystem::path> include_dirs_;
+  std::filesystem::path root_;
+  std::set<std::string> done_;  // header|folder pairs already written
+  std::set<std::string> read_;
+};
+
+}  // namespace cudalab::rewriter
