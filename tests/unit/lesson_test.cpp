@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli.h"
+#include "temp_dir.h"
 
 namespace {
 
@@ -55,21 +56,14 @@ TEST(Exercise, MarkersThatDoNotPairNameTheirLine) {
 
 class LessonJson : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("cudalab_lesson_test_" +
-            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   // Loads lesson.json with `text`; the reason when it is refused.
   std::string load(const std::string& text, Lesson* l) {
     std::ofstream(dir_ / "lesson.json") << text;
     std::string why;
     return cudalab::cli::load_lesson(dir_, l, &why) ? "" : why;
   }
-  fs::path dir_;
+  cudalab::testing::TempDir temp_;
+  const fs::path dir_ = temp_.path();
 };
 
 constexpr const char* kGood = R"({

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "temp_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -64,20 +66,18 @@ TEST(ShellQuote, WhatAShellReadsBackIsTheText) {
 TEST(FindProgram, LooksOnThePathAndInTheFoldersGiven) {
   EXPECT_EQ(cudalab::cli::find_program("sh").empty(), false);
   EXPECT_EQ(cudalab::cli::find_program("cudalab-no-such-program"), "");
-  const fs::path dir = fs::temp_directory_path() / "cudalab_find_program_test";
-  fs::create_directories(dir);
+  const cudalab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   std::ofstream(dir / "mine") << "#!/bin/sh\n";
   fs::permissions(dir / "mine", fs::perms::owner_all);
   EXPECT_EQ(cudalab::cli::find_program("mine", {dir.string()}), (dir / "mine").string());
   fs::permissions(dir / "mine", fs::perms::owner_read);  // not a program
   EXPECT_EQ(cudalab::cli::find_program("mine", {dir.string()}), "");
-  fs::remove_all(dir);
 }
 
 TEST(WriteAtomically, WritesTheWholeFileAndLeavesNothingBeside) {
-  const fs::path dir = fs::temp_directory_path() / "cudalab_write_atomically_test";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const cudalab::testing::TempDir temp;
+  const fs::path& dir = temp.path();
   cudalab::cli::write_atomically(dir / "a.json", "first");
   cudalab::cli::write_atomically(dir / "a.json", "second");
   std::ifstream in(dir / "a.json");
@@ -86,7 +86,6 @@ TEST(WriteAtomically, WritesTheWholeFileAndLeavesNothingBeside) {
   // A folder that is not there: an error that names the file, no partial file.
   EXPECT_THROW(cudalab::cli::write_atomically(dir / "absent" / "b.json", "x"), std::exception);
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
-  fs::remove_all(dir);
 }
 
 TEST(TempFile, IsMadeEmptyAndRemovedAfterUse) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,10 +30,6 @@ bool has_run(const Args& args, const Args& want) {
 class SandboxLine : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("cudalab_sandbox_test_" +
-             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(root_);
     fs::create_directories(root_ / "scratch");
     fs::create_directories(root_ / "course" / "answers");
     std::ofstream(root_ / "course" / "solution.cu") << "answer\n";
@@ -40,9 +38,9 @@ class SandboxLine : public ::testing::Test {
     for (const auto& e : fs::recursive_directory_iterator(root_))
       fs::permissions(e.path(), fs::perms::all);
   }
-  void TearDown() override { fs::remove_all(root_); }
   std::string at(const std::string& p) const { return (root_ / p).string(); }
-  fs::path root_;
+  cudalab::testing::TempDir temp_;
+  const fs::path root_ = temp_.path();
 };
 
 TEST_F(SandboxLine, ConfinedSeesTheToolchainAndItsFolderAndNothingElse) {

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "temp_dir.h"
+
 namespace cudalab::testing {
 
 struct Result {
@@ -41,14 +43,6 @@ inline ::testing::AssertionResult Says(const std::string& output, const std::str
 
 class ToolTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           ("cudalab-" + std::string(info->test_suite_name()) + "-" + info->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
   // programs/access_patterns.cu built, traced into p.trace, and what
   // `cudalab stats --json` says of it.
   nlohmann::json access_pattern_stats() {
@@ -58,8 +52,11 @@ class ToolTest : public ::testing::Test {
     EXPECT_EQ(r.status, 0) << r.output;
     return nlohmann::json::parse(r.output, nullptr, false);
   }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  std::filesystem::path dir_;
+  std::string path(const std::string& name) const { return (dir() / name).string(); }
+  const std::filesystem::path& dir() const { return temp_.path(); }
+
+ private:
+  TempDir temp_;
 };
 
 }  // namespace cudalab::testing

@@ -90,7 +90,7 @@ TEST_F(Traces, TruncatedAndForeignTracesGiveClearErrors) {
   };
   EXPECT_TRUE(Says(error_of(path("junk.trace")), "is not a cudalab trace"));
   EXPECT_TRUE(Says(error_of(path("absent.trace")), "cannot open"));
-  EXPECT_TRUE(Says(error_of(dir_.string()), "is a folder, not a trace file"));
+  EXPECT_TRUE(Says(error_of(dir().string()), "is a folder, not a trace file"));
 }
 
 TEST_F(Traces, CorruptedTracesNeverCrashTheReader) {
