@@ -17,18 +17,18 @@
 #define CUDART_VERSION 13000
 #define __CUDACC_VER_MAJOR__ 13
 
+#include "cudalab/detail/runtime.h"
 #include "cudalab/driver_types.h"
 
 // Host API. Each returns what CUDA returns for the same call.
-cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line);
 inline cudaError_t cudaMalloc(void** ptr, size_t bytes, const char* file = __builtin_FILE(),
                               int line = __builtin_LINE()) {
-  return cudaMallocImpl(ptr, bytes, file, line);
+  return cudalab::detail::malloc_device(ptr, bytes, file, line);
 }
 template <class T>
 cudaError_t cudaMalloc(T** ptr, size_t bytes, const char* file = __builtin_FILE(),
                        int line = __builtin_LINE()) {
-  return cudaMallocImpl(reinterpret_cast<void**>(ptr), bytes, file, line);
+  return cudalab::detail::malloc_device(reinterpret_cast<void**>(ptr), bytes, file, line);
 }
 cudaError_t cudaFree(void* ptr);
 // Page-locked host memory: ordinary host memory on the simulator.
@@ -86,18 +86,16 @@ cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block,
                                         size_t shmem = 0, cudaStream_t stream = nullptr);
 
 // ---- more memory: managed, pitched, 2D and 3D copies, symbols ---------------------------
-cudaError_t cudaMallocManagedImpl(void** ptr, size_t bytes, unsigned int flags, const char* file,
-                                  int line);
 inline cudaError_t cudaMallocManaged(void** ptr, size_t bytes,
                                      unsigned int flags = cudaMemAttachGlobal,
                                      const char* file = __builtin_FILE(),
                                      int line = __builtin_LINE()) {
-  return cudaMallocManagedImpl(ptr, bytes, flags, file, line);
+  return cudalab::detail::malloc_managed(ptr, bytes, flags, file, line);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal,
                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return cudaMallocManagedImpl(reinterpret_cast<void**>(ptr), bytes, flags, file, line);
+  return cudalab::detail::malloc_managed(reinterpret_cast<void**>(ptr), bytes, flags, file, line);
 }
 cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
 template <class T>
@@ -133,14 +131,11 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 
 cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent);
 
 // Symbols: __constant__ and __device__ variables are ordinary variables here.
-cudaError_t cudaMemcpyToSymbolImpl(void* symbol, size_t symbol_size, const void* src, size_t count,
-                                   size_t offset, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyFromSymbolImpl(void* dst, const void* symbol, size_t symbol_size,
-                                     size_t count, size_t offset, cudaMemcpyKind kind);
 template <class T>
 cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  return cudaMemcpyToSymbolImpl(const_cast<T*>(&symbol), sizeof(T), src, count, offset, kind);
+  return cudalab::detail::memcpy_to_symbol(const_cast<T*>(&symbol), sizeof(T), src, count, offset,
+                                           kind);
 }
 template <class T>
 cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
@@ -151,7 +146,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t cou
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  return cudaMemcpyFromSymbolImpl(dst, &symbol, sizeof(T), count, offset, kind);
+  return cudalab::detail::memcpy_from_symbol(dst, &symbol, sizeof(T), count, offset, kind);
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
@@ -186,16 +181,13 @@ cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
 cudaError_t cudaThreadSynchronize();
 
 // ---- kernels: attributes and occupancy ----------------------------------------------------------
-cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func);
-cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value);
-cudaError_t cudaOccupancyImpl(int* blocks, const void* func, int block_size, size_t dynamic_shared);
 template <class T>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* func) {
-  return cudaFuncGetAttributesImpl(attr, reinterpret_cast<const void*>(func));
+  return cudalab::detail::func_get_attributes(attr, reinterpret_cast<const void*>(func));
 }
 template <class T>
 cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
-  return cudaFuncSetAttributeImpl(reinterpret_cast<const void*>(func), attr, value);
+  return cudalab::detail::func_set_attribute(reinterpret_cast<const void*>(func), attr, value);
 }
 template <class T>
 cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
@@ -212,14 +204,14 @@ inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cu
 template <class T>
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, T* func, int block_size,
                                                           size_t dynamic_shared) {
-  return cudaOccupancyImpl(blocks, reinterpret_cast<const void*>(func), block_size, dynamic_shared);
+  return cudalab::detail::occupancy_max_active_blocks(blocks, reinterpret_cast<const void*>(func),
+                                                      block_size, dynamic_shared);
 }
-cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(int* min_grid, int* block_size,
-                                                   size_t dynamic_shared, int limit);
 template <class T>
 cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, T,
                                                size_t dynamic_shared = 0, int limit = 0) {
-  return cudaOccupancyMaxPotentialBlockSizeImpl(min_grid, block_size, dynamic_shared, limit);
+  return cudalab::detail::occupancy_max_potential_block_size(min_grid, block_size, dynamic_shared,
+                                                             limit);
 }
 
 // ---- limits ------------------------------------------------------------------------------------
