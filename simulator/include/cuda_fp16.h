@@ -150,14 +150,14 @@ inline __half2 atomicAdd(__half2* address, __half2 value) {
   do {
     assumed = old;
     __half2 cur;
-    std::memcpy(&cur, &assumed, 4);
+    std::memcpy(static_cast<void*>(&cur), &assumed, 4);
     const __half2 sum = cur + value;
     unsigned int next;
     std::memcpy(&next, &sum, 4);
     old = atomicCAS(word, assumed, next);
   } while (old != assumed);
   __half2 result;
-  std::memcpy(&result, &old, 4);
+  std::memcpy(static_cast<void*>(&result), &old, 4);
   return result;
 }
 inline __half atomicAdd(__half* address, __half value) {
