@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "cudalab/detail/clock.h"
 #include "cudalab/detail/launch.h"
 #include "cudalab/detail/sync.h"
 #include "cudalab/runtime_api.h"
@@ -76,15 +77,12 @@ inline int __syncthreads_or(int predicate) {
 }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-// Time inside kernels: clock() and clock64() count GPU cycles (wall time at
-// the simulated clock rate); clock() outside kernels stays the C library's.
-// __nanosleep sleeps (at most a millisecond, as on a GPU).
+// Time inside kernels: clock64() counts GPU cycles (wall time at the
+// simulated clock rate), and so does clock() in a kernel; clock() outside
+// kernels stays the C library's (calls of clock() are the rewriter's: see
+// cudalab/detail/clock.h). __nanosleep sleeps (at most a millisecond, as on a
+// GPU).
 long long clock64();
-clock_t cudalab_clock();
-namespace std {
-using ::cudalab_clock;
-}
-#define clock() cudalab_clock()
 void __nanosleep(unsigned int ns);
 // Stops the launch with cudaErrorLaunchFailure, as a GPU's trap does.
 [[noreturn]] void __trap();
