@@ -6,23 +6,9 @@
 #include <type_traits>
 
 #include "cuda_runtime.h"
+#include "cudalab/detail/groups.h"
 
 namespace cooperative_groups {
-
-class thread_group;
-class coalesced_group;
-namespace detail {
-inline unsigned block_rank() {
-  return threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
-}
-inline unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
-void grid_sync();            // in the runtime: every thread of a cooperative launch
-bool grid_is_cooperative();  // whether this launch came through cudaLaunchCooperativeKernel
-// Tiles larger than a warp: a barrier among threads [first, first + size) of
-// the block, and scratch memory of `bytes` per thread of the block.
-void tile_sync(unsigned first, unsigned size);
-void* tile_scratch(size_t bytes);
-}  // namespace detail
 
 class thread_group {
  public:
@@ -30,20 +16,20 @@ class thread_group {
   // whole block), as tiled_partition(block, size) makes.
   explicit thread_group(unsigned size) : size_(size) {}
   void sync() const {
-    if (size_ >= detail::block_size())
+    if (size_ >= cudalab::detail::block_size())
       __syncthreads();
     else
       __syncwarp(mask());
   }
-  unsigned long long thread_rank() const { return detail::block_rank() % size_; }
+  unsigned long long thread_rank() const { return cudalab::detail::block_rank() % size_; }
   unsigned long long size() const { return size_; }
   unsigned long long num_threads() const { return size_; }
-  unsigned meta_group_rank() const { return detail::block_rank() / size_; }
-  unsigned meta_group_size() const { return (detail::block_size() + size_ - 1) / size_; }
+  unsigned meta_group_rank() const { return cudalab::detail::block_rank() / size_; }
+  unsigned meta_group_size() const { return (cudalab::detail::block_size() + size_ - 1) / size_; }
 
  protected:
   unsigned mask() const {
-    const unsigned lane = detail::block_rank() % 32;
+    const unsigned lane = cudalab::detail::block_rank() % 32;
     const unsigned bits = size_ >= 32 ? 0xffffffffu : ((1u << size_) - 1);
     return size_ >= 32 ? bits : bits << (lane / size_ * size_);
   }
@@ -52,11 +38,11 @@ class thread_group {
 
 class thread_block : public thread_group {
  public:
-  thread_block() : thread_group(detail::block_size()) {}
+  thread_block() : thread_group(cudalab::detail::block_size()) {}
   void sync() const { __syncthreads(); }
-  unsigned long long thread_rank() const { return detail::block_rank(); }
-  unsigned long long size() const { return detail::block_size(); }
-  unsigned long long num_threads() const { return detail::block_size(); }
+  unsigned long long thread_rank() const { return cudalab::detail::block_rank(); }
+  unsigned long long size() const { return cudalab::detail::block_size(); }
+  unsigned long long num_threads() const { return cudalab::detail::block_size(); }
   dim3 group_index() const { return dim3(blockIdx); }
   dim3 thread_index() const { return dim3(threadIdx); }
   dim3 group_dim() const { return blockDim; }
@@ -68,10 +54,10 @@ inline thread_block this_thread_block() { return thread_block(); }
 class grid_group {
  public:
   // Only a kernel launched with cudaLaunchCooperativeKernel may sync the grid.
-  bool is_valid() const { return detail::grid_is_cooperative(); }
-  void sync() const { detail::grid_sync(); }
+  bool is_valid() const { return cudalab::detail::grid_is_cooperative(); }
+  void sync() const { cudalab::detail::grid_sync(); }
   unsigned long long size() const {
-    return (unsigned long long)detail::block_size() * gridDim.x * gridDim.y * gridDim.z;
+    return (unsigned long long)cudalab::detail::block_size() * gridDim.x * gridDim.y * gridDim.z;
   }
   unsigned long long num_threads() const { return size(); }
   unsigned long long block_rank() const {
@@ -82,7 +68,7 @@ class grid_group {
     return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
   }
   unsigned long long thread_rank() const {
-    return block_rank() * detail::block_size() + detail::block_rank();
+    return block_rank() * cudalab::detail::block_size() + cudalab::detail::block_rank();
   }
   dim3 group_dim() const { return gridDim; }
   dim3 dim_blocks() const { return gridDim; }
@@ -105,9 +91,9 @@ class thread_block_tile : public thread_group {
     if constexpr (Size <= 32)
       __syncwarp(mask());
     else
-      detail::tile_sync(detail::block_rank() / Size * Size, Size);
+      cudalab::detail::tile_sync(cudalab::detail::block_rank() / Size * Size, Size);
   }
-  unsigned long long thread_rank() const { return detail::block_rank() % Size; }
+  unsigned long long thread_rank() const { return cudalab::detail::block_rank() % Size; }
   static constexpr unsigned long long size() { return Size; }
   static constexpr unsigned long long num_threads() { return Size; }
   template <class T>
@@ -134,16 +120,18 @@ class thread_block_tile : public thread_group {
   int all(int predicate) const { return __all_sync(mask(), predicate); }
   unsigned ballot(int predicate) const {
     // Bits relative to the tile, as CUDA gives them.
-    return (__ballot_sync(mask(), predicate) >> (detail::block_rank() % 32 / Size * Size)) &
+    return (__ballot_sync(mask(), predicate) >>
+            (cudalab::detail::block_rank() % 32 / Size * Size)) &
            (Size >= 32 ? 0xffffffffu : ((1u << Size) - 1));
   }
   template <class T>
   unsigned match_any(T value) const {
-    return (__match_any_sync(mask(), value) >> (detail::block_rank() % 32 / Size * Size));
+    return (__match_any_sync(mask(), value) >> (cudalab::detail::block_rank() % 32 / Size * Size));
   }
   template <class T>
   unsigned match_all(T value, int& pred) const {
-    return (__match_all_sync(mask(), value, &pred) >> (detail::block_rank() % 32 / Size * Size));
+    return (__match_all_sync(mask(), value, &pred) >>
+            (cudalab::detail::block_rank() % 32 / Size * Size));
   }
 };
 
@@ -166,7 +154,7 @@ class coalesced_group {
   unsigned long long size() const { return __builtin_popcount(mask_); }
   unsigned long long num_threads() const { return size(); }
   unsigned long long thread_rank() const {
-    return __builtin_popcount(mask_ & ((1u << (detail::block_rank() % 32)) - 1));
+    return __builtin_popcount(mask_ & ((1u << (cudalab::detail::block_rank() % 32)) - 1));
   }
   template <class T>
   T shfl(T var, unsigned src_rank) const {
@@ -196,20 +184,14 @@ class coalesced_group {
 
 inline coalesced_group coalesced_threads() { return coalesced_group(); }
 
-namespace detail {
-// The lanes of the calling thread's warp that belong to `group`.
-template <unsigned Size>
-unsigned group_lanes(const thread_block_tile<Size>&) {
-  const unsigned lane = block_rank() % 32;
-  return Size == 32 ? 0xffffffffu : ((1u << Size) - 1) << (lane / Size * Size);
-}
-inline unsigned group_lanes(const coalesced_group& g) { return g.mask(); }
-}  // namespace detail
-
 // The lanes of a group that have the same label (or predicate) as this one.
-template <class Group, class Label>
-coalesced_group labeled_partition(const Group& group, Label label) {
-  return coalesced_group(__match_any_sync(detail::group_lanes(group), label));
+template <unsigned Size, class Label>
+coalesced_group labeled_partition(const thread_block_tile<Size>&, Label label) {
+  return coalesced_group(__match_any_sync(cudalab::detail::tile_lanes<Size>(), label));
+}
+template <class Label>
+coalesced_group labeled_partition(const coalesced_group& group, Label label) {
+  return coalesced_group(__match_any_sync(group.mask(), label));
 }
 template <class Group>
 coalesced_group binary_partition(const Group& group, bool predicate) {
@@ -260,12 +242,12 @@ T reduce(const thread_block_tile<Size>& tile, T value, Op op) {
   } else {
     // Through per-thread scratch memory: every thread of the tile writes,
     // all meet, each adds up the tile in rank order, all meet again.
-    T* slots = static_cast<T*>(detail::tile_scratch(sizeof(T)));
-    const unsigned first = detail::block_rank() / Size * Size;
-    slots[detail::block_rank()] = value;
+    T* slots = static_cast<T*>(cudalab::detail::tile_scratch(sizeof(T)));
+    const unsigned first = cudalab::detail::block_rank() / Size * Size;
+    slots[cudalab::detail::block_rank()] = value;
     tile.sync();
     T result = slots[first];
-    for (unsigned r = 1; r < Size && first + r < detail::block_size(); ++r)
+    for (unsigned r = 1; r < Size && first + r < cudalab::detail::block_size(); ++r)
       result = op(result, slots[first + r]);
     tile.sync();
     return result;

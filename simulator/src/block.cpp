@@ -742,7 +742,7 @@ void __syncthreads() {
   cudalab::detail::block_barrier(cudalab::detail::BarrierOp::kSync, 0, __builtin_return_address(0));
 }
 
-namespace cooperative_groups::detail {
+namespace cudalab::detail {
 
 void tile_sync(unsigned first, unsigned size) {
   using namespace cudalab::rt;
@@ -759,4 +759,4 @@ void* tile_scratch(size_t bytes_per_thread) {
   return tl_block->run->scratch(bytes_per_thread);
 }
 
-}  // namespace cooperative_groups::detail
+}  // namespace cudalab::detail

@@ -13,7 +13,7 @@
 
 #include "curand_kernel.h"
 
-namespace cudalab::curand {
+namespace cudalab::detail::curand {
 namespace {
 
 // ---- XORWOW over GF(2) -----------------------------------------------------------------------
@@ -213,4 +213,4 @@ void mrg_skip(uint32_t s1[3], uint32_t s2[3], unsigned long long n, int kind) {
   }
 }
 
-}  // namespace cudalab::curand
+}  // namespace cudalab::detail::curand

@@ -408,7 +408,7 @@ int blocks_per_multiprocessor(int block_size, size_t dynamic_shared) {
 
 using cudalab::rt::blocks_per_multiprocessor;
 
-cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func) {
+cudaError_t cudalab::detail::func_get_attributes(cudaFuncAttributes* attr, const void* func) {
   if (!attr || !func) return api_result(cudaErrorInvalidValue);
   std::memset(attr, 0, sizeof(*attr));
   const cudaDeviceProp& p = chosen();
@@ -422,7 +422,8 @@ cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attr, const void* func
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value) {
+cudaError_t cudalab::detail::func_set_attribute(const void* func, cudaFuncAttribute attr,
+                                                int value) {
   if (!func) return api_result(cudaErrorInvalidDeviceFunction);
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
     if (value < 0 || size_t(value) > chosen().sharedMemPerBlockOptin)
@@ -436,8 +437,8 @@ cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, i
   return api_result(cudaErrorInvalidValue);
 }
 
-cudaError_t cudaOccupancyImpl(int* blocks, const void* func, int block_size,
-                              size_t dynamic_shared) {
+cudaError_t cudalab::detail::occupancy_max_active_blocks(int* blocks, const void* func,
+                                                         int block_size, size_t dynamic_shared) {
   if (!blocks) return api_result(cudaErrorInvalidValue);
   // A kernel cannot run with more dynamic shared memory than its limit.
   size_t limit = 48 * 1024;
@@ -450,8 +451,8 @@ cudaError_t cudaOccupancyImpl(int* blocks, const void* func, int block_size,
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaOccupancyMaxPotentialBlockSizeImpl(int* min_grid, int* block_size,
-                                                   size_t dynamic_shared, int limit) {
+cudaError_t cudalab::detail::occupancy_max_potential_block_size(int* min_grid, int* block_size,
+                                                                size_t dynamic_shared, int limit) {
   if (!min_grid || !block_size) return api_result(cudaErrorInvalidValue);
   const cudaDeviceProp& p = chosen();
   const int max_size = limit > 0 ? std::min(limit, p.maxThreadsPerBlock) : p.maxThreadsPerBlock;

@@ -249,7 +249,7 @@ std::string allocation_name(const char* file, int line) {
 }  // namespace
 }  // namespace cudalab::rt
 
-cudaError_t cudaMallocImpl(void** ptr, size_t bytes, const char* file, int line) {
+cudaError_t cudalab::detail::malloc_device(void** ptr, size_t bytes, const char* file, int line) {
   if (!ptr) return api_result(cudaErrorInvalidValue);
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (bytes == 0) {
@@ -397,12 +397,12 @@ cudaError_t cudaDeviceReset() {
 
 // ---- managed and mapped memory ---------------------------------------------------------
 
-cudaError_t cudaMallocManagedImpl(void** ptr, size_t bytes, unsigned int flags, const char* file,
-                                  int line) {
+cudaError_t cudalab::detail::malloc_managed(void** ptr, size_t bytes, unsigned int flags,
+                                            const char* file, int line) {
   // One address space: managed memory is device memory the host may touch.
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
     return api_result(cudaErrorInvalidValue);
-  const cudaError_t e = cudaMallocImpl(ptr, bytes, file, line);
+  const cudaError_t e = cudalab::detail::malloc_device(ptr, bytes, file, line);
   if (e == cudaSuccess && *ptr) {
     // The host writes it without the runtime seeing: always initialized.
     Allocation* a = allocations().find_base(*ptr);
@@ -484,7 +484,7 @@ cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t heig
   if (!ptr || !pitch) return api_result(cudaErrorInvalidValue);
   const size_t p = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
   *pitch = p;
-  return cudaMallocImpl(ptr, p * height, "cudaMallocPitch", 0);
+  return cudalab::detail::malloc_device(ptr, p * height, "cudaMallocPitch", 0);
 }
 
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
@@ -558,8 +558,8 @@ cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent) {
 
 // ---- symbols --------------------------------------------------------------------------------
 
-cudaError_t cudaMemcpyToSymbolImpl(void* symbol, size_t symbol_size, const void* src, size_t count,
-                                   size_t offset, cudaMemcpyKind kind) {
+cudaError_t cudalab::detail::memcpy_to_symbol(void* symbol, size_t symbol_size, const void* src,
+                                              size_t count, size_t offset, cudaMemcpyKind kind) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
       kind != cudaMemcpyDefault)
@@ -571,8 +571,8 @@ cudaError_t cudaMemcpyToSymbolImpl(void* symbol, size_t symbol_size, const void*
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaMemcpyFromSymbolImpl(void* dst, const void* symbol, size_t symbol_size,
-                                     size_t count, size_t offset, cudaMemcpyKind kind) {
+cudaError_t cudalab::detail::memcpy_from_symbol(void* dst, const void* symbol, size_t symbol_size,
+                                                size_t count, size_t offset, cudaMemcpyKind kind) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
       kind != cudaMemcpyDefault)

@@ -542,7 +542,7 @@ void stop_launch_from_thread(cudaError_t error, const std::string& report) {
 
 }  // namespace cudalab::rt
 
-namespace cooperative_groups::detail {
+namespace cudalab::detail {
 
 bool grid_is_cooperative() {
   using namespace cudalab::rt;
@@ -586,4 +586,4 @@ void grid_sync() {
   __syncthreads();
 }
 
-}  // namespace cooperative_groups::detail
+}  // namespace cudalab::detail

@@ -151,7 +151,7 @@ long long clock64() {
   return static_cast<long long>(double(ns) * cycles_per_ns);
 }
 
-clock_t cudalab_clock() {
+clock_t cudalab::detail::clock() {
   // In a kernel, the GPU's clock(); on the host, the C library's.
   if (cudalab::rt::tl_thread) return static_cast<clock_t>(clock64());
   return std::clock();

@@ -1,7 +1,9 @@
 #include "rewrite.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <iterator>
 
 namespace cudalab::rewriter {
 namespace {
@@ -249,11 +251,108 @@ std::string register_kernels(const std::string& src, int* count) {
   return out;
 }
 
+// The name that ends just before `end` (spaces and comments skipped), or ""
+// when the code there does not end with a name; `*begin` is where it starts.
+std::string name_before(const std::string& s, const std::vector<bool>& code, size_t end,
+                        size_t* begin) {
+  const size_t stop = skip_space_back(s, code, end);
+  size_t b = stop;
+  while (b > 0 && code[b - 1] && ident_char(s[b - 1])) --b;
+  *begin = b;
+  return s.substr(b, stop - b);
+}
+
+// Keywords after which an expression follows (`return clock();`).
+bool keyword_before_expression(const std::string& word) {
+  static const char* const kKeywords[] = {"return", "co_return", "co_yield", "throw", "case",
+                                          "else",   "do",        "sizeof",   "and",   "or",
+                                          "not",    "xor",       "bitand",   "bitor", "compl"};
+  return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
+}
+
+// The scope that a `::` starting at `colons` names: "" for the global
+// namespace (nothing or a keyword before it), ">" for a template's, else
+// the name before it, which starts at `*begin`.
+std::string scope_of(const std::string& s, const std::vector<bool>& code, size_t colons,
+                     size_t* begin) {
+  const size_t end = skip_space_back(s, code, colons);
+  if (end > 0 && s[end - 1] == '>') return ">";
+  const std::string name = name_before(s, code, colons, begin);
+  return keyword_before_expression(name) ? "" : name;
+}
+
+// CUDA's clock() is a __host__ __device__ function: in a kernel the GPU's
+// cycle counter, elsewhere the C library's clock(). Its calls, `clock()`
+// (also as `std::clock()` or `::clock()`), become calls of the runtime's
+// ::cudalab::detail::clock(), which is both; the C library's clock stays what
+// every other use of the name means: a declaration (`clock_t clock();`), its
+// address (`&clock`), a member (`t.clock()`) or another scope's
+// (`Timer::clock()`). Only names change, so every line keeps its place.
+std::string rename_clock_calls(const std::string& src, int* count) {
+  const std::vector<bool> code = code_mask(src);
+  std::string out;
+  size_t copied = 0;
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (!word_at(src, code, i, "clock")) continue;
+    // A call: an empty argument list follows (clock takes no arguments).
+    size_t k = i + 5;
+    auto skip_space = [&] {
+      while (k < src.size() && (std::isspace(static_cast<unsigned char>(src[k])) || !code[k])) ++k;
+    };
+    skip_space();
+    if (k >= src.size() || src[k] != '(') continue;
+    ++k;
+    skip_space();
+    if (k >= src.size() || src[k] != ')') continue;
+    // One edit, decided by what comes before the name: `text` in place of
+    // the `erase` characters at `edit` (a qualifier `std`, or none).
+    size_t edit = i, erase = 0;
+    std::string text = "::cudalab::detail::";
+    const size_t before = skip_space_back(src, code, i);
+    const char prev = before > 0 ? src[before - 1] : '\n';
+    if (prev == '.' || (prev == '>' && before >= 2 && src[before - 2] == '-')) continue;  // member
+    if (prev == ':' && before >= 2 && src[before - 2] == ':') {
+      size_t q = 0;
+      const std::string scope = scope_of(src, code, before - 2, &q);
+      if (scope.empty()) {
+        text = "cudalab::detail::";  // ::clock()
+      } else if (scope == "std") {
+        // std::clock() or ::std::clock(), not N::std::clock().
+        const size_t colons = skip_space_back(src, code, q);
+        const bool global = colons >= 2 && src[colons - 1] == ':' && src[colons - 2] == ':';
+        size_t outer = 0;
+        if (global && !scope_of(src, code, colons - 2, &outer).empty()) continue;
+        edit = q;
+        erase = 3;
+        text = global ? "cudalab::detail" : "::cudalab::detail";
+      } else {
+        continue;  // a class's or another namespace's clock
+      }
+    } else if (ident_char(prev)) {
+      // After a name, an expression only after a keyword (`return clock()`)
+      // or as a macro's body (`#define NOW clock()`); else a declaration.
+      size_t name = 0, define = 0;
+      const std::string word = name_before(src, code, before, &name);
+      if (!keyword_before_expression(word) && name_before(src, code, name, &define) != "define")
+        continue;
+    }
+    if (edit < copied) continue;
+    out.append(src, copied, edit - copied);
+    out += text;
+    copied = edit + erase;
+    ++*count;
+    i += 4;
+  }
+  out.append(src, copied, std::string::npos);
+  return out;
+}
+
 }  // namespace
 
 Result rewrite(const std::string& original, const std::string& path) {
   Result r;
-  const std::string source = register_kernels(original, &r.registered_kernels);
+  const std::string source =
+      rename_clock_calls(register_kernels(original, &r.registered_kernels), &r.clock_calls);
   const std::vector<bool> code = code_mask(source);
   std::string out;
   out.reserve(source.size() + 1024);

@@ -1,6 +1,7 @@
-// The launch rewriter: turns the two pieces of CUDA C++ that a C++ compiler
-// cannot parse into plain C++, and nothing else, keeping every line where it
-// was so compiler messages point at the student's .cu file and line.
+// The launch rewriter: turns the pieces of CUDA C++ that a C++ compiler
+// cannot parse, or would read as something else, into plain C++, and nothing
+// else, keeping every line where it was so compiler messages point at the
+// student's .cu file and line.
 //
 //   kernel<<<grid, block, shmem, stream>>>(args)
 //     -> ::cudalab::detail::make_launcher(<call of kernel>, <site>, grid, block, shmem,
@@ -11,6 +12,12 @@
 //   __global__ void k(params) { ... }
 //     -> the same, then (on its last line) a registration of k with its
 //        parameter types, for cudaLaunchKernel((void*)k, ...)
+//
+//   clock()  (also std::clock(), ::clock())
+//     -> ::cudalab::detail::clock(): CUDA's clock() is a __host__ __device__
+//        function, the GPU's cycle counter in a kernel and the C library's
+//        clock() elsewhere; declarations, &clock, t.clock() and
+//        Timer::clock() are left alone
 //
 // `<<<` inside comments, string and character literals is left alone.
 #pragma once
@@ -31,6 +38,7 @@ struct Result {
   int launches = 0;
   int dynamic_shared = 0;
   int registered_kernels = 0;  // for cudaLaunchKernel through a void pointer
+  int clock_calls = 0;         // calls of clock() made calls of the runtime's
 };
 
 // `path` names the original file in the #line directive and in problems.

@@ -91,3 +91,47 @@ TEST(Rewrite, LaunchWithoutKernelIsAProblem) {
   ASSERT_EQ(r.problems.size(), 1u);
   EXPECT_EQ(r.problems[0].line, 1);
 }
+
+TEST(Rewrite, ClockCallsBecomeTheRuntimesClock) {
+  const std::string src =
+      "__global__ void k(long* t) {\n"
+      "  t[0] = clock();\n"
+      "  t[1] = std::clock() + ::clock() + ::std :: clock ( );\n"
+      "  if (t[0]) return clock();\n"
+      "}\n"
+      "#define NOW clock()\n"
+      "long f() { return (long)clock(); }\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.clock_calls, 7);
+  const std::string out = body(src);
+  EXPECT_EQ(lines(out), lines(src)) << out;
+  EXPECT_NE(out.find("  t[0] = ::cudalab::detail::clock();\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("  t[1] = ::cudalab::detail::clock() + ::cudalab::detail::clock() + "
+                     "::cudalab::detail :: clock ( );\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("return ::cudalab::detail::clock();\n}"), std::string::npos) << out;
+  EXPECT_NE(out.find("#define NOW ::cudalab::detail::clock()\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("return (long)::cudalab::detail::clock(); }"), std::string::npos) << out;
+}
+
+TEST(Rewrite, ClockIsLeftAloneWhereItIsNotACall) {
+  // Declarations, the address, members, other scopes, other names, comments
+  // and strings keep the C library's clock (or the program's own).
+  const std::string src =
+      "#include <ctime>\n"
+      "clock_t clock();\n"
+      "extern \"C\" clock_t clock(void);\n"
+      "clock_t (*f)() = &clock;\n"
+      "clock_t (*g)() = std::clock;\n"
+      "long a = t.clock() + p->clock() + Timer::clock() + ns::std::clock() + T<int>::clock();\n"
+      "auto n = clock::now(); long b = my_clock() + clock64() + clock_(); \n"
+      "// clock()\n"
+      "const char* s = \"clock()\";\n"
+      "long c = (clock)();\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.clock_calls, 0);
+  EXPECT_NE(r.text.find(src), std::string::npos) << r.text;
+}

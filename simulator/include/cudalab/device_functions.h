@@ -1,7 +1,8 @@
 // CUDA's math functions, intrinsics, conversions and reinterpretations that
 // C++ lacks. The fast intrinsics (__expf, __sinf, ...) are computed at full
 // precision here: a GPU's answers differ from these in the last bits, within
-// the error bounds CUDA documents for them.
+// the error bounds CUDA documents for them. Their helpers are in
+// cudalab/detail/math.h.
 #pragma once
 
 #include <cfenv>
@@ -10,41 +11,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-
-namespace cudalab::detail {
-// Runs f(args...) with the rounding mode `mode` (FE_TOWARDZERO, FE_UPWARD,
-// ...). The arguments pass through volatile copies read after the mode is
-// set, so the compiler can neither fold the arithmetic at compile time nor
-// move it outside the change of mode.
-template <class F, class... A>
-auto with_rounding(int mode, F f, A... args) {
-  const int saved = std::fegetround();
-  std::fesetround(mode);
-  volatile auto r = [&](auto... v) {
-    return f(v...);
-  }(static_cast<A>(*static_cast<volatile A*>(&args))...);
-  std::fesetround(saved);
-  return r;
-}
-template <class To, class From>
-To bit_cast(From v) {
-  static_assert(sizeof(To) == sizeof(From));
-  To t;
-  std::memcpy(&t, &v, sizeof(t));
-  return t;
-}
-// Float to integer as the GPU converts: NaN gives 0, values out of range
-// saturate.
-template <class I, class F>
-I saturate_to(F x) {
-  if (std::isnan(x)) return 0;
-  if (x <= F(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (x >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
-  return I(x);
-}
-}  // namespace cudalab::detail
-
 #include <limits>
+
+#include "cudalab/detail/math.h"
 
 // ---- min and max as CUDA overloads them --------------------------------------------------
 inline int min(int a, int b) { return a < b ? a : b; }

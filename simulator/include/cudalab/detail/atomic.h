@@ -1,0 +1,119 @@
+// The operations behind CUDA's atomic functions (cudalab/atomics.h). Blocks
+// run in parallel on several workers, so these are real hardware atomics (the
+// compiler's __atomic built-ins, so that programs may be C++17 like nvcc's
+// default). Not for programs to call.
+#pragma once
+
+#include <type_traits>
+
+namespace cudalab::detail {
+// The instrumented build (cudalab-cc's twin for the checks and traces) tells
+// the runtime about every atomic: checked like any access, never a race.
+void atomic_access(const void* p, unsigned size);
+
+// The operations CUDA's atomics need, on integers and (through their bits)
+// on floating-point values.
+template <class T>
+class Atomic {
+ public:
+  explicit Atomic(T* p) : p_(p) {
+#ifdef CUDALAB_INSTRUMENTED
+    atomic_access(p, sizeof(T));
+#endif
+  }
+  T load() const {
+    T v;
+    __atomic_load(p_, &v, __ATOMIC_SEQ_CST);
+    return v;
+  }
+  bool compare_exchange_weak(T& expected, T desired) {
+    return __atomic_compare_exchange(p_, &expected, &desired, true, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_SEQ_CST);
+  }
+  bool compare_exchange_strong(T& expected, T desired) {
+    return __atomic_compare_exchange(p_, &expected, &desired, false, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_SEQ_CST);
+  }
+  T exchange(T v) {
+    T old;
+    __atomic_exchange(p_, &v, &old, __ATOMIC_SEQ_CST);
+    return old;
+  }
+  T fetch_add(T v) {
+    if constexpr (std::is_integral_v<T>)
+      return __atomic_fetch_add(p_, v, __ATOMIC_SEQ_CST);
+    else
+      return update([v](T old) { return old + v; });
+  }
+  T fetch_sub(T v) { return __atomic_fetch_sub(p_, v, __ATOMIC_SEQ_CST); }
+  T fetch_and(T v) { return __atomic_fetch_and(p_, v, __ATOMIC_SEQ_CST); }
+  T fetch_or(T v) { return __atomic_fetch_or(p_, v, __ATOMIC_SEQ_CST); }
+  T fetch_xor(T v) { return __atomic_fetch_xor(p_, v, __ATOMIC_SEQ_CST); }
+  template <class F>
+  T update(F next) {
+    T old = load();
+    while (!compare_exchange_weak(old, next(old))) {
+    }
+    return old;
+  }
+
+ private:
+  T* p_;
+};
+template <class T>
+Atomic<T> atomic(T* address) {
+  return Atomic<T>(address);
+}
+template <class T, class F>
+T atomic_update(T* address, F next) {
+  return Atomic<T>(address).update(next);
+}
+
+// Each of CUDA's atomics, for any of the types it takes; each returns the
+// old value, as CUDA's do.
+template <class T>
+T atomic_add(T* a, T v) {
+  return atomic(a).fetch_add(v);
+}
+template <class T>
+T atomic_sub(T* a, T v) {
+  return atomic(a).fetch_sub(v);
+}
+template <class T>
+T atomic_exch(T* a, T v) {
+  return atomic(a).exchange(v);
+}
+template <class T>
+T atomic_min(T* a, T v) {
+  return atomic_update(a, [v](T old) { return v < old ? v : old; });
+}
+template <class T>
+T atomic_max(T* a, T v) {
+  return atomic_update(a, [v](T old) { return old < v ? v : old; });
+}
+// atomicInc, atomicDec: wrap around at `limit`, as CUDA defines them.
+inline unsigned int atomic_inc(unsigned int* a, unsigned int limit) {
+  return atomic_update(a, [limit](unsigned old) { return old >= limit ? 0u : old + 1; });
+}
+inline unsigned int atomic_dec(unsigned int* a, unsigned int limit) {
+  return atomic_update(
+      a, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; });
+}
+template <class T>
+T atomic_cas(T* a, T compare, T value) {
+  atomic(a).compare_exchange_strong(compare, value);
+  return compare;
+}
+template <class T>
+T atomic_and(T* a, T v) {
+  return atomic(a).fetch_and(v);
+}
+template <class T>
+T atomic_or(T* a, T v) {
+  return atomic(a).fetch_or(v);
+}
+template <class T>
+T atomic_xor(T* a, T v) {
+  return atomic(a).fetch_xor(v);
+}
+}  // namespace cudalab::detail
