@@ -1,5 +1,6 @@
 // The local headers of a .cu file that need the rewriter too: a quoted
-// include that holds a launch, extern __shared__ or a kernel gets a
+// include that holds a launch, extern __shared__, a kernel or a call of
+// clock() (the GPU's cycle counter in device code) gets a
 // rewritten copy in the folder of the rewritten source, where the compiler
 // looks first. cudalab-cc and cudalab-rewrite (for CMake builds) both use it,
 // so a kernel in a .cuh builds the same way with either.

@@ -140,6 +140,7 @@ TEST_F(Stats, StatsCountWarpStepsAndDivergentBranches) {
   EXPECT_TRUE(Says(table.output, "smsp__sass_branch_targets_threads_divergent.sum"));
   // Lines of the simulator's own headers are not the student's code.
   EXPECT_EQ(table.output.find("kernel_language.h"), std::string::npos) << table.output;
+  EXPECT_EQ(table.output.find("cudalab/detail/"), std::string::npos) << table.output;
 }
 
 // FLOPs and warp steps against Nsight Compute on an H200, for the kernels
