@@ -2,7 +2,10 @@
 """Generates simulator/include/cudalab/vector_types.h: CUDA's vector types
 (char1 .. double4) with their alignments and make_* functions.
 
-Run from the repository root: python3 simulator/tools/gen_vector_types.py
+Run from the repository root:
+  python3 simulator/tools/gen_vector_types.py |
+    clang-format --assume-filename=simulator/include/cudalab/vector_types.h \
+    > simulator/include/cudalab/vector_types.h
 """
 import sys
 
@@ -47,7 +50,8 @@ def main():
             init = ", ".join(fields)
             out.append(f"inline constexpr {t} make_{t}({params}) {{ return {t}{{{init}}}; }}")
         out.append("")
-    out.append("static_assert(sizeof(float4) == 16 && alignof(float4) == 16);")
+    out.append("static_assert(sizeof(float4) == 16);")
+    out.append("static_assert(alignof(float4) == 16);")
     out.append("static_assert(sizeof(float3) == 12 && alignof(float3) == 4);")
     out.append("static_assert(sizeof(double2) == 16 && alignof(int2) == 8);")
     sys.stdout.write("\n".join(out) + "\n")

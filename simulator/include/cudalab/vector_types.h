@@ -246,6 +246,7 @@ inline constexpr double4 make_double4(double x, double y, double z, double w) {
   return double4{x, y, z, w};
 }
 
-static_assert(sizeof(float4) == 16 && alignof(float4) == 16);
+static_assert(sizeof(float4) == 16);
+static_assert(alignof(float4) == 16);
 static_assert(sizeof(float3) == 12 && alignof(float3) == 4);
 static_assert(sizeof(double2) == 16 && alignof(int2) == 8);
