@@ -250,7 +250,7 @@ void run_grid(Launch& launch);
 unsigned worker_count();
 void install_fault_handlers();
 // Cooperative launches: this OS thread's fibers get stacks without guard
-// pages (see block.cpp); whether one of them overflowed.
+// pages (see stack_pool.cpp); whether one of them overflowed.
 void use_unguarded_stacks();
 bool unguarded_stack_overflowed();
 

@@ -1,5 +1,5 @@
 // Blocks spread over a pool of worker threads (all cores), each block running
-// to its end on one worker (block.cpp); and what happens when a kernel
+// to its end on one worker (block_fibers.cpp); and what happens when a kernel
 // faults.
 #include <execinfo.h>
 #include <sys/mman.h>
