@@ -248,6 +248,16 @@ extern thread_local BlockContext* tl_block;
 // Runs every block of `launch` on the worker pool; returns when all are done.
 void run_grid(Launch& launch);
 unsigned worker_count();
+// Makes the calling OS thread a worker (once per thread): its dynamic shared
+// memory arena and its signal stack.
+void prepare_worker();
+// Notes the calling OS thread as one running `launch`'s blocks (the
+// watchdog interrupts them).
+void register_runner(Launch& launch);
+// A cooperative launch (cooperative.cpp): all `blocks` at once, each on its
+// own OS thread.
+void run_cooperative(Launch& launch, uint64_t blocks);
+// The signal handlers of fault_handlers.cpp (already installed before main).
 void install_fault_handlers();
 // Cooperative launches: this OS thread's fibers get stacks without guard
 // pages (see stack_pool.cpp); whether one of them overflowed.
