@@ -264,7 +264,7 @@ void install_fault_handlers();
 void use_unguarded_stacks();
 bool unguarded_stack_overflowed();
 
-// ---- checks (CUDALAB_CHECK) ------------------------------------------------------
+// ---- checks (CUDALAB_CHECK): memcheck.cpp, check_reports.cpp, finding.h ------------
 constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocation
 // A device buffer of `bytes` in a mapping of its own (memory.cpp); `block`
 // is the mapping, for unmap_device_block.
@@ -305,18 +305,22 @@ uintptr_t dynamic_shared_base();
 // Prints this launch's findings; true when there were any.
 bool memcheck_report_launch(const Launch& l);
 
-// What checks found. Findings are folded by kind and code address(es): each
-// is counted, and the first of a kind is described for the report.
+// What checks found, as threads find it (check_reports.cpp). Findings are
+// folded by kind and code address(es): each is counted, and the first of a
+// kind is described; after the launch each becomes a Finding (finding.h).
 struct FindingKey {
   uint8_t tool = 0;  // kMemcheck, kRacecheck, kInitcheck
-  uint8_t kind = 0;  // memcheck: Problem; racecheck: the two accesses
+  uint8_t kind = 0;  // memcheck: Problem; racecheck: Hazard
   uint8_t size = 0;
   bool write = false;
   uintptr_t pc = 0, pc_other = 0;
   auto operator<=>(const FindingKey&) const = default;
 };
-enum Tool : uint8_t { kMemcheck = 1, kRacecheck = 2, kInitcheck = 3 };
+enum Tool : uint8_t { kMemcheck = 1, kRacecheck = 2, kInitcheck = 3, kSynccheck = 4 };
 enum Problem : uint8_t { kOutOfBounds, kFreed, kMisaligned, kHostMemory };
+// racecheck: the two accesses of a hazard, earlier then later (kWriteRead: a
+// read after another thread's write).
+enum Hazard : uint8_t { kWriteWrite, kWriteRead, kReadWrite };
 struct FindingDetails {
   const char* space = "__global__";
   uintptr_t address = 0;
