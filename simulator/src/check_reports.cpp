@@ -13,7 +13,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -22,46 +22,9 @@
 #include "internal.h"
 
 namespace cudalab::rt {
-namespace {
-
-struct Checks {
-  bool memcheck = false, racecheck = false, synccheck = false, initcheck = false;
-  bool any = false;
-  Checks() {
-    const char* env = std::getenv("CUDALAB_CHECK");
-    if (!env || !*env) return;
-    std::stringstream ss(env);
-    for (std::string tool; std::getline(ss, tool, ',');) {
-      const bool all = tool == "all";
-      if (all || tool == "memcheck") memcheck = true;
-      if (all || tool == "racecheck") racecheck = true;
-      if (all || tool == "synccheck") synccheck = true;
-      if (all || tool == "initcheck") initcheck = true;
-      if (!all && tool != "memcheck" && tool != "racecheck" && tool != "synccheck" &&
-          tool != "initcheck") {
-        std::fprintf(stderr,
-                     "cudalab: CUDALAB_CHECK names '%s', which is not a check: use "
-                     "memcheck, racecheck, synccheck, initcheck or all (several with commas)\n",
-                     tool.c_str());
-        std::exit(2);
-      }
-    }
-    any = memcheck || racecheck || synccheck || initcheck;
-  }
-};
-
-const Checks& checks() {
-  static const Checks c;
-  return c;
-}
-
-}  // namespace
 
 // Read once, before main (a wrong CUDALAB_CHECK stops the program there).
-const CheckFlags g_check_flags = [] {
-  const Checks& c = checks();
-  return CheckFlags{c.memcheck, c.racecheck, c.synccheck, c.initcheck};
-}();
+const CheckFlags g_check_flags = check_settings().flags;
 
 namespace {
 
@@ -97,11 +60,11 @@ uint64_t hash_of(const FindingKey& k) {
 
 // CUDALAB_CHECK_JSON=FILE: the findings for graders and the visualizer.
 void write_json() {
-  const char* path = std::getenv("CUDALAB_CHECK_JSON");
-  if (!path || !*path) return;
-  FILE* f = std::fopen(path, "w");
+  const std::string& path = check_settings().json_path;
+  if (path.empty()) return;
+  FILE* f = std::fopen(path.c_str(), "w");
   if (!f) {
-    std::fprintf(stderr, "cudalab: cannot write %s: %s\n", path, std::strerror(errno));
+    std::fprintf(stderr, "cudalab: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
     return;
   }
   std::fprintf(f, "{\"version\": 1, \"errors\": %" PRIu64 ", \"findings\": [", g_errors);
@@ -112,7 +75,7 @@ void write_json() {
 }
 
 void print_summary() {
-  if (const char* leaks = std::getenv("CUDALAB_CHECK_LEAKS"); leaks && *leaks && *leaks != '0') {
+  if (check_settings().leaks) {
     // Opt-in, as compute-sanitizer's --leak-check full.
     for (const Allocation* a : allocations().all()) {
       Finding f;
@@ -133,9 +96,9 @@ void print_summary() {
                g_errors == 1 ? "" : "s");
   write_json();
   if (g_errors) {
-    if (const char* code = std::getenv("CUDALAB_CHECK_EXITCODE"); code && *code) {
+    if (const std::optional<int> code = check_settings().exit_code) {
       std::fflush(nullptr);  // the program's own output first
-      std::_Exit(std::atoi(code));
+      std::_Exit(*code);
     }
   }
 }
@@ -239,15 +202,10 @@ void synccheck_barrier(const char* kind, uintptr_t pc, const std::string& what) 
   ++f.count;
 }
 
-bool checks_requested() {
-  const char* env = std::getenv("CUDALAB_CHECK");
-  return env && *env;
-}
-
 void start_checks() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (!checks().any) return;
+    if (!check_settings().any) return;
     std::fprintf(stderr, "========= CUDALAB-SANITIZER (the cudalab simulator's checks)\n");
     std::atexit(print_summary);
   });

@@ -17,6 +17,7 @@
 #include "cudalab/kernel_language.h"
 #include "cudalab/sim.h"
 #include "cudalab/trace/format.h"
+#include "settings.h"
 
 namespace cudalab::rt {
 
@@ -206,14 +207,6 @@ struct SimThread {
   bool started = false;
 };
 
-// CUDALAB_SCHEDULE: threads in order (the default), in reverse, or shuffled
-// with a seed (printed, so that a finding can be replayed).
-struct Schedule {
-  enum Kind { kInOrder, kReverse, kRandom } kind = kInOrder;
-  uint64_t seed = 0;
-};
-const Schedule& schedule();
-
 class BlockRun;
 
 struct BlockContext {
@@ -277,10 +270,7 @@ struct DeviceBlockSpan {
   uintptr_t low, usable_low, usable_high, high;
 };
 DeviceBlockSpan device_block_span(const void* block, size_t bytes);
-bool checks_requested();
-struct CheckFlags {
-  bool memcheck, racecheck, synccheck, initcheck;
-};
+// check_settings().flags, read before main: the checks' hot paths test these.
 extern const CheckFlags g_check_flags;
 inline bool memcheck_enabled() { return g_check_flags.memcheck; }
 inline bool synccheck_enabled() { return g_check_flags.synccheck; }

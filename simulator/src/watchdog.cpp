@@ -8,33 +8,11 @@
 
 #include <chrono>
 #include <csignal>
-#include <cstdio>
-#include <cstdlib>
 
 namespace cudalab::rt {
 
-namespace {
-double configured_timeout() {
-  static const double seconds = [] {
-    const char* env = std::getenv("CUDALAB_TIMEOUT");
-    if (!env || !*env) return 0.0;
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    if (!end || *end || v <= 0) {
-      std::fprintf(stderr,
-                   "cudalab: CUDALAB_TIMEOUT=%s is not a positive number of seconds; "
-                   "no time limit\n",
-                   env);
-      return 0.0;
-    }
-    return v;
-  }();
-  return seconds;
-}
-}  // namespace
-
 Watchdog::Watchdog(Launch& launch) : launch_(launch) {
-  const double seconds = configured_timeout();
+  const double seconds = timeout_setting().seconds;
   if (seconds <= 0) return;
   thread_ = std::thread([this, seconds] {
     std::unique_lock lock(mutex_);

@@ -143,22 +143,8 @@ class WorkerPool {
   bool stopping_ = false;
 };
 
-unsigned configured_workers() {
-  if (const char* env = std::getenv("CUDALAB_WORKERS")) {
-    char* end = nullptr;
-    long v = std::strtol(env, &end, 10);
-    if (end && *end == 0 && v >= 1 && v <= 1024) return static_cast<unsigned>(v);
-    std::fprintf(stderr,
-                 "cudalab: CUDALAB_WORKERS=%s is not a number from 1 to 1024; "
-                 "using all cores\n",
-                 env);
-  }
-  unsigned n = std::thread::hardware_concurrency();
-  return n ? n : 1;
-}
-
 WorkerPool& pool() {
-  static WorkerPool p(configured_workers());
+  static WorkerPool p(workers_setting());
   return p;
 }
 
