@@ -1,6 +1,8 @@
 // One block of a launch running on a worker: its CUDA threads as fibers, and
-// what they wait for together (the block barrier, warp-level operations).
-// Not a public header.
+// what they wait for together. The class's parts live in files of their own:
+// block_fibers.cpp (starting and switching threads), barriers.cpp (the block
+// barrier, tile barriers), warp_ops.cpp (shuffles, votes, reductions) and
+// deadlock.cpp (the report when no thread can go on). Not a public header.
 #pragma once
 
 #include <array>
@@ -95,5 +97,47 @@ class BlockRun {
   std::vector<SimThread*> at_barrier_;
   int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;
 };
+
+// "__shfl_sync", "__ballot_sync (or __any_sync/__all_sync)", ...: the call a
+// warp operation came from, for reports.
+const char* warp_op_name(detail::WarpOp op);
+
+// ---- switching between the block's threads ------------------------------------------
+// Defined here so that every place a thread waits (barriers.cpp,
+// warp_ops.cpp) inlines them: see barrier() above.
+
+inline void enter_thread(SimThread& t) {
+  tl_thread = &t;
+  threadIdx = t.index;
+}
+
+inline SimThread* BlockRun::take_ready() {
+  if (ready_head_ == ready_.size()) return nullptr;
+  SimThread* t = ready_[ready_head_++];
+  if (ready_head_ == ready_.size()) ready_.clear(), ready_head_ = 0;
+  return t;
+}
+
+// Right after a switch into a thread: keep the continuation of whoever
+// switched here.
+inline void BlockRun::arrived(boost::context::fiber&& from) {
+  if (switching_from_)
+    switching_from_->handle = std::move(from);
+  else
+    scheduler_ = std::move(from);
+}
+
+inline void BlockRun::suspend(SimThread& t) {
+  // Go straight to the next ready thread if there is one: half the switches
+  // of going through the block's loop.
+  SimThread* next = take_ready();
+  switching_from_ = &t;
+  const int in_runtime = tl_in_runtime;  // this thread's, kept across the switch
+  boost::context::fiber from =
+      next ? std::move(next->handle).resume() : std::move(scheduler_).resume();
+  arrived(std::move(from));
+  enter_thread(t);
+  tl_in_runtime = in_runtime;
+}
 
 }  // namespace cudalab::rt

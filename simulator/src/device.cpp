@@ -2,7 +2,6 @@
 // by default; CUDALAB_DEVICE=h200 or a100), so programs that size their
 // launches from its properties, attributes or occupancy behave as on it.
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -120,30 +119,24 @@ void fill_a100(cudaDeviceProp* p) {
   p->l2CacheSize = 41943040;
 }
 
+using cudalab::rt::DeviceModel;
+
 struct Profile {
-  const char* name;
+  DeviceModel model;
   void (*fill)(cudaDeviceProp*);
 };
-constexpr Profile kProfiles[] = {{"h100", fill_h100}, {"h200", fill_h200}, {"a100", fill_a100}};
+constexpr Profile kProfiles[] = {{DeviceModel::kH100, fill_h100},
+                                 {DeviceModel::kH200, fill_h200},
+                                 {DeviceModel::kA100, fill_a100}};
 
 // The simulated GPU: CUDALAB_DEVICE=h100 (the default), h200 or a100.
 const cudaDeviceProp& chosen() {
   static const cudaDeviceProp props = [] {
     cudaDeviceProp p;
-    const char* want = std::getenv("CUDALAB_DEVICE");
-    std::string name = want && *want ? want : "h100";
-    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-    for (const auto& profile : kProfiles) {
-      if (name == profile.name) {
-        profile.fill(&p);
-        return p;
-      }
-    }
-    std::fprintf(stderr,
-                 "cudalab: CUDALAB_DEVICE=%s is not a GPU the simulator knows; choose "
-                 "h100 (the default), h200 or a100\n",
-                 want);
-    std::exit(1);
+    const DeviceModel model = cudalab::rt::device_setting();
+    for (const auto& profile : kProfiles)
+      if (profile.model == model) profile.fill(&p);
+    return p;
   }();
   return props;
 }

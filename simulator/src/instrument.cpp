@@ -214,8 +214,8 @@ namespace {
 __attribute__((constructor)) void switch_to_instrumented_twin(int argc, char** argv, char**) {
   (void)argc;
   if (cudalab::rt::instrumented_build()) return;
-  const char* trace = std::getenv("CUDALAB_TRACE");
-  const bool wants_twin = (trace && *trace) || cudalab::rt::checks_requested();
+  const bool wants_twin =
+      !cudalab::rt::trace_settings().path.empty() || cudalab::rt::check_settings().requested;
   if (!wants_twin) return;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -17,6 +17,7 @@
 #include "cudalab/kernel_language.h"
 #include "cudalab/sim.h"
 #include "cudalab/trace/format.h"
+#include "settings.h"
 
 namespace cudalab::rt {
 
@@ -206,14 +207,6 @@ struct SimThread {
   bool started = false;
 };
 
-// CUDALAB_SCHEDULE: threads in order (the default), in reverse, or shuffled
-// with a seed (printed, so that a finding can be replayed).
-struct Schedule {
-  enum Kind { kInOrder, kReverse, kRandom } kind = kInOrder;
-  uint64_t seed = 0;
-};
-const Schedule& schedule();
-
 class BlockRun;
 
 struct BlockContext {
@@ -248,13 +241,23 @@ extern thread_local BlockContext* tl_block;
 // Runs every block of `launch` on the worker pool; returns when all are done.
 void run_grid(Launch& launch);
 unsigned worker_count();
+// Makes the calling OS thread a worker (once per thread): its dynamic shared
+// memory arena and its signal stack.
+void prepare_worker();
+// Notes the calling OS thread as one running `launch`'s blocks (the
+// watchdog interrupts them).
+void register_runner(Launch& launch);
+// A cooperative launch (cooperative.cpp): all `blocks` at once, each on its
+// own OS thread.
+void run_cooperative(Launch& launch, uint64_t blocks);
+// The signal handlers of fault_handlers.cpp (already installed before main).
 void install_fault_handlers();
 // Cooperative launches: this OS thread's fibers get stacks without guard
-// pages (see block.cpp); whether one of them overflowed.
+// pages (see stack_pool.cpp); whether one of them overflowed.
 void use_unguarded_stacks();
 bool unguarded_stack_overflowed();
 
-// ---- checks (CUDALAB_CHECK) ------------------------------------------------------
+// ---- checks (CUDALAB_CHECK): memcheck.cpp, check_reports.cpp, finding.h ------------
 constexpr size_t kRedzone = 256;  // bytes guarded before and after each allocation
 // A device buffer of `bytes` in a mapping of its own (memory.cpp); `block`
 // is the mapping, for unmap_device_block.
@@ -267,10 +270,7 @@ struct DeviceBlockSpan {
   uintptr_t low, usable_low, usable_high, high;
 };
 DeviceBlockSpan device_block_span(const void* block, size_t bytes);
-bool checks_requested();
-struct CheckFlags {
-  bool memcheck, racecheck, synccheck, initcheck;
-};
+// check_settings().flags, read before main: the checks' hot paths test these.
 extern const CheckFlags g_check_flags;
 inline bool memcheck_enabled() { return g_check_flags.memcheck; }
 inline bool synccheck_enabled() { return g_check_flags.synccheck; }
@@ -295,18 +295,22 @@ uintptr_t dynamic_shared_base();
 // Prints this launch's findings; true when there were any.
 bool memcheck_report_launch(const Launch& l);
 
-// What checks found. Findings are folded by kind and code address(es): each
-// is counted, and the first of a kind is described for the report.
+// What checks found, as threads find it (check_reports.cpp). Findings are
+// folded by kind and code address(es): each is counted, and the first of a
+// kind is described; after the launch each becomes a Finding (finding.h).
 struct FindingKey {
   uint8_t tool = 0;  // kMemcheck, kRacecheck, kInitcheck
-  uint8_t kind = 0;  // memcheck: Problem; racecheck: the two accesses
+  uint8_t kind = 0;  // memcheck: Problem; racecheck: Hazard
   uint8_t size = 0;
   bool write = false;
   uintptr_t pc = 0, pc_other = 0;
   auto operator<=>(const FindingKey&) const = default;
 };
-enum Tool : uint8_t { kMemcheck = 1, kRacecheck = 2, kInitcheck = 3 };
+enum Tool : uint8_t { kMemcheck = 1, kRacecheck = 2, kInitcheck = 3, kSynccheck = 4 };
 enum Problem : uint8_t { kOutOfBounds, kFreed, kMisaligned, kHostMemory };
+// racecheck: the two accesses of a hazard, earlier then later (kWriteRead: a
+// read after another thread's write).
+enum Hazard : uint8_t { kWriteWrite, kWriteRead, kReadWrite };
 struct FindingDetails {
   const char* space = "__global__";
   uintptr_t address = 0;

@@ -1,7 +1,6 @@
 // A kernel launch: check the configuration as CUDA does, run the grid, and
 // turn a fault into the report and the sticky error a GPU would give.
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <csignal>
@@ -51,47 +50,6 @@ std::string configuration_problem(const char* kernel, dim3 grid, dim3 block, siz
 }
 
 }  // namespace
-
-const Schedule& schedule() {
-  static const Schedule s = [] {
-    Schedule r;
-    const char* env = std::getenv("CUDALAB_SCHEDULE");
-    if (!env || !*env || std::strcmp(env, "in-order") == 0) return r;
-    const std::string v = env;
-    if (v == "reverse") {
-      r.kind = Schedule::kReverse;
-    } else if (v == "random" || v.rfind("random:", 0) == 0) {
-      r.kind = Schedule::kRandom;
-      if (v == "random") {
-        r.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) % 1000000;
-      } else {
-        char* end = nullptr;
-        errno = 0;
-        r.seed = std::strtoull(v.c_str() + 7, &end, 10);
-        if (errno || !end || *end || v.size() == 7) {
-          std::fprintf(stderr,
-                       "cudalab: CUDALAB_SCHEDULE=%s: the seed after 'random:' must be a "
-                       "whole number, as in random:42\n",
-                       env);
-          std::exit(2);
-        }
-      }
-      std::fprintf(
-          stderr,
-          "cudalab: threads run in a random order, seed %llu (CUDALAB_SCHEDULE=random:%llu "
-          "runs this order again)\n",
-          (unsigned long long)r.seed, (unsigned long long)r.seed);
-    } else {
-      std::fprintf(stderr,
-                   "cudalab: CUDALAB_SCHEDULE=%s is not a schedule: use in-order (the default), "
-                   "reverse, random or random:SEED\n",
-                   env);
-      std::exit(2);
-    }
-    return r;
-  }();
-  return s;
-}
 
 std::string launch_heading(const Launch& l) {
   return std::string("cudalab: kernel '") + l.site.kernel + "' (launched at " + l.site.file + ":" +
@@ -241,7 +199,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                  "%s ran longer than CUDALAB_TIMEOUT=%s seconds and was stopped%s\n"
                  "cudalab:     a loop that never ends? every later CUDA call returns "
                  "cudaErrorLaunchTimeout\n",
-                 launch_heading(l).c_str(), std::getenv("CUDALAB_TIMEOUT"), where.c_str());
+                 launch_heading(l).c_str(), timeout_setting().text.c_str(), where.c_str());
     set_sticky_error(cudaErrorLaunchTimeout);
   } else if (memcheck_report_launch(l)) {
     // As under compute-sanitizer: the launch counts as failed.

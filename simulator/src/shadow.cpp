@@ -84,9 +84,6 @@ uintptr_t pc_at(uint32_t index) {
   return index && index < g_pc_count ? g_pcs[index] : 0;
 }
 
-// The hazard kinds, as compute-sanitizer names the two accesses.
-enum Hazard : uint8_t { kWriteWrite, kWriteRead, kReadWrite };  // earlier-later
-
 uint3 unflatten(uint32_t linear, dim3 d) {
   return uint3{linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y)};
 }

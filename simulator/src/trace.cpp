@@ -13,15 +13,12 @@
 // Records reach the file as blocks finish their phases, so a run that dies
 // leaves what it had done, and a trace without its END record tells the
 // reader it was cut short.
-#include <cctype>
 #include <cerrno>
-#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
-#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -68,34 +65,15 @@ namespace {
 class TraceWriter {
  public:
   TraceWriter() {
-    const char* path = std::getenv("CUDALAB_TRACE");
-    if (!path || !*path) return;
-    path_ = path;
-    if (const char* cap = std::getenv("CUDALAB_TRACE_MAX_ACCESSES")) {
-      char* end = nullptr;
-      unsigned long long v = std::strtoull(cap, &end, 10);
-      if (!end || *end != 0 || v == 0 || !std::isdigit(static_cast<unsigned char>(*cap))) {
-        std::fprintf(stderr,
-                     "cudalab: CUDALAB_TRACE_MAX_ACCESSES=%s is not a positive number of "
-                     "accesses (the default is %llu)\n",
-                     cap, (unsigned long long)cap_);
-        std::exit(2);
-      }
-      cap_ = v;
-    }
-    if (const char* blocks = std::getenv("CUDALAB_TRACE_BLOCKS"); blocks && *blocks) {
-      if (!parse_blocks(blocks)) {
-        std::fprintf(stderr,
-                     "cudalab: CUDALAB_TRACE_BLOCKS=%s is not a list of blocks: give linear "
-                     "block numbers and ranges, as in 0,5,10-12\n",
-                     blocks);
-        std::exit(2);
-      }
-    }
-    // The settings first: a wrong one leaves no half-made file.
-    file_ = std::fopen(path, "wb");
+    // The settings are read first: a wrong one leaves no half-made file.
+    const TraceSettings& settings = trace_settings();
+    if (settings.path.empty()) return;
+    path_ = settings.path;
+    cap_ = settings.max_accesses;
+    blocks_ = settings.blocks;
+    file_ = std::fopen(path_.c_str(), "wb");
     if (!file_) {
-      std::fprintf(stderr, "cudalab: cannot write the trace file %s: %s\n", path,
+      std::fprintf(stderr, "cudalab: cannot write the trace file %s: %s\n", path_.c_str(),
                    std::strerror(errno));
       std::exit(1);
     }
@@ -111,8 +89,7 @@ class TraceWriter {
       program.resize(program.size() - 13);
     write(Record::kProgram, Payload().str(program));
     if (!blocks_.empty())
-      write(Record::kNote, Payload().str(std::string("only the accesses of blocks ") +
-                                         std::getenv("CUDALAB_TRACE_BLOCKS") +
+      write(Record::kNote, Payload().str("only the accesses of blocks " + settings.blocks_text +
                                          " (linear numbers) are recorded (CUDALAB_TRACE_BLOCKS)"));
     std::atexit([] { writer().finish(); });
   }
@@ -265,34 +242,12 @@ class TraceWriter {
   std::set<uint64_t> step_pcs_;           // basic blocks some warp stepped through
   std::map<uint32_t, StepCounts> steps_;  // per basic block, the launch running now
   bool steps_dropped_ = false;
-  uint64_t cap_ = 20'000'000;
+  uint64_t cap_ = kDefaultTraceMaxAccesses;  // CUDALAB_TRACE_MAX_ACCESSES
   uint32_t launches_ = 0;
   std::atomic<uint64_t> recorded_{0};
   std::atomic<bool> capped_{false};
   std::atomic<bool> cap_note_pending_{false};
   std::vector<std::pair<uint32_t, uint32_t>> blocks_;  // inclusive ranges; empty: all
-
-  // "0,5,10-12"
-  bool parse_blocks(const std::string& text) {
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');) {
-      const size_t dash = item.find('-');
-      char* end = nullptr;
-      errno = 0;
-      const unsigned long first = std::strtoul(item.c_str(), &end, 10);
-      if (errno || end == item.c_str() || (dash == std::string::npos ? *end != 0 : *end != '-'))
-        return false;
-      unsigned long last = first;
-      if (dash != std::string::npos) {
-        const char* from = item.c_str() + dash + 1;
-        last = std::strtoul(from, &end, 10);
-        if (errno || end == from || *end != 0 || last < first) return false;
-      }
-      if (last > UINT32_MAX) return false;
-      blocks_.emplace_back(uint32_t(first), uint32_t(last));
-    }
-    return !blocks_.empty();
-  }
 
  public:
   // Never destroyed: finish() runs from atexit, after static destructors

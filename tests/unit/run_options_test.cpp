@@ -68,7 +68,7 @@ TEST_F(RunOptions, TheSimulatedGpuIsSelectable) {
                 .output.find("A100-SXM4-80GB (cudalab simulator) sm_80 108"),
             std::string::npos);
   Result bad = run("CUDALAB_DEVICE=voodoo2 " + path("props"));
-  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.status, 2);
   EXPECT_TRUE(Says(bad.output, "choose h100 (the default), h200 or a100"));
 }
 

@@ -1,0 +1,188 @@
+// Running one block on a worker: its CUDA threads as fibers, started lazily
+// in the order CUDALAB_SCHEDULE asks, and switched when one has to wait.
+//
+// A runner fiber runs threads one after another until one has to wait (at
+// __syncthreads, or at a warp operation whose other lanes have not arrived);
+// the block's loop then resumes a thread that is ready or starts the next one
+// on a fresh fiber. The last thread to arrive at a barrier or warp operation
+// completes it, makes the waiting threads ready, and goes on. A kernel
+// without barriers or warp operations thus costs one fiber per block.
+//
+// What the threads wait for lives beside this file: barriers.cpp (the block
+// barrier and tile barriers), warp_ops.cpp (shuffles, votes, reductions,
+// __syncwarp) and deadlock.cpp (when no thread can go on).
+#include <algorithm>
+#include <random>
+
+#include "block.h"
+#include "stack_pool.h"
+
+namespace cudalab::rt {
+
+namespace ctx = boost::context;
+
+namespace {
+
+uint3 unflatten(uint32_t linear, dim3 dims) {
+  return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
+}
+
+}  // namespace
+
+BlockRun::BlockRun(Launch& launch) : launch_(launch) {
+  thread_count_ = launch.threads_per_block;
+  threads_.resize(thread_count_);
+  for (uint32_t i = 0; i < thread_count_; ++i) {
+    threads_[i].index = unflatten(i, launch.block);
+    threads_[i].linear = i;
+    threads_[i].warp = i / 32;
+    threads_[i].lane = i % 32;
+  }
+  warps_.resize((thread_count_ + 31) / 32);
+  for (size_t w = 0; w < warps_.size(); ++w) {
+    const uint32_t lanes = std::min<uint32_t>(32, thread_count_ - uint32_t(w) * 32);
+    warps_[w].existing = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+  }
+  context_.launch = &launch;
+  context_.run = this;
+  checking_ = shadow_enabled();
+  trace_.reset(new_block_trace(thread_count_));
+  context_.trace = trace_.get();
+}
+
+// The body of a runner fiber: start the next unstarted thread and run it to
+// its end, until none is left. A thread that waits keeps this fiber.
+ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
+  b->scheduler_ = std::move(sink);  // only the block's loop starts runners
+  sigjmp_buf jump;
+  if (sigsetjmp(jump, 0) != 0) {
+    // A fault or a failed assert in the thread that ran on this fiber: the
+    // handler recorded it and aborted the launch; this thread is over.
+    tl_in_runtime = 0;
+  }
+  while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
+         b->next_thread_ < b->thread_count_) {
+    SimThread& t =
+        b->threads_[b->start_order_.empty() ? b->next_thread_ : b->start_order_[b->next_thread_]];
+    ++b->next_thread_;
+    t.started = true;
+    t.fault_jump = &jump;
+    enter_thread(t);
+    tl_in_runtime = 0;
+    b->launch_.body(b->launch_.closure);
+    b->thread_exited(*tl_thread);  // the same thread, maybe resumed several times
+  }
+  tl_thread = nullptr;
+  return std::move(b->scheduler_);
+}
+
+void BlockRun::run(uint32_t linear) {
+  context_.linear = linear;
+  context_.index = unflatten(linear, launch_.grid);
+  tl_block = &context_;
+  blockIdx = context_.index;
+  context_.fenced = false;
+  if (checking_) shadow_block_start(context_, thread_count_);
+  if (trace_) trace_block_start(context_);
+  next_thread_ = exited_ = 0;
+  idle_ = 0;
+  ready_.clear();
+  ready_head_ = 0;
+  at_barrier_.clear();
+  barrier_sum_ = barrier_or_ = 0;
+  barrier_and_ = 1;
+  schedule_block(linear);
+  for (auto& t : threads_) {
+    t.started = false;
+    t.global_accesses = 0;
+    t.exited = false;
+    t.wait = SimThread::Wait::kNone;
+  }
+  for (auto& w : warps_) {
+    w.exited = 0;
+    w.pending.clear();
+  }
+  group_barriers_.clear();
+  auto resume = [&](ctx::fiber f) {
+    switching_from_ = nullptr;
+    f = std::move(f).resume();
+    if (f) switching_from_->handle = std::move(f);  // that thread now waits
+  };
+  while (true) {
+    if (launch_.aborted.load(std::memory_order_relaxed)) {
+      // Dropping a suspended fiber unwinds its stack; its thread never ends.
+      for (auto& t : threads_) t.handle = {};
+      break;
+    }
+    if (SimThread* t = take_ready()) {
+      resume(std::move(t->handle));
+    } else if (next_thread_ < thread_count_) {
+      resume(ctx::fiber(std::allocator_arg, PooledStack{},
+                        [this](ctx::fiber&& sink) { return runner(this, std::move(sink)); }));
+    } else if (exited_ < thread_count_) {
+      report_deadlock();
+      for (auto& t : threads_) t.handle = {};
+      break;
+    } else {
+      break;
+    }
+  }
+  if (tl_pending_writes) resolve_pending_writes();
+  if (trace_) trace_phase_end(context_, 0);
+  tl_block = nullptr;
+  tl_thread = nullptr;
+}
+
+void BlockRun::thread_exited(SimThread& t) {
+  t.exited = true;
+  ++exited_;
+  if (t.global_accesses == 0) ++idle_;
+  WarpState& w = warps_[t.warp];
+  w.exited |= 1u << t.lane;
+  // Threads that have returned no longer hold the others back.
+  if (!at_barrier_.empty() && next_thread_ == thread_count_ &&
+      at_barrier_.size() == thread_count_ - exited_) {
+    if (synccheck_enabled())
+      synccheck_barrier("partial", at_barrier_.front()->wait_pc,
+                        "__syncthreads() was reached by " + std::to_string(at_barrier_.size()) +
+                            " of the block's " + std::to_string(thread_count_) +
+                            " threads; the other " + std::to_string(exited_) +
+                            " returned without reaching it (a barrier inside a branch not all "
+                            "threads take: undefined on a GPU)");
+    release_barrier();
+  }
+  for (size_t i = 0; i < w.pending.size();) {
+    if (warp_op_complete(w, w.pending[i]))
+      complete_warp_op(w, i);
+    else
+      ++i;
+  }
+}
+
+// ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------
+
+void BlockRun::schedule_block(uint32_t linear) {
+  const Schedule& s = schedule();
+  if (s.kind == Schedule::kInOrder) return;
+  start_order_.resize(thread_count_);
+  for (uint32_t i = 0; i < thread_count_; ++i) start_order_[i] = i;
+  if (s.kind == Schedule::kReverse) {
+    std::reverse(start_order_.begin(), start_order_.end());
+  } else {
+    // The same order for a block whichever worker runs it.
+    if (!random_) random_ = std::make_unique<std::mt19937_64>();
+    random_->seed(s.seed ^ (uint64_t(linear) * 0x9e3779b97f4a7c15ull));
+    std::shuffle(start_order_.begin(), start_order_.end(), *random_);
+  }
+}
+
+void BlockRun::reorder(std::vector<SimThread*>& threads) {
+  const Schedule& s = schedule();
+  if (s.kind == Schedule::kReverse)
+    std::sort(threads.begin(), threads.end(),
+              [](const SimThread* a, const SimThread* b) { return a->linear > b->linear; });
+  else if (s.kind == Schedule::kRandom)
+    std::shuffle(threads.begin(), threads.end(), *random_);
+}
+
+}  // namespace cudalab::rt

@@ -1,0 +1,262 @@
+// Every CUDALAB_* environment variable the runtime reads: parsed here, once
+// each, the first time it is needed; a bad value ends the program with one
+// message naming the variable, its value and what it accepts, and exit
+// status kBadSettingExit. Unset and empty mean the same: the default. The
+// parse_* functions only parse (the unit test calls them); the accessors
+// read the environment.
+#include "settings.h"
+
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+#include <thread>
+
+namespace cudalab::rt {
+
+namespace {
+
+bool empty(const char* text) { return !text || !*text; }
+
+template <class T>
+Parsed<T> bad(std::string problem, std::string accepted) {
+  Parsed<T> p;
+  p.problem = std::move(problem);
+  p.accepted = std::move(accepted);
+  return p;
+}
+
+template <class T>
+Parsed<T> good(T value) {
+  Parsed<T> p;
+  p.value = std::move(value);
+  return p;
+}
+
+// A path (CUDALAB_CHECK_JSON, CUDALAB_TRACE): any text; "" when unset.
+std::string path_setting(const char* name) {
+  const char* text = std::getenv(name);
+  return text ? text : "";
+}
+
+}  // namespace
+
+std::string bad_setting_message(const char* name, const char* text, const std::string& problem,
+                                const std::string& accepted) {
+  return std::string("cudalab: ") + name + "=" + (text ? text : "") + " " + problem + ": " +
+         accepted;
+}
+
+void exit_bad_setting(const char* name, const char* text, const std::string& problem,
+                      const std::string& accepted) {
+  std::fprintf(stderr, "%s\n", bad_setting_message(name, text, problem, accepted).c_str());
+  std::exit(kBadSettingExit);
+}
+
+// ---- the checks ----------------------------------------------------------------------
+
+Parsed<CheckFlags> parse_checks(const char* text) {
+  CheckFlags c{false, false, false, false};
+  if (empty(text)) return good(c);
+  std::stringstream ss(text);
+  for (std::string tool; std::getline(ss, tool, ',');) {
+    const bool all = tool == "all";
+    if (all || tool == "memcheck") c.memcheck = true;
+    if (all || tool == "racecheck") c.racecheck = true;
+    if (all || tool == "synccheck") c.synccheck = true;
+    if (all || tool == "initcheck") c.initcheck = true;
+    if (!all && tool != "memcheck" && tool != "racecheck" && tool != "synccheck" &&
+        tool != "initcheck")
+      return bad<CheckFlags>(
+          "names '" + tool + "', which is not a check",
+          "use memcheck, racecheck, synccheck, initcheck or all (several with commas)");
+  }
+  return good(c);
+}
+
+Parsed<std::optional<int>> parse_check_exit_code(const char* text) {
+  if (empty(text)) return good(std::optional<int>());
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text, &end, 10);
+  if (errno || end == text || *end || v < 0 || v > 255 ||
+      !std::isdigit(static_cast<unsigned char>(*text)))
+    return bad<std::optional<int>>("is not an exit status", "give a whole number from 0 to 255");
+  return good(std::optional<int>(int(v)));
+}
+
+Parsed<bool> parse_check_leaks(const char* text) { return good(!empty(text) && *text != '0'); }
+
+const CheckSettings& check_settings() {
+  static const CheckSettings settings = [] {
+    CheckSettings s;
+    s.requested = !empty(std::getenv("CUDALAB_CHECK"));
+    if (!s.requested) return s;
+    s.flags = read_setting("CUDALAB_CHECK", parse_checks);
+    s.any = s.flags.memcheck || s.flags.racecheck || s.flags.synccheck || s.flags.initcheck;
+    s.exit_code = read_setting("CUDALAB_CHECK_EXITCODE", parse_check_exit_code);
+    s.json_path = path_setting("CUDALAB_CHECK_JSON");
+    s.leaks = read_setting("CUDALAB_CHECK_LEAKS", parse_check_leaks);
+    return s;
+  }();
+  return settings;
+}
+
+// ---- the device ----------------------------------------------------------------------
+
+Parsed<DeviceModel> parse_device(const char* text) {
+  std::string name = empty(text) ? "h100" : text;
+  for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (name == "h100") return good(DeviceModel::kH100);
+  if (name == "h200") return good(DeviceModel::kH200);
+  if (name == "a100") return good(DeviceModel::kA100);
+  return bad<DeviceModel>("is not a GPU the simulator knows",
+                          "choose h100 (the default), h200 or a100");
+}
+
+DeviceModel device_setting() {
+  static const DeviceModel model = read_setting("CUDALAB_DEVICE", parse_device);
+  return model;
+}
+
+// ---- the schedule --------------------------------------------------------------------
+
+Parsed<Schedule> parse_schedule(const char* text) {
+  Schedule r;
+  if (empty(text) || std::strcmp(text, "in-order") == 0) return good(r);
+  const std::string v = text;
+  const char* accepted = "use in-order (the default), reverse, random or random:SEED";
+  if (v == "reverse") {
+    r.kind = Schedule::kReverse;
+  } else if (v == "random") {
+    r.kind = Schedule::kRandom;
+    r.seed = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) % 1000000;
+  } else if (v.rfind("random:", 0) == 0) {
+    r.kind = Schedule::kRandom;
+    char* end = nullptr;
+    errno = 0;
+    r.seed = std::strtoull(v.c_str() + 7, &end, 10);
+    if (errno || !end || *end || v.size() == 7)
+      return bad<Schedule>("has a seed after 'random:' that is not a whole number",
+                           std::string(accepted) + ", with SEED a whole number as in random:42");
+  } else {
+    return bad<Schedule>("is not a schedule", accepted);
+  }
+  return good(r);
+}
+
+const Schedule& schedule() {
+  static const Schedule s = [] {
+    const Schedule r = read_setting("CUDALAB_SCHEDULE", parse_schedule);
+    if (r.kind == Schedule::kRandom)
+      std::fprintf(
+          stderr,
+          "cudalab: threads run in a random order, seed %llu (CUDALAB_SCHEDULE=random:%llu "
+          "runs this order again)\n",
+          (unsigned long long)r.seed, (unsigned long long)r.seed);
+    return r;
+  }();
+  return s;
+}
+
+// ---- the time limit ------------------------------------------------------------------
+
+Parsed<double> parse_timeout(const char* text) {
+  if (empty(text)) return good(0.0);
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (!end || *end || v <= 0)
+    return bad<double>("is not a positive number of seconds",
+                       "give the seconds a launch may run, as in 10 or 0.5 (unset: no time limit)");
+  return good(v);
+}
+
+const TimeoutSetting& timeout_setting() {
+  static const TimeoutSetting t = [] {
+    TimeoutSetting r;
+    r.seconds = read_setting("CUDALAB_TIMEOUT", parse_timeout);
+    if (r.seconds > 0) r.text = std::getenv("CUDALAB_TIMEOUT");
+    return r;
+  }();
+  return t;
+}
+
+// ---- the trace -----------------------------------------------------------------------
+
+Parsed<uint64_t> parse_trace_max_accesses(const char* text) {
+  if (empty(text)) return good(kDefaultTraceMaxAccesses);
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (!end || *end != 0 || v == 0 || !std::isdigit(static_cast<unsigned char>(*text)))
+    return bad<uint64_t>("is not a positive number of accesses",
+                         "give a whole number above 0 (the default is " +
+                             std::to_string(kDefaultTraceMaxAccesses) + ")");
+  return good(uint64_t(v));
+}
+
+Parsed<std::vector<std::pair<uint32_t, uint32_t>>> parse_trace_blocks(const char* text) {
+  using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
+  Ranges blocks;
+  if (empty(text)) return good(blocks);
+  const auto not_blocks = [] {
+    return bad<Ranges>("is not a list of blocks",
+                       "give linear block numbers and ranges, as in 0,5,10-12");
+  };
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const size_t dash = item.find('-');
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long first = std::strtoul(item.c_str(), &end, 10);
+    if (errno || end == item.c_str() || (dash == std::string::npos ? *end != 0 : *end != '-'))
+      return not_blocks();
+    unsigned long last = first;
+    if (dash != std::string::npos) {
+      const char* from = item.c_str() + dash + 1;
+      last = std::strtoul(from, &end, 10);
+      if (errno || end == from || *end != 0 || last < first) return not_blocks();
+    }
+    if (last > UINT32_MAX) return not_blocks();
+    blocks.emplace_back(uint32_t(first), uint32_t(last));
+  }
+  if (blocks.empty()) return not_blocks();
+  return good(blocks);
+}
+
+const TraceSettings& trace_settings() {
+  static const TraceSettings t = [] {
+    TraceSettings r;
+    r.path = path_setting("CUDALAB_TRACE");
+    if (r.path.empty()) return r;
+    r.max_accesses = read_setting("CUDALAB_TRACE_MAX_ACCESSES", parse_trace_max_accesses);
+    r.blocks = read_setting("CUDALAB_TRACE_BLOCKS", parse_trace_blocks);
+    if (!r.blocks.empty()) r.blocks_text = std::getenv("CUDALAB_TRACE_BLOCKS");
+    return r;
+  }();
+  return t;
+}
+
+// ---- the workers ---------------------------------------------------------------------
+
+Parsed<unsigned> parse_workers(const char* text) {
+  if (empty(text)) {
+    const unsigned n = std::thread::hardware_concurrency();
+    return good(n ? n : 1u);
+  }
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (!end || *end != 0 || v < 1 || v > 1024)
+    return bad<unsigned>("is not a number from 1 to 1024",
+                         "give how many worker threads run blocks (unset: one per core)");
+  return good(unsigned(v));
+}
+
+unsigned workers_setting() {
+  static const unsigned n = read_setting("CUDALAB_WORKERS", parse_workers);
+  return n;
+}
+
+}  // namespace cudalab::rt

@@ -1,0 +1,257 @@
+// Warp-level operations: shuffles, votes, matches, reductions,
+// __syncwarp and __activemask. The lanes of a warp meet at an operation with
+// the same mask; the last to arrive computes every lane's result at once, so
+// the results are a GPU's whatever order the lanes ran in. synccheck's look
+// at the masks.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+
+#include "block.h"
+
+namespace cudalab::rt {
+
+const char* warp_op_name(detail::WarpOp op) {
+  using detail::WarpOp;
+  switch (op) {
+    case WarpOp::kSync:
+      return "__syncwarp";
+    case WarpOp::kShflIdx:
+      return "__shfl_sync";
+    case WarpOp::kShflUp:
+      return "__shfl_up_sync";
+    case WarpOp::kShflDown:
+      return "__shfl_down_sync";
+    case WarpOp::kShflXor:
+      return "__shfl_xor_sync";
+    case WarpOp::kBallot:
+      return "__ballot_sync (or __any_sync/__all_sync)";
+    case WarpOp::kMatchAny:
+      return "__match_any_sync";
+    case WarpOp::kMatchAll:
+      return "__match_all_sync";
+    default:
+      return "__reduce_*_sync";
+  }
+}
+
+bool BlockRun::warp_op_complete(const WarpState& w, const PendingWarpOp& p) const {
+  const unsigned needed = p.mask & w.existing & ~w.exited;
+  if (p.op == detail::WarpOp::kActiveMask) {
+    // Complete once every other live lane has been started and waits
+    // somewhere else: those are not converged with this one.
+    const uint32_t base = uint32_t(&w - warps_.data()) * 32;
+    for (unsigned l = 0; l < 32; ++l) {
+      if (!((needed >> l) & 1u) || ((p.arrived >> l) & 1u)) continue;
+      const SimThread& t = threads_[base + l];
+      if (!t.started || t.wait == SimThread::Wait::kNone) return false;
+    }
+    return true;
+  }
+  // Every lane named in the mask has arrived, returned, or does not exist.
+  // A lane not yet started will arrive.
+  return (p.arrived & needed) == needed;
+}
+
+void BlockRun::recheck_active_masks(WarpState& w) {
+  for (size_t i = 0; i < w.pending.size();) {
+    if (w.pending[i].op == detail::WarpOp::kActiveMask && warp_op_complete(w, w.pending[i]))
+      complete_warp_op(w, i);
+    else
+      ++i;
+  }
+}
+
+uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
+                           uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  WarpState& w = warps_[t.warp];
+  // Lanes of one warp meet at the operation with the same mask.
+  if (op == detail::WarpOp::kActiveMask) mask = w.existing;
+  size_t index = 0;
+  while (index < w.pending.size() && (w.pending[index].mask != mask ||
+                                      (w.pending[index].op == detail::WarpOp::kActiveMask) !=
+                                          (op == detail::WarpOp::kActiveMask) ||
+                                      (w.pending[index].arrived >> t.lane) & 1u))
+    ++index;
+  if (index == w.pending.size()) {
+    w.pending.emplace_back();
+    w.pending.back().mask = mask;
+    w.pending.back().op = op;
+  }
+  PendingWarpOp& p = w.pending[index];
+  if (synccheck_enabled() && op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) {
+    char what[200];
+    std::snprintf(what, sizeof(what),
+                  "%s called by lane %u with mask 0x%08x, which leaves out the calling lane "
+                  "(undefined on a GPU: the mask must name the lane itself)",
+                  warp_op_name(op), t.lane, mask);
+    synccheck_barrier("warp-mask", pc, what);
+  }
+  p.arrived |= 1u << t.lane;
+  p.value[t.lane] = value;
+  p.arg[t.lane] = arg;
+  p.width[t.lane] = width;
+  t.wait = SimThread::Wait::kWarp;
+  t.wait_pc = pc;
+  if (warp_op_complete(w, p)) {
+    complete_warp_op(w, index);
+  } else {
+    if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
+    if (t.wait != SimThread::Wait::kNone) suspend(t);
+  }
+  return t.result;
+}
+
+void BlockRun::complete_warp_op(WarpState& w, size_t index) {
+  using detail::WarpOp;
+  PendingWarpOp p = std::move(w.pending[index]);
+  w.pending.erase(w.pending.begin() + long(index));
+  const unsigned lanes = p.arrived;
+  // Reductions and votes over the lanes that took part.
+  uint64_t ballot = 0, sum = 0, all_and = ~uint64_t(0), all_or = 0, all_xor = 0;
+  uint32_t umin = 0xffffffffu, umax = 0;
+  int32_t smin = 0x7fffffff, smax = int32_t(0x80000000u);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((lanes >> l) & 1u)) continue;
+    const uint64_t v = p.value[l];
+    if (v) ballot |= 1ull << l;
+    const uint32_t u = uint32_t(v);
+    sum += u;
+    all_and &= u;
+    all_or |= u;
+    all_xor ^= u;
+    umin = std::min(umin, u);
+    umax = std::max(umax, u);
+    smin = std::min(smin, int32_t(u));
+    smax = std::max(smax, int32_t(u));
+  }
+  const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
+  if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
+  if (synccheck_enabled() && p.op != WarpOp::kActiveMask && (p.mask & ~lanes)) {
+    const unsigned missing = p.mask & ~lanes;
+    const SimThread& first = threads_[warp_base + unsigned(std::countr_zero(lanes ? lanes : 1u))];
+    char what[260];
+    std::snprintf(what, sizeof(what),
+                  "%s with mask 0x%08x names lanes that %s (lanes 0x%08x): undefined on a GPU, "
+                  "where it may hang; name only the lanes that reach this call",
+                  warp_op_name(p.op), p.mask,
+                  (missing & ~w.existing) == missing ? "the block does not have" : "have returned",
+                  missing);
+    synccheck_barrier("warp-mask", first.wait_pc, what);
+  }
+  std::vector<SimThread*>& released = released_;
+  released.clear();
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((lanes >> l) & 1u)) continue;
+    SimThread& t = threads_[warp_base + l];
+    uint64_t r = 0;
+    const int width = p.width[l] > 0 ? p.width[l] : 32;
+    const int base = int(l) - int(l) % width;
+    auto from = [&](int src) -> uint64_t {
+      // A lane that is not taking part gives back an undefined value on a
+      // GPU; here, the asking lane's own.
+      if (src < 0 || src > 31 || !((lanes >> src) & 1u)) return p.value[l];
+      return p.value[src];
+    };
+    switch (p.op) {
+      case WarpOp::kSync:
+        break;
+      case WarpOp::kShflIdx:
+        r = from(base + ((p.arg[l] % width) + width) % width);
+        break;
+      case WarpOp::kShflUp: {
+        const int src = int(l) - p.arg[l];
+        r = src < base ? p.value[l] : from(src);
+        break;
+      }
+      case WarpOp::kShflDown: {
+        const int src = int(l) + p.arg[l];
+        r = src >= base + width ? p.value[l] : from(src);
+        break;
+      }
+      case WarpOp::kShflXor: {
+        const int src = int(l) ^ p.arg[l];
+        r = src >= base + width ? p.value[l] : from(src);
+        break;
+      }
+      case WarpOp::kBallot:
+        r = ballot;
+        break;
+      case WarpOp::kMatchAny: {
+        for (unsigned k = 0; k < 32; ++k)
+          if (((lanes >> k) & 1u) && p.value[k] == p.value[l]) r |= 1ull << k;
+        break;
+      }
+      case WarpOp::kMatchAll: {
+        bool same = true;
+        for (unsigned k = 0; k < 32; ++k)
+          if (((lanes >> k) & 1u) && p.value[k] != p.value[l]) same = false;
+        r = same ? (uint64_t(lanes) | 1ull << 32) : 0;
+        break;
+      }
+      case WarpOp::kReduceAdd:
+        r = uint32_t(sum);
+        break;
+      case WarpOp::kReduceMinUnsigned:
+        r = umin;
+        break;
+      case WarpOp::kReduceMaxUnsigned:
+        r = umax;
+        break;
+      case WarpOp::kReduceMinSigned:
+        r = uint32_t(smin);
+        break;
+      case WarpOp::kReduceMaxSigned:
+        r = uint32_t(smax);
+        break;
+      case WarpOp::kReduceAnd:
+        r = uint32_t(all_and);
+        break;
+      case WarpOp::kReduceOr:
+        r = uint32_t(all_or);
+        break;
+      case WarpOp::kReduceXor:
+        r = uint32_t(all_xor);
+        break;
+      case WarpOp::kActiveMask:
+        r = lanes;
+        break;
+    }
+    t.result = r;
+    t.wait = SimThread::Wait::kNone;
+    if (&t != tl_thread) released.push_back(&t);
+  }
+  reorder(released);
+  ready_.insert(ready_.end(), released.begin(), released.end());
+}
+
+}  // namespace cudalab::rt
+
+// ---- the kernel-language entry points --------------------------------------------------
+
+namespace cudalab::detail {
+
+__attribute__((noinline)) uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg,
+                                           int width, const void* pc) {
+  using namespace cudalab::rt;
+  if (!tl_thread) return value;
+  const RuntimeScope runtime;
+  if (!pc) pc = __builtin_return_address(0);
+  return tl_block->run->warp_op(op, mask, value, arg, width, reinterpret_cast<uintptr_t>(pc));
+}
+
+unsigned active_mask() {
+  using namespace cudalab::rt;
+  if (!tl_thread) return 1;
+  const RuntimeScope runtime;
+  return unsigned(tl_block->run->warp_op(WarpOp::kActiveMask, 0, 0, 0, 32,
+                                         reinterpret_cast<uintptr_t>(__builtin_return_address(0))));
+}
+
+unsigned lane_id() {
+  using namespace cudalab::rt;
+  return tl_thread ? tl_thread->lane : 0;
+}
+
+}  // namespace cudalab::detail
