@@ -117,10 +117,11 @@ struct WorkerShadow {
   std::vector<uint32_t> met;
   uint32_t epoch_counter = 0;
 };
-thread_local WorkerShadow* tl_shadow = nullptr;
+// Made on a worker's first check, freed when the worker ends.
+thread_local std::unique_ptr<WorkerShadow> tl_shadow;
 
 WorkerShadow& shadow() {
-  if (!tl_shadow) tl_shadow = new WorkerShadow;  // lives as long as its worker
+  if (!tl_shadow) tl_shadow = std::make_unique<WorkerShadow>();
   return *tl_shadow;
 }
 

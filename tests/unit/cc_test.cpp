@@ -100,7 +100,7 @@ TEST_F(Compiler, AKernelInALocalHeaderBuildsWithEitherBuilder) {
 }
 
 // The flags a build adds for the simulator, beyond the caller's own
-// (optimization, standard, warnings, include folders).
+// (optimization, standard, warnings, include folders, sanitizers).
 std::set<std::string> recipe_flags(const std::string& command) {
   std::istringstream in(command);
   std::vector<std::string> words{std::istream_iterator<std::string>(in), {}};
@@ -117,7 +117,10 @@ std::set<std::string> recipe_flags(const std::string& command) {
     }
     const bool callers = w.rfind("-O", 0) == 0 || w.rfind("-std=", 0) == 0 ||
                          w.rfind("-W", 0) == 0 || w.rfind("-I", 0) == 0 || w == "-g" ||
-                         w == "-DNDEBUG" || w.rfind("-", 0) != 0;
+                         w == "-DNDEBUG" || w.rfind("-", 0) != 0 ||
+                         // the sanitize preset's, which simulated code turns off again
+                         w.rfind("-fsanitize=", 0) == 0 || w.rfind("-fno-sanitize", 0) == 0 ||
+                         w == "-fno-omit-frame-pointer";
     if (!callers) flags.insert(w);
   }
   return flags;
