@@ -105,7 +105,7 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
 
 void BlockRun::complete_warp_op(WarpState& w, size_t index) {
   using detail::WarpOp;
-  PendingWarpOp p = std::move(w.pending[index]);
+  const PendingWarpOp p = w.pending[index];
   w.pending.erase(w.pending.begin() + long(index));
   const unsigned lanes = p.arrived;
   // Reductions and votes over the lanes that took part.
