@@ -16,24 +16,13 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
 const auto heat_simulate_of_student = CUDALAB_SUBMISSION(heat_simulate);
 
 constexpr double kPi = 3.14159265358979323846;
-
-void cpu_step(const std::vector<float>& in, std::vector<float>& out, int nx, int ny, float alpha) {
-  for (int y = 0; y < ny; ++y)
-    for (int x = 0; x < nx; ++x) {
-      const int i = y * nx + x;
-      if (x == 0 || y == 0 || x == nx - 1 || y == ny - 1) {
-        out[i] = in[i];
-        continue;
-      }
-      out[i] = in[i] + alpha * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] - 4.0f * in[i]);
-    }
-}
 
 // Runs heat_simulate on u0 and returns the result in `got`; false when it
 // failed (with the reason given to t).
@@ -78,12 +67,12 @@ void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, 
   float* device_u = nullptr;
   const bool ran = simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u);
   for (int s = 0; s < steps; ++s) {
-    cpu_step(u, next, nx, ny, alpha);
+    heat_step_cpu(u.data(), next.data(), nx, ny, alpha);
     u.swap(next);
   }
   if (ran) {
     std::ostringstream details;
-    const double tol = 8.0 * steps * std::ldexp(1.0, -24) * 100.0;
+    const double tol = heat_tolerance(steps, 100.0);
     const cudalab::CompareResult r =
         cudalab::compare(got.data(), u.data(), u.size(), {tol, 0}, "u", device_u, details);
     if (!r.ok()) {

@@ -23,6 +23,8 @@
 #include "cudalab/compare.h"
 #include "cudalab/timing.h"
 #include "lesson.h"
+#include "reference.h"
+#include "stages.h"
 #ifndef CUDALAB_SIMULATOR
 #include <cublas_v2.h>
 #endif
@@ -36,24 +38,10 @@ struct Kernel {
   const char* name;
   Launcher launch;
 };
-const Kernel kKernels[] = {{"1 naive", launch_matmul_naive},
-                           {"2 coalesced", launch_matmul_coalesced},
-                           {"3 shared-memory tiled", launch_matmul_tiled},
-                           {"4 register-tiled", launch_matmul_register_tiled}};
-
-// Element (r, c) of A x B in double precision, and the size of the error a
-// float sum may make (n roundings of the running sum), twice over.
-double reference(const std::vector<float>& a, const std::vector<float>& b, int n, int r, int c,
-                 double* tolerance) {
-  double sum = 0, size = 0;
-  for (int k = 0; k < n; ++k) {
-    const double p = double(a[size_t(r) * n + k]) * b[size_t(k) * n + c];
-    sum += p;
-    size += std::fabs(p);
-  }
-  *tolerance = 2.0 * n * std::ldexp(1.0, -24) * size + 1e-30;
-  return sum;
-}
+// The four stages of stages.h, named "1 naive", "2 coalesced", ...
+#define KERNEL_OF_STAGE(number, name, kernel, launcher) {#number " " name, launcher},
+const Kernel kKernels[] = {MATMUL_STAGES(KERNEL_OF_STAGE)};
+#undef KERNEL_OF_STAGE
 
 // Checks every element (n up to 512) or 256 random ones (larger n).
 bool verify(const std::vector<float>& a, const std::vector<float>& b, const float* d_c, int n) {
@@ -66,8 +54,9 @@ bool verify(const std::vector<float>& a, const std::vector<float>& b, const floa
   size_t wrong = 0;
   for (size_t s = 0; s < count; ++s) {
     const size_t i = all ? s : rng() % got.size();
-    double tol = 0;
-    const double want = reference(a, b, n, int(i / n), int(i % n), &tol);
+    double size = 0;
+    const double want = matmul_cpu_element(a.data(), b.data(), n, int(i / n), int(i % n), &size);
+    const double tol = matmul_tolerance(n, size) + 1e-30;
     if (!(std::fabs(got[i] - want) <= tol)) {
       if (++wrong <= 3)
         std::printf("    c[%zu] (row %zu, column %zu) is %g, expected %g\n", i, i / n, i % n,

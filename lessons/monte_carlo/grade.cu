@@ -16,16 +16,12 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
 const auto launch_count_in_circle_of_student = CUDALAB_SUBMISSION(launch_count_in_circle);
 const auto launch_call_payoffs_of_student = CUDALAB_SUBMISSION(launch_call_payoffs);
-
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kTolerance = 5.0;  // standard errors
-
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 // How far off an estimate is, in standard errors, in a student's words.
 std::string off_by(double estimate, double exact, double standard_error) {
@@ -57,7 +53,7 @@ void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned
     cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost);
   cudaFree(hits);
   if (t.failed()) return;
-  const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n), estimate = 4 * double(got) / n;
+  const double se = pi_standard_error(n), estimate = 4 * double(got) / n;
   t.note() << "pi ~ " << off_by(estimate, kPi, se) << "\n";
   if (got == 0) {
     t.fail() << "*hits is 0: no point was counted. Is the kernel still a TODO, or does no thread "
@@ -73,29 +69,6 @@ void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned
                 "*hits without atomicAdd).\n";
   }
 }
-
-namespace {
-
-// The price of a European call (Black-Scholes), and the mean and second
-// moment of its payoff at expiry.
-struct CallExact {
-  double price, mean, second_moment;
-};
-CallExact call_exact(const Option& o) {
-  const double s = o.spot, k = o.strike, r = o.rate, v = o.volatility, y = o.years;
-  const double d1 = (std::log(s / k) + (r + 0.5 * v * v) * y) / (v * std::sqrt(y));
-  const double d2 = d1 - v * std::sqrt(y);
-  CallExact e;
-  e.price = s * normal_cdf(d1) - k * std::exp(-r * y) * normal_cdf(d2);
-  e.mean = e.price * std::exp(r * y);
-  e.second_moment = s * s * std::exp((2 * r + v * v) * y) * normal_cdf(d1 + v * std::sqrt(y)) -
-                    2 * k * s * std::exp(r * y) * normal_cdf(d1) + k * k * normal_cdf(d2);
-  return e;
-}
-
-const Option kOption{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
-
-}  // namespace
 
 void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, int samples,
                unsigned long long seed, bool check_second_moment) {
@@ -118,7 +91,7 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
   cudaFree(sums);
   if (t.failed()) return;
   const CallExact e = call_exact(o);
-  const double discount = std::exp(-double(o.rate) * o.years);
+  const double discount = discount_factor(o);
   const double se = discount * std::sqrt((e.second_moment - e.mean * e.mean) / n);
   const double price = discount * got[0] / n;
   t.note() << "price ~ " << off_by(price, e.price, se) << "\n";

@@ -23,6 +23,7 @@
 #include "cudalab/compare.h"
 #include "cudalab/timing.h"
 #include "lesson.h"
+#include "reference.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
 #endif
@@ -30,11 +31,6 @@
 namespace {
 
 using cudalab::check;
-
-// The CPU reference.
-void vector_add_cpu(const float* a, const float* b, float* c, int n) {
-  for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
-}
 
 int usage() {
   std::fprintf(stderr,

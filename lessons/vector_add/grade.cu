@@ -14,6 +14,7 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
@@ -30,7 +31,7 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   std::vector<float> a = cudalab::random_floats(c.n, c.seed),
                      b = cudalab::random_floats(c.n, c.seed + 1);
   std::vector<float> want(c.n), got(c.n + kGuard);
-  for (int i = 0; i < c.n; ++i) want[i] = a[i] + b[i];
+  vector_add_cpu(a.data(), b.data(), want.data(), c.n);
 
   const size_t bytes = size_t(c.n) * sizeof(float);
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
