@@ -5,6 +5,16 @@
 //   heat [N] [STEPS]     an N x N plate (default 64), STEPS steps (default 200)
 //   heat --bench [N]     time one step on N x N (default 8192) against a copy
 //
+// Build and run it, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab run heat -- 64 500
+//     (builds it with your exercise.cu, again whenever you change it;
+//     --solution takes solution.cu instead, --check runs it under the checks)
+//   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/heat
+//       lessons/heat/driver.cu lessons/heat/exercise.cu
+//       framework/src/compare.cpp framework/src/channel.cpp -o heat
+//     ./heat --bench
+//
 // Napkin math: a step reads each cell and writes it once, 8 bytes per cell
 // (the four neighbours come from the cache or, in stage 2, from shared
 // memory), and does 6 FLOPs with them: far too few to wait on arithmetic.

@@ -4,6 +4,19 @@
 // tolerance is 8 of them per step times the largest temperature. The sine
 // mode test checks the physics: sin(pi x / (nx-1)) sin(pi y / (ny-1)) with
 // zero edges keeps its shape and shrinks by the same factor every step.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check heat
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check heat --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/heat
+//       lessons/heat/grade.cu lessons/heat/exercise.cu framework/src/*.cpp
+//       -o grade_heat
+//     ./grade_heat
 #include <cmath>
 #include <cstring>
 #include <random>

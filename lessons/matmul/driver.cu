@@ -5,6 +5,16 @@
 //   matmul [N]            N x N (default 256) on the four kernels
 //   matmul --bench [N]    time them (default 4096); on a GPU, against cuBLAS
 //
+// Build and run it, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab run matmul -- 100
+//     (builds it with your exercise.cu, again whenever you change it;
+//     --solution takes solution.cu instead, --check runs it under the checks)
+//   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/matmul
+//       lessons/matmul/driver.cu lessons/matmul/exercise.cu
+//       framework/src/compare.cpp framework/src/channel.cpp -lcublas -o matmul
+//     ./matmul --bench
+//
 // Napkin math: C = A x B takes 2 N^3 FLOPs (a multiply and an add per k per
 // element) and needs only 3 N^2 floats moved at the least, so a good kernel
 // is limited by arithmetic, not memory. The naive kernels read 2 N^3 floats

@@ -3,6 +3,19 @@
 // C with the CPU, which sums in double precision. A float sum of n products
 // can differ from it by about n x 2^-24 times the sum of the products' sizes
 // (one rounding per addition), so that, twice over, is the tolerance.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check matmul
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check matmul --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/matmul
+//       lessons/matmul/grade.cu lessons/matmul/exercise.cu framework/src/*.cpp
+//       -o grade_matmul
+//     ./grade_matmul
 #include <cmath>
 #include <cstring>
 #include <random>

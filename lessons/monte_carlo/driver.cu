@@ -5,6 +5,16 @@
 //   monte_carlo [SAMPLES]       SAMPLES per thread (default 1000), 64 blocks
 //   monte_carlo --bench         time pi on a large grid: samples per second
 //
+// Build and run it, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab run monte_carlo -- 100
+//     (builds it with your exercise.cu, again whenever you change it;
+//     --solution takes solution.cu instead, --check runs it under the checks)
+//   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/monte_carlo
+//       lessons/monte_carlo/driver.cu lessons/monte_carlo/exercise.cu
+//       framework/src/compare.cpp framework/src/channel.cpp -o monte_carlo
+//     ./monte_carlo --bench
+//
 // Napkin math: a sample of pi is two random floats, a multiply-add, a
 // compare; no memory at all but one atomicAdd per block. The limit is how
 // fast the GPU makes random numbers: Philox is 10 rounds of 32-bit

@@ -5,6 +5,19 @@
 // kernel misses once in 1.7 million seeds. cuRAND's Philox gives the same
 // numbers on the simulator and on a GPU, so a seed's result is the same on
 // both.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check monte_carlo
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check monte_carlo --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/monte_carlo
+//       lessons/monte_carlo/grade.cu lessons/monte_carlo/exercise.cu framework/src/*.cpp
+//       -o grade_monte_carlo
+//     ./grade_monte_carlo
 #include <cmath>
 #include <cstdio>
 #include <random>

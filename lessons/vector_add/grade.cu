@@ -2,6 +2,19 @@
 // Each runs the kernel from the student's file through its launcher, on
 // inputs drawn for this grading run, and compares every element with the
 // CPU; a + b is a single rounding on both, so they must agree exactly.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check vector_add
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check vector_add --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/vector_add
+//       lessons/vector_add/grade.cu lessons/vector_add/exercise.cu framework/src/*.cpp
+//       -o grade_vector_add
+//     ./grade_vector_add
 #include <cmath>
 #include <cstring>
 #include <random>
