@@ -39,9 +39,9 @@ constexpr double kPi = 3.14159265358979323846;
 
 // Runs heat_simulate on u0 and returns the result in `got`; false when it
 // failed (with the reason given to t).
-bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, int nx, int ny,
-              float alpha, int steps, int stage, std::vector<float>& got, float** device_u,
-              cudaError_t* returned = nullptr) {
+bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, const HeatRun& run,
+              std::vector<float>& got, float** device_u, cudaError_t* returned = nullptr) {
+  const auto [nx, ny, alpha, steps, stage] = run;
   const size_t bytes = u0.size() * sizeof(float);
   float *u = nullptr, *scratch = nullptr;
   if (cudaMalloc(&u, bytes) != cudaSuccess || cudaMalloc(&scratch, bytes) != cudaSuccess) {
@@ -70,15 +70,15 @@ const char* const kStageNames[] = {"", "stage 1", "stage 2 (shared memory)", "st
 
 }  // namespace
 
-void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
-                 int stage, uint64_t seed) {
+void against_cpu(cudalab::grading::TestContext& t, const HeatRun& run, uint64_t seed) {
+  const auto [nx, ny, alpha, steps, stage] = run;
   t.note() << kStageNames[stage] << ": " << nx << " x " << ny << " grid, alpha " << alpha << ", "
            << steps << " steps\n";
   std::vector<float> u = cudalab::random_floats(size_t(nx) * ny, seed, 0.0f, 100.0f),
                      next(u.size());
   std::vector<float> got;
   float* device_u = nullptr;
-  const bool ran = simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u);
+  const bool ran = simulate(t, u, run, got, &device_u);
   for (int s = 0; s < steps; ++s) {
     heat_step_cpu(u.data(), next.data(), nx, ny, alpha);
     u.swap(next);
@@ -103,8 +103,8 @@ void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, 
 }
 
 // The mode's height is drawn for the run, so its result cannot be looked up.
-static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
-                      int stage) {
+static void sine_mode(cudalab::grading::TestContext& t, const HeatRun& run) {
+  const auto [nx, ny, alpha, steps, stage] = run;
   const double height = 0.5 + 1.5 * double(t.seed(1) % 1000) / 1000;
   t.note() << "sine mode of height " << height << " on " << nx << " x " << ny << ", alpha " << alpha
            << ", " << steps << " steps\n";
@@ -119,7 +119,7 @@ static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float al
   const double factor = std::pow(1.0 - 4.0 * alpha * (sx * sx + sy * sy), steps);
   std::vector<float> got;
   float* device_u = nullptr;
-  if (simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u)) {
+  if (simulate(t, u, run, got, &device_u)) {
     double worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < u.size(); ++i) {
@@ -138,16 +138,16 @@ static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float al
 }
 
 CUDALAB_GRADED_TEST(OneStep, 1, "stage 1: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, 1, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.2f, .steps = 1, .stage = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(ManySteps, 1, "stage 1: 25 steps on 64 x 64 (double buffering)") {
-  against_cpu(t, 64, 64, 0.25f, 25, 1, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.25f, .steps = 25, .stage = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(OddSize, 1, "stage 1: 100 x 37, not a multiple of the block") {
-  against_cpu(t, 100, 37, 0.1f, 4, 1, t.seed(1));
+  against_cpu(t, {.nx = 100, .ny = 37, .alpha = 0.1f, .steps = 4, .stage = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(SineModeDecays, 1, "stage 1: a sine mode keeps its shape and decays") {
-  sine_mode(t, 33, 17, 0.2f, 100, 1);
+  sine_mode(t, {.nx = 33, .ny = 17, .alpha = 0.2f, .steps = 100, .stage = 1});
 }
 CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
                     "alpha above 1/4 is refused with cudaErrorInvalidValue, u untouched") {
@@ -157,7 +157,8 @@ CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
     std::vector<float> got;
     float* device_u = nullptr;
     cudaError_t returned = cudaSuccess;
-    simulate(t, u0, nx, ny, alpha, 3, 1, got, &device_u, &returned);
+    simulate(t, u0, {.nx = nx, .ny = ny, .alpha = alpha, .steps = 3, .stage = 1}, got, &device_u,
+             &returned);
     cudaFree(device_u);
     if (returned != cudaErrorInvalidValue)
       t.fail() << "heat_simulate with alpha = " << alpha << " returned "
@@ -171,24 +172,24 @@ CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
   }
 }
 CUDALAB_GRADED_TEST(SharedOneStep, 1, "stage 2, shared memory: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, 2, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.2f, .steps = 1, .stage = 2}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(SharedOddSize, 1, "stage 2: 100 x 37 (blocks that stick out of the grid)") {
-  against_cpu(t, 100, 37, 0.15f, 3, 2, t.seed(1));
+  against_cpu(t, {.nx = 100, .ny = 37, .alpha = 0.15f, .steps = 3, .stage = 2}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(SharedSineMode, 1, "stage 2: the sine mode") {
-  sine_mode(t, 33, 17, 0.25f, 80, 2);
+  sine_mode(t, {.nx = 33, .ny = 17, .alpha = 0.25f, .steps = 80, .stage = 2});
 }
 
 CUDALAB_GRADED_TEST(ColumnsOneStep, 1, "stage 3 (advanced), columns: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, 3, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.2f, .steps = 1, .stage = 3}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(ColumnsOddSize, 1,
                     "stage 3 (advanced): 100 x 37 (columns that end inside a block)") {
-  against_cpu(t, 100, 37, 0.15f, 5, 3, t.seed(1));
+  against_cpu(t, {.nx = 100, .ny = 37, .alpha = 0.15f, .steps = 5, .stage = 3}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(ColumnsSineMode, 1, "stage 3 (advanced): the sine mode") {
-  sine_mode(t, 33, 17, 0.2f, 60, 3);
+  sine_mode(t, {.nx = 33, .ny = 17, .alpha = 0.2f, .steps = 60, .stage = 3});
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }

@@ -48,7 +48,8 @@ std::string off_by(double estimate, double exact, double standard_error) {
 
 }  // namespace
 
-void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned long long seed) {
+void pi_case(cudalab::grading::TestContext& t, Draws draws, unsigned long long seed) {
+  const int blocks = draws.blocks, samples = draws.samples_per_thread;
   const double n = double(blocks) * kThreads * samples;
   t.note() << blocks << " blocks of " << kThreads << " threads, " << samples
            << " points each: " << n << " points, seed " << seed << "\n";
@@ -83,8 +84,9 @@ void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned
   }
 }
 
-void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, int samples,
-               unsigned long long seed, bool check_second_moment) {
+void call_case(cudalab::grading::TestContext& t, const Option& o, Draws draws,
+               unsigned long long seed, SecondMoment second_moment) {
+  const int blocks = draws.blocks, samples = draws.samples_per_thread;
   const double n = double(blocks) * kThreads * samples;
   t.note() << "spot " << o.spot << ", strike " << o.strike << ", rate " << o.rate << ", volatility "
            << o.volatility << ", " << o.years << " years; " << n << " samples, seed " << seed
@@ -120,7 +122,7 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
     t.fail() << "The price is too far from Black-Scholes' to be chance. Check the payoff, "
                 "max(S_T - strike, 0) with S_T = spot * exp((rate - volatility^2 / 2) years + "
                 "volatility sqrt(years) Z), one stream per thread, and the block sum.\n";
-  if (check_second_moment) {
+  if (second_moment == SecondMoment::kChecked) {
     const double second = got[1] / n;
     t.note() << "mean squared payoff " << second << " (exact " << e.second_moment << ")\n";
     if (std::fabs(second - e.second_moment) > 0.05 * e.second_moment)
@@ -134,27 +136,30 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
 }
 
 CUDALAB_GRADED_TEST(PiSmall, 1, "pi: 2 blocks, 64 points per thread") {
-  pi_case(t, 2, 64, t.seed(1));
+  pi_case(t, {.blocks = 2, .samples_per_thread = 64}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(PiMillion, 2, "pi: 4 blocks, 1,000 points per thread (1,024,000 points)") {
-  pi_case(t, 4, 1000, t.seed(1));
+  pi_case(t, {.blocks = 4, .samples_per_thread = 1000}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(PiOneSampleEach, 1,
                     "pi: 2,048 blocks, 1 point per thread (each thread its own stream)") {
-  pi_case(t, 2048, 1, t.seed(1));
+  pi_case(t, {.blocks = 2048, .samples_per_thread = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(PiOddBlockCount, 1, "pi: 37 blocks, 100 points per thread") {
-  pi_case(t, 37, 100, t.seed(1));
+  pi_case(t, {.blocks = 37, .samples_per_thread = 100}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(CallSmall, 1, "call: 2 blocks, 64 samples per thread") {
-  call_case(t, kOption, 2, 64, t.seed(1), false);
+  call_case(t, kOption, {.blocks = 2, .samples_per_thread = 64}, t.seed(1),
+            SecondMoment::kUnchecked);
 }
 CUDALAB_GRADED_TEST(CallPrice, 2,
                     "call: 32 blocks, 200 samples per thread, against Black-Scholes") {
-  call_case(t, kOption, 32, 200, t.seed(1), false);
+  call_case(t, kOption, {.blocks = 32, .samples_per_thread = 200}, t.seed(1),
+            SecondMoment::kUnchecked);
 }
 CUDALAB_GRADED_TEST(CallSecondMoment, 1, "call: the sum of squared payoffs (for the error bar)") {
-  call_case(t, kOption, 32, 200, t.seed(1), true);
+  call_case(t, kOption, {.blocks = 32, .samples_per_thread = 200}, t.seed(1),
+            SecondMoment::kChecked);
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }

@@ -21,7 +21,8 @@ inline double pi_standard_error(double n) {
 
 // The call of the lesson's program and of most graded tests: a stock at 100,
 // a strike of 100, a rate of 5 % and a volatility of 20 % a year, one year.
-constexpr Option kOption{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
+constexpr Option kOption{
+    .spot = 100.0f, .strike = 100.0f, .rate = 0.05f, .volatility = 0.2f, .years = 1.0f};
 
 inline double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 

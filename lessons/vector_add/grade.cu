@@ -89,26 +89,27 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
 }
 
 CUDALAB_GRADED_TEST(MultipleOfBlockSize, 2, "n a multiple of the block size (65,536 = 256 x 256)") {
-  run_case(t, {65536, 256, 256, t.seed(1)});
+  run_case(t, {.n = 65536, .blocks = 256, .threads = 256, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(NotAMultipleOfBlockSize, 2,
                     "n not a multiple of the block size (100,003): the bounds check") {
-  run_case(t, {100003, blocks_for(100003, 256), 256, t.seed(1)});
+  run_case(t, {.n = 100003, .blocks = blocks_for(100003, 256), .threads = 256, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(OneElement, 1, "a single element, one block of 256 threads") {
-  run_case(t, {1, 1, 256, t.seed(1)});
+  run_case(t, {.n = 1, .blocks = 1, .threads = 256, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(
     GridStride, 2,
     "a grid smaller than the array (16 blocks of 128 for 100,000): the grid-stride loop") {
-  run_case(t, {100000, 16, 128, t.seed(1)});
+  run_case(t, {.n = 100000, .blocks = 16, .threads = 128, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(SixteenMillion, 2, "16M elements (16,777,216), blocks of 256") {
-  run_case(t, {1 << 24, blocks_for(1 << 24, 256), 256, t.seed(1)});
+  run_case(t,
+           {.n = 1 << 24, .blocks = blocks_for(1 << 24, 256), .threads = 256, .seed = t.seed(1)});
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }
