@@ -4,6 +4,7 @@
 # runs their graded tests (solution and exercise), their programs and their
 # benchmarks, and the launch-error comparison.
 #   bench/gpu.sh OUT_DIR     (NLOHMANN_INCLUDE=dir if nlohmann/json.hpp is elsewhere)
+# The lessons are the folders with a lessons/*/lesson.json, in its "order".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: bench/gpu.sh OUT_DIR}
@@ -11,11 +12,17 @@ mkdir -p "$out"
 arch=(-gencode arch=compute_90,code=sm_90)
 framework=(framework/src/compare.cpp)
 grading=(framework/src/compare.cpp framework/src/grading.cpp)
-for lesson in vector_add matmul monte_carlo heat; do
+mapfile -t lessons < <(python3 -c '
+import glob, json
+found = [json.load(open(f)) for f in glob.glob("lessons/*/lesson.json")]
+for lesson in sorted(found, key=lambda j: (j["order"], j["name"])):
+    print(lesson["name"])')
+[ ${#lessons[@]} -gt 0 ] || { echo "gpu.sh: no lessons/*/lesson.json found" >&2; exit 1; }
+for lesson in "${lessons[@]}"; do
   inc=(-I framework/include -I "lessons/$lesson" -I "${NLOHMANN_INCLUDE:-/usr/include}")
   libs=()
-  [ "$lesson" = matmul ] && libs=(-lcublas)
   d=lessons/$lesson
+  if grep -q "cublas_v2.h" "$d/driver.cu"; then libs=(-lcublas); fi  # matmul's comparison
   nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/driver.cu $d/solution.cu "${framework[@]}" \
     "${libs[@]}" -o "$out/${lesson}_gpu"
   nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/grade.cu $d/solution.cu "${grading[@]}" \
@@ -24,7 +31,7 @@ for lesson in vector_add matmul monte_carlo heat; do
     -o "$out/${lesson}_grader_exercise_gpu" 2>/dev/null
 done
 nvcc -O3 -std=c++17 "${arch[@]}" tests/programs/launch_errors.cu -o "$out/launch_errors_gpu"
-for lesson in vector_add matmul monte_carlo heat; do
+for lesson in "${lessons[@]}"; do
   echo "== $lesson: graded tests, solution, on the GPU";  "$out/${lesson}_grader_gpu" || true
   echo "== $lesson: graded tests, exercise, on the GPU";
   "$out/${lesson}_grader_exercise_gpu" | tail -2 || true
