@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: bench/gpu.sh OUT_DIR}
 mkdir -p "$out"
 arch=(-gencode arch=compute_90,code=sm_90)
-framework=(framework/src/compare.cpp)
-grading=(framework/src/compare.cpp framework/src/grading.cpp)
+# The framework's sources (CMake's cudalab_framework): compare.cpp calls
+# channel.cpp's side of the judge, grading.cpp runs the graded tests.
+framework=(framework/src/compare.cpp framework/src/channel.cpp)
+grading=("${framework[@]}" framework/src/grading.cpp)
 mapfile -t lessons < <(python3 -c '
 import glob, json
 found = [json.load(open(f)) for f in glob.glob("lessons/*/lesson.json")]
