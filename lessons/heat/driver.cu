@@ -19,7 +19,7 @@
 // (the four neighbours come from the cache or, in stage 2, from shared
 // memory), and does 6 FLOPs with them: far too few to wait on arithmetic.
 // So a step can at best run as fast as a device-to-device copy of the grid;
-// a textbook kernel reaches about 67 % of it on an H100 (docs/reference-figures.md), a
+// a textbook kernel reaches about 67 % of it on an H100 (docs/measurements.md), a
 // thread walking down a column (stage 3) about 90 %.
 #include <algorithm>
 #include <cmath>

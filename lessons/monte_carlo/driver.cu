@@ -19,7 +19,7 @@
 // compare; no memory at all but one atomicAdd per block. The limit is how
 // fast the GPU makes random numbers: Philox is 10 rounds of 32-bit
 // multiplies for 4 numbers, so an H100 draws about 400 G samples of pi a
-// second (docs/reference-figures.md: 397 G with Philox).
+// second (docs/measurements.md: 397 G with Philox).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
