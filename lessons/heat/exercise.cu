@@ -1,7 +1,7 @@
 // Heat equation: u moves by out = in + alpha (left + right + up + down - 4 in).
-//
 // Your task: the step kernels and heat_simulate below. Read README.md first.
-// Check your work with:   cudalab check heat
+// Check your work with:     cudalab check heat   (on a GPU: add --gpu)
+// Run the program with it:  cudalab run heat     (with nvcc: see driver.cu)
 #include "lesson.h"
 
 // Stage 1: one thread per cell.

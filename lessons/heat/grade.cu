@@ -4,6 +4,19 @@
 // tolerance is 8 of them per step times the largest temperature. The sine
 // mode test checks the physics: sin(pi x / (nx-1)) sin(pi y / (ny-1)) with
 // zero edges keeps its shape and shrinks by the same factor every step.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check heat
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check heat --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/heat
+//       lessons/heat/grade.cu lessons/heat/exercise.cu framework/src/*.cpp
+//       -o grade_heat
+//     ./grade_heat
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -16,6 +29,7 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
@@ -23,23 +37,11 @@ const auto heat_simulate_of_student = CUDALAB_SUBMISSION(heat_simulate);
 
 constexpr double kPi = 3.14159265358979323846;
 
-void cpu_step(const std::vector<float>& in, std::vector<float>& out, int nx, int ny, float alpha) {
-  for (int y = 0; y < ny; ++y)
-    for (int x = 0; x < nx; ++x) {
-      const int i = y * nx + x;
-      if (x == 0 || y == 0 || x == nx - 1 || y == ny - 1) {
-        out[i] = in[i];
-        continue;
-      }
-      out[i] = in[i] + alpha * (in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] - 4.0f * in[i]);
-    }
-}
-
 // Runs heat_simulate on u0 and returns the result in `got`; false when it
 // failed (with the reason given to t).
-bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, int nx, int ny,
-              float alpha, int steps, int stage, std::vector<float>& got, float** device_u,
-              cudaError_t* returned = nullptr) {
+bool simulate(cudalab::grading::TestContext& t, const std::vector<float>& u0, const HeatRun& run,
+              std::vector<float>& got, float** device_u, cudaError_t* returned = nullptr) {
+  const auto [nx, ny, alpha, steps, stage] = run;
   const size_t bytes = u0.size() * sizeof(float);
   float *u = nullptr, *scratch = nullptr;
   if (cudaMalloc(&u, bytes) != cudaSuccess || cudaMalloc(&scratch, bytes) != cudaSuccess) {
@@ -68,22 +70,22 @@ const char* const kStageNames[] = {"", "stage 1", "stage 2 (shared memory)", "st
 
 }  // namespace
 
-void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
-                 int stage, uint64_t seed) {
+void against_cpu(cudalab::grading::TestContext& t, const HeatRun& run, uint64_t seed) {
+  const auto [nx, ny, alpha, steps, stage] = run;
   t.note() << kStageNames[stage] << ": " << nx << " x " << ny << " grid, alpha " << alpha << ", "
            << steps << " steps\n";
   std::vector<float> u = cudalab::random_floats(size_t(nx) * ny, seed, 0.0f, 100.0f),
                      next(u.size());
   std::vector<float> got;
   float* device_u = nullptr;
-  const bool ran = simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u);
+  const bool ran = simulate(t, u, run, got, &device_u);
   for (int s = 0; s < steps; ++s) {
-    cpu_step(u, next, nx, ny, alpha);
+    heat_step_cpu(u.data(), next.data(), nx, ny, alpha);
     u.swap(next);
   }
   if (ran) {
     std::ostringstream details;
-    const double tol = 8.0 * steps * std::ldexp(1.0, -24) * 100.0;
+    const double tol = heat_tolerance(steps, 100.0);
     const cudalab::CompareResult r =
         cudalab::compare(got.data(), u.data(), u.size(), {tol, 0}, "u", device_u, details);
     if (!r.ok()) {
@@ -101,8 +103,8 @@ void against_cpu(cudalab::grading::TestContext& t, int nx, int ny, float alpha, 
 }
 
 // The mode's height is drawn for the run, so its result cannot be looked up.
-static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float alpha, int steps,
-                      int stage) {
+static void sine_mode(cudalab::grading::TestContext& t, const HeatRun& run) {
+  const auto [nx, ny, alpha, steps, stage] = run;
   const double height = 0.5 + 1.5 * double(t.seed(1) % 1000) / 1000;
   t.note() << "sine mode of height " << height << " on " << nx << " x " << ny << ", alpha " << alpha
            << ", " << steps << " steps\n";
@@ -117,7 +119,7 @@ static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float al
   const double factor = std::pow(1.0 - 4.0 * alpha * (sx * sx + sy * sy), steps);
   std::vector<float> got;
   float* device_u = nullptr;
-  if (simulate(t, u, nx, ny, alpha, steps, stage, got, &device_u)) {
+  if (simulate(t, u, run, got, &device_u)) {
     double worst = 0;
     size_t at = 0;
     for (size_t i = 0; i < u.size(); ++i) {
@@ -136,16 +138,16 @@ static void sine_mode(cudalab::grading::TestContext& t, int nx, int ny, float al
 }
 
 CUDALAB_GRADED_TEST(OneStep, 1, "stage 1: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, 1, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.2f, .steps = 1, .stage = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(ManySteps, 1, "stage 1: 25 steps on 64 x 64 (double buffering)") {
-  against_cpu(t, 64, 64, 0.25f, 25, 1, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.25f, .steps = 25, .stage = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(OddSize, 1, "stage 1: 100 x 37, not a multiple of the block") {
-  against_cpu(t, 100, 37, 0.1f, 4, 1, t.seed(1));
+  against_cpu(t, {.nx = 100, .ny = 37, .alpha = 0.1f, .steps = 4, .stage = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(SineModeDecays, 1, "stage 1: a sine mode keeps its shape and decays") {
-  sine_mode(t, 33, 17, 0.2f, 100, 1);
+  sine_mode(t, {.nx = 33, .ny = 17, .alpha = 0.2f, .steps = 100, .stage = 1});
 }
 CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
                     "alpha above 1/4 is refused with cudaErrorInvalidValue, u untouched") {
@@ -155,7 +157,8 @@ CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
     std::vector<float> got;
     float* device_u = nullptr;
     cudaError_t returned = cudaSuccess;
-    simulate(t, u0, nx, ny, alpha, 3, 1, got, &device_u, &returned);
+    simulate(t, u0, {.nx = nx, .ny = ny, .alpha = alpha, .steps = 3, .stage = 1}, got, &device_u,
+             &returned);
     cudaFree(device_u);
     if (returned != cudaErrorInvalidValue)
       t.fail() << "heat_simulate with alpha = " << alpha << " returned "
@@ -169,24 +172,24 @@ CUDALAB_GRADED_TEST(UnstableAlphaRefused, 1,
   }
 }
 CUDALAB_GRADED_TEST(SharedOneStep, 1, "stage 2, shared memory: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, 2, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.2f, .steps = 1, .stage = 2}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(SharedOddSize, 1, "stage 2: 100 x 37 (blocks that stick out of the grid)") {
-  against_cpu(t, 100, 37, 0.15f, 3, 2, t.seed(1));
+  against_cpu(t, {.nx = 100, .ny = 37, .alpha = 0.15f, .steps = 3, .stage = 2}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(SharedSineMode, 1, "stage 2: the sine mode") {
-  sine_mode(t, 33, 17, 0.25f, 80, 2);
+  sine_mode(t, {.nx = 33, .ny = 17, .alpha = 0.25f, .steps = 80, .stage = 2});
 }
 
 CUDALAB_GRADED_TEST(ColumnsOneStep, 1, "stage 3 (advanced), columns: one step on 64 x 64") {
-  against_cpu(t, 64, 64, 0.2f, 1, 3, t.seed(1));
+  against_cpu(t, {.nx = 64, .ny = 64, .alpha = 0.2f, .steps = 1, .stage = 3}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(ColumnsOddSize, 1,
                     "stage 3 (advanced): 100 x 37 (columns that end inside a block)") {
-  against_cpu(t, 100, 37, 0.15f, 5, 3, t.seed(1));
+  against_cpu(t, {.nx = 100, .ny = 37, .alpha = 0.15f, .steps = 5, .stage = 3}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(ColumnsSineMode, 1, "stage 3 (advanced): the sine mode") {
-  sine_mode(t, 33, 17, 0.2f, 60, 3);
+  sine_mode(t, {.nx = 33, .ny = 17, .alpha = 0.2f, .steps = 60, .stage = 3});
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }

@@ -4,9 +4,9 @@
 // walking down a column, and the time loop with double buffering and the
 // stability check.
 // EXERCISE: // Heat equation: u moves by out = in + alpha (left + right + up + down - 4 in).
-// EXERCISE: //
 // EXERCISE: // Your task: the step kernels and heat_simulate below. Read README.md first.
-// EXERCISE: // Check your work with:   cudalab check heat
+// EXERCISE: // Check your work with:     cudalab check heat   (on a GPU: add --gpu)
+// EXERCISE: // Run the program with it:  cudalab run heat     (with nvcc: see driver.cu)
 // END SOLUTION
 #include "lesson.h"
 

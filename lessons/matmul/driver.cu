@@ -5,13 +5,23 @@
 //   matmul [N]            N x N (default 256) on the four kernels
 //   matmul --bench [N]    time them (default 4096); on a GPU, against cuBLAS
 //
+// Build and run it, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab run matmul -- 100
+//     (builds it with your exercise.cu, again whenever you change it;
+//     --solution takes solution.cu instead, --check runs it under the checks)
+//   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/matmul
+//       lessons/matmul/driver.cu lessons/matmul/exercise.cu
+//       framework/src/compare.cpp framework/src/channel.cpp -lcublas -o matmul
+//     ./matmul --bench
+//
 // Napkin math: C = A x B takes 2 N^3 FLOPs (a multiply and an add per k per
 // element) and needs only 3 N^2 floats moved at the least, so a good kernel
 // is limited by arithmetic, not memory. The naive kernels read 2 N^3 floats
 // instead (every element of A and B once per product it is in); shared tiles
 // of 16 cut that 16 times, register tiles of 8 x 8 per thread 8 times more
 // and, above all, give each thread 64 multiply-adds per 16 shared reads. On
-// an H100 (docs/reference-figures.md): naive 5.3 TFLOP/s, tiled 16x16 8.2, cuBLAS 51.5.
+// an H100 (docs/measurements.md): coalesced 5.3 TFLOP/s, tiled 16x16 8.2, cuBLAS 51.5.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +33,8 @@
 #include "cudalab/compare.h"
 #include "cudalab/timing.h"
 #include "lesson.h"
+#include "reference.h"
+#include "stages.h"
 #ifndef CUDALAB_SIMULATOR
 #include <cublas_v2.h>
 #endif
@@ -36,24 +48,10 @@ struct Kernel {
   const char* name;
   Launcher launch;
 };
-const Kernel kKernels[] = {{"1 naive", launch_matmul_naive},
-                           {"2 coalesced", launch_matmul_coalesced},
-                           {"3 shared-memory tiled", launch_matmul_tiled},
-                           {"4 register-tiled", launch_matmul_register_tiled}};
-
-// Element (r, c) of A x B in double precision, and the size of the error a
-// float sum may make (n roundings of the running sum), twice over.
-double reference(const std::vector<float>& a, const std::vector<float>& b, int n, int r, int c,
-                 double* tolerance) {
-  double sum = 0, size = 0;
-  for (int k = 0; k < n; ++k) {
-    const double p = double(a[size_t(r) * n + k]) * b[size_t(k) * n + c];
-    sum += p;
-    size += std::fabs(p);
-  }
-  *tolerance = 2.0 * n * std::ldexp(1.0, -24) * size + 1e-30;
-  return sum;
-}
+// The four stages of stages.h, named "1 naive", "2 coalesced", ...
+#define KERNEL_OF_STAGE(number, name, kernel, launcher) {#number " " name, launcher},
+const Kernel kKernels[] = {MATMUL_STAGES(KERNEL_OF_STAGE)};
+#undef KERNEL_OF_STAGE
 
 // Checks every element (n up to 512) or 256 random ones (larger n).
 bool verify(const std::vector<float>& a, const std::vector<float>& b, const float* d_c, int n) {
@@ -66,8 +64,9 @@ bool verify(const std::vector<float>& a, const std::vector<float>& b, const floa
   size_t wrong = 0;
   for (size_t s = 0; s < count; ++s) {
     const size_t i = all ? s : rng() % got.size();
-    double tol = 0;
-    const double want = reference(a, b, n, int(i / n), int(i % n), &tol);
+    double size = 0;
+    const double want = matmul_cpu_element(a.data(), b.data(), n, int(i / n), int(i % n), &size);
+    const double tol = matmul_tolerance(n, size) + 1e-30;
     if (!(std::fabs(got[i] - want) <= tol)) {
       if (++wrong <= 3)
         std::printf("    c[%zu] (row %zu, column %zu) is %g, expected %g\n", i, i / n, i % n,

@@ -1,7 +1,7 @@
 // Matrix multiply: C = A x B, in four stages (README.md explains each).
-//
 // Your task: write the bodies of the kernels below, one stage at a time.
-// Check your work with:   cudalab check matmul
+// Check your work with:     cudalab check matmul   (on a GPU: add --gpu)
+// Run the program with it:  cudalab run matmul     (with nvcc: see driver.cu)
 #include "lesson.h"
 
 // Stage 1, naive: one thread per element of C. Threads are numbered in 2D:

@@ -3,6 +3,19 @@
 // C with the CPU, which sums in double precision. A float sum of n products
 // can differ from it by about n x 2^-24 times the sum of the products' sizes
 // (one rounding per addition), so that, twice over, is the tolerance.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check matmul
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check matmul --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/matmul
+//       lessons/matmul/grade.cu lessons/matmul/exercise.cu framework/src/*.cpp
+//       -o grade_matmul
+//     ./grade_matmul
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -15,11 +28,13 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
+#include "stages.h"
 
-const Stage kNaive{"matmul_naive", CUDALAB_SUBMISSION(launch_matmul_naive)};
-const Stage kCoalesced{"matmul_coalesced", CUDALAB_SUBMISSION(launch_matmul_coalesced)};
-const Stage kTiled{"matmul_tiled", CUDALAB_SUBMISSION(launch_matmul_tiled)};
-const Stage kRegister{"matmul_register_tiled", CUDALAB_SUBMISSION(launch_matmul_register_tiled)};
+// The four stages of stages.h, each with the student's launcher.
+#define GRADED_STAGE(number, name, kernel, launcher) {#kernel, CUDALAB_SUBMISSION(launcher)},
+const Stage kStages[] = {MATMUL_STAGES(GRADED_STAGE)};
+#undef GRADED_STAGE
 
 namespace {
 
@@ -38,13 +53,9 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint6
   double worst_bound = 0;
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) {
-      double sum = 0, size = 0;
-      for (int k = 0; k < n; ++k) {
-        sum += double(a[size_t(r) * n + k]) * b[size_t(k) * n + c];
-        size += std::fabs(double(a[size_t(r) * n + k]) * b[size_t(k) * n + c]);
-      }
-      want[size_t(r) * n + c] = float(sum);
-      worst_bound = std::max(worst_bound, 2.0 * n * std::ldexp(1.0, -24) * size);
+      double size = 0;
+      want[size_t(r) * n + c] = float(matmul_cpu_element(a.data(), b.data(), n, r, c, &size));
+      worst_bound = std::max(worst_bound, matmul_tolerance(n, size));
     }
   const size_t bytes = elements * sizeof(float);
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;

@@ -2,9 +2,9 @@
 // Matrix multiply, the reference solution: C = A x B, four kernels, each
 // faster than the one before for one reason.
 // EXERCISE: // Matrix multiply: C = A x B, in four stages (README.md explains each).
-// EXERCISE: //
 // EXERCISE: // Your task: write the bodies of the kernels below, one stage at a time.
-// EXERCISE: // Check your work with:   cudalab check matmul
+// EXERCISE: // Check your work with:     cudalab check matmul   (on a GPU: add --gpu)
+// EXERCISE: // Run the program with it:  cudalab run matmul     (with nvcc: see driver.cu)
 // END SOLUTION
 #include "lesson.h"
 

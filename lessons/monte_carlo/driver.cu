@@ -5,11 +5,21 @@
 //   monte_carlo [SAMPLES]       SAMPLES per thread (default 1000), 64 blocks
 //   monte_carlo --bench         time pi on a large grid: samples per second
 //
+// Build and run it, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab run monte_carlo -- 100
+//     (builds it with your exercise.cu, again whenever you change it;
+//     --solution takes solution.cu instead, --check runs it under the checks)
+//   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/monte_carlo
+//       lessons/monte_carlo/driver.cu lessons/monte_carlo/exercise.cu
+//       framework/src/compare.cpp framework/src/channel.cpp -o monte_carlo
+//     ./monte_carlo --bench
+//
 // Napkin math: a sample of pi is two random floats, a multiply-add, a
 // compare; no memory at all but one atomicAdd per block. The limit is how
 // fast the GPU makes random numbers: Philox is 10 rounds of 32-bit
 // multiplies for 4 numbers, so an H100 draws about 400 G samples of pi a
-// second (docs/reference-figures.md: 397 G with Philox).
+// second (docs/measurements.md: 397 G with Philox).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,12 +29,11 @@
 #include "cudalab/compare.h"
 #include "cudalab/timing.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
 using cudalab::check;
-
-constexpr double kPi = 3.14159265358979323846;
 
 double pi_estimate(int blocks, int samples, unsigned long long seed) {
   unsigned long long* hits;
@@ -93,29 +102,27 @@ int main(int argc, char** argv) {
   const int blocks = 64;
   const double n = double(blocks) * kThreads * samples;
   const double pi = pi_estimate(blocks, int(samples), 2026);
-  const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n);
+  const double se = pi_standard_error(n);
   std::printf("pi   ~ %.6f +- %.6f from %.0f points (exact %.6f: %.1f standard errors off)\n", pi,
               se, n, kPi, std::fabs(pi - kPi) / se);
 
-  const Option o{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
   double* sums;
   check(cudaMalloc(&sums, 2 * sizeof(double)), "cudaMalloc");
   check(cudaMemset(sums, 0, 2 * sizeof(double)), "cudaMemset");
-  launch_call_payoffs(sums, o, blocks, int(samples), 2027);
+  launch_call_payoffs(sums, kOption, blocks, int(samples), 2027);
   check(cudaGetLastError(), "the launch");
   double got[2];
   check(cudaMemcpy(got, sums, sizeof(got), cudaMemcpyDeviceToHost), "copy of the sums");
   cudaFree(sums);
-  const double discount = std::exp(-0.05), mean = got[0] / n;
+  const double discount = discount_factor(kOption), mean = got[0] / n;
   const double price = discount * mean,
                call_se = discount * std::sqrt((got[1] / n - mean * mean) / n);
-  const double d1 = (0.05 + 0.02) / 0.2, d2 = d1 - 0.2;
-  auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
-  const double exact = 100 * cdf(d1) - 100 * discount * cdf(d2);
+  const double exact = call_exact(kOption).price;
   std::printf("call ~ %.4f +- %.4f (Black-Scholes %.4f: %.1f standard errors off)\n", price,
               call_se, exact, std::fabs(price - exact) / call_se);
   if (got[0] == 0) std::printf("      no payoff was added: is call_payoffs still a TODO?\n");
-  const bool ok = std::fabs(pi - kPi) <= 5 * se && std::fabs(price - exact) <= 5 * call_se;
+  const bool ok =
+      std::fabs(pi - kPi) <= kTolerance * se && std::fabs(price - exact) <= kTolerance * call_se;
   std::printf("check: %s\n", ok ? "both within 5 standard errors" : "FAILED: too far to be chance");
   return ok ? 0 : 1;
 }

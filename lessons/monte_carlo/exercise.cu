@@ -1,7 +1,7 @@
 // Monte Carlo: pi and a European call option from random samples.
-//
 // Your task: write the bodies of the two kernels below. Read README.md first.
-// Check your work with:   cudalab check monte_carlo
+// Check your work with:     cudalab check monte_carlo   (on a GPU: add --gpu)
+// Run the program with it:  cudalab run monte_carlo     (with nvcc: see driver.cu)
 #include <curand_kernel.h>
 
 #include "lesson.h"

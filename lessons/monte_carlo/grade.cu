@@ -5,6 +5,19 @@
 // kernel misses once in 1.7 million seeds. cuRAND's Philox gives the same
 // numbers on the simulator and on a GPU, so a seed's result is the same on
 // both.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check monte_carlo
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check monte_carlo --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/monte_carlo
+//       lessons/monte_carlo/grade.cu lessons/monte_carlo/exercise.cu framework/src/*.cpp
+//       -o grade_monte_carlo
+//     ./grade_monte_carlo
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -16,16 +29,12 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
 const auto launch_count_in_circle_of_student = CUDALAB_SUBMISSION(launch_count_in_circle);
 const auto launch_call_payoffs_of_student = CUDALAB_SUBMISSION(launch_call_payoffs);
-
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kTolerance = 5.0;  // standard errors
-
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 // How far off an estimate is, in standard errors, in a student's words.
 std::string off_by(double estimate, double exact, double standard_error) {
@@ -39,7 +48,8 @@ std::string off_by(double estimate, double exact, double standard_error) {
 
 }  // namespace
 
-void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned long long seed) {
+void pi_case(cudalab::grading::TestContext& t, Draws draws, unsigned long long seed) {
+  const int blocks = draws.blocks, samples = draws.samples_per_thread;
   const double n = double(blocks) * kThreads * samples;
   t.note() << blocks << " blocks of " << kThreads << " threads, " << samples
            << " points each: " << n << " points, seed " << seed << "\n";
@@ -57,7 +67,7 @@ void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned
     cudaMemcpy(&got, hits, sizeof(got), cudaMemcpyDeviceToHost);
   cudaFree(hits);
   if (t.failed()) return;
-  const double q = kPi / 4, se = 4 * std::sqrt(q * (1 - q) / n), estimate = 4 * double(got) / n;
+  const double se = pi_standard_error(n), estimate = 4 * double(got) / n;
   t.note() << "pi ~ " << off_by(estimate, kPi, se) << "\n";
   if (got == 0) {
     t.fail() << "*hits is 0: no point was counted. Is the kernel still a TODO, or does no thread "
@@ -74,31 +84,9 @@ void pi_case(cudalab::grading::TestContext& t, int blocks, int samples, unsigned
   }
 }
 
-namespace {
-
-// The price of a European call (Black-Scholes), and the mean and second
-// moment of its payoff at expiry.
-struct CallExact {
-  double price, mean, second_moment;
-};
-CallExact call_exact(const Option& o) {
-  const double s = o.spot, k = o.strike, r = o.rate, v = o.volatility, y = o.years;
-  const double d1 = (std::log(s / k) + (r + 0.5 * v * v) * y) / (v * std::sqrt(y));
-  const double d2 = d1 - v * std::sqrt(y);
-  CallExact e;
-  e.price = s * normal_cdf(d1) - k * std::exp(-r * y) * normal_cdf(d2);
-  e.mean = e.price * std::exp(r * y);
-  e.second_moment = s * s * std::exp((2 * r + v * v) * y) * normal_cdf(d1 + v * std::sqrt(y)) -
-                    2 * k * s * std::exp(r * y) * normal_cdf(d1) + k * k * normal_cdf(d2);
-  return e;
-}
-
-const Option kOption{100.0f, 100.0f, 0.05f, 0.2f, 1.0f};
-
-}  // namespace
-
-void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, int samples,
-               unsigned long long seed, bool check_second_moment) {
+void call_case(cudalab::grading::TestContext& t, const Option& o, Draws draws,
+               unsigned long long seed, SecondMoment second_moment) {
+  const int blocks = draws.blocks, samples = draws.samples_per_thread;
   const double n = double(blocks) * kThreads * samples;
   t.note() << "spot " << o.spot << ", strike " << o.strike << ", rate " << o.rate << ", volatility "
            << o.volatility << ", " << o.years << " years; " << n << " samples, seed " << seed
@@ -118,7 +106,7 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
   cudaFree(sums);
   if (t.failed()) return;
   const CallExact e = call_exact(o);
-  const double discount = std::exp(-double(o.rate) * o.years);
+  const double discount = discount_factor(o);
   const double se = discount * std::sqrt((e.second_moment - e.mean * e.mean) / n);
   const double price = discount * got[0] / n;
   t.note() << "price ~ " << off_by(price, e.price, se) << "\n";
@@ -134,7 +122,7 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
     t.fail() << "The price is too far from Black-Scholes' to be chance. Check the payoff, "
                 "max(S_T - strike, 0) with S_T = spot * exp((rate - volatility^2 / 2) years + "
                 "volatility sqrt(years) Z), one stream per thread, and the block sum.\n";
-  if (check_second_moment) {
+  if (second_moment == SecondMoment::kChecked) {
     const double second = got[1] / n;
     t.note() << "mean squared payoff " << second << " (exact " << e.second_moment << ")\n";
     if (std::fabs(second - e.second_moment) > 0.05 * e.second_moment)
@@ -148,27 +136,30 @@ void call_case(cudalab::grading::TestContext& t, const Option& o, int blocks, in
 }
 
 CUDALAB_GRADED_TEST(PiSmall, 1, "pi: 2 blocks, 64 points per thread") {
-  pi_case(t, 2, 64, t.seed(1));
+  pi_case(t, {.blocks = 2, .samples_per_thread = 64}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(PiMillion, 2, "pi: 4 blocks, 1,000 points per thread (1,024,000 points)") {
-  pi_case(t, 4, 1000, t.seed(1));
+  pi_case(t, {.blocks = 4, .samples_per_thread = 1000}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(PiOneSampleEach, 1,
                     "pi: 2,048 blocks, 1 point per thread (each thread its own stream)") {
-  pi_case(t, 2048, 1, t.seed(1));
+  pi_case(t, {.blocks = 2048, .samples_per_thread = 1}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(PiOddBlockCount, 1, "pi: 37 blocks, 100 points per thread") {
-  pi_case(t, 37, 100, t.seed(1));
+  pi_case(t, {.blocks = 37, .samples_per_thread = 100}, t.seed(1));
 }
 CUDALAB_GRADED_TEST(CallSmall, 1, "call: 2 blocks, 64 samples per thread") {
-  call_case(t, kOption, 2, 64, t.seed(1), false);
+  call_case(t, kOption, {.blocks = 2, .samples_per_thread = 64}, t.seed(1),
+            SecondMoment::kUnchecked);
 }
 CUDALAB_GRADED_TEST(CallPrice, 2,
                     "call: 32 blocks, 200 samples per thread, against Black-Scholes") {
-  call_case(t, kOption, 32, 200, t.seed(1), false);
+  call_case(t, kOption, {.blocks = 32, .samples_per_thread = 200}, t.seed(1),
+            SecondMoment::kUnchecked);
 }
 CUDALAB_GRADED_TEST(CallSecondMoment, 1, "call: the sum of squared payoffs (for the error bar)") {
-  call_case(t, kOption, 32, 200, t.seed(1), true);
+  call_case(t, kOption, {.blocks = 32, .samples_per_thread = 200}, t.seed(1),
+            SecondMoment::kChecked);
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }

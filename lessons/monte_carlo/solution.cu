@@ -3,9 +3,9 @@
 // stream per thread, a block reduction in shared memory and one atomicAdd
 // per block.
 // EXERCISE: // Monte Carlo: pi and a European call option from random samples.
-// EXERCISE: //
 // EXERCISE: // Your task: write the bodies of the two kernels below. Read README.md first.
-// EXERCISE: // Check your work with:   cudalab check monte_carlo
+// EXERCISE: // Check your work with:     cudalab check monte_carlo   (on a GPU: add --gpu)
+// EXERCISE: // Run the program with it:  cudalab run monte_carlo     (with nvcc: see driver.cu)
 // END SOLUTION
 #include <curand_kernel.h>
 

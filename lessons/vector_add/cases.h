@@ -1,6 +1,8 @@
 // Vector add: what the graded tests of grade.cu and hidden.cu share. A case
-// is an array size and a launch shape; run_case launches the student's
-// kernel on inputs drawn from `seed` and fails `t` with what is wrong.
+// is an array size and a launch shape, each field named in the tests
+// ({.n = 1000, .blocks = 4, .threads = 256, .seed = ...}); run_case launches
+// the student's kernel on inputs drawn from `seed` and fails `t` with what is
+// wrong.
 #pragma once
 
 #include <cstdint>

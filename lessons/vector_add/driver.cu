@@ -5,6 +5,16 @@
 //   vector_add [N] [--threads T]    add N floats (default 1,000,000)
 //   vector_add --bench [N]          time the kernel against a device copy
 //
+// Build and run it, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab run vector_add -- 1000 --threads 128
+//     (builds it with your exercise.cu, again whenever you change it;
+//     --solution takes solution.cu instead, --check runs it under the checks)
+//   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/vector_add
+//       lessons/vector_add/driver.cu lessons/vector_add/exercise.cu
+//       framework/src/compare.cpp framework/src/channel.cpp -o vector_add
+//     ./vector_add 1000 --threads 128
+//
 // Napkin math: each element reads 2 floats and writes 1, 12 bytes and 1
 // FLOP, so vector add is bound by memory bandwidth. The best it can do is
 // the speed of a device-to-device copy (which moves 8 bytes per element),
@@ -23,6 +33,7 @@
 #include "cudalab/compare.h"
 #include "cudalab/timing.h"
 #include "lesson.h"
+#include "reference.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
 #endif
@@ -30,11 +41,6 @@
 namespace {
 
 using cudalab::check;
-
-// The CPU reference.
-void vector_add_cpu(const float* a, const float* b, float* c, int n) {
-  for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
-}
 
 int usage() {
   std::fprintf(stderr,

@@ -1,7 +1,7 @@
 // Vector add: c[i] = a[i] + b[i].
-//
 // Your task: write the body of the kernel below. Read README.md first.
-// Check your work with:   cudalab check vector_add
+// Check your work with:     cudalab check vector_add   (on a GPU: add --gpu)
+// Run the program with it:  cudalab run vector_add     (with nvcc: see driver.cu)
 #include "lesson.h"
 
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {

@@ -2,6 +2,19 @@
 // Each runs the kernel from the student's file through its launcher, on
 // inputs drawn for this grading run, and compares every element with the
 // CPU; a + b is a single rounding on both, so they must agree exactly.
+//
+// Run them, from the course's top folder:
+//   on the simulator:  ./build/bin/cudalab check vector_add
+//     (grades your exercise.cu; --solution or --file F.cu grades another file)
+//   on a GPU:          ./build/bin/cudalab check vector_add --gpu
+//     (nvcc builds your file and the tests run on the GPU; the method rubrics
+//     still run on the simulator)
+//   on a GPU without the cudalab command, the tests and your file as one
+//   program that prints each test's points (nvcc all one line, as driver.cu):
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/vector_add
+//       lessons/vector_add/grade.cu lessons/vector_add/exercise.cu framework/src/*.cpp
+//       -o grade_vector_add
+//     ./grade_vector_add
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -14,6 +27,7 @@
 #include "cudalab/grading.h"
 #include "cudalab/submission.h"
 #include "lesson.h"
+#include "reference.h"
 
 namespace {
 
@@ -30,7 +44,7 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
   std::vector<float> a = cudalab::random_floats(c.n, c.seed),
                      b = cudalab::random_floats(c.n, c.seed + 1);
   std::vector<float> want(c.n), got(c.n + kGuard);
-  for (int i = 0; i < c.n; ++i) want[i] = a[i] + b[i];
+  vector_add_cpu(a.data(), b.data(), want.data(), c.n);
 
   const size_t bytes = size_t(c.n) * sizeof(float);
   float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;
@@ -75,26 +89,27 @@ void run_case(cudalab::grading::TestContext& t, const Case& c) {
 }
 
 CUDALAB_GRADED_TEST(MultipleOfBlockSize, 2, "n a multiple of the block size (65,536 = 256 x 256)") {
-  run_case(t, {65536, 256, 256, t.seed(1)});
+  run_case(t, {.n = 65536, .blocks = 256, .threads = 256, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(NotAMultipleOfBlockSize, 2,
                     "n not a multiple of the block size (100,003): the bounds check") {
-  run_case(t, {100003, blocks_for(100003, 256), 256, t.seed(1)});
+  run_case(t, {.n = 100003, .blocks = blocks_for(100003, 256), .threads = 256, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(OneElement, 1, "a single element, one block of 256 threads") {
-  run_case(t, {1, 1, 256, t.seed(1)});
+  run_case(t, {.n = 1, .blocks = 1, .threads = 256, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(
     GridStride, 2,
     "a grid smaller than the array (16 blocks of 128 for 100,000): the grid-stride loop") {
-  run_case(t, {100000, 16, 128, t.seed(1)});
+  run_case(t, {.n = 100000, .blocks = 16, .threads = 128, .seed = t.seed(1)});
 }
 
 CUDALAB_GRADED_TEST(SixteenMillion, 2, "16M elements (16,777,216), blocks of 256") {
-  run_case(t, {1 << 24, blocks_for(1 << 24, 256), 256, t.seed(1)});
+  run_case(t,
+           {.n = 1 << 24, .blocks = blocks_for(1 << 24, 256), .threads = 256, .seed = t.seed(1)});
 }
 
 int main(int argc, char** argv) { return cudalab::grading::grader_main(argc, argv); }

@@ -12,6 +12,6 @@ CUDALAB_HIDDEN_GRADED_TEST(HiddenRandomShapes, 1, "seeded sizes and block shapes
     const int n = 1000 + int(rng() % 300000);
     const int threads = shapes[rng() % 5];
     const int blocks = k % 2 ? blocks_for(n, threads) : 1 + int(rng() % 40);
-    run_case(t, {n, blocks, threads, t.seed(1 + k)});
+    run_case(t, {.n = n, .blocks = blocks, .threads = threads, .seed = t.seed(1 + k)});
   }
 }

@@ -5,9 +5,9 @@
 // index, blockIdx.x * blockDim.x + threadIdx.x; the next one is a whole grid
 // further on (the grid-stride loop), so any grid covers any n.
 // EXERCISE: // Vector add: c[i] = a[i] + b[i].
-// EXERCISE: //
 // EXERCISE: // Your task: write the body of the kernel below. Read README.md first.
-// EXERCISE: // Check your work with:   cudalab check vector_add
+// EXERCISE: // Check your work with:     cudalab check vector_add   (on a GPU: add --gpu)
+// EXERCISE: // Run the program with it:  cudalab run vector_add     (with nvcc: see driver.cu)
 // END SOLUTION
 #include "lesson.h"
 
