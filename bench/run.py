@@ -75,7 +75,7 @@ def main():
                 1.0)
         measure("tiled_matmul_512",
                 "tiled 16x16 matmul 512x512, 2 __syncthreads per tile (whole process)", 0.4)
-        print("  (HIP-CPU's fiber runtime: 0.37 s for the same size, in docs/reference-figures.md)", flush=True)
+        print("  (HIP-CPU's fiber runtime: 0.37 s for the same size, in docs/measurements.md)", flush=True)
         r = subprocess.run([build("sync_cost")], capture_output=True, text=True, check=True)
         for out_line in r.stdout.splitlines():
             print("  " + out_line, flush=True)

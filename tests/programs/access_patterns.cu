@@ -1,7 +1,7 @@
 // The classic access patterns, one kernel each: global memory with one block
 // of 8 warps, shared memory with a 32x32 tile. What `cudalab stats` must
 // count as Nsight Compute does (the figures measured on an H200 are in
-// docs/reference-figures.md).
+// docs/measurements.md).
 #include <cstdio>
 
 __global__ void coalesced(const float* a, float* out) { out[threadIdx.x] = a[threadIdx.x]; }

@@ -22,7 +22,7 @@ using cudalab::testing::run;
 using cudalab::testing::Says;
 
 // Sectors per request for the classic patterns, as ncu measured them on an
-// H200 (docs/reference-figures.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8;
+// H200 (docs/measurements.md): a[i] 4, a[i+1] 5, a[2i] 8, a[32i] 32, a[0] 1, double 8;
 // and shared-memory wavefronts and bank conflicts.
 TEST_F(Stats, StatsCountSectorsPerRequestAsNsightComputeDoes) {
   const nlohmann::json stats = access_pattern_stats();
