@@ -14,9 +14,16 @@ import argparse, glob, json, os, shutil, statistics, subprocess, sys, tempfile, 
 ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 ap.add_argument('--build', default='build', help='the build folder (default build)')
 ap.add_argument('--runs', type=int, default=3, help='runs per file (default 3)')
-ap.add_argument('lessons', nargs='*', default=['vector_add', 'matmul', 'heat', 'monte_carlo'])
+ap.add_argument('lessons', nargs='*', help='default: every lesson, in course order (lesson.json)')
 a = ap.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if not a.lessons:
+    found = []
+    for meta in glob.glob(os.path.join(root, 'lessons', '*', 'lesson.json')):
+        with open(meta) as f:
+            j = json.load(f)
+        found.append((j['order'], j['name']))
+    a.lessons = [name for _, name in sorted(found)]
 cudalab = os.path.join(root, a.build, 'bin', 'cudalab')
 if not os.access(cudalab, os.X_OK):
     sys.exit(f'{cudalab} is missing: build first (cmake --build --preset default)')

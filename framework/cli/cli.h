@@ -46,6 +46,10 @@ fs::path lessons_root();
 std::string read_file(const fs::path& p);
 // Reads lesson.json; returns false with a reason when it is missing or bad.
 bool load_lesson(const fs::path& dir, Lesson* l, std::string* why);
+// The lesson's headers (every .h and .cuh of its folder, by name), each as
+// its name and text: what a build of its program or grader depends on
+// beside the sources it is given (lesson.h, reference.h, stages.h, ...).
+std::string lesson_headers_text(const Lesson& l);
 // Every lesson, in course order.
 std::vector<Lesson> all_lessons();
 // The lesson called `name`, or an error message naming the lessons there are.

@@ -539,7 +539,7 @@ fs::path main_cache_root() { return fs::path(CUDALAB_BIN_DIR).parent_path() / "g
 // main that serves the judge `calls`; "" when it cannot be made (the
 // caller then compiles the main with the student's file).
 fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) {
-  const std::string key = build_key({main_text, read_file(lesson.dir / "lesson.h")});
+  const std::string key = build_key({main_text, lesson_headers_text(lesson)});
   const fs::path dir = main_cache_root() / (lesson.name + "-" + key);
   const fs::path object = dir / "main.o";
   if (fs::exists(object) && fs::exists(object.string() + ".instrumented")) return object;

@@ -68,6 +68,19 @@ bool load_lesson(const fs::path& dir, Lesson* l, std::string* why) {
   return true;
 }
 
+std::string lesson_headers_text(const Lesson& l) {
+  std::vector<fs::path> headers;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(l.dir, ec)) {
+    const std::string ext = e.path().extension().string();
+    if (e.is_regular_file() && (ext == ".h" || ext == ".cuh")) headers.push_back(e.path());
+  }
+  std::sort(headers.begin(), headers.end());
+  std::string text;
+  for (const auto& h : headers) text += h.filename().string() + "\n" + read_file(h) + "\n";
+  return text;
+}
+
 std::vector<Lesson> all_lessons() {
   std::vector<Lesson> out;
   std::error_code ec;

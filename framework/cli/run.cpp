@@ -74,10 +74,10 @@ int run_lesson(const RunOptions& o) {
   }
 
   // Build only what changed.
-  // What the build depends on: the two sources, the lesson's header, and
+  // What the build depends on: the two sources, the lesson's headers, and
   // the toolchain (a rebuilt simulator rebuilds the program).
-  std::string sources;
-  for (const fs::path& p : {lesson.dir / "driver.cu", student, lesson.dir / "lesson.h"})
+  std::string sources = lesson_headers_text(lesson);
+  for (const fs::path& p : {lesson.dir / "driver.cu", student})
     sources += p.string() + "\n" + read_file(p) + "\n";
   const std::string key = build_key({sources});
   const fs::path key_file = dir / "built-from.key";

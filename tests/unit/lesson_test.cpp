@@ -116,4 +116,21 @@ TEST_F(LessonJson, ABadOneIsRefusedWithTheFileAndTheReason) {
       << why;
 }
 
+// A build of a lesson's program depends on every header of its folder: a
+// change to reference.h rebuilds it as surely as one to lesson.h.
+TEST_F(LessonJson, EveryHeaderOfTheLessonIsPartOfWhatABuildDependsOn) {
+  Lesson l;
+  ASSERT_EQ(load(kGood, &l), "");
+  std::ofstream(dir_ / "lesson.h") << "void f();\n";
+  std::ofstream(dir_ / "reference.h") << "inline int g() { return 1; }\n";
+  std::ofstream(dir_ / "kernels.cuh") << "__global__ void k();\n";
+  std::ofstream(dir_ / "driver.cu") << "int main() {}\n";
+  const std::string before = cudalab::cli::lesson_headers_text(l);
+  EXPECT_NE(before.find("reference.h\ninline int g() { return 1; }"), std::string::npos) << before;
+  EXPECT_NE(before.find("kernels.cuh"), std::string::npos) << before;
+  EXPECT_EQ(before.find("driver.cu"), std::string::npos) << before;  // a source, given apart
+  std::ofstream(dir_ / "reference.h") << "inline int g() { return 2; }\n";
+  EXPECT_NE(cudalab::cli::lesson_headers_text(l), before);
+}
+
 }  // namespace
