@@ -13,6 +13,17 @@
 // theirs is there.
 #include <link.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CUDALAB_ASAN 1
+#endif
+#elif defined(__SANITIZE_ADDRESS__)
+#define CUDALAB_ASAN 1
+#endif
+#if defined(CUDALAB_ASAN)
+#include <sanitizer/asan_interface.h>
+#endif
+
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -32,12 +43,18 @@ struct Mapping {
 std::mutex g_mutex;
 std::vector<Mapping> g_mappings;
 
+constexpr const char* kHeapWords =
+    "host heap memory (from malloc, new or a std::vector in host code)";
+
 // glibc gives a large malloc its own mapping, starting with a chunk header
 // whose size has the "mapped" bit (2) and spans the mapping. Mappings made
 // one after another sit side by side, and the kernel shows them as one: walk
 // the blocks from its start, each header giving the next one's place, and
 // file each as a large block; what follows the last one is something else.
-void add_anonymous(const Mapping& m) {
+// The headers are read raw: the mapping may be one the program never
+// allocated (AddressSanitizer's own shadow, in the sanitizer build), whose
+// bytes are readable but not the program's to check.
+__attribute__((no_sanitize("address"))) void add_anonymous(const Mapping& m) {
   uintptr_t p = m.low;
   while (m.high - p >= 4096) {
     const size_t size = reinterpret_cast<const size_t*>(p)[1];
@@ -127,6 +144,16 @@ std::string host_memory_kind(uintptr_t address, bool* unmapped) {
   thread_local Mapping tl_last_other;
   if (address >= tl_last_other.low && address < tl_last_other.high) return "";
   if (kernel_visible_host_memory(address)) return "";
+#if defined(CUDALAB_ASAN)
+  // In the sanitizer build malloc is AddressSanitizer's, whose blocks are
+  // not glibc's heap: ask it.
+  char name[16];
+  void* region = nullptr;
+  size_t region_size = 0;
+  if (std::string(__asan_locate_address(reinterpret_cast<void*>(address), name, sizeof(name),
+                                        &region, &region_size)) == "heap")
+    return kHeapWords;
+#endif
   std::lock_guard lock(g_mutex);
   auto find = [&]() -> const Mapping* {
     for (const Mapping& m : g_mappings)
@@ -147,7 +174,7 @@ std::string host_memory_kind(uintptr_t address, bool* unmapped) {
     case Mapping::kStack:
       return "on the host's stack (a local variable or array of host code, such as main's)";
     case Mapping::kHeap:
-      return "host heap memory (from malloc, new or a std::vector in host code)";
+      return kHeapWords;
     case Mapping::kLargeBlock:
       return "host heap memory (a large block from malloc, new or a std::vector in host code)";
     default:

@@ -6,7 +6,11 @@
 // and lacks the one function that backend needs from it: the record of the
 // fiber running on this thread, defined here.
 #if defined(BOOST_USE_UCONTEXT)
+#include <dlfcn.h>
+#include <ucontext.h>
+
 #include <boost/context/fiber.hpp>
+#include <cstdlib>
 
 namespace boost::context::detail {
 
@@ -18,6 +22,22 @@ fiber_activation_record*& fiber_activation_record::current() noexcept {
 }
 
 }  // namespace boost::context::detail
+
+// AddressSanitizer's stand-in for fibers that do not say when they switch
+// (its swapcontext interceptor) prints a warning, with the process id, into
+// every simulated program's output, so that no two runs print the same. These
+// fibers do say (BOOST_USE_ASAN), and the stack pool cleans a stack when it
+// takes it back (stack_pool.cpp): the switch goes straight to the C
+// library's swapcontext.
+extern "C" int swapcontext(ucontext_t* from, const ucontext_t* to) {
+  using Swap = int (*)(ucontext_t*, const ucontext_t*);
+  static const Swap libc_swap = [] {
+    void* libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    return libc ? reinterpret_cast<Swap>(dlsym(libc, "swapcontext")) : nullptr;
+  }();
+  if (!libc_swap) abort();
+  return libc_swap(from, to);
+}
 #endif
 
 // A simulated program stops a CUDA thread that faults, asserts or runs out

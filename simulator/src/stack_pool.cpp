@@ -3,6 +3,7 @@
 // for cooperative launches, in unguarded chunks with a canary).
 #include "stack_pool.h"
 
+#include <sanitizer/asan_interface.h>
 #include <sys/mman.h>
 
 #include <cstring>
@@ -82,6 +83,9 @@ ctx::stack_context PooledStack::allocate() {
 
 void PooledStack::deallocate(ctx::stack_context& sc) noexcept {
   char* low = static_cast<char*>(sc.sp) - kFiberStack;
+  // A thread cut short (a fault, an abort) leaves its frames' red zones
+  // behind: the next fiber on this stack starts clean (the sanitizer build).
+  ASAN_UNPOISON_MEMORY_REGION(low, kFiberStack);
   if (tl_unguarded_stacks) {
     uint64_t canary;
     std::memcpy(&canary, low, sizeof(canary));
