@@ -57,6 +57,10 @@ for lesson in "${lessons[@]}"; do
   inc=(-I framework/include -I "lessons/$lesson" -I "${NLOHMANN_INCLUDE:-/usr/include}")
   libs=()
   d=lessons/$lesson
+  # The graded tests, the hidden one too when this copy has it (as the CMake
+  # build does).
+  graded=("$d/grade.cu")
+  if [ -f "$d/hidden.cu" ]; then graded+=("$d/hidden.cu"); fi
   if grep -q "cublas_v2.h" "$d/driver.cu"; then libs=(-lcublas); fi  # matmul's comparison
   # No program of an earlier run may stand in for one that fails to build.
   rm -f "$out/${lesson}_gpu" "$out/${lesson}_grader_gpu" "$out/${lesson}_grader_exercise_gpu"
@@ -64,10 +68,10 @@ for lesson in "${lessons[@]}"; do
     nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/driver.cu $d/solution.cu "${framework[@]}" \
     "${libs[@]}" -o "$out/${lesson}_gpu"
   step "$lesson: build of the graded tests, solution" \
-    nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/grade.cu $d/solution.cu "${grading[@]}" \
+    nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" "${graded[@]}" $d/solution.cu "${grading[@]}" \
     -o "$out/${lesson}_grader_gpu"
   step "$lesson: build of the graded tests, exercise" quiet "$out/${lesson}_exercise_build.log" \
-    nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" $d/grade.cu $d/exercise.cu "${grading[@]}" \
+    nvcc -O3 -std=c++17 "${arch[@]}" "${inc[@]}" "${graded[@]}" $d/exercise.cu "${grading[@]}" \
     -o "$out/${lesson}_grader_exercise_gpu"
 done
 step "build of launch_errors" \

@@ -1,0 +1,210 @@
+// A failing test explained: run again under the simulator's checks, with
+// what they found first, at the student's lines; a passing test whose
+// results a race can spoil run again under racecheck; and a picture of the
+// first failing test, traced and drawn by cudalab-viz.
+#include <algorithm>
+
+#include "cudalab_cli_config.h"
+#include "grading_steps.h"
+#include "process.h"
+
+namespace cudalab::cli {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string triple(const json& v) {
+  if (!v.is_array() || v.size() != 3) return "?";
+  return "(" + v[0].dump() + "," + v[1].dump() + "," + v[2].dump() + ")";
+}
+
+// Test `test` again under CUDALAB_CHECK=`checks`, within what is left of
+// the submission's time: the rerun's record in *rerun and the report's
+// findings in *findings; false when no time was left or no readable report
+// came back.
+bool rerun_with_checks(const Session& session, const GradeOptions& o, TimeBudget* budget,
+                       const std::string& test, const std::string& checks, TestRecord* rerun,
+                       json* findings) {
+  const double limit = std::min(budget->next(), o.test_seconds);
+  if (limit < 0.5) return false;
+  const Sandbox& sandbox = session.sandbox();
+  const std::string name = "rerun-findings.json";
+  std::error_code ec;
+  fs::remove(sandbox.scratch() / name, ec);
+  const Judged j = session.run(
+      test, limit, {"CUDALAB_CHECK=" + checks, "CUDALAB_CHECK_JSON=" + sandbox.inside(name)});
+  fill_from_judge(rerun, j);
+  budget->spent(limit, rerun->seconds, timed_out(j));
+  return read_findings(sandbox.scratch() / name, findings);
+}
+
+}  // namespace
+
+// Whether a failed test is worth running again under the checks: it ran to
+// an end (a timeout would only time out again).
+bool worth_diagnosing(const TestRecord& t) {
+  return t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
+         (t.verdict == "wrong results" || t.verdict == "crashed" ||
+          t.verdict == "ended the program early");
+}
+
+// A passing test whose results a race can spoil runs again under racecheck:
+// a race on global memory (two threads adding to one place without an
+// atomic) loses updates on a GPU in some runs and not others, so it fails
+// the test in every run here. Only makes a passing test fail, never the
+// other way: a report the submission's process withholds gains nothing.
+// Returns the verdict without the list of lines, for when the checks' full
+// report is shown above it (empty: the test still passes).
+std::string check_for_lost_updates(const Session& session, const GradeOptions& o,
+                                   TimeBudget* budget, TestRecord* t) {
+  TestRecord rerun;
+  json findings;
+  if (!rerun_with_checks(session, o, budget, t->name, "racecheck", &rerun, &findings)) return "";
+  const Sandbox& sandbox = session.sandbox();
+  std::string lines;
+  for (const auto& f : findings) {
+    if (!f.is_object() || f.value("tool", "") != "racecheck" ||
+        f.value("space", "") != "__global__")
+      continue;
+    if (t->findings.size() < 20) t->findings.push_back("racecheck " + f.value("kind", "race"));
+    lines += "  " + student_paths(f.value("where", "?"), sandbox.scratch()) + " against " +
+             student_paths(f.value("where_other", "?"), sandbox.scratch()) + ": " +
+             f.value("kind", "race") + "\n";
+  }
+  if (lines.empty()) return "";
+  t->status = "failed";
+  t->score = 0;
+  t->verdict = "wrong results";
+  const std::string lead =
+      "The results were right this time, but threads update the same place in global memory "
+      "with no atomic and nothing ordering them: on a GPU some of those updates are lost, in "
+      "some runs and not in others.";
+  const std::string fix =
+      "Add with atomicAdd, or add each block's total in shared memory first and let one "
+      "thread of the block add it with one atomicAdd.\n";
+  t->output = lead + " racecheck found (at your lines):\n" + safe_text(lines, 2000) + fix;
+  return lead + "\n" + fix;
+}
+
+// Runs test `t` again under every check of the simulator (memcheck,
+// racecheck, synccheck, initcheck) and puts what they found first in its
+// output, at the student's lines: the cause before the numbers. Returns how
+// many problems they found (-1: no report came back).
+int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, TestRecord* t) {
+  TestRecord rerun;
+  json findings;
+  if (!rerun_with_checks(session, o, budget, t->name, "all", &rerun, &findings)) return -1;
+  const Sandbox& sandbox = session.sandbox();
+  const std::string checks = "memcheck, racecheck, synccheck and initcheck";
+  if (findings.empty()) {
+    // The rerun's own verdict says more: its build tracks which thread
+    // wrote each element (the tests' plain build does not).
+    const std::string verdict =
+        rerun.status != "passed" && !rerun.output.empty() ? rerun.output : t->output;
+    t->output = "The simulator's checks (" + checks +
+                ") found no bad memory access and no barrier or race problem when this test "
+                "ran again: the mistake is in what the kernel computes (its indices or its "
+                "arithmetic).\n" +
+                verdict;
+    return 0;
+  }
+  std::string said = "The simulator's checks found " + std::to_string(findings.size()) +
+                     (findings.size() == 1 ? " problem" : " problems") +
+                     " when this test ran again under them (" + checks + "):\n";
+  // A race across loop iterations first: it explains the races beside it.
+  std::stable_sort(findings.begin(), findings.end(), [](const json& a, const json& b) {
+    auto across = [](const json& f) {
+      return f.is_object() &&
+             f.value("advice", "").find("iterations of a loop") != std::string::npos;
+    };
+    return across(a) && !across(b);
+  });
+  size_t shown = 0;
+  for (const auto& f : findings) {
+    if (!f.is_object()) continue;
+    const std::string tool = f.value("tool", "check"), kind = f.value("kind", "finding");
+    if (t->findings.size() < 20) t->findings.push_back(safe_text(tool + " " + kind, 80));
+    if (shown++ >= 6) continue;
+    std::string line = "  " + student_paths(f.value("where", "(unknown line)"), sandbox.scratch()) +
+                       ": " + tool + ", " + kind;
+    if (f.contains("thread")) line += ", thread " + triple(f["thread"]);
+    if (f.contains("block"))
+      line += (f.contains("thread") ? " of block " : ", block ") + triple(f["block"]);
+    if (f.contains("where_other"))
+      line += ", against " + student_paths(f.value("where_other", "?"), sandbox.scratch());
+    said += safe_text(line, 400) + "\n";
+    if (const std::string m = f.value("message", ""); !m.empty())
+      said += "    " + safe_text(student_paths(m, sandbox.scratch()), 600) + "\n";
+    if (const std::string a = f.value("advice", ""); !a.empty())
+      said += "    " + safe_text(student_paths(a, sandbox.scratch()), 600) + "\n";
+  }
+  if (shown > 6) said += "  ... and " + std::to_string(shown - 6) + " more\n";
+  said += "The test's own verdict, from the first run:\n";
+  t->output = said + t->output;
+  return int(findings.size());
+}
+
+// A picture of the first visible test that failed once it had run to its
+// end (else of the test under the first method rubric that failed): the
+// test again with its memory accesses traced, drawn by cudalab-viz under
+// Xvfb. Both run in the sandbox (the trace is the submission's own file);
+// the rerun gets what is left of the submission's time, so a picture never
+// lets a submission run longer in all. Returns why there is none, or "" with
+// rec->picture_test set (the test or rubric the picture goes with).
+std::string take_picture(const Lesson& lesson, const Session& session, const GradeOptions& o,
+                         TimeBudget* budget, GradeRecord* rec) {
+  const Sandbox& sandbox = session.sandbox();
+  std::string shown, run;  // the record's test the picture goes with, the test to run
+  for (const auto& t : rec->tests)
+    if (shown.empty() && t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
+        (t.verdict == "wrong results" || t.verdict == "crashed"))
+      shown = run = t.name;
+  for (const auto& t : rec->tests)
+    for (const Rubric& r : lesson.rubrics)
+      if (shown.empty() && t.kind == "rubric" && t.name == r.name && t.status != "passed" &&
+          (t.verdict == "checks found problems" || t.verdict == "metric out of bounds"))
+        shown = t.name, run = r.test;
+  if (shown.empty()) return "no visible test or rubric failed in a way a picture shows";
+  if (!fs::exists(CUDALAB_VIZ_PATH))
+    return "cudalab-viz is not built (cmake --build --preset default --target cudalab-viz)";
+  if (find_program("xvfb-run").empty()) return "xvfb-run is not installed (apt-get install xvfb)";
+  const double limit = std::min(budget->next(), o.test_seconds);
+  if (limit < 0.5) return "the submission's time ran out before the picture";
+  const fs::path trace = sandbox.scratch() / "picture.trace";
+  const fs::path png = sandbox.scratch() / "picture.png";
+  std::error_code ec;
+  fs::remove(trace, ec);
+  fs::remove(png, ec);
+  const Judged j = session.run(run, limit, {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")});
+  TestRecord rerun;
+  fill_from_judge(&rerun, j);
+  budget->spent(limit, rerun.seconds, timed_out(j));
+  if (!fs::is_regular_file(trace) || fs::file_size(trace, ec) == 0)
+    return "test " + run + " left no trace when run again (" + rerun.verdict + ")";
+  if (fs::file_size(trace, ec) > (64u << 20)) return "the trace is larger than 64 MiB";
+  // The drawing: cudalab-viz alone is seen besides /usr.
+  const Sandbox drawing(sandbox.scratch(), {CUDALAB_VIZ_PATH}, {}, sandbox.confined(), false,
+                        o.sandbox_uid);
+  SandboxLimits l = o.limits;
+  l.cpu_seconds = 60;
+  std::vector<std::string> draw = {"xvfb-run",
+                                   "-a",
+                                   "-s",
+                                   "-screen 0 1280x800x24",
+                                   CUDALAB_VIZ_PATH,
+                                   sandbox.inside("picture.trace"),
+                                   "--screenshot",
+                                   sandbox.inside("picture.png"),
+                                   "--size",
+                                   "1024x640"};
+  const ProcessResult r = run_process(drawing.wrap(draw, {}, l), 60);
+  if (r.exit_code != 0 || !fs::is_regular_file(png))
+    return "cudalab-viz could not draw the trace: " + last_chars(r.output, 300);
+  fs::copy_file(png, o.picture_path, fs::copy_options::overwrite_existing, ec);
+  if (ec) return "cannot write " + o.picture_path.string() + ": " + ec.message();
+  rec->picture_test = shown;
+  return "";
+}
+
+}  // namespace cudalab::cli

@@ -1,0 +1,135 @@
+// One graded test: the lesson's judge against a fresh process of the
+// submission's program in its sandbox, within the submission's time budget,
+// and the test's record made from what the judge said.
+#include <algorithm>
+#include <cstring>
+
+#include "cudalab_cli_config.h"
+#include "grading_steps.h"
+#include "process.h"
+
+namespace cudalab::cli {
+
+using json = nlohmann::json;
+
+namespace {
+
+std::string verdict_of(const std::string& status, const std::string& ended) {
+  if (status == "passed") return "passed";
+  if (ended == "timeout") return "timed out";
+  if (ended == "crashed") return "crashed";
+  if (ended == "exited") return "ended the program early";
+  if (ended == "output") return "printed too much";
+  if (ended == "memory") return "ran out of memory";
+  if (ended == "protocol") return "broke the grader's channel";
+  if (ended == "error") return "could not be run";
+  return "wrong results";
+}
+
+// The simulator's watchdog (CUDALAB_TIMEOUT) stopped a launch: the program
+// says so, with the line a thread was at. Believing it can only cost the
+// submission (a timed-out test fails, and shortens the next tests' time).
+bool launch_stopped(const Judged& j) {
+  return j.result.is_object() &&
+         j.result.value("printed", "").find("ran longer than CUDALAB_TIMEOUT=") !=
+             std::string::npos;
+}
+
+}  // namespace
+
+fs::path Session::judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
+
+Judged Session::run(const std::string& test, double limit,
+                    const std::vector<std::string>& env) const {
+  SandboxLimits l = o_.limits;
+  l.cpu_seconds = std::max(l.cpu_seconds, limit * 4);
+  std::vector<std::string> cmd = {judge().string(),
+                                  "--run",
+                                  test,
+                                  "--seed",
+                                  std::to_string(o_.seed),
+                                  "--limit",
+                                  std::to_string(limit),
+                                  "--output-limit",
+                                  std::to_string(o_.output_mib),
+                                  "--"};
+  std::vector<std::string> passed = env;
+  // The simulator's own watchdog stops a launch just before the judge's
+  // deadline, and says which thread was at which line of the student's.
+  if (limit > 3) passed.push_back("CUDALAB_TIMEOUT=" + std::to_string(limit - 1.5));
+  for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
+    if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
+  for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
+  // The judge stops the program at `limit`; this is its own backstop.
+  ProcessResult p = run_process(cmd, limit * 2 + 60);
+  Judged j;
+  const size_t at = p.output.rfind("\n{");
+  const std::string last = at == std::string::npos ? p.output : p.output.substr(at + 1);
+  try {
+    j.result = json::parse(last.substr(0, last.find('\n')));
+    if (!j.result.is_object()) throw std::runtime_error("not an object");
+  } catch (const std::exception&) {
+    j.result = json();
+    j.problem = "the judge did not give a result (" +
+                (p.timed_out ? std::string("it timed out")
+                 : p.signal  ? "signal " + std::to_string(p.signal)
+                             : "exit code " + std::to_string(p.exit_code)) +
+                "): " + last_chars(p.output, 2000);
+  }
+  return j;
+}
+
+double TimeBudget::next() const {
+  return std::max(0.0, std::min(overrun_ ? pool_ : per_test_, total_));
+}
+
+void TimeBudget::spent(double limit, double seconds, bool timed_out) {
+  const double used = std::min(seconds, limit);
+  if (overrun_) pool_ -= used;
+  total_ -= used;
+  if (timed_out) overrun_ = true;
+}
+
+bool timed_out(const Judged& j) {
+  return j.result.is_object() && (j.result.value("ended", "") == "timeout" || launch_stopped(j));
+}
+
+std::string printed_of(const Judged& j) {
+  return j.result.is_object() ? j.result.value("printed", "") : "";
+}
+
+void fill_from_judge(TestRecord* t, const Judged& j) {
+  if (!j.result.is_object()) {
+    t->status = "failed";
+    t->verdict = "could not be run";
+    t->output =
+        "The grader could not run this test (a problem of the grading machine, not of "
+        "your file): " +
+        j.problem + "\n";
+    return;
+  }
+  const std::string status = j.result.value("status", "failed");
+  const std::string ended = j.result.value("ended", "");
+  t->status = status == "passed" ? "passed" : "failed";
+  t->score = t->status == "passed" ? t->max_score : 0;  // never more than its points
+  t->verdict = verdict_of(t->status, ended);
+  t->seconds = j.result.value("seconds", 0.0);
+  t->output = j.result.value("output", "");
+  if (t->status != "passed" && launch_stopped(j)) {
+    t->verdict = "timed out";
+    t->output =
+        "A kernel ran until the test's time was nearly out and was stopped (a loop that "
+        "never ends, or far more work than the test needs?). Where one of its threads "
+        "was is in what your program printed, below.\n" +
+        t->output;
+  }
+  std::string printed = printed_of(j);
+  // The student's file by its name, not the sandbox's folder.
+  for (size_t at; (at = printed.find("/submission/")) != std::string::npos;)
+    printed.erase(at, std::strlen("/submission/"));
+  if (!printed.empty() && t->status != "passed")
+    t->output += "What your program printed (lines start with |):\n" +
+                 quoted_lines(safe_text(printed, 3000));
+}
+
+}  // namespace cudalab::cli
