@@ -121,6 +121,13 @@ def main():
         cli = os.path.join(args.build_dir, "bin", "cudalab")
         best, med = timed([cli, "stats", trace], repeat=1)
         line("cudalab stats on that trace", best, med, target=2.0)
+        viz_bench = os.path.join(args.build_dir, "bin", "viz_bench")
+        if os.path.exists(viz_bench):
+            # The viewer on that trace: a launch's heatmaps and hover lists
+            # are built once; a click (selecting a thread) must not freeze
+            # the window (target: 50 ms at most).
+            print(subprocess.run([viz_bench, trace], capture_output=True, text=True,
+                                 check=True).stdout.rstrip())
         os.remove(trace)
 
         small = os.path.join(HERE, "small_program.cu")

@@ -80,8 +80,12 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic, voi
       // (out of bounds, harmless), or what a GPU faults on (no memory, a
       // guard page past a buffer, host memory): the thread stops before
       // the access, which never reaches the simulator's own memory.
-      if (!outside_device_memory(address, size, write, pc))
-        stop_thread_at_access(address, write, pc);
+      StrayAccess stray;
+      const bool harmless = outside_device_memory(address, size, write, pc, &stray);
+      // The trace shows the mistake, the access that faults too.
+      if (stray.mistake && tracing())
+        record_stray_access_for_trace(stray, address, size, write, atomic, pc);
+      if (!harmless) stop_thread_at_access(address, write, pc);
       return;
     }
     tl_last_allocation = a;

@@ -104,10 +104,18 @@ std::string host_memory_kind(uintptr_t address, bool* unmapped);
 // A kernel's own memory outside device buffers: its locals, its arguments,
 // its worker's thread-locals (cheap checks first, for every such access).
 bool kernel_own_memory(uintptr_t address);
+// What outside_device_memory found of an access, for the trace: `mistake`
+// when the access is one (out of bounds, a freed buffer, host memory, no
+// memory at all), and the buffer it missed when one is near.
+struct StrayAccess {
+  bool mistake = false;
+  const Allocation* buffer = nullptr;
+};
 // A kernel's access that hit no live device buffer and no shared memory.
 // memcheck (when on) reports what is wrong with it; false when a GPU would
 // fault on it (the caller stops the thread before the access).
-bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr_t pc);
+bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr_t pc,
+                           StrayAccess* stray);
 // This thread's thread-local blocks (every module's) and its control block.
 void thread_local_span(uintptr_t* low, uintptr_t* high);
 
@@ -140,6 +148,9 @@ struct FaultInfo {
 // The first of a fault's code addresses (its pc, then its callers) that is
 // the student's line: not in the simulator, its headers or the system's.
 std::string student_line(const FaultInfo& f);
+// What went wrong, in a line: "invalid write to address 0x0: a null pointer
+// (...)", "integer division by zero (...)".
+std::string fault_words(const FaultInfo& f);
 
 // A kernel's access that a GPU faults on (no memory there, or the host's):
 // this CUDA thread stops before it, and the launch with it, as a fault does.
@@ -397,6 +408,7 @@ void trace_finding(const Launch& l, const std::string& json);
 bool tracing();
 // A block's shared memory as the trace names it (allocation ids).
 using cudalab::trace::kDynamicSharedId;
+using cudalab::trace::kNoBufferId;
 using cudalab::trace::kStaticSharedId;
 // Accesses of the thread running now. Shared memory is recorded under two
 // allocation ids of its own, at its offset in the block's static variables
@@ -405,6 +417,11 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
                              bool atomic, uintptr_t pc);
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
                                     bool atomic, uintptr_t pc);
+// An access that was a mistake (outside_device_memory's StrayAccess): at
+// its offset from the buffer it missed (past its end, or before its start
+// as a negative number), or under kNoBufferId at its address.
+void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
+                                   bool write, bool atomic, uintptr_t pc);
 // A block's recording (null when there is no trace): its threads' accesses
 // and basic blocks wait there until a barrier releases the block or it ends,
 // when they are grouped into warp-level requests and steps.

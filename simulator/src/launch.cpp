@@ -56,6 +56,23 @@ std::string launch_heading(const Launch& l) {
          std::to_string(l.site.line) + ")";
 }
 
+std::string fault_words(const FaultInfo& f) {
+  if (f.signal == SIGILL)
+    return "the thread reached code the compiler proved can never run correctly (usually a "
+           "null pointer that is always null, or a missing return)";
+  if (f.signal == SIGFPE)
+    return "integer division by zero (a GPU gives an undefined value instead of stopping; "
+           "either way the result is wrong)";
+  if (f.stack_overflow)
+    return "the thread ran out of stack (deep recursion or a very large local array)";
+  std::string said = describe_bad_address(f.address);
+  if (said.empty()) said = "not memory this program may use";
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%" PRIxPTR, f.address);
+  return std::string("invalid ") + (f.write ? "write to" : "read of") + " address " + address +
+         ": " + said;
+}
+
 namespace {
 
 void report_fault(const Launch& l) {
@@ -65,25 +82,7 @@ void report_fault(const Launch& l) {
   std::fprintf(stderr, "%s stopped%s\n", launch_heading(l).c_str(), where.c_str());
   std::fprintf(stderr, "cudalab:     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
                f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
-  if (f.signal == SIGILL) {
-    std::fprintf(stderr,
-                 "cudalab:     the thread reached code the compiler proved can never run "
-                 "correctly (usually a null pointer that is always null, or a missing return)\n");
-  } else if (f.signal == SIGFPE) {
-    std::fprintf(stderr,
-                 "cudalab:     integer division by zero (a GPU gives an undefined value "
-                 "instead of stopping; either way the result is wrong)\n");
-  } else if (f.stack_overflow) {
-    std::fprintf(stderr,
-                 "cudalab:     the thread ran out of stack (deep recursion or a very large "
-                 "local array)\n");
-  } else {
-    const char* what = f.write ? "write to" : "read of";
-    std::string said = describe_bad_address(f.address);
-    if (said.empty()) said = "not memory this program may use";
-    std::fprintf(stderr, "cudalab:     invalid %s address 0x%" PRIxPTR ": %s\n", what, f.address,
-                 said.c_str());
-  }
+  std::fprintf(stderr, "cudalab:     %s\n", fault_words(f).c_str());
   std::fprintf(stderr, "cudalab:     the launch is aborted; every later CUDA call returns %s\n",
                f.signal == SIGFPE || f.signal == SIGILL ? "cudaErrorLaunchFailure"
                : f.stack_overflow                       ? "cudaErrorHardwareStackError"

@@ -99,12 +99,14 @@ std::string describe_bad_address(uintptr_t address) {
 // Global accesses that hit no live allocation: a buffer's red zone (out of
 // bounds, harmless), its guard pages (reads harmless, writes fault), no
 // memory at all (a GPU faults), freed memory, or host memory (a GPU faults).
-bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
+bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr_t pc,
+                           StrayAccess* stray) {
   const bool checking = memcheck_enabled();
   bool guard = false;
   // A buffer's red zones and guards, and freed buffers, first: they may lie
   // right next to the fiber stack, which kernel_own_memory takes broadly.
   if (const Allocation* a = allocations().in_span(address) ? owner_of(address, &guard) : nullptr) {
+    *stray = {true, a};
     if (checking) {
       std::string where = relative_to(*a, address);
       // Running past the end of the buffer before it lands here too, and is
@@ -130,6 +132,7 @@ bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr
                   ", which was already freed (cudaFree)";
     }
     if (!where.empty()) {
+      stray->mistake = true;
       memcheck_problem(kFreed, "__global__", address, size, write, pc, where);
       return true;  // kept mapped under memcheck: the access harms nothing
     }
@@ -141,6 +144,7 @@ bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr
   // Never a write: past the guard it would land on the simulator's memory.
   if (const Allocation* a = allocations().preceding(address);
       !write && a && address >= a->base + a->size && address - (a->base + a->size) < 2 * a->size) {
+    *stray = {true, a};
     if (checking)
       memcheck_problem(kOutOfBounds, "__global__", address, size, write, pc,
                        relative_to(*a, address) + ", far past its end");
@@ -151,6 +155,12 @@ bool outside_device_memory(uintptr_t address, unsigned size, bool write, uintptr
   bool unmapped = false;
   const std::string host = host_memory_kind(address, &unmapped);
   if (host.empty() && !unmapped) return true;  // the program's globals, pinned host memory
+  stray->mistake = true;
+  if (const Allocation* a = allocations().preceding(address);
+      !host.empty() || !a || address - (a->base + a->size) >= (uintptr_t(1) << 32))
+    stray->buffer = nullptr;  // host memory, or a null or wild pointer
+  else
+    stray->buffer = a;  // far past that buffer's end
   if (checking) {
     if (!host.empty())
       memcheck_problem(kHostMemory, "__global__", address, size, write, pc,

@@ -182,8 +182,17 @@ class TraceWriter {
       steps_.clear();
     }
     ++launches_;
-    write(Record::kLaunchEnd,
-          Payload().u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load()));
+    Payload end;
+    end.u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load());
+    if (l.faulted.load()) {
+      // Which thread stopped the launch, at which line of the student's.
+      const FaultInfo& f = l.fault;
+      end.u32(f.block.x + f.block.y * l.grid.x + f.block.z * l.grid.x * l.grid.y)
+          .u32(f.thread.x + f.thread.y * l.block.x + f.thread.z * l.block.x * l.block.y)
+          .str(student_line(f))
+          .str(fault_words(f));
+    }
+    write(Record::kLaunchEnd, end);
   }
 
   void finish() {
@@ -460,6 +469,14 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
                                     bool atomic, uintptr_t pc) {
   record(dynamic ? kDynamicSharedId : kStaticSharedId, offset, size, write, atomic, pc);
+}
+
+void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
+                                   bool write, bool atomic, uintptr_t pc) {
+  if (s.buffer)
+    record(s.buffer->id, address - s.buffer->base, size, write, atomic, pc);
+  else
+    record(kNoBufferId, address, size, write, atomic, pc);
 }
 
 void number_basic_blocks(uint32_t* first, uint32_t* last) {

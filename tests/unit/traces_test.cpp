@@ -54,6 +54,66 @@ TEST_F(Traces, TraceRecordsLaunchAllocationsAndEveryGlobalAccess) {
   EXPECT_EQ(line6, 300);
 }
 
+// The bugs are in the trace: accesses past a buffer's end and before its
+// start at their offsets from it, and a faulting null-pointer write under no
+// buffer, with the launch naming the thread that faulted and its line.
+TEST_F(Traces, AccessesOutsideEveryBufferAndTheFaultAreRecorded) {
+  const std::string dir = kPrograms + "/checks/";
+  for (const char* name : {"oob_write", "oob_read_before", "null_pointer"})
+    ASSERT_EQ(run(kCC + " " + dir + name + ".cu -o " + path(name)).status, 0) << name;
+  // 1024 threads, 1000 elements: threads 1000..1023 write past the end.
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("w.trace") + " " + path("oob_write")).status, 0);
+  cudalab::trace::Trace w = cudalab::trace::read_trace(path("w.trace"));
+  ASSERT_EQ(w.launches.size(), 1u);
+  std::set<uint64_t> past;
+  size_t inside = 0;
+  for (const auto& a : w.launches[0].all_accesses()) {
+    if (!w.missed(a)) {
+      ++inside;
+      continue;
+    }
+    EXPECT_TRUE(a.write);
+    EXPECT_EQ(a.allocation, w.allocations[0].id);
+    EXPECT_EQ(a.offset / 4, a.block * 256 + a.thread);  // its own element, past the end
+    EXPECT_EQ(w.where(a.pc), "oob_write.cu:6");
+    past.insert(a.offset / 4);
+  }
+  EXPECT_EQ(inside, 1000u);
+  EXPECT_EQ(past.size(), 24u);
+  EXPECT_EQ(*past.begin(), 1000u);
+  EXPECT_FALSE(w.launches[0].faulted);
+
+  // x[i - 1] at i = 0: 4 bytes before the start, a negative offset.
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("b.trace") + " " + path("oob_read_before")).status, 0);
+  cudalab::trace::Trace b = cudalab::trace::read_trace(path("b.trace"));
+  size_t before = 0;
+  for (const auto& a : b.launches.at(0).all_accesses())
+    if (b.missed(a)) {
+      ++before;
+      EXPECT_EQ(int64_t(a.offset), -4);
+      EXPECT_EQ(a.thread, 0u);
+      EXPECT_FALSE(a.write);
+    }
+  EXPECT_EQ(before, 1u);
+
+  // The write through a null pointer faults: recorded, then the thread stops.
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("n.trace") + " " + path("null_pointer")).status, 0);
+  cudalab::trace::Trace n = cudalab::trace::read_trace(path("n.trace"));
+  const auto& l = n.launches.at(0);
+  EXPECT_TRUE(l.faulted);
+  ASSERT_TRUE(l.fault.known);
+  EXPECT_EQ(l.fault.block, 0u);
+  EXPECT_EQ(l.fault.thread, 0u);
+  EXPECT_TRUE(Says(l.fault.where, "null_pointer.cu:9")) << l.fault.where;
+  EXPECT_TRUE(Says(l.fault.what, "invalid write to address 0x0: a null pointer")) << l.fault.what;
+  const auto accesses = l.all_accesses();
+  ASSERT_EQ(accesses.size(), 1u);
+  EXPECT_EQ(accesses[0].allocation, cudalab::trace::kNoBufferId);
+  EXPECT_EQ(accesses[0].offset, 0u);
+  EXPECT_TRUE(accesses[0].write);
+  EXPECT_TRUE(n.missed(accesses[0]));
+}
+
 TEST_F(Traces, CMakeBuiltProgramsTraceTheCuFileToo) {
   // Built by cudalab_add_cuda_executable: rewritten into the build tree, yet
   // every access names the .cu file and line.

@@ -106,6 +106,45 @@ TEST_F(Viz, MetricsTabShowsTheFiguresPerLine) {
   EXPECT_GT(saturated_a, 10 * saturated_b) << "the table should be text, not coloured cells";
 }
 
+// Pixels of the viewer's red in a screenshot: filled cells (out of bounds)
+// or, with `text`, the lighter red of the words that say what went wrong.
+size_t red_pixels(const std::string& png, bool text) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  if (!pixels) return 0;
+  size_t red = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const int r = pixels[4 * i], g = pixels[4 * i + 1], b = pixels[4 * i + 2];
+    red += text ? r > 180 && r - g > 90 && r - b > 100 && g >= 60 && g > b - 10
+                : r > 200 && g < 70 && b < 70;
+  }
+  stbi_image_free(pixels);
+  return red;
+}
+
+// The bugs are on the picture: a vector add without its bounds check draws
+// the writes past the end of c as red cells, which the correct one has none
+// of; a faulted launch opens on the thread that faulted and says so.
+TEST_F(Viz, OutOfBoundsAccessesAndTheFaultingThreadAreShown) {
+  const std::string bugs = (dir_ / "bugs.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + bugs + " " CUDALAB_TRACED_BUGS, &out), 0) << out;
+  ASSERT_NE(out.find("fill: cudaErrorIllegalAddress"), std::string::npos) << out;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " ";
+  const std::string good = (dir_ / "good.png").string(), oob = (dir_ / "oob.png").string(),
+                    fault = (dir_ / "fault.png").string();
+  ASSERT_EQ(run(viz + trace_ + " --screenshot " + good + " --size 1024x700", &out), 0) << out;
+  ASSERT_EQ(run(viz + bugs + " --screenshot " + oob + " --size 1024x700 --launch 1", &out), 0)
+      << out;
+  ASSERT_EQ(run(viz + bugs + " --screenshot " + fault + " --size 1024x700", &out), 0) << out;
+  EXPECT_EQ(red_pixels(good, false), 0u) << "a correct kernel has nothing out of bounds";
+  EXPECT_EQ(red_pixels(good, true), 0u) << "nor anything said in red";
+  EXPECT_GT(red_pixels(oob, false), 200u) << "28 writes past the end of c, drawn red";
+  // The faulted launch, opened on its faulting thread: no buffer to draw,
+  // the fault and the null-pointer write said in red.
+  EXPECT_GT(red_pixels(fault, true), 500u);
+}
+
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   std::ofstream(dir_ / "junk.trace") << "not a trace";
   std::string out;

@@ -107,6 +107,12 @@ std::vector<Access> Launch::all_accesses() const {
   return all;
 }
 
+bool Trace::missed(const Access& x) const {
+  if (x.shared()) return false;
+  const Allocation* a = allocation(x.allocation);
+  return !a || x.offset >= a->size;  // before its start: a huge unsigned offset
+}
+
 std::string Trace::where(uint64_t pc) const {
   auto it = sites.find(pc);
   if (it == sites.end() || it->second.file.empty()) return "?";
@@ -145,10 +151,11 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
                      path + " ./program");
   Trace t;
   std::memcpy(&t.version, data.data() + 8, 4);
-  if (t.version != kTraceVersion)
+  if (t.version < kOldestReadableVersion || t.version > kTraceVersion)
     throw TraceError(path + " is a version " + std::to_string(t.version) +
-                     " trace; this cudalab reads version " + std::to_string(kTraceVersion) +
-                     ". Record it again with this cudalab.");
+                     " trace; this cudalab reads versions " +
+                     std::to_string(kOldestReadableVersion) + " to " +
+                     std::to_string(kTraceVersion) + ". Record it again with this cudalab.");
   size_t pos = kFileHeaderBytes;
   size_t record_number = 0;
   bool ended = false;
@@ -230,6 +237,17 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         l.ended = true;
         l.faulted = r.get<uint8_t>() != 0;
         l.idle_threads = r.get<uint64_t>();
+        if (l.faulted && !r.done()) {
+          Fault& f = l.fault;
+          f.known = true;
+          f.block = r.get<uint32_t>();
+          f.thread = r.get<uint32_t>();
+          f.where = r.str();
+          f.what = r.str();
+          if (f.block >= l.grid.count() || f.thread >= l.block.count())
+            throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                             " names a faulting thread outside its grid");
+        }
         break;
       }
       case Record::kSite: {

@@ -55,7 +55,8 @@ int usage(int code) {
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
                "  --size WxH             window size (default 1280x800)\n"
                "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
-               "                         block and thread as linear indices from 0)\n"
+               "                         block and thread as linear indices from 0; by\n"
+               "                         default the thread that faulted, if one did)\n"
                "  --metrics              open the memory window on its metrics per line\n"
                "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
   return code;
@@ -84,7 +85,7 @@ bool save_png(const std::string& path, int w, int h) {
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0;
-  bool metrics = false;
+  bool metrics = false, chosen = false;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -113,6 +114,7 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--launch" || a == "--block" || a == "--thread") {
       long* target = a == "--launch" ? &launch : a == "--block" ? &block : &thread;
+      chosen = true;
       if (!parse_number(next(), a == "--launch" ? 1 : 0, 1L << 31, target)) {
         std::fprintf(stderr, "cudalab-viz: %s wants a whole number%s\n", a.c_str(),
                      a == "--launch" ? " from 1" : " from 0");
@@ -141,6 +143,15 @@ int main(int argc, char** argv) {
   cudalab::viz::Selection sel;
   sel.show_metrics = metrics;
   sel.columns = int(columns);
+  // A faulted launch opens on the thread that faulted, unless told otherwise.
+  if (!chosen)
+    for (size_t i = 0; i < trace.launches.size(); ++i)
+      if (const auto& l = trace.launches[i]; l.faulted && l.fault.known) {
+        launch = long(i) + 1;
+        block = long(l.fault.block);
+        thread = long(l.fault.thread);
+        break;
+      }
   if (!trace.launches.empty()) {
     if (launch > long(trace.launches.size())) {
       std::fprintf(stderr, "cudalab-viz: --launch %ld, but the trace has %zu launches\n", launch,
@@ -190,7 +201,12 @@ int main(int argc, char** argv) {
   cudalab::viz::Views views(trace);
   int frames = 0, status = 0;
   while (!glfwWindowShouldClose(window)) {
-    glfwPollEvents();
+    // Idle until something happens (a key, the mouse, a resize): a still
+    // picture costs no CPU. A screenshot draws its frames at once.
+    if (screenshot.empty())
+      glfwWaitEventsTimeout(0.5);
+    else
+      glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();

@@ -12,12 +12,16 @@ namespace {
 
 constexpr ImU32 kUntouched = IM_COL32(45, 45, 52, 255);
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
+// Out of bounds, a fault: the one red of the memory views.
+constexpr ImU32 kMissed = IM_COL32(235, 40, 40, 255);
+const ImVec4 kMissedText(1.0f, 0.35f, 0.3f, 1.0f);
 
 // Cells of `count` squares laid out in rows of `columns`, each `cell` pixels.
-// Returns the index under the mouse when clicked, -1 otherwise.
+// Returns the index under the mouse when clicked, -1 otherwise; *hovered
+// (when given) gets the index under the mouse, or -1.
 template <class ColorOf>
 int draw_cells(const char* id, int count, int columns, float cell, ColorOf color_of,
-               int highlighted) {
+               int highlighted, int* hovered = nullptr) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const int rows = (count + columns - 1) / columns;
@@ -28,6 +32,14 @@ int draw_cells(const char* id, int count, int columns, float cell, ColorOf color
       dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
   }
   ImGui::InvisibleButton(id, ImVec2(std::max(1.f, columns * cell), std::max(1.f, rows * cell)));
+  if (hovered) {
+    *hovered = -1;
+    if (ImGui::IsItemHovered()) {
+      const ImVec2 m = ImGui::GetMousePos();
+      const int cx = int((m.x - origin.x) / cell), cy = int((m.y - origin.y) / cell);
+      if (cx >= 0 && cx < columns && cy * columns + cx < count) *hovered = cy * columns + cx;
+    }
+  }
   if (ImGui::IsItemClicked()) {
     const ImVec2 m = ImGui::GetMousePos();
     const int cx = int((m.x - origin.x) / cell), cy = int((m.y - origin.y) / cell);
@@ -46,8 +58,9 @@ std::string dims(const trace::Dim3& d) {
 }  // namespace
 
 unsigned hue_color(uint32_t index, float s, float v) {
-  // Golden-ratio hue steps keep neighbouring indices apart.
-  const float h = std::fmod(float(index) * 0.618034f, 1.0f);
+  // Golden-ratio hue steps keep neighbouring indices apart; the reds are
+  // left out (red means out of bounds and faults).
+  const float h = 0.1f + 0.8f * std::fmod(float(index) * 0.618034f, 1.0f);
   float r, g, b;
   ImGui::ColorConvertHSVtoRGB(h, s, v, r, g, b);
   return IM_COL32(int(r * 255), int(g * 255), int(b * 255), 255);
@@ -102,6 +115,24 @@ void Views::draw_launches(Selection& s) {
                 (unsigned long long)(l.grid.count() * l.block.count()),
                 (unsigned long long)(l.grid.count() * ((l.block.count() + 31) / 32)));
     ImGui::Text("threads that touched no global memory: %llu", (unsigned long long)l.idle_threads);
+    if (l.faulted && l.fault.known) {
+      const auto fb = trace::unflatten(l.fault.block, l.grid);
+      const auto ft = trace::unflatten(l.fault.thread, l.block);
+      std::string where = l.fault.where;
+      if (auto slash = where.rfind('/'); slash != std::string::npos)
+        where = where.substr(slash + 1);
+      ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
+      ImGui::TextWrapped("FAULTED: thread (%u,%u,%u) of block (%u,%u,%u) at %s", ft.x, ft.y, ft.z,
+                         fb.x, fb.y, fb.z, where.c_str());
+      ImGui::TextWrapped("%s", l.fault.what.c_str());
+      ImGui::PopStyleColor();
+      if (ImGui::SmallButton("select the faulting thread")) {
+        s.block = int(l.fault.block);
+        s.thread = int(l.fault.thread);
+      }
+    } else if (l.faulted) {
+      ImGui::TextColored(kMissedText, "FAULTED (this trace does not say which thread)");
+    }
     if (!l.findings.empty()) {
       ImGui::Separator();
       ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1),
@@ -141,7 +172,7 @@ void Views::draw_grid(Selection& s) {
   const float avail = ImGui::GetContentRegionAvail().x;
   const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 28.f);
   const int hit = draw_cells(
-      "grid", count, columns, cell, [&](int i) { return hue_color(uint32_t(i), 0.45f, 0.75f); },
+      "grid", count, columns, cell, [&](int i) { return hue_color(uint32_t(i), 0.6f, 0.85f); },
       s.block);
   if (hit >= 0) {
     s.block = hit;
@@ -176,39 +207,55 @@ void Views::draw_block(Selection& s) {
 }
 
 void Views::refresh(const Selection& s) {
-  if (cached_ && cached_for_.launch == s.launch && cached_for_.block == s.block &&
-      cached_for_.thread == s.thread && cached_for_.color_by_thread == s.color_by_thread)
-    return;
-  cached_ = true;
-  cached_for_ = s;
-  heatmaps_.clear();
-  thread_accesses_.clear();
   if (trace_.launches.empty()) return;
   const auto& l = trace_.launches[size_t(s.launch)];
-  std::map<uint32_t, size_t> index;  // allocation id -> heatmap
-  l.for_each_access([&](const trace::Access& x) {
-    if (int(x.block) == s.block && int(x.thread) == s.thread) thread_accesses_.push_back(x);
-    const trace::Allocation* a = x.shared() ? nullptr : trace_.allocation(x.allocation);
-    if (!a) return;
-    auto [it, fresh] = index.emplace(x.allocation, heatmaps_.size());
-    if (fresh) {
-      Heatmap h;
-      h.allocation = a;
-      const uint64_t words = std::max<uint64_t>(1, (a->size + 3) / 4);
-      // One element a cell when a row width is given (up to 64K cells).
-      const uint64_t cells = std::min<uint64_t>(words, s.columns > 0 ? 65536 : 2048);
-      h.per_cell = (words + cells - 1) / cells;
-      h.who.assign(cells, -1);
-      h.mine.assign(cells, 0);
-      heatmaps_.push_back(std::move(h));
-    }
-    Heatmap& h = heatmaps_[it->second];
-    const uint64_t c = std::min<uint64_t>(h.who.size() - 1, (x.offset / 4) / h.per_cell);
-    h.who[c] = s.color_by_thread ? int64_t(x.thread) : int64_t(x.block);
-    if (int(x.block) == s.block && int(x.thread) == s.thread) h.mine[c] = 1;
-  });
-  std::sort(heatmaps_.begin(), heatmaps_.end(),
-            [](const Heatmap& x, const Heatmap& y) { return x.allocation->id < y.allocation->id; });
+  if (memory_launch_ != s.launch || memory_columns_ != s.columns) {
+    // One element a cell when a row width is given (up to 64K cells).
+    memory_ = launch_memory(trace_, l, s.columns > 0 ? 65536 : 2048);
+    memory_launch_ = s.launch;
+    memory_columns_ = s.columns;
+    accesses_launch_ = -1;
+  }
+  if (accesses_launch_ != s.launch || accesses_block_ != s.block || accesses_thread_ != s.thread) {
+    thread_accesses_ = s.thread < 0
+                           ? std::vector<trace::Access>{}
+                           : thread_accesses(l, memory_, uint32_t(s.block), uint32_t(s.thread));
+    accesses_launch_ = s.launch;
+    accesses_block_ = s.block;
+    accesses_thread_ = s.thread;
+  }
+}
+
+std::string Views::who(const trace::Launch& l, const trace::Access& x) const {
+  const auto b = trace::unflatten(x.block, l.grid);
+  const auto t = trace::unflatten(x.thread, l.block);
+  char line[256];
+  std::snprintf(line, sizeof(line), "thread (%u,%u,%u) of block (%u,%u,%u) %s at %s", t.x, t.y, t.z,
+                b.x, b.y, b.z,
+                x.atomic  ? "added atomically"
+                : x.write ? "wrote"
+                          : "read",
+                trace_.where(x.pc).c_str());
+  return line;
+}
+
+std::string Views::miss_words(const trace::Access& x) const {
+  const trace::Allocation* a = trace_.allocation(x.allocation);
+  char said[160];
+  if (!a) {
+    std::snprintf(said, sizeof(said), "address 0x%llx, in no buffer%s",
+                  (unsigned long long)x.offset, x.offset < 65536 ? " (a null pointer)" : "");
+  } else if (int64_t(x.offset) < 0) {
+    std::snprintf(said, sizeof(said), "%lld bytes before the start of %s (element [%lld])",
+                  (long long)-int64_t(x.offset), a->name.empty() ? "its buffer" : a->name.c_str(),
+                  (long long)(int64_t(x.offset) - 3) / 4);
+  } else {
+    std::snprintf(said, sizeof(said), "element [%llu] of %s, which has elements [0] to [%llu]",
+                  (unsigned long long)(x.offset / 4),
+                  a->name.empty() ? "its buffer" : a->name.c_str(),
+                  (unsigned long long)((a->size + 3) / 4 - 1));
+  }
+  return said;
 }
 
 void Views::draw_memory(Selection& s) {
@@ -298,13 +345,26 @@ void Views::draw_metrics(const Selection& s) {
 
 void Views::draw_heatmaps(Selection& s) {
   refresh(s);
+  const auto& l = trace_.launches[size_t(s.launch)];
   ImGui::TextWrapped(
-      "Each cell is one 4-byte element (or a run of them for large buffers), "
-      "coloured by the %s that last touched it; grey: untouched. White frames: "
-      "the selected thread's accesses.",
-      s.color_by_thread ? "thread" : "block");
-  if (heatmaps_.empty()) ImGui::Text("this launch touched no global memory that was recorded");
-  for (const Heatmap& h : heatmaps_) {
+      "Each cell is one 4-byte element (or a run of them for large buffers), coloured by the "
+      "%s that last touched it (the colours of 'Grid of blocks'%s); dark: untouched; white "
+      "frames: the selected thread's accesses; red: accesses outside the buffer. Hover a cell "
+      "for every access to it, in order; click to select the thread.",
+      s.color_by_thread ? "thread" : "block",
+      s.color_by_thread ? ", by thread number in the block" : "");
+  if (memory_.no_buffer_count) {
+    ImGui::TextColored(kMissedText, "%llu access%s to no buffer at all:",
+                       (unsigned long long)memory_.no_buffer_count,
+                       memory_.no_buffer_count == 1 ? "" : "es");
+    for (size_t i = 0; i < memory_.no_buffer.size() && i < 6; ++i)
+      ImGui::TextColored(kMissedText, "  %s: %s", who(l, memory_.no_buffer[i]).c_str(),
+                         miss_words(memory_.no_buffer[i]).c_str());
+  }
+  if (memory_.buffers.empty() && !memory_.no_buffer_count)
+    ImGui::Text("this launch touched no global memory that was recorded");
+  std::vector<char> mine;
+  for (const BufferMap& h : memory_.buffers) {
     const trace::Allocation& a = *h.allocation;
     ImGui::Separator();
     std::string site = a.site;
@@ -312,21 +372,82 @@ void Views::draw_heatmaps(Selection& s) {
     ImGui::Text("allocation %u%s%s: %llu bytes, allocated at %s", a.id, a.name.empty() ? "" : " ",
                 a.name.c_str(), (unsigned long long)a.size, site.c_str());
     if (h.per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)h.per_cell);
+    // Cells past the end where the launch missed the buffer: drawn red, up
+    // to 4 rows' worth beyond its last cell.
     const int columns = s.columns > 0 && h.per_cell == 1 ? s.columns : 64;
+    size_t past = 0;
+    for (const trace::Access& x : h.missed)
+      if (int64_t(x.offset) >= 0)
+        past = std::max<size_t>(past,
+                                size_t(std::min<uint64_t>(x.offset / 4 / h.per_cell + 1 - h.cells,
+                                                          uint64_t(columns) * 4)));
+    const size_t drawn = h.cells + past;
+    mine.assign(drawn, 0);
+    std::vector<char> missed(drawn, 0);
+    for (const trace::Access& x : h.missed)
+      if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell < drawn)
+        missed[size_t(x.offset / 4 / h.per_cell)] = 1;
+    for (const trace::Access& x : thread_accesses_)
+      if (x.allocation == a.id && x.offset / 4 / h.per_cell < drawn)
+        mine[size_t(x.offset / 4 / h.per_cell)] = 1;
     const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(columns), 2.f, 16.f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    draw_cells(("mem" + std::to_string(a.id)).c_str(), int(h.who.size()), columns, cell,
-               [&](int i) {
-                 return h.who[size_t(i)] < 0 ? kUntouched
-                                             : hue_color(uint32_t(h.who[size_t(i)]), 0.6f, 0.85f);
-               },
-               -1);
-    for (size_t i = 0; i < h.mine.size(); ++i) {
-      if (!h.mine[i]) continue;
-      const float x = origin.x + float(i % columns) * cell,
-                  y = origin.y + float(i / columns) * cell;
+    int hovered = -1;
+    const int hit = draw_cells(("mem" + std::to_string(a.id)).c_str(), int(drawn), columns, cell,
+                               [&](int i) {
+                                 if (size_t(i) >= h.cells)
+                                   return missed[size_t(i)] ? kMissed : IM_COL32(70, 30, 30, 255);
+                                 const int64_t w = s.color_by_thread ? h.last_thread[size_t(i)]
+                                                                     : h.last_block[size_t(i)];
+                                 return w < 0 ? kUntouched : hue_color(uint32_t(w), 0.6f, 0.85f);
+                               },
+                               -1, &hovered);
+    for (size_t i = 0; i < drawn; ++i) {
+      if (!mine[i]) continue;
+      const float x = origin.x + float(i % size_t(columns)) * cell,
+                  y = origin.y + float(i / size_t(columns)) * cell;
       dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
+    }
+    // Hover: every access to the cell, in order; click: select its last thread.
+    if (hovered >= 0 && size_t(hovered) < h.cells) {
+      const size_t c = size_t(hovered);
+      ImGui::BeginTooltip();
+      ImGui::Text("%s[%llu]%s", a.name.empty() ? "element " : a.name.c_str(),
+                  (unsigned long long)(c * h.per_cell),
+                  h.per_cell > 1
+                      ? (" and the " + std::to_string(h.per_cell - 1) + " after it").c_str()
+                      : "");
+      const uint32_t n = h.first[c + 1] - h.first[c];
+      if (n == 0 && h.last_block[c] >= 0)
+        ImGui::Text("touched, but the launch has too many accesses to list them here");
+      else if (n == 0)
+        ImGui::Text("no thread of this launch touched it");
+      for (uint32_t k = 0; k < n && k < 16; ++k)
+        ImGui::Text("%u. %s", k + 1, who(l, access_of(l, h.touches[h.first[c] + k])).c_str());
+      if (n > 16) ImGui::Text("... %u accesses in all", n);
+      ImGui::EndTooltip();
+      if (hit >= 0 && h.last_block[c] >= 0) {
+        s.block = int(h.last_block[c]);
+        s.thread = int(h.last_thread[c]);
+      }
+    } else if (hovered >= 0) {
+      ImGui::BeginTooltip();
+      ImGui::TextColored(kMissedText, "past the end of %s",
+                         a.name.empty() ? "this buffer" : a.name.c_str());
+      int listed = 0;
+      for (const trace::Access& x : h.missed)
+        if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell == uint64_t(hovered) &&
+            listed++ < 16)
+          ImGui::Text("%s", who(l, x).c_str());
+      ImGui::EndTooltip();
+    }
+    if (h.missed_count) {
+      ImGui::TextColored(kMissedText, "%llu access%s outside this buffer (out of bounds):",
+                         (unsigned long long)h.missed_count, h.missed_count == 1 ? "" : "es");
+      for (size_t i = 0; i < h.missed.size() && i < 4; ++i)
+        ImGui::TextColored(kMissedText, "  %s: %s", who(l, h.missed[i]).c_str(),
+                           miss_words(h.missed[i]).c_str());
     }
   }
 }
@@ -345,6 +466,9 @@ void Views::draw_thread_accesses(const Selection& s) {
   const auto t = trace::unflatten(uint32_t(s.thread), l.block);
   ImGui::Text("thread (%u,%u,%u) of block (%u,%u,%u)", t.x, t.y, t.z, b.x, b.y, b.z);
   refresh(s);
+  if (l.faulted && l.fault.known && l.fault.block == uint32_t(s.block) &&
+      l.fault.thread == uint32_t(s.thread))
+    ImGui::TextColored(kMissedText, "this thread faulted: %s", l.fault.what.c_str());
   int shown = 0;
   for (const trace::Access& x : thread_accesses_) {
     if (++shown > 200) {
@@ -360,12 +484,15 @@ void Views::draw_thread_accesses(const Selection& s) {
                   (unsigned long long)x.offset);
       continue;
     }
-    ImGui::Text("%-6s alloc %u [%llu]  %s  (%uB at +%llu)",
-                x.atomic  ? "atomic"
-                : x.write ? "write"
-                          : "read",
-                x.allocation, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
-                x.size, (unsigned long long)x.offset);
+    const char* what = x.atomic ? "atomic" : x.write ? "write" : "read";
+    if (trace_.missed(x)) {
+      ImGui::TextColored(kMissedText, "%-6s %s  %s  (out of bounds)", what, miss_words(x).c_str(),
+                         trace_.where(x.pc).c_str());
+      continue;
+    }
+    ImGui::Text("%-6s alloc %u [%llu]  %s  (%uB at +%llu)", what, x.allocation,
+                (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
+                (unsigned long long)x.offset);
   }
   if (shown == 0) ImGui::Text("this thread touched no global memory");
   ImGui::End();

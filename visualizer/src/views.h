@@ -7,6 +7,7 @@
 
 #include "cudalab/trace/metrics.h"
 #include "cudalab/trace/trace.h"
+#include "launch_memory.h"
 
 namespace cudalab::viz {
 
@@ -33,21 +34,18 @@ class Views {
   void draw_heatmaps(Selection& s);
   void draw_metrics(const Selection& s);
   void draw_thread_accesses(const Selection& s);
-  // What the memory views show for one selection, computed once when the
-  // selection changes rather than every frame (traces hold millions of
-  // accesses).
-  struct Heatmap {
-    const trace::Allocation* allocation = nullptr;
-    uint64_t per_cell = 1;
-    std::vector<int64_t> who;  // block or thread per cell, -1: untouched
-    std::vector<char> mine;    // touched by the selected thread
-  };
+  // The launch's memory (launch_memory.h), made when the launch or the row
+  // width changes; the selected thread's accesses, when the thread does.
   void refresh(const Selection& s);
+  // "thread (3,0,0) of block (1,0,0) wrote at file.cu:9" for hover lists.
+  std::string who(const trace::Launch& l, const trace::Access& x) const;
+  // How far outside its buffer a missed access fell, in words.
+  std::string miss_words(const trace::Access& x) const;
 
   const trace::Trace& trace_;
-  bool cached_ = false;
-  Selection cached_for_;
-  std::vector<Heatmap> heatmaps_;
+  int memory_launch_ = -1, memory_columns_ = -1;  // what memory_ is of
+  LaunchMemory memory_;
+  int accesses_launch_ = -1, accesses_block_ = -1, accesses_thread_ = -1;
   bool tab_chosen_ = false;
   int metrics_launch_ = -1;  // the launch metrics_ are of
   trace::KernelMetrics metrics_;

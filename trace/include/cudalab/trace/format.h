@@ -11,7 +11,9 @@
 namespace cudalab::trace {
 
 // Version 4 added a checksum to every record; 3 was the first with requests.
-constexpr uint32_t kTraceVersion = 4;
+constexpr uint32_t kTraceVersion = 5;
+// Version 4 is read too: it had no stray accesses and no faulting thread.
+constexpr uint32_t kOldestReadableVersion = 4;
 // 8 bytes of magic (the last is 0), u32 version, u32 flags.
 constexpr char kMagic[8] = {'C', 'L', 'T', 'R', 'A', 'C', 'E', '\0'};
 constexpr size_t kFileHeaderBytes = 16;
@@ -74,6 +76,9 @@ long lane_bytes(uint8_t encoding, int others);
 
 // Allocation ids of a block's shared memory in requests.
 constexpr uint32_t kStaticSharedId = 0, kDynamicSharedId = 0xffffffffu;
+// An access that hit no buffer and none near (a null or wild pointer): its
+// offset is the address itself.
+constexpr uint32_t kNoBufferId = 0xfffffffeu;
 
 // Bytes of a request before its encoded lanes: u64 pc, u16 warp, u8 kind,
 // u8 size, u32 active lanes, u32 allocation, u64 offset, u8 encoding.

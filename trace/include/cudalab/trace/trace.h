@@ -50,6 +50,7 @@ struct Request {
   // 128-byte boundary at or before the block's shared variables (offset / 4
   // % 32 is the bank).
   bool shared() const { return allocation == kStaticShared || allocation == kDynamicShared; }
+  static constexpr uint32_t kNoBuffer = kNoBufferId;
   int lanes() const { return __builtin_popcount(mask); }
   static constexpr uint32_t kStaticShared = kStaticSharedId, kDynamicShared = kDynamicSharedId;
 };
@@ -97,6 +98,15 @@ struct Finding {
   uint64_t count = 1;
 };
 
+// The thread that stopped a faulted launch (a GPU would have faulted there).
+struct Fault {
+  bool known = false;   // false: a version 4 trace, or no fault
+  uint32_t block = 0;   // linear, in the grid
+  uint32_t thread = 0;  // linear, in the block
+  std::string where;    // "file.cu:9", the student's line
+  std::string what;     // "invalid write to address 0x0: a null pointer (...)"
+};
+
 struct Launch {
   uint32_t id = 0;
   std::string kernel, file;
@@ -109,6 +119,7 @@ struct Launch {
   uint64_t accesses = 0;  // lanes over all requests
   bool ended = false;
   bool faulted = false;
+  Fault fault;  // when faulted
   uint64_t idle_threads = 0;
   std::vector<Finding> findings;
 
@@ -143,6 +154,9 @@ struct Trace {
   uint64_t accesses_total = 0;
 
   const Allocation* allocation(uint32_t id) const;
+  // Whether a global access missed its buffer: past its end, before its
+  // start, or no buffer at all (a null or wild pointer).
+  bool missed(const Access& x) const;
   // "vector_add.cu:12" for an access's code address, "?" when unknown.
   std::string where(uint64_t pc) const;
 

@@ -1,0 +1,134 @@
+// The heatmaps, hover lists and per-block index of a launch (launch_memory.h).
+#include "launch_memory.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cudalab::viz {
+namespace {
+
+// Every lane of every request, with its entry for `touches`: the request's
+// index and the lane's position among the request's active lanes.
+template <class F>
+void for_each_touch(const trace::Launch& l, F f) {
+  trace::LaneAddress lanes[32];
+  for (uint32_t i = 0; i < l.requests.size(); ++i) {
+    const trace::Request& r = l.requests[i];
+    const int n = l.lanes_of(r, lanes);
+    for (int k = 0; k < n; ++k)
+      f(trace::Access{r.block, r.warp * 32u + lanes[k].lane, r.phase, lanes[k].allocation,
+                      lanes[k].offset, r.pc, r.size, r.write(), r.atomic()},
+        uint64_t(i) << 5 | uint64_t(k));
+  }
+}
+
+}  // namespace
+
+trace::Access access_of(const trace::Launch& l, uint64_t touch) {
+  const trace::Request& r = l.requests[size_t(touch >> 5)];
+  trace::LaneAddress lanes[32];
+  const int n = l.lanes_of(r, lanes);
+  const int k = std::min(int(touch & 31), n - 1);
+  return trace::Access{r.block, r.warp * 32u + lanes[k].lane, r.phase, lanes[k].allocation,
+                       lanes[k].offset, r.pc, r.size, r.write(), r.atomic()};
+}
+
+LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64_t max_cells,
+                           size_t max_touches) {
+  LaunchMemory m;
+  std::map<uint32_t, size_t> index;  // allocation id -> buffers[i]
+  for (const auto& a : t.allocations) {
+    BufferMap b;
+    b.allocation = &a;
+    const uint64_t words = std::max<uint64_t>(1, (a.size + 3) / 4);
+    b.per_cell = (words + max_cells - 1) / std::max<uint64_t>(1, max_cells);
+    b.cells = size_t((words + b.per_cell - 1) / b.per_cell);  // no cell past the end
+    index[a.id] = m.buffers.size();
+    m.buffers.push_back(std::move(b));
+  }
+  std::vector<bool> used(m.buffers.size(), false);
+  // First pass: how many accesses each cell has, and who was last.
+  for (auto& b : m.buffers) {
+    b.last_block.assign(b.cells, -1);
+    b.last_thread.assign(b.cells, -1);
+    b.first.assign(b.cells + 1, 0);
+  }
+  size_t kept = 0;
+  for_each_touch(l, [&](const trace::Access& x, uint64_t) {
+    if (x.shared()) return;
+    auto it = index.find(x.allocation);
+    if (it == index.end()) {
+      ++m.no_buffer_count;
+      if (m.no_buffer.size() < 256) m.no_buffer.push_back(x);
+      return;
+    }
+    BufferMap& b = m.buffers[it->second];
+    used[it->second] = true;
+    if (x.offset >= b.allocation->size) {
+      ++b.missed_count;
+      if (b.missed.size() < 256) b.missed.push_back(x);
+      return;
+    }
+    const size_t c = size_t(x.offset / 4 / b.per_cell);
+    b.last_block[c] = x.block;
+    b.last_thread[c] = x.thread;
+    if (kept < max_touches) {
+      ++b.first[c + 1];
+      ++kept;
+    }
+  });
+  // Second pass: the accesses by cell (the first `max_touches` of them).
+  for (auto& b : m.buffers) {
+    for (size_t c = 0; c < b.cells; ++c) b.first[c + 1] += b.first[c];
+    b.touches.resize(b.first[b.cells]);
+  }
+  std::vector<std::vector<uint32_t>> next(m.buffers.size());
+  for (size_t i = 0; i < m.buffers.size(); ++i)
+    next[i].assign(m.buffers[i].first.begin(), m.buffers[i].first.end() - 1);
+  kept = 0;
+  for_each_touch(l, [&](const trace::Access& x, uint64_t touch) {
+    if (x.shared() || kept >= max_touches) return;
+    auto it = index.find(x.allocation);
+    if (it == index.end()) return;
+    BufferMap& b = m.buffers[it->second];
+    if (x.offset >= b.allocation->size) return;
+    const size_t c = size_t(x.offset / 4 / b.per_cell);
+    b.touches[next[it->second][c]++] = touch;
+    ++kept;
+  });
+  // Only the buffers this launch touched (or missed).
+  std::vector<BufferMap> touched;
+  for (size_t i = 0; i < m.buffers.size(); ++i)
+    if (used[i]) touched.push_back(std::move(m.buffers[i]));
+  m.buffers = std::move(touched);
+  // Requests by block (a counting sort keeps each block's in order).
+  const size_t blocks = size_t(l.grid.count());
+  m.block_first.assign(blocks + 1, 0);
+  for (const auto& r : l.requests)
+    if (r.block < blocks) ++m.block_first[r.block + 1];
+  for (size_t b = 0; b < blocks; ++b) m.block_first[b + 1] += m.block_first[b];
+  m.block_requests.resize(m.block_first[blocks]);
+  std::vector<uint32_t> at(m.block_first.begin(), m.block_first.end() - 1);
+  for (uint32_t i = 0; i < l.requests.size(); ++i)
+    if (l.requests[i].block < blocks) m.block_requests[at[l.requests[i].block]++] = i;
+  return m;
+}
+
+std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
+                                           uint32_t block, uint32_t thread) {
+  std::vector<trace::Access> out;
+  if (block + 1 >= m.block_first.size() || thread / 32 > 0xffff) return out;
+  trace::LaneAddress lanes[32];
+  for (uint32_t k = m.block_first[block]; k < m.block_first[block + 1]; ++k) {
+    const trace::Request& r = l.requests[m.block_requests[k]];
+    if (r.warp != thread / 32 || !(r.mask >> (thread % 32) & 1)) continue;
+    const int n = l.lanes_of(r, lanes);
+    for (int i = 0; i < n; ++i)
+      if (lanes[i].lane == thread % 32)
+        out.push_back(trace::Access{r.block, thread, r.phase, lanes[i].allocation,
+                                    lanes[i].offset, r.pc, r.size, r.write(), r.atomic()});
+  }
+  return out;
+}
+
+}  // namespace cudalab::viz

@@ -1,0 +1,51 @@
+// What the memory views show of one launch, computed once per launch (and
+// row width) rather than per frame or per click: traces hold millions of
+// accesses. No drawing here, so the unit tests reach it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cudalab/trace/trace.h"
+
+namespace cudalab::viz {
+
+// One buffer's heatmap: `cells` cells of `per_cell` 4-byte elements, the
+// last possibly partial. For each cell, the block and the thread that last
+// touched it (-1: untouched) and every access to it, in the launch's order.
+struct BufferMap {
+  const trace::Allocation* allocation = nullptr;
+  uint64_t per_cell = 1;
+  size_t cells = 0;
+  std::vector<int64_t> last_block, last_thread;
+  std::vector<uint32_t> first;   // cells + 1 entries: the cell's accesses in `touches`
+  std::vector<uint64_t> touches;  // by cell, each cell's in order (see access_of)
+  // Accesses that missed it (past its end, or before its start).
+  std::vector<trace::Access> missed;
+  uint64_t missed_count = 0;
+};
+
+struct LaunchMemory {
+  std::vector<BufferMap> buffers;         // by allocation id
+  std::vector<trace::Access> no_buffer;  // null and wild pointers, host memory (the first 256)
+  uint64_t no_buffer_count = 0;
+  // Each block's requests (indices into the launch's), so that selecting a
+  // thread reads its block's alone.
+  std::vector<uint32_t> block_first;  // grid blocks + 1 entries
+  std::vector<uint32_t> block_requests;
+};
+
+// At most `max_cells` cells a buffer (each cell one element when it has no
+// more elements than that); `max_touches`: accesses kept for the hover
+// lists in all (beyond it, cells list none and say so).
+LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64_t max_cells,
+                           size_t max_touches = size_t(1) << 24);
+
+// The access a `touches` entry stands for.
+trace::Access access_of(const trace::Launch& l, uint64_t touch);
+
+// The selected thread's accesses, in its order.
+std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
+                                           uint32_t block, uint32_t thread);
+
+}  // namespace cudalab::viz
