@@ -145,6 +145,47 @@ TEST_F(Viz, OutOfBoundsAccessesAndTheFaultingThreadAreShown) {
   EXPECT_GT(red_pixels(fault, true), 500u);
 }
 
+// Pixels near one colour (the step view's legend colours are exact fills).
+size_t pixels_of(const std::string& png, int r, int g, int b) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
+  if (!pixels) return 0;
+  size_t n = 0;
+  for (int i = 0; i < w * h; ++i)
+    n += std::abs(pixels[4 * i] - r) < 8 && std::abs(pixels[4 * i + 1] - g) < 8 &&
+         std::abs(pixels[4 * i + 2] - b) < 8;
+  stbi_image_free(pixels);
+  return n;
+}
+
+// Stepping through a tiled kernel's barrier phases: in phase 0 the block
+// writes its tiles into shared memory (and reads global memory), in phase 1
+// it only reads them; the block's end writes c.
+TEST_F(Viz, StepsShowATileLoadedThenUsed) {
+  const std::string tiles = (dir_ / "tiles.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + tiles + " " CUDALAB_TRACED_TILES, &out), 0) << out;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + tiles +
+                          " --size 1024x700 --block 3 --screenshot ";
+  std::string pngs[3];
+  for (int phase = 0; phase < 3; ++phase) {
+    pngs[phase] = (dir_ / ("phase" + std::to_string(phase) + ".png")).string();
+    ASSERT_EQ(run(viz + pngs[phase] + " --step " + std::to_string(phase), &out), 0) << out;
+  }
+  const size_t legend = 200;  // each legend square: about 13x13 pixels
+  const size_t written0 = pixels_of(pngs[0], 255, 190, 60),
+               read0 = pixels_of(pngs[0], 80, 150, 255);
+  const size_t written1 = pixels_of(pngs[1], 255, 190, 60),
+               read1 = pixels_of(pngs[1], 80, 150, 255);
+  EXPECT_GT(written0, 10 * legend) << "phase 0 writes both tiles into shared memory";
+  EXPECT_GT(read0, 10 * legend) << "and reads them from a and b";
+  EXPECT_LT(written1, legend) << "phase 1 writes nothing";
+  EXPECT_GT(read1, 10 * legend) << "it reads the tiles";
+  EXPECT_GT(pixels_of(pngs[2], 80, 80, 92), 10 * legend) << "phase 2: phase 0's places are earlier";
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + tiles + " --step 1 --metrics", &out), 2);
+  EXPECT_NE(out.find("give one"), std::string::npos) << out;
+}
+
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   std::ofstream(dir_ / "junk.trace") << "not a trace";
   std::string out;

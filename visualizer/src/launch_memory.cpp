@@ -29,8 +29,11 @@ trace::Access access_of(const trace::Launch& l, uint64_t touch) {
   trace::LaneAddress lanes[32];
   const int n = l.lanes_of(r, lanes);
   const int k = std::min(int(touch & 31), n - 1);
-  return trace::Access{r.block, r.warp * 32u + lanes[k].lane, r.phase, lanes[k].allocation,
-                       lanes[k].offset, r.pc, r.size, r.write(), r.atomic()};
+  return trace::Access{r.block,         r.warp * 32u + lanes[k].lane,
+                       r.phase,         lanes[k].allocation,
+                       lanes[k].offset, r.pc,
+                       r.size,          r.write(),
+                       r.atomic()};
 }
 
 LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64_t max_cells,
@@ -125,10 +128,36 @@ std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchM
     const int n = l.lanes_of(r, lanes);
     for (int i = 0; i < n; ++i)
       if (lanes[i].lane == thread % 32)
-        out.push_back(trace::Access{r.block, thread, r.phase, lanes[i].allocation,
-                                    lanes[i].offset, r.pc, r.size, r.write(), r.atomic()});
+        out.push_back(trace::Access{r.block, thread, r.phase, lanes[i].allocation, lanes[i].offset,
+                                    r.pc, r.size, r.write(), r.atomic()});
   }
   return out;
+}
+
+BlockSteps block_steps(const trace::Launch& l, const LaunchMemory& m, uint32_t block) {
+  BlockSteps b;
+  if (block + 1 >= m.block_first.size()) return b;
+  trace::LaneAddress lanes[32];
+  for (uint32_t k = m.block_first[block]; k < m.block_first[block + 1]; ++k) {
+    const trace::Request& r = l.requests[m.block_requests[k]];
+    if (r.phase >= 65536) continue;  // no block has that many barriers worth stepping through
+    if (r.phase >= b.by_phase.size()) b.by_phase.resize(r.phase + 1);
+    const int n = l.lanes_of(r, lanes);
+    for (int i = 0; i < n; ++i) {
+      const trace::Access x{r.block,         r.warp * 32u + lanes[i].lane,
+                            r.phase,         lanes[i].allocation,
+                            lanes[i].offset, r.pc,
+                            r.size,          r.write(),
+                            r.atomic()};
+      b.by_phase[r.phase].push_back(x);
+      if (x.allocation == trace::Request::kStaticShared)
+        b.static_shared_bytes = std::max(b.static_shared_bytes, x.offset + x.size);
+      else if (x.allocation == trace::Request::kDynamicShared)
+        b.dynamic_shared_bytes = std::max(b.dynamic_shared_bytes, x.offset + x.size);
+    }
+  }
+  b.phases = uint32_t(b.by_phase.size());
+  return b;
 }
 
 }  // namespace cudalab::viz

@@ -18,7 +18,7 @@ struct BufferMap {
   uint64_t per_cell = 1;
   size_t cells = 0;
   std::vector<int64_t> last_block, last_thread;
-  std::vector<uint32_t> first;   // cells + 1 entries: the cell's accesses in `touches`
+  std::vector<uint32_t> first;    // cells + 1 entries: the cell's accesses in `touches`
   std::vector<uint64_t> touches;  // by cell, each cell's in order (see access_of)
   // Accesses that missed it (past its end, or before its start).
   std::vector<trace::Access> missed;
@@ -26,7 +26,7 @@ struct BufferMap {
 };
 
 struct LaunchMemory {
-  std::vector<BufferMap> buffers;         // by allocation id
+  std::vector<BufferMap> buffers;        // by allocation id
   std::vector<trace::Access> no_buffer;  // null and wild pointers, host memory (the first 256)
   uint64_t no_buffer_count = 0;
   // Each block's requests (indices into the launch's), so that selecting a
@@ -47,5 +47,19 @@ trace::Access access_of(const trace::Launch& l, uint64_t touch);
 // The selected thread's accesses, in its order.
 std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
                                            uint32_t block, uint32_t thread);
+
+// One block's accesses phase by phase (a phase runs from one
+// __syncthreads() to the next), for stepping through what it did: global
+// buffers and its shared memory.
+struct BlockSteps {
+  uint32_t phases = 0;
+  // Per phase, the block's accesses in the order its warps made them.
+  std::vector<std::vector<trace::Access>> by_phase;
+  // The bytes of static and dynamic shared memory it touched (from the
+  // 128-byte boundary the trace counts from).
+  uint64_t static_shared_bytes = 0, dynamic_shared_bytes = 0;
+};
+
+BlockSteps block_steps(const trace::Launch& l, const LaunchMemory& m, uint32_t block);
 
 }  // namespace cudalab::viz

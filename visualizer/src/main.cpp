@@ -49,7 +49,7 @@ void keep_libraries_loaded() {
 int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
-               "                   [--launch N] [--block N] [--thread N] [--metrics]\n"
+               "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
                "                   [--columns N]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
@@ -58,6 +58,7 @@ int usage(int code) {
                "                         block and thread as linear indices from 0; by\n"
                "                         default the thread that faulted, if one did)\n"
                "  --metrics              open the memory window on its metrics per line\n"
+               "  --step N               open it on the selected block's barrier phase N\n"
                "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
   return code;
 }
@@ -84,7 +85,7 @@ bool save_png(const std::string& path, int w, int h) {
 
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
-  long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0;
+  long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1;
   bool metrics = false, chosen = false;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -105,6 +106,11 @@ int main(int argc, char** argv) {
       if (std::sscanf(v, "%ldx%ld", &width, &height) != 2 || width < 320 || height < 240 ||
           width > 8192 || height > 8192) {
         std::fprintf(stderr, "cudalab-viz: --size wants WIDTHxHEIGHT, from 320x240 to 8192x8192\n");
+        return 2;
+      }
+    } else if (a == "--step") {
+      if (!parse_number(next(), 0, 65535, &step)) {
+        std::fprintf(stderr, "cudalab-viz: --step wants a barrier phase from 0 to 65535\n");
         return 2;
       }
     } else if (a == "--columns") {
@@ -132,6 +138,10 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
+  if (metrics && step >= 0) {
+    std::fprintf(stderr, "cudalab-viz: --metrics and --step open different tabs: give one\n");
+    return 2;
+  }
 
   cudalab::trace::Trace trace;
   try {
@@ -142,6 +152,8 @@ int main(int argc, char** argv) {
   }
   cudalab::viz::Selection sel;
   sel.show_metrics = metrics;
+  sel.show_steps = step >= 0;
+  sel.phase = int(std::max(step, 0L));
   sel.columns = int(columns);
   // A faulted launch opens on the thread that faulted, unless told otherwise.
   if (!chosen)

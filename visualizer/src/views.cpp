@@ -265,18 +265,25 @@ void Views::draw_memory(Selection& s) {
     return;
   }
   // The tab asked for on the command line is chosen once; then the user's.
-  const bool choose = !tab_chosen_, metrics_first = s.show_metrics;
+  const bool choose = !tab_chosen_, metrics_first = s.show_metrics, steps_first = s.show_steps;
   tab_chosen_ = true;
+  auto chosen = [&](bool first) { return choose && first ? ImGuiTabItemFlags_SetSelected : 0; };
   if (ImGui::BeginTabBar("memory views")) {
     if (ImGui::BeginTabItem("Who touched each element", nullptr,
-                            choose && !metrics_first ? ImGuiTabItemFlags_SetSelected : 0)) {
-      s.show_metrics = false;
+                            chosen(!metrics_first && !steps_first))) {
+      s.show_metrics = s.show_steps = false;
       draw_heatmaps(s);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Metrics per line", nullptr,
-                            choose && metrics_first ? ImGuiTabItemFlags_SetSelected : 0)) {
+    if (ImGui::BeginTabItem("Step through the block", nullptr, chosen(steps_first))) {
+      s.show_metrics = false;
+      s.show_steps = true;
+      draw_steps(s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Metrics per line", nullptr, chosen(metrics_first))) {
       s.show_metrics = true;
+      s.show_steps = false;
       draw_metrics(s);
       ImGui::EndTabItem();
     }
@@ -448,6 +455,141 @@ void Views::draw_heatmaps(Selection& s) {
       for (size_t i = 0; i < h.missed.size() && i < 4; ++i)
         ImGui::TextColored(kMissedText, "  %s: %s", who(l, h.missed[i]).c_str(),
                            miss_words(h.missed[i]).c_str());
+    }
+  }
+}
+
+// The selected block phase by phase: what it read and wrote between two
+// barriers, in global memory and in its shared memory, so that a tile's
+// load, the barrier and its use can be watched one after another.
+void Views::draw_steps(Selection& s) {
+  refresh(s);
+  const auto& l = trace_.launches[size_t(s.launch)];
+  if (steps_launch_ != s.launch || steps_block_ != s.block) {
+    steps_ = block_steps(l, memory_, uint32_t(s.block));
+    steps_launch_ = s.launch;
+    steps_block_ = s.block;
+  }
+  const auto b = trace::unflatten(uint32_t(s.block), l.grid);
+  if (steps_.phases == 0) {
+    ImGui::TextWrapped("Block (%u,%u,%u) made no recorded memory access.", b.x, b.y, b.z);
+    return;
+  }
+  const int last = int(steps_.phases) - 1;
+  if (s.playing && ImGui::GetTime() - last_step_time_ > 0.8) {
+    s.phase = s.phase >= last ? 0 : s.phase + 1;
+    last_step_time_ = ImGui::GetTime();
+  }
+  s.phase = std::clamp(s.phase, 0, last);
+  ImGui::TextWrapped(
+      "Block (%u,%u,%u) in barrier phases: phase 0 runs from the block's start to its first "
+      "__syncthreads(), phase 1 from there to the next, and so on (%u in all). Pick a block in "
+      "'Grid of blocks'; hover a cell for who touched it in this phase.",
+      b.x, b.y, b.z, steps_.phases);
+  if (ImGui::Button("< previous") && s.phase > 0) --s.phase;
+  ImGui::SameLine();
+  if (ImGui::Button(s.playing ? "pause" : "play")) {
+    s.playing = !s.playing;
+    last_step_time_ = ImGui::GetTime();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("next >") && s.phase < last) ++s.phase;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
+  ImGui::SliderInt("##phase", &s.phase, 0, last, "phase %d");
+  // One colour meaning for this view, its legend first.
+  const ImU32 kRead = IM_COL32(80, 150, 255, 255), kWritten = IM_COL32(255, 190, 60, 255),
+              kBoth = IM_COL32(90, 220, 120, 255), kEarlier = IM_COL32(80, 80, 92, 255);
+  auto legend = [](ImU32 c, const char* what) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
+    ImGui::Dummy(ImVec2(h, h));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(what);
+    ImGui::SameLine(0, 18);
+  };
+  legend(kRead, "read in this phase");
+  legend(kWritten, "written");
+  legend(kBoth, "read and written");
+  legend(kEarlier, "touched in an earlier phase");
+  legend(kMissed, "outside the buffer");
+  ImGui::NewLine();
+  // The places this block touched: its shared memory, then global buffers.
+  struct Place {
+    uint32_t id;
+    std::string name;
+    uint64_t bytes, per_cell;
+  };
+  std::vector<Place> places;
+  if (steps_.static_shared_bytes)
+    places.push_back({trace::Request::kStaticShared, "__shared__ memory of this block",
+                      steps_.static_shared_bytes, 1});
+  if (steps_.dynamic_shared_bytes)
+    places.push_back({trace::Request::kDynamicShared, "dynamic shared memory of this block",
+                      steps_.dynamic_shared_bytes, 1});
+  for (const BufferMap& h : memory_.buffers)
+    places.push_back({h.allocation->id,
+                      h.allocation->name.empty() ? "allocation " + std::to_string(h.allocation->id)
+                                                 : h.allocation->name,
+                      h.allocation->size, h.per_cell});
+  for (const Place& p : places) {
+    const uint64_t words = std::max<uint64_t>(1, (p.bytes + 3) / 4);
+    const size_t cells = size_t((words + p.per_cell - 1) / p.per_cell);
+    std::vector<uint8_t> state(cells, 0);  // bit 0 earlier, 1 read, 2 written
+    std::vector<std::vector<const trace::Access*>> now;
+    std::vector<const trace::Access*> missed;  // this phase's, outside the buffer
+    for (int ph = 0; ph <= s.phase; ++ph)
+      for (const trace::Access& x : steps_.by_phase[size_t(ph)]) {
+        if (x.allocation != p.id) continue;
+        if (!x.shared() && trace_.missed(x)) {
+          if (ph == s.phase) missed.push_back(&x);
+          continue;
+        }
+        const uint64_t c = x.offset / 4 / p.per_cell;
+        if (c >= cells) continue;
+        if (ph < s.phase) {
+          state[c] |= 1;
+          continue;
+        }
+        state[c] |= x.write ? 4 : 2;
+        if (now.empty()) now.resize(cells);
+        if (now[c].size() < 8) now[c].push_back(&x);
+      }
+    if (missed.empty() && std::all_of(state.begin(), state.end(), [](uint8_t v) { return v == 0; }))
+      continue;
+    ImGui::Separator();
+    ImGui::Text(
+        "%s: %llu bytes%s", p.name.c_str(), (unsigned long long)p.bytes,
+        p.per_cell > 1 ? (", each cell " + std::to_string(p.per_cell) + " elements").c_str() : "");
+    const int columns = s.columns > 0 && p.per_cell == 1 && p.id != trace::Request::kStaticShared &&
+                                p.id != trace::Request::kDynamicShared
+                            ? s.columns
+                            : 64;
+    const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(columns), 2.f, 16.f);
+    int hovered = -1;
+    draw_cells(("step" + std::to_string(p.id)).c_str(), int(cells), columns, cell,
+               [&](int i) {
+                 const uint8_t v = state[size_t(i)];
+                 if ((v & 6) == 6) return kBoth;
+                 if (v & 4) return kWritten;
+                 if (v & 2) return kRead;
+                 return v & 1 ? kEarlier : kUntouched;
+               },
+               -1, &hovered);
+    if (hovered >= 0 && !now.empty() && !now[size_t(hovered)].empty()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("[%llu] in phase %d:", (unsigned long long)(uint64_t(hovered) * p.per_cell),
+                  s.phase);
+      for (const trace::Access* x : now[size_t(hovered)]) ImGui::Text("%s", who(l, *x).c_str());
+      ImGui::EndTooltip();
+    }
+    if (!missed.empty()) {
+      ImGui::TextColored(kMissedText, "%zu access%s outside it in this phase:", missed.size(),
+                         missed.size() == 1 ? "" : "es");
+      for (size_t i = 0; i < missed.size() && i < 4; ++i)
+        ImGui::TextColored(kMissedText, "  %s: %s", who(l, *missed[i]).c_str(),
+                           miss_words(*missed[i]).c_str());
     }
   }
 }

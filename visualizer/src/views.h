@@ -17,6 +17,9 @@ struct Selection {
   int thread = -1;               // linear thread index in the block, -1: none
   bool color_by_thread = false;  // heatmap: colour by thread (lane) instead of block
   bool show_metrics = false;     // the memory window shows the metrics per line
+  bool show_steps = false;       // the memory window steps through the block's phases
+  int phase = 0;                 // the block's barrier phase shown by the steps
+  bool playing = false;          // the steps advance on their own
   int columns = 0;               // heatmap: elements per row (a matrix's width); 0: 64 cells
 };
 
@@ -34,6 +37,7 @@ class Views {
   void draw_heatmaps(Selection& s);
   void draw_metrics(const Selection& s);
   void draw_thread_accesses(const Selection& s);
+  void draw_steps(Selection& s);
   // The launch's memory (launch_memory.h), made when the launch or the row
   // width changes; the selected thread's accesses, when the thread does.
   void refresh(const Selection& s);
@@ -46,6 +50,9 @@ class Views {
   int memory_launch_ = -1, memory_columns_ = -1;  // what memory_ is of
   LaunchMemory memory_;
   int accesses_launch_ = -1, accesses_block_ = -1, accesses_thread_ = -1;
+  int steps_launch_ = -1, steps_block_ = -1;  // what steps_ are of
+  BlockSteps steps_;
+  double last_step_time_ = 0;
   bool tab_chosen_ = false;
   int metrics_launch_ = -1;  // the launch metrics_ are of
   trace::KernelMetrics metrics_;
