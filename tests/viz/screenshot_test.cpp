@@ -186,6 +186,29 @@ TEST_F(Viz, StepsShowATileLoadedThenUsed) {
   EXPECT_NE(out.find("give one"), std::string::npos) << out;
 }
 
+// A warp instruction drawn: a thread's first access (its read of a from
+// global memory) against sectors, its fourth (its write of tb into shared
+// memory) against the 32 banks; the figures said beside them.
+TEST_F(Viz, AWarpInstructionIsDrawnAgainstSectorsOrBanks) {
+  const std::string tiles = (dir_ / "tiles.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + tiles + " " CUDALAB_TRACED_TILES, &out), 0) << out;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + tiles +
+                          " --size 1024x700 --block 0 --thread 17 --screenshot ";
+  const std::string global = (dir_ / "global.png").string(),
+                    shared = (dir_ / "shared.png").string();
+  ASSERT_EQ(run(viz + global + " --access 0", &out), 0) << out;
+  ASSERT_EQ(run(viz + shared + " --access 3", &out), 0) << out;
+  // Target boxes are green: 4 sectors for the read (two rows of 16 floats),
+  // all 32 banks for the write (no conflict).
+  const size_t box = 100;  // pixels of one target box, at the least
+  const size_t sectors = pixels_of(global, 90, 220, 120), banks = pixels_of(shared, 90, 220, 120);
+  EXPECT_GT(sectors, 4 * box);
+  EXPECT_LT(sectors, 8 * box * 3) << "4 sectors, not 32";
+  EXPECT_GT(banks, 32 * box) << "the 32 banks, each one word";
+  EXPECT_EQ(pixels_of(shared, 255, 190, 60), 0u) << "no bank holds two words: no conflict drawn";
+}
+
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   std::ofstream(dir_ / "junk.trace") << "not a trace";
   std::string out;

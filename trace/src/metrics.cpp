@@ -172,6 +172,18 @@ void fill_lines(const Trace& t, const PerCodeAddress& per_pc, KernelMetrics& k) 
 
 }  // namespace
 
+GlobalCounts request_global_counts(const Trace& t, const Launch& l, const Request& r) {
+  LaneAddress lanes[32];
+  const int n = l.lanes_of(r, lanes);
+  return global_counts(t, lanes, n, r.size);
+}
+
+SharedCounts request_shared_counts(const Launch& l, const Request& r) {
+  LaneAddress lanes[32];
+  const int n = l.lanes_of(r, lanes);
+  return shared_counts(lanes, n, r.size);
+}
+
 std::vector<KernelMetrics> memory_metrics(const Trace& t) {
   std::vector<KernelMetrics> kernels;
   std::unordered_map<std::string, size_t> kernel_index;

@@ -118,7 +118,9 @@ LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64
 }
 
 std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
-                                           uint32_t block, uint32_t thread) {
+                                           uint32_t block, uint32_t thread,
+                                           std::vector<uint32_t>* requests) {
+  if (requests) requests->clear();
   std::vector<trace::Access> out;
   if (block + 1 >= m.block_first.size() || thread / 32 > 0xffff) return out;
   trace::LaneAddress lanes[32];
@@ -127,9 +129,11 @@ std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchM
     if (r.warp != thread / 32 || !(r.mask >> (thread % 32) & 1)) continue;
     const int n = l.lanes_of(r, lanes);
     for (int i = 0; i < n; ++i)
-      if (lanes[i].lane == thread % 32)
+      if (lanes[i].lane == thread % 32) {
         out.push_back(trace::Access{r.block, thread, r.phase, lanes[i].allocation, lanes[i].offset,
                                     r.pc, r.size, r.write(), r.atomic()});
+        if (requests) requests->push_back(m.block_requests[k]);
+      }
   }
   return out;
 }

@@ -45,8 +45,10 @@ LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64
 trace::Access access_of(const trace::Launch& l, uint64_t touch);
 
 // The selected thread's accesses, in its order.
+// `requests` (when given) gets the request (warp instruction) of each.
 std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
-                                           uint32_t block, uint32_t thread);
+                                           uint32_t block, uint32_t thread,
+                                           std::vector<uint32_t>* requests = nullptr);
 
 // One block's accesses phase by phase (a phase runs from one
 // __syncthreads() to the next), for stepping through what it did: global

@@ -50,6 +50,7 @@ int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
                "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
+               "                   [--access K]\n"
                "                   [--columns N]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
@@ -59,6 +60,8 @@ int usage(int code) {
                "                         default the thread that faulted, if one did)\n"
                "  --metrics              open the memory window on its metrics per line\n"
                "  --step N               open it on the selected block's barrier phase N\n"
+               "  --access K             open it on the warp instruction of the selected\n"
+               "                         thread's access K (from 0)\n"
                "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
   return code;
 }
@@ -85,7 +88,8 @@ bool save_png(const std::string& path, int w, int h) {
 
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
-  long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1;
+  long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
+       access = -1;
   bool metrics = false, chosen = false;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -113,6 +117,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cudalab-viz: --step wants a barrier phase from 0 to 65535\n");
         return 2;
       }
+    } else if (a == "--access") {
+      if (!parse_number(next(), 0, 1L << 30, &access)) {
+        std::fprintf(stderr, "cudalab-viz: --access wants a whole number from 0\n");
+        return 2;
+      }
     } else if (a == "--columns") {
       if (!parse_number(next(), 1, 4096, &columns)) {
         std::fprintf(stderr, "cudalab-viz: --columns wants a whole number from 1 to 4096\n");
@@ -138,8 +147,9 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
-  if (metrics && step >= 0) {
-    std::fprintf(stderr, "cudalab-viz: --metrics and --step open different tabs: give one\n");
+  if (int(metrics) + int(step >= 0) + int(access >= 0) > 1) {
+    std::fprintf(stderr,
+                 "cudalab-viz: --metrics, --step and --access open different tabs: give one\n");
     return 2;
   }
 
@@ -154,6 +164,7 @@ int main(int argc, char** argv) {
   sel.show_metrics = metrics;
   sel.show_steps = step >= 0;
   sel.phase = int(std::max(step, 0L));
+  sel.show_warp = access >= 0;
   sel.columns = int(columns);
   // A faulted launch opens on the thread that faulted, unless told otherwise.
   if (!chosen)
@@ -179,6 +190,7 @@ int main(int argc, char** argv) {
     }
     sel.block = int(block);
     sel.thread = int(thread);
+    sel.access = int(access);
   }
 
   glfwSetErrorCallback(

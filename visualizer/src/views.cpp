@@ -102,6 +102,7 @@ void Views::draw_launches(Selection& s) {
       s.launch = i;
       s.block = 0;
       s.thread = -1;
+      s.access = -1;
     }
   }
   if (!trace_.launches.empty()) {
@@ -129,6 +130,7 @@ void Views::draw_launches(Selection& s) {
       if (ImGui::SmallButton("select the faulting thread")) {
         s.block = int(l.fault.block);
         s.thread = int(l.fault.thread);
+        s.access = -1;
       }
     } else if (l.faulted) {
       ImGui::TextColored(kMissedText, "FAULTED (this trace does not say which thread)");
@@ -177,6 +179,7 @@ void Views::draw_grid(Selection& s) {
   if (hit >= 0) {
     s.block = hit;
     s.thread = -1;
+    s.access = -1;
   }
   ImGui::End();
 }
@@ -202,7 +205,10 @@ void Views::draw_block(Selection& s) {
   const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 24.f);
   const int hit = draw_cells(
       "block", count, columns, cell, [&](int i) { return hue_color(uint32_t(i / 32)); }, s.thread);
-  if (hit >= 0) s.thread = hit;
+  if (hit >= 0) {
+    s.thread = hit;
+    s.access = -1;
+  }
   ImGui::End();
 }
 
@@ -217,9 +223,9 @@ void Views::refresh(const Selection& s) {
     accesses_launch_ = -1;
   }
   if (accesses_launch_ != s.launch || accesses_block_ != s.block || accesses_thread_ != s.thread) {
-    thread_accesses_ = s.thread < 0
-                           ? std::vector<trace::Access>{}
-                           : thread_accesses(l, memory_, uint32_t(s.block), uint32_t(s.thread));
+    thread_accesses_ = s.thread < 0 ? std::vector<trace::Access>{}
+                                    : thread_accesses(l, memory_, uint32_t(s.block),
+                                                      uint32_t(s.thread), &thread_requests_);
     accesses_launch_ = s.launch;
     accesses_block_ = s.block;
     accesses_thread_ = s.thread;
@@ -265,25 +271,34 @@ void Views::draw_memory(Selection& s) {
     return;
   }
   // The tab asked for on the command line is chosen once; then the user's.
-  const bool choose = !tab_chosen_, metrics_first = s.show_metrics, steps_first = s.show_steps;
+  const bool choose = !tab_chosen_, metrics_first = s.show_metrics, steps_first = s.show_steps,
+             warp_first = s.show_warp;
   tab_chosen_ = true;
   auto chosen = [&](bool first) { return choose && first ? ImGuiTabItemFlags_SetSelected : 0; };
   if (ImGui::BeginTabBar("memory views")) {
     if (ImGui::BeginTabItem("Who touched each element", nullptr,
-                            chosen(!metrics_first && !steps_first))) {
-      s.show_metrics = s.show_steps = false;
+                            chosen(!metrics_first && !steps_first && !warp_first))) {
+      s.show_metrics = s.show_steps = s.show_warp = false;
       draw_heatmaps(s);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Step through the block", nullptr, chosen(steps_first))) {
-      s.show_metrics = false;
+      s.show_metrics = s.show_warp = false;
       s.show_steps = true;
       draw_steps(s);
       ImGui::EndTabItem();
     }
+    if (ImGui::BeginTabItem("Warp instruction", nullptr,
+                            warp_tab_asked_ ? ImGuiTabItemFlags_SetSelected : chosen(warp_first))) {
+      s.show_metrics = s.show_steps = false;
+      s.show_warp = true;
+      draw_warp_instruction(s);
+      ImGui::EndTabItem();
+    }
+    warp_tab_asked_ = false;
     if (ImGui::BeginTabItem("Metrics per line", nullptr, chosen(metrics_first))) {
       s.show_metrics = true;
-      s.show_steps = false;
+      s.show_steps = s.show_warp = false;
       draw_metrics(s);
       ImGui::EndTabItem();
     }
@@ -437,6 +452,7 @@ void Views::draw_heatmaps(Selection& s) {
       if (hit >= 0 && h.last_block[c] >= 0) {
         s.block = int(h.last_block[c]);
         s.thread = int(h.last_thread[c]);
+        s.access = -1;
       }
     } else if (hovered >= 0) {
       ImGui::BeginTooltip();
@@ -594,7 +610,144 @@ void Views::draw_steps(Selection& s) {
   }
 }
 
-void Views::draw_thread_accesses(const Selection& s) {
+// One warp-level memory instruction (a request): its lanes' addresses
+// against 32-byte sectors (global memory: coalescing) or the 32 banks of
+// shared memory (conflicts), with the figures Nsight Compute counts.
+void Views::draw_warp_instruction(Selection& s) {
+  refresh(s);
+  if (s.thread < 0 || s.access < 0 || size_t(s.access) >= thread_requests_.size()) {
+    ImGui::TextWrapped(
+        "Select a thread in 'Threads of the block', then click one of its accesses in 'Selected "
+        "thread': its warp's instruction is drawn here, each lane's address against the 32-byte "
+        "sectors it moves (global memory) or the 32 banks (shared memory).");
+    return;
+  }
+  const auto& l = trace_.launches[size_t(s.launch)];
+  const trace::Request& r = l.requests[thread_requests_[size_t(s.access)]];
+  trace::LaneAddress lanes[32];
+  const int n = l.lanes_of(r, lanes);
+  const auto b = trace::unflatten(r.block, l.grid);
+  ImGui::TextWrapped(
+      "%s: a %s of %u bytes a lane by %d of the 32 lanes of warp %u (threads %u to "
+      "%u) of block (%u,%u,%u)%s",
+      trace_.where(r.pc).c_str(),
+      r.atomic()  ? "atomic"
+      : r.write() ? "write"
+                  : "read",
+      r.size, n, r.warp, r.warp * 32u, r.warp * 32u + 31, b.x, b.y, b.z,
+      r.shared() ? ", in shared memory" : ", in global memory");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float lane_w = std::max(10.f, width / 32.f);
+  const float box = std::min(lane_w - 2, 22.f);
+  const ImU32 kLane = IM_COL32(80, 150, 255, 255), kIdle = IM_COL32(60, 60, 68, 255),
+              kTarget = IM_COL32(90, 220, 120, 255), kConflict = IM_COL32(255, 190, 60, 255);
+  auto label = [&](ImVec2 at, const char* text) {
+    dl->AddText(at, IM_COL32(230, 230, 230, 255), text);
+  };
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float lane_y = origin.y + ImGui::GetTextLineHeight() + 4, target_y = lane_y + 120;
+  label(origin, "lanes");
+  uint32_t lane_of_slot[32];
+  for (int i = 0; i < 32; ++i) lane_of_slot[i] = 32;
+  for (int i = 0; i < n; ++i) lane_of_slot[lanes[i].lane] = uint32_t(i);
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const float x = origin.x + float(lane) * lane_w;
+    dl->AddRectFilled(ImVec2(x, lane_y), ImVec2(x + box, lane_y + box),
+                      lane_of_slot[lane] < 32 ? kLane : kIdle);
+    if (lane % 4 == 0) label(ImVec2(x, lane_y + box + 2), std::to_string(lane).c_str());
+  }
+  std::string said;
+  if (r.shared()) {
+    // Banks: a lane's 4-byte word w is in bank w % 32; lanes in one bank
+    // reading different words take a wavefront each.
+    const trace::SharedCounts c = trace::request_shared_counts(l, r);
+    std::vector<std::vector<uint64_t>> words(32);
+    for (int i = 0; i < n; ++i) {
+      const uint64_t w = lanes[i].offset / 4;
+      auto& in = words[w % 32];
+      if (std::find(in.begin(), in.end(), w) == in.end()) in.push_back(w);
+    }
+    label(
+        ImVec2(origin.x, target_y + box + ImGui::GetTextLineHeight() + 4),
+        "banks (4-byte words; a bank holding more than one word the lanes ask for is a conflict)");
+    for (int bank = 0; bank < 32; ++bank) {
+      const float x = origin.x + float(bank) * lane_w;
+      const size_t k = words[size_t(bank)].size();
+      dl->AddRectFilled(ImVec2(x, target_y), ImVec2(x + box, target_y + box),
+                        k == 0   ? kIdle
+                        : k == 1 ? kTarget
+                                 : kConflict);
+      if (k > 1) label(ImVec2(x + 2, target_y + 2), std::to_string(k).c_str());
+      if (bank % 4 == 0) label(ImVec2(x, target_y + box + 2), std::to_string(bank).c_str());
+    }
+    for (int i = 0; i < n; ++i) {
+      const float x0 = origin.x + float(lanes[i].lane) * lane_w + box / 2;
+      const float x1 = origin.x + float(lanes[i].offset / 4 % 32) * lane_w + box / 2;
+      const size_t k = words[lanes[i].offset / 4 % 32].size();
+      dl->AddLine(ImVec2(x0, lane_y + box), ImVec2(x1, target_y), k > 1 ? kConflict : kTarget);
+    }
+    char text[256];
+    std::snprintf(text, sizeof(text), "%llu wavefront%s (the least it could take: %llu): %s",
+                  (unsigned long long)c.wavefronts, c.wavefronts == 1 ? "" : "s",
+                  (unsigned long long)(c.wavefronts - c.conflicts),
+                  c.conflicts ? "the lanes of one bank wait for each other (a bank conflict)"
+                              : "no bank conflict");
+    said = text;
+  } else {
+    // Sectors: aligned 32 bytes of the address space; each distinct one
+    // the lanes touch is moved whole.
+    const trace::GlobalCounts c = trace::request_global_counts(trace_, l, r);
+    std::vector<uint64_t> sectors;
+    auto address = [&](const trace::LaneAddress& a) {
+      const trace::Allocation* al = trace_.allocation(a.allocation);
+      return (al ? al->base : 0) + a.offset;
+    };
+    for (int i = 0; i < n; ++i) {
+      const uint64_t first = address(lanes[i]) / 32,
+                     last = (address(lanes[i]) + std::max<uint8_t>(r.size, 1) - 1) / 32;
+      for (uint64_t sct = first; sct <= last; ++sct) sectors.push_back(sct);
+    }
+    std::sort(sectors.begin(), sectors.end());
+    sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
+    const size_t shown = std::min<size_t>(sectors.size(), 32);
+    label(ImVec2(origin.x, target_y + box + ImGui::GetTextLineHeight() + 4),
+          "32-byte sectors moved (in address order; a 128-byte line is 4 sectors)");
+    for (size_t k = 0; k < shown; ++k) {
+      const float x = origin.x + float(k) * lane_w;
+      const bool line_start = k == 0 || sectors[k] / 4 != sectors[k - 1] / 4;
+      dl->AddRectFilled(ImVec2(x, target_y), ImVec2(x + box, target_y + box), kTarget);
+      if (line_start)
+        dl->AddLine(ImVec2(x - 1, target_y - 4), ImVec2(x - 1, target_y + box + 4),
+                    IM_COL32(230, 230, 230, 255), 2.0f);
+    }
+    for (int i = 0; i < n; ++i) {
+      const auto at = std::lower_bound(sectors.begin(), sectors.end(), address(lanes[i]) / 32);
+      const size_t k = size_t(at - sectors.begin());
+      if (k >= shown) continue;
+      const float x0 = origin.x + float(lanes[i].lane) * lane_w + box / 2;
+      const float x1 = origin.x + float(k) * lane_w + box / 2;
+      dl->AddLine(ImVec2(x0, lane_y + box), ImVec2(x1, target_y), kLane);
+    }
+    char text[320];
+    std::snprintf(text, sizeof(text),
+                  "%llu sector%s of 32 bytes moved for %llu bytes asked: %.0f %% of what moved "
+                  "was used%s%s",
+                  (unsigned long long)c.sectors, c.sectors == 1 ? "" : "s",
+                  (unsigned long long)c.bytes, c.efficiency(),
+                  c.efficiency() < 50 ? " (scattered lanes: not coalesced)" : "",
+                  sectors.size() > shown ? "; the first 32 sectors drawn" : "");
+    said = text;
+  }
+  ImGui::Dummy(ImVec2(width, target_y + box + 2 * ImGui::GetTextLineHeight() + 12 - origin.y));
+  ImGui::TextWrapped("%s", said.c_str());
+  ImGui::TextWrapped(
+      "Nsight Compute counts the same per line: sectors per request for global memory "
+      "(4 when a warp reads 32 consecutive floats), wavefronts per request for shared memory "
+      "(1 without bank conflicts). The 'Metrics per line' tab sums them over the launch.");
+}
+
+void Views::draw_thread_accesses(Selection& s) {
   ImGui::Begin("Selected thread", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty() || s.thread < 0) {
     ImGui::TextWrapped(
@@ -611,30 +764,37 @@ void Views::draw_thread_accesses(const Selection& s) {
   if (l.faulted && l.fault.known && l.fault.block == uint32_t(s.block) &&
       l.fault.thread == uint32_t(s.thread))
     ImGui::TextColored(kMissedText, "this thread faulted: %s", l.fault.what.c_str());
+  if (!thread_accesses_.empty())
+    ImGui::TextWrapped(
+        "Click an access for its warp instruction: the 32 lanes against "
+        "sectors or banks.");
   int shown = 0;
-  for (const trace::Access& x : thread_accesses_) {
+  for (size_t i = 0; i < thread_accesses_.size(); ++i) {
+    const trace::Access& x = thread_accesses_[i];
     if (++shown > 200) {
       ImGui::Text("...");
       break;
     }
-    if (x.shared()) {
-      ImGui::Text("%-6s shared [%llu]  %s  (%uB at +%llu)",
-                  x.atomic  ? "atomic"
-                  : x.write ? "write"
-                            : "read",
-                  (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
-                  (unsigned long long)x.offset);
-      continue;
-    }
     const char* what = x.atomic ? "atomic" : x.write ? "write" : "read";
-    if (trace_.missed(x)) {
-      ImGui::TextColored(kMissedText, "%-6s %s  %s  (out of bounds)", what, miss_words(x).c_str(),
-                         trace_.where(x.pc).c_str());
-      continue;
+    char label[320];
+    if (x.shared())
+      std::snprintf(label, sizeof(label), "%-6s shared [%llu]  %s  (%uB at +%llu)##a%zu", what,
+                    (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
+                    (unsigned long long)x.offset, i);
+    else if (trace_.missed(x))
+      std::snprintf(label, sizeof(label), "%-6s %s  %s  (out of bounds)##a%zu", what,
+                    miss_words(x).c_str(), trace_.where(x.pc).c_str(), i);
+    else
+      std::snprintf(label, sizeof(label), "%-6s alloc %u [%llu]  %s  (%uB at +%llu)##a%zu", what,
+                    x.allocation, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
+                    x.size, (unsigned long long)x.offset, i);
+    const bool missed = !x.shared() && trace_.missed(x);
+    if (missed) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
+    if (ImGui::Selectable(label, s.access == int(i))) {
+      s.access = int(i);
+      warp_tab_asked_ = true;
     }
-    ImGui::Text("%-6s alloc %u [%llu]  %s  (%uB at +%llu)", what, x.allocation,
-                (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
-                (unsigned long long)x.offset);
+    if (missed) ImGui::PopStyleColor();
   }
   if (shown == 0) ImGui::Text("this thread touched no global memory");
   ImGui::End();

@@ -20,7 +20,11 @@ struct Selection {
   bool show_steps = false;       // the memory window steps through the block's phases
   int phase = 0;                 // the block's barrier phase shown by the steps
   bool playing = false;          // the steps advance on their own
-  int columns = 0;               // heatmap: elements per row (a matrix's width); 0: 64 cells
+  // The warp instruction shown: the selected thread's access number
+  // `access` (-1: none), its lanes against sectors or banks.
+  int access = -1;
+  bool show_warp = false;  // the memory window opens on it
+  int columns = 0;         // heatmap: elements per row (a matrix's width); 0: 64 cells
 };
 
 class Views {
@@ -36,7 +40,8 @@ class Views {
   void draw_memory(Selection& s);
   void draw_heatmaps(Selection& s);
   void draw_metrics(const Selection& s);
-  void draw_thread_accesses(const Selection& s);
+  void draw_thread_accesses(Selection& s);
+  void draw_warp_instruction(Selection& s);
   void draw_steps(Selection& s);
   // The launch's memory (launch_memory.h), made when the launch or the row
   // width changes; the selected thread's accesses, when the thread does.
@@ -57,6 +62,8 @@ class Views {
   int metrics_launch_ = -1;  // the launch metrics_ are of
   trace::KernelMetrics metrics_;
   std::vector<trace::Access> thread_accesses_;  // the selected thread's, in its order
+  std::vector<uint32_t> thread_requests_;       // the request of each
+  bool warp_tab_asked_ = false;                 // an access was clicked: show its tab
 };
 
 // Colour of warp `w`, block `b`... as ImU32 (a hue wheel).

@@ -63,6 +63,10 @@ struct StepCounts {
   void add(const StepCounts& o);
 };
 
+// The figures of one request, as the per-line figures count it.
+GlobalCounts request_global_counts(const Trace& t, const Launch& l, const Request& r);
+SharedCounts request_shared_counts(const Launch& l, const Request& r);
+
 struct LineMetrics {
   std::string where;              // "file.cu:12"
   bool simulator_header = false;  // a line of cudalab's own headers, not the program's
