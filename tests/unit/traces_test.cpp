@@ -200,6 +200,14 @@ TEST_F(Traces, FindingsAreRecordedInTraces) {
   EXPECT_NE(f.where.find("race_shared_no_barrier.cu:10"), std::string::npos) << f.where;
   EXPECT_NE(f.message.find("`s` in reverse"), std::string::npos) << f.message;
   EXPECT_EQ(f.count, 32u);
+  // The two racing accesses, for the viewer to step to: thread 32 reading
+  // at line 10 what thread 31 wrote at line 9, in block 0.
+  EXPECT_NE(f.where_other.find("race_shared_no_barrier.cu:9"), std::string::npos) << f.where_other;
+  EXPECT_EQ(f.thread, 32);
+  EXPECT_EQ(f.block, 0);
+  EXPECT_EQ(f.other_thread, 31);
+  EXPECT_EQ(f.other_block, 0);
+  EXPECT_NE(f.advice.find("__syncthreads()"), std::string::npos) << f.advice;
 }
 
 // The trace groups lanes as a warp issues them: one request per warp-level

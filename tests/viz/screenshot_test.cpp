@@ -209,6 +209,34 @@ TEST_F(Viz, AWarpInstructionIsDrawnAgainstSectorsOrBanks) {
   EXPECT_EQ(pixels_of(shared, 255, 190, 60), 0u) << "no bank holds two words: no conflict drawn";
 }
 
+// A race finding, stepped to: the viewer opens on the finding's thread, in
+// the step view at the phase of its access (the shared memory drawn), and
+// frames the two racing accesses in white; a finding that is not there is
+// a clear error.
+TEST_F(Viz, AFindingIsSteppedToWithItsAccessesFramed) {
+  const std::string race = (dir_ / "race.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + race + " " CUDALAB_TRACED_RACE, &out), 0)
+      << out;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + race;
+  const std::string found = (dir_ / "found.png").string(), plain = (dir_ / "plain.png").string();
+  ASSERT_EQ(run(viz + " --size 1024x700 --finding 1 --screenshot " + found, &out), 0) << out;
+  // The same block, thread and tab without the finding: no frames.
+  ASSERT_EQ(
+      run(viz + " --size 1024x700 --block 0 --thread 32 --step 0 --screenshot " + plain, &out), 0)
+      << out;
+  EXPECT_GT(pixels_of(found, 90, 220, 120), 1000u) << "the step view, shared memory drawn";
+  // A white frame covers the edge of the racing shared-memory cell (read and
+  // written in this phase: green), about 50 pixels of it.
+  const size_t framed_green = pixels_of(found, 90, 220, 120),
+               plain_green = pixels_of(plain, 90, 220, 120);
+  EXPECT_GE(plain_green, framed_green + 30) << "a frame over the racing cell";
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + race + " --finding 9", &out), 2);
+  EXPECT_NE(out.find("--finding 9, but launch 1 has 2 findings"), std::string::npos) << out;
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + trace_ + " --finding 1", &out), 2);
+  EXPECT_NE(out.find("record the trace with CUDALAB_CHECK set"), std::string::npos) << out;
+}
+
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   std::ofstream(dir_ / "junk.trace") << "not a trace";
   std::string out;

@@ -50,7 +50,7 @@ int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
                "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
-               "                   [--access K]\n"
+               "                   [--access K] [--finding N]\n"
                "                   [--columns N]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
@@ -62,6 +62,8 @@ int usage(int code) {
                "  --step N               open it on the selected block's barrier phase N\n"
                "  --access K             open it on the warp instruction of the selected\n"
                "                         thread's access K (from 0)\n"
+               "  --finding N            step to the launch's check finding N (from 1):\n"
+               "                         its thread, its phase, its accesses framed\n"
                "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
   return code;
 }
@@ -89,7 +91,7 @@ bool save_png(const std::string& path, int w, int h) {
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
-       access = -1;
+       access = -1, finding = 0;
   bool metrics = false, chosen = false;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -122,6 +124,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cudalab-viz: --access wants a whole number from 0\n");
         return 2;
       }
+    } else if (a == "--finding") {
+      if (!parse_number(next(), 1, 1L << 30, &finding)) {
+        std::fprintf(stderr, "cudalab-viz: --finding wants a whole number from 1\n");
+        return 2;
+      }
     } else if (a == "--columns") {
       if (!parse_number(next(), 1, 4096, &columns)) {
         std::fprintf(stderr, "cudalab-viz: --columns wants a whole number from 1 to 4096\n");
@@ -147,9 +154,10 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
-  if (int(metrics) + int(step >= 0) + int(access >= 0) > 1) {
+  if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) > 1) {
     std::fprintf(stderr,
-                 "cudalab-viz: --metrics, --step and --access open different tabs: give one\n");
+                 "cudalab-viz: --metrics, --step, --access and --finding open different tabs: "
+                 "give one\n");
     return 2;
   }
 
@@ -191,6 +199,23 @@ int main(int argc, char** argv) {
     sel.block = int(block);
     sel.thread = int(thread);
     sel.access = int(access);
+    if (finding > 0) {
+      if (finding > long(l.findings.size())) {
+        std::fprintf(stderr, "cudalab-viz: --finding %ld, but launch %ld has %zu findings%s\n",
+                     finding, launch, l.findings.size(),
+                     l.findings.empty() ? " (record the trace with CUDALAB_CHECK set)" : "");
+        return 2;
+      }
+      const auto& f = l.findings[size_t(finding - 1)];
+      if (f.thread < 0 || f.block < 0) {
+        std::fprintf(stderr, "cudalab-viz: finding %ld names no thread to step to\n", finding);
+        return 2;
+      }
+      sel.finding = int(finding - 1);
+      sel.finding_asked = true;
+      sel.block = int(f.block);
+      sel.thread = int(f.thread);
+    }
   }
 
   glfwSetErrorCallback(

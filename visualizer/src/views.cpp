@@ -49,6 +49,17 @@ int draw_cells(const char* id, int count, int columns, float cell, ColorOf color
   return -1;
 }
 
+// "file.cu:12" of "/path/to/file.cu:12".
+std::string file_name(const std::string& where) {
+  const auto slash = where.rfind('/');
+  return slash == std::string::npos ? where : where.substr(slash + 1);
+}
+
+// Whether a finding's "where" (a full path and line) is the line `short_where` names.
+bool same_line(const std::string& where, const std::string& short_where) {
+  return !where.empty() && file_name(where) == short_where;
+}
+
 std::string dims(const trace::Dim3& d) {
   char b[64];
   std::snprintf(b, sizeof(b), "(%u,%u,%u)", d.x, d.y, d.z);
@@ -140,15 +151,23 @@ void Views::draw_launches(Selection& s) {
       ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1),
                          "%zu check finding%s (CUDALAB_CHECK):", l.findings.size(),
                          l.findings.size() == 1 ? "" : "s");
-      for (const auto& f : l.findings) {
-        std::string where = f.where;
-        if (auto slash = where.rfind('/'); slash != std::string::npos)
-          where = where.substr(slash + 1);
+      for (size_t i = 0; i < l.findings.size(); ++i) {
+        const auto& f = l.findings[i];
         ImGui::Bullet();
-        ImGui::TextWrapped("%s %s at %s (x%llu)", f.tool.c_str(), f.kind.c_str(), where.c_str(),
-                           (unsigned long long)f.count);
+        ImGui::TextWrapped("%s %s at %s%s%s (x%llu)", f.tool.c_str(), f.kind.c_str(),
+                           file_name(f.where).c_str(), f.where_other.empty() ? "" : " against ",
+                           file_name(f.where_other).c_str(), (unsigned long long)f.count);
         ImGui::Indent();
         ImGui::TextWrapped("%s", f.message.c_str());
+        if (!f.advice.empty()) ImGui::TextWrapped("%s", f.advice.c_str());
+        if (f.thread >= 0 && f.block >= 0 &&
+            ImGui::SmallButton(("show it, step by step##finding" + std::to_string(i)).c_str())) {
+          s.finding = int(i);
+          s.block = int(f.block);
+          s.thread = int(f.thread);
+          s.access = -1;
+          s.finding_asked = true;
+        }
         ImGui::Unindent();
       }
     }
@@ -282,7 +301,9 @@ void Views::draw_memory(Selection& s) {
       draw_heatmaps(s);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Step through the block", nullptr, chosen(steps_first))) {
+    if (ImGui::BeginTabItem(
+            "Step through the block", nullptr,
+            s.finding_asked ? ImGuiTabItemFlags_SetSelected : chosen(steps_first))) {
       s.show_metrics = s.show_warp = false;
       s.show_steps = true;
       draw_steps(s);
@@ -496,6 +517,22 @@ void Views::draw_steps(Selection& s) {
     s.phase = s.phase >= last ? 0 : s.phase + 1;
     last_step_time_ = ImGui::GetTime();
   }
+  // A finding asked for: the phase of its thread's access at its line.
+  const trace::Finding* finding = s.finding >= 0 && size_t(s.finding) < l.findings.size()
+                                      ? &l.findings[size_t(s.finding)]
+                                      : nullptr;
+  if (finding && finding->block != s.block) finding = nullptr;
+  if (finding && s.finding_asked) {
+    for (uint32_t ph = 0; ph < steps_.phases && s.finding_asked; ++ph)
+      for (const trace::Access& x : steps_.by_phase[ph])
+        if (int64_t(x.thread) == finding->thread && same_line(finding->where, trace_.where(x.pc))) {
+          s.phase = int(ph);
+          s.playing = false;
+          s.finding_asked = false;
+          break;
+        }
+  }
+  s.finding_asked = false;
   s.phase = std::clamp(s.phase, 0, last);
   ImGui::TextWrapped(
       "Block (%u,%u,%u) in barrier phases: phase 0 runs from the block's start to its first "
@@ -531,6 +568,28 @@ void Views::draw_steps(Selection& s) {
   legend(kEarlier, "touched in an earlier phase");
   legend(kMissed, "outside the buffer");
   ImGui::NewLine();
+  // The finding's two accesses framed in white (a race: one thread's access
+  // and the other's it was not ordered with).
+  auto framed = [&](const trace::Access& x) {
+    if (!finding) return false;
+    if (int64_t(x.thread) == finding->thread && same_line(finding->where, trace_.where(x.pc)))
+      return true;
+    return finding->other_block == s.block && int64_t(x.thread) == finding->other_thread &&
+           same_line(finding->where_other, trace_.where(x.pc));
+  };
+  if (finding) {
+    const auto t = trace::unflatten(uint32_t(finding->thread), l.block);
+    ImGui::TextWrapped(
+        "Framed in white: %s %s, thread (%u,%u,%u) at %s%s%s", finding->tool.c_str(),
+        finding->kind.c_str(), t.x, t.y, t.z, file_name(finding->where).c_str(),
+        finding->where_other.empty() ? "" : " against ",
+        finding->where_other.empty()
+            ? ""
+            : (file_name(finding->where_other) +
+               (finding->other_thread >= 0 ? " of thread " + std::to_string(finding->other_thread)
+                                           : std::string()))
+                  .c_str());
+  }
   // The places this block touched: its shared memory, then global buffers.
   struct Place {
     uint32_t id;
@@ -555,6 +614,7 @@ void Views::draw_steps(Selection& s) {
     std::vector<uint8_t> state(cells, 0);  // bit 0 earlier, 1 read, 2 written
     std::vector<std::vector<const trace::Access*>> now;
     std::vector<const trace::Access*> missed;  // this phase's, outside the buffer
+    std::vector<char> frame(cells, 0);         // the finding's accesses in this phase
     for (int ph = 0; ph <= s.phase; ++ph)
       for (const trace::Access& x : steps_.by_phase[size_t(ph)]) {
         if (x.allocation != p.id) continue;
@@ -569,6 +629,7 @@ void Views::draw_steps(Selection& s) {
           continue;
         }
         state[c] |= x.write ? 4 : 2;
+        if (framed(x)) frame[c] = 1;
         if (now.empty()) now.resize(cells);
         if (now[c].size() < 8) now[c].push_back(&x);
       }
@@ -584,6 +645,7 @@ void Views::draw_steps(Selection& s) {
                             : 64;
     const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(columns), 2.f, 16.f);
     int hovered = -1;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
     draw_cells(("step" + std::to_string(p.id)).c_str(), int(cells), columns, cell,
                [&](int i) {
                  const uint8_t v = state[size_t(i)];
@@ -593,6 +655,13 @@ void Views::draw_steps(Selection& s) {
                  return v & 1 ? kEarlier : kUntouched;
                },
                -1, &hovered);
+    for (size_t i = 0; i < cells; ++i)
+      if (frame[i]) {
+        const float x = origin.x + float(i % size_t(columns)) * cell,
+                    y = origin.y + float(i / size_t(columns)) * cell;
+        ImGui::GetWindowDrawList()->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell),
+                                            kSelected, 0, 0, 2.0f);
+      }
     if (hovered >= 0 && !now.empty() && !now[size_t(hovered)].empty()) {
       ImGui::BeginTooltip();
       ImGui::Text("[%llu] in phase %d:", (unsigned long long)(uint64_t(hovered) * p.per_cell),

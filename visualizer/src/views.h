@@ -23,8 +23,10 @@ struct Selection {
   // The warp instruction shown: the selected thread's access number
   // `access` (-1: none), its lanes against sectors or banks.
   int access = -1;
-  bool show_warp = false;  // the memory window opens on it
-  int columns = 0;         // heatmap: elements per row (a matrix's width); 0: 64 cells
+  bool show_warp = false;      // the memory window opens on it
+  int finding = -1;            // the launch's finding shown on the pictures (-1: none)
+  bool finding_asked = false;  // step to it: its block, thread and phase
+  int columns = 0;             // heatmap: elements per row (a matrix's width); 0: 64 cells
 };
 
 class Views {

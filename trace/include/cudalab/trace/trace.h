@@ -95,7 +95,12 @@ struct FloatOps {
 // A check's finding (CUDALAB_CHECK), as the run reported it.
 struct Finding {
   std::string tool, kind, where, message;
+  std::string where_other;  // a race's other access ("" when there is none)
+  std::string advice;
   uint64_t count = 1;
+  // The thread (linear in its block) and block (linear in the grid) it
+  // names, and a race's other thread; -1 when it names none.
+  int64_t thread = -1, block = -1, other_thread = -1, other_block = -1;
 };
 
 // The thread that stopped a faulted launch (a GPU would have faulted there).
