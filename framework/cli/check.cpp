@@ -94,6 +94,7 @@ int check(const CheckOptions& opt) {
   g.sandbox_uid = claim_sandbox_uids();
   // A picture for PrairieLearn's results (kept only there) or where asked.
   std::optional<TempFile> pl_picture;
+  if (!opt.trace_path.empty()) g.trace_path = fs::absolute(opt.trace_path);
   if (!opt.picture_path.empty()) {
     g.picture_path = fs::absolute(opt.picture_path);
   } else if (!opt.prairielearn_path.empty()) {
@@ -149,9 +150,16 @@ int check(const CheckOptions& opt) {
     std::ofstream(opt.classroom_path) << classroom_json(r).dump() << "\n";
   if (!r.picture_test.empty() && !opt.picture_path.empty())
     std::cout << "picture of test " << r.picture_test << " written to " << opt.picture_path
-              << " (open the trace in cudalab-viz to explore it)\n";
-  else if (!g.picture_path.empty() && !r.picture_note.empty() && !opt.picture_path.empty())
-    std::cout << "no picture: " << r.picture_note << "\n";
+              << (opt.trace_path.empty() ? " (--trace FILE keeps its trace, to explore it)" : "")
+              << "\n";
+  if (!r.picture_test.empty() && !opt.trace_path.empty())
+    std::cout << "trace of test " << r.picture_test << " written to " << opt.trace_path
+              << ": look at it with cudalab-viz " << opt.trace_path
+              << " (red: out of bounds; --step 0 steps through the barriers)\n";
+  if (r.picture_test.empty() && !r.picture_note.empty() &&
+      (!opt.picture_path.empty() || !opt.trace_path.empty()))
+    std::cout << "no " << (opt.picture_path.empty() ? "trace" : "picture") << ": " << r.picture_note
+              << "\n";
   if (!opt.prairielearn_path.empty()) {
     write_atomically(
         opt.prairielearn_path,

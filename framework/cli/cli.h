@@ -67,6 +67,7 @@ struct CheckOptions {
   std::string classroom_path;     // GitHub Classroom's reporter's JSON
   std::string prairielearn_path;  // PrairieLearn's results.json
   std::string picture_path;       // the first failing visible test, drawn
+  std::string trace_path;         // ... and its trace, kept for cudalab-viz
   // When set: exit 0 only if exactly these tests fail ("none", "all" or
   // names with commas), for CI runs over known-wrong files.
   std::string expect_failed;

@@ -273,7 +273,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   }
   // On a GPU, the simulator's build too, for the rubrics and the picture.
   std::string no_simulator;  // why there is none
-  if (o.gpu && ((o.rubrics && !lesson.rubrics.empty()) || !o.picture_path.empty() || o.diagnose)) {
+  if (o.gpu && ((o.rubrics && !lesson.rubrics.empty()) || !o.picture_path.empty() ||
+                !o.trace_path.empty() || o.diagnose)) {
     const ProcessResult sb = build(false, "program_sim");
     if (const std::string why = machine_problem(sb); !why.empty()) {
       rec.status = "error";
@@ -373,7 +374,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     }
     if (done) done(t);
   }
-  if (!o.picture_path.empty())
+  if (!o.picture_path.empty() || !o.trace_path.empty())
     rec.picture_note = no_simulator.empty() ? take_picture(lesson, on_simulator, o, &budget, &rec)
                                             : "the file does not build for the simulator";
   return finish();

@@ -32,6 +32,9 @@ struct GradeOptions {
   // When set: a picture of the first visible test that failed (the test
   // again, traced, drawn by cudalab-viz) is written there.
   std::filesystem::path picture_path;
+  // When set: the trace of that test (the same run) is kept there, for
+  // cudalab-viz; without picture_path, nothing is drawn.
+  std::filesystem::path trace_path;
 };
 
 struct TestRecord {
@@ -51,8 +54,8 @@ struct GradeRecord {
   double score = 0, max_score = 0, seconds = 0;  // max_score: without extra credit
   uint64_t seed = 0;
   std::string sandbox;  // "bubblewrap" or "unconfined"
-  // The test the picture is of ("" when none was asked for or could be
-  // drawn), and why there is none when one was asked for.
+  // The test the picture (or the kept trace) is of ("" when none was asked
+  // for or could be made), and why there is none when one was asked for.
   std::string picture_test, picture_note;
 };
 

@@ -396,6 +396,18 @@ void Views::draw_heatmaps(Selection& s) {
       "for every access to it, in order; click to select the thread.",
       s.color_by_thread ? "thread" : "block",
       s.color_by_thread ? ", by thread number in the block" : "");
+  // The misses first, so that they are seen without scrolling.
+  std::string misses;
+  for (const BufferMap& h : memory_.buffers)
+    if (h.missed_count)
+      misses += (misses.empty() ? "" : ", ") + std::to_string(h.missed_count) + " outside " +
+                (h.allocation->name.empty() ? "allocation " + std::to_string(h.allocation->id)
+                                            : h.allocation->name);
+  if (!misses.empty())
+    ImGui::TextColored(kMissedText,
+                       "Out of bounds: %s (listed under each buffer, drawn red past "
+                       "its end).",
+                       misses.c_str());
   if (memory_.no_buffer_count) {
     ImGui::TextColored(kMissedText, "%llu access%s to no buffer at all:",
                        (unsigned long long)memory_.no_buffer_count,
