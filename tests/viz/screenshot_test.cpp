@@ -237,6 +237,26 @@ TEST_F(Viz, AFindingIsSteppedToWithItsAccessesFramed) {
   EXPECT_NE(out.find("record the trace with CUDALAB_CHECK set"), std::string::npos) << out;
 }
 
+// A source line picked: the cells it touched are framed in cyan (line 14
+// reads all of a, which is drawn first); the Source tab shows the kernel's
+// lines with their figures.
+TEST_F(Viz, APickedSourceLineFramesTheCellsItTouched) {
+  const std::string tiles = (dir_ / "tiles.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + tiles + " " CUDALAB_TRACED_TILES, &out), 0) << out;
+  const std::string viz =
+      "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + tiles + " --size 1024x700 ";
+  const std::string picked = (dir_ / "picked.png").string(), none = (dir_ / "none.png").string(),
+                    source = (dir_ / "source.png").string();
+  ASSERT_EQ(run(viz + "--line traced_tiles.cu:14 --screenshot " + picked, &out), 0) << out;
+  ASSERT_EQ(run(viz + "--screenshot " + none, &out), 0) << out;
+  ASSERT_EQ(run(viz + "--source --screenshot " + source, &out), 0) << out;
+  EXPECT_GT(pixels_of(picked, 0, 235, 255), 2000u) << "a's cells framed";
+  EXPECT_EQ(pixels_of(none, 0, 235, 255), 0u) << "no line picked, no frames";
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + tiles + " --line fourteen", &out), 2);
+  EXPECT_NE(out.find("--line wants FILE.cu:LINE"), std::string::npos) << out;
+}
+
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   std::ofstream(dir_ / "junk.trace") << "not a trace";
   std::string out;

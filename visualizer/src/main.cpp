@@ -50,7 +50,7 @@ int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
                "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
-               "                   [--access K] [--finding N]\n"
+               "                   [--access K] [--finding N] [--source] [--line F:N]\n"
                "                   [--columns N]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
@@ -64,6 +64,8 @@ int usage(int code) {
                "                         thread's access K (from 0)\n"
                "  --finding N            step to the launch's check finding N (from 1):\n"
                "                         its thread, its phase, its accesses framed\n"
+               "  --source               open it on the kernel's source, figures per line\n"
+               "  --line FILE.cu:N       frame the cells that line touched (cyan)\n"
                "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
   return code;
 }
@@ -92,7 +94,8 @@ int main(int argc, char** argv) {
   std::string trace_path, screenshot;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
        access = -1, finding = 0;
-  bool metrics = false, chosen = false;  // chosen: --launch, --block or --thread given
+  bool metrics = false, chosen = false, source = false;
+  std::string line;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -105,6 +108,15 @@ int main(int argc, char** argv) {
     if (a == "--help" || a == "-h") return usage(0);
     if (a == "--metrics") {
       metrics = true;
+    } else if (a == "--source") {
+      source = true;
+    } else if (a == "--line") {
+      line = next();
+      if (line.find(':') == std::string::npos) {
+        std::fprintf(stderr,
+                     "cudalab-viz: --line wants FILE.cu:LINE, as the Source tab names it\n");
+        return 2;
+      }
     } else if (a == "--screenshot") {
       screenshot = next();
     } else if (a == "--size") {
@@ -154,10 +166,10 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
-  if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) > 1) {
+  if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) + int(source) > 1) {
     std::fprintf(stderr,
-                 "cudalab-viz: --metrics, --step, --access and --finding open different tabs: "
-                 "give one\n");
+                 "cudalab-viz: --metrics, --step, --access, --finding and --source open "
+                 "different tabs: give one\n");
     return 2;
   }
 
@@ -173,6 +185,8 @@ int main(int argc, char** argv) {
   sel.show_steps = step >= 0;
   sel.phase = int(std::max(step, 0L));
   sel.show_warp = access >= 0;
+  sel.show_source = source;
+  sel.line = line;
   sel.columns = int(columns);
   // A faulted launch opens on the thread that faulted, unless told otherwise.
   if (!chosen)

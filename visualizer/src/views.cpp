@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 
 namespace cudalab::viz {
@@ -12,6 +13,8 @@ namespace {
 
 constexpr ImU32 kUntouched = IM_COL32(45, 45, 52, 255);
 constexpr ImU32 kSelected = IM_COL32(255, 255, 255, 255);
+// The cells a picked source line touched (the Source tab).
+constexpr ImU32 kLine = IM_COL32(0, 235, 255, 255);
 // Out of bounds, a fault: the one red of the memory views.
 constexpr ImU32 kMissed = IM_COL32(235, 40, 40, 255);
 const ImVec4 kMissedText(1.0f, 0.35f, 0.3f, 1.0f);
@@ -317,6 +320,10 @@ void Views::draw_memory(Selection& s) {
       ImGui::EndTabItem();
     }
     warp_tab_asked_ = false;
+    if (ImGui::BeginTabItem("Source", nullptr, chosen(s.show_source))) {
+      draw_source(s);
+      ImGui::EndTabItem();
+    }
     if (ImGui::BeginTabItem("Metrics per line", nullptr, chosen(metrics_first))) {
       s.show_metrics = true;
       s.show_steps = s.show_warp = false;
@@ -392,8 +399,9 @@ void Views::draw_heatmaps(Selection& s) {
   ImGui::TextWrapped(
       "Each cell is one 4-byte element (or a run of them for large buffers), coloured by the "
       "%s that last touched it (the colours of 'Grid of blocks'%s); dark: untouched; white "
-      "frames: the selected thread's accesses; red: accesses outside the buffer. Hover a cell "
-      "for every access to it, in order; click to select the thread.",
+      "frames: the selected thread's accesses; cyan frames: the line picked in 'Source'; red: "
+      "accesses outside the buffer. Hover a cell for every access to it, in order; click to "
+      "select the thread.",
       s.color_by_thread ? "thread" : "block",
       s.color_by_thread ? ", by thread number in the block" : "");
   // The misses first, so that they are seen without scrolling.
@@ -419,7 +427,9 @@ void Views::draw_heatmaps(Selection& s) {
   if (memory_.buffers.empty() && !memory_.no_buffer_count)
     ImGui::Text("this launch touched no global memory that was recorded");
   std::vector<char> mine;
-  for (const BufferMap& h : memory_.buffers) {
+  refresh_line(s);
+  for (size_t buffer = 0; buffer < memory_.buffers.size(); ++buffer) {
+    const BufferMap& h = memory_.buffers[buffer];
     const trace::Allocation& a = *h.allocation;
     ImGui::Separator();
     std::string site = a.site;
@@ -458,6 +468,13 @@ void Views::draw_heatmaps(Selection& s) {
                                  return w < 0 ? kUntouched : hue_color(uint32_t(w), 0.6f, 0.85f);
                                },
                                -1, &hovered);
+    if (buffer < line_cells_.size() && line_cells_[buffer].size() == h.cells)
+      for (size_t i = 0; i < h.cells; ++i) {
+        if (!line_cells_[buffer][i]) continue;
+        const float x = origin.x + float(i % size_t(columns)) * cell,
+                    y = origin.y + float(i / size_t(columns)) * cell;
+        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kLine, 0, 0, 1.5f);
+      }
     for (size_t i = 0; i < drawn; ++i) {
       if (!mine[i]) continue;
       const float x = origin.x + float(i % size_t(columns)) * cell,
@@ -828,6 +845,106 @@ void Views::draw_warp_instruction(Selection& s) {
       "(1 without bank conflicts). The 'Metrics per line' tab sums them over the launch.");
 }
 
+void Views::refresh_line(const Selection& s) {
+  if (line_launch_ == s.launch && line_columns_ == s.columns && line_of_ == s.line &&
+      line_cells_.size() == memory_.buffers.size())
+    return;
+  line_launch_ = s.launch;
+  line_columns_ = s.columns;
+  line_of_ = s.line;
+  line_cells_.assign(memory_.buffers.size(), {});
+  if (s.line.empty()) return;
+  const auto& l = trace_.launches[size_t(s.launch)];
+  // The code addresses of that line, then the cells whose accesses have one.
+  std::vector<uint64_t> pcs;
+  for (const auto& [pc, site] : trace_.sites)
+    if (trace_.where(pc) == s.line) pcs.push_back(pc);
+  for (size_t b = 0; b < memory_.buffers.size(); ++b) {
+    const BufferMap& h = memory_.buffers[b];
+    line_cells_[b].assign(h.cells, 0);
+    for (size_t c = 0; c < h.cells; ++c)
+      for (uint32_t k = h.first[c]; k < h.first[c + 1] && !line_cells_[b][c]; ++k) {
+        const uint64_t pc = l.requests[size_t(h.touches[k] >> 5)].pc;
+        line_cells_[b][c] = std::find(pcs.begin(), pcs.end(), pc) != pcs.end();
+      }
+  }
+}
+
+// The kernel's source, as the trace names it, with each line's figures and
+// findings; click a line to mark the cells it touched in the heatmaps.
+void Views::draw_source(Selection& s) {
+  if (metrics_launch_ != s.launch) {
+    metrics_ = trace::launch_metrics(trace_, trace_.launches[size_t(s.launch)]);
+    metrics_launch_ = s.launch;
+  }
+  const auto& l = trace_.launches[size_t(s.launch)];
+  // The files of this launch's lines (the simulator's own headers left out).
+  std::vector<std::string> files;
+  for (const trace::LineMetrics& m : metrics_.lines) {
+    if (m.simulator_header) continue;
+    for (const auto& [pc, site] : trace_.sites)
+      if (trace_.where(pc) == m.where &&
+          std::find(files.begin(), files.end(), site.file) == files.end())
+        files.push_back(site.file);
+  }
+  ImGui::TextWrapped(
+      "The kernel's lines with what they did: global sectors per request (sect), shared "
+      "wavefronts per request (waves), lanes per warp step; red: a check's finding. Click a line "
+      "to frame the cells it touched in 'Who touched each element' (cyan).%s",
+      s.line.empty() ? "" : (" Picked: " + s.line + ".").c_str());
+  if (files.empty()) ImGui::Text("this launch's trace names no source lines");
+  for (const std::string& path : files) {
+    std::ifstream in(path);
+    ImGui::Separator();
+    if (!in) {
+      ImGui::TextWrapped("%s: not found on this machine (the trace was recorded elsewhere)",
+                         path.c_str());
+      continue;
+    }
+    const std::string base = file_name(path);
+    ImGui::Text("%s", base.c_str());
+    int number = 0;
+    for (std::string text; std::getline(in, text) && number < 5000;) {
+      const std::string where = base + ":" + std::to_string(++number);
+      std::string figures;
+      for (const trace::LineMetrics& m : metrics_.lines) {
+        if (m.where != where) continue;
+        char f[160] = "";
+        int at = 0;
+        if (m.loads.requests)
+          at += std::snprintf(f + at, sizeof(f) - size_t(at), "  load %.1f sect",
+                              m.loads.sectors_per_request());
+        if (m.stores.requests && at < 120)
+          at += std::snprintf(f + at, sizeof(f) - size_t(at), "  store %.1f sect",
+                              m.stores.sectors_per_request());
+        if (m.shared_loads.requests && at < 120)
+          at += std::snprintf(f + at, sizeof(f) - size_t(at), "  sh.load %.1f waves",
+                              m.shared_loads.wavefronts_per_request());
+        if (m.shared_stores.requests && at < 120)
+          at += std::snprintf(f + at, sizeof(f) - size_t(at), "  sh.store %.1f waves",
+                              m.shared_stores.wavefronts_per_request());
+        if (m.steps.steps && at < 120)
+          std::snprintf(f + at, sizeof(f) - size_t(at), "  %.0f lanes", m.steps.lanes_per_step());
+        figures = f;
+      }
+      std::string found;
+      for (const auto& f : l.findings)
+        if (same_line(f.where, where) || same_line(f.where_other, where))
+          found += (found.empty() ? "  <- " : ", ") + f.tool + " " + f.kind;
+      char row[600];
+      std::snprintf(row, sizeof(row), "%4d  %-60.200s%s##src%s", number, text.c_str(),
+                    figures.c_str(), where.c_str());
+      if (!found.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
+      if (ImGui::Selectable(row, s.line == where)) s.line = s.line == where ? "" : where;
+      if (!found.empty()) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted(found.c_str());
+        ImGui::PopStyleColor();
+      }
+    }
+  }
+}
+
 void Views::draw_thread_accesses(Selection& s) {
   ImGui::Begin("Selected thread", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty() || s.thread < 0) {
@@ -873,6 +990,7 @@ void Views::draw_thread_accesses(Selection& s) {
     if (missed) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
     if (ImGui::Selectable(label, s.access == int(i))) {
       s.access = int(i);
+      s.line = trace_.where(x.pc);
       warp_tab_asked_ = true;
     }
     if (missed) ImGui::PopStyleColor();

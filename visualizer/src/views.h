@@ -26,6 +26,8 @@ struct Selection {
   bool show_warp = false;      // the memory window opens on it
   int finding = -1;            // the launch's finding shown on the pictures (-1: none)
   bool finding_asked = false;  // step to it: its block, thread and phase
+  std::string line;            // the source line picked ("file.cu:12"): its accesses marked
+  bool show_source = false;    // the memory window opens on the source
   int columns = 0;             // heatmap: elements per row (a matrix's width); 0: 64 cells
 };
 
@@ -44,6 +46,9 @@ class Views {
   void draw_metrics(const Selection& s);
   void draw_thread_accesses(Selection& s);
   void draw_warp_instruction(Selection& s);
+  void draw_source(Selection& s);
+  // The cells of each of memory_'s buffers that the picked line touched.
+  void refresh_line(const Selection& s);
   void draw_steps(Selection& s);
   // The launch's memory (launch_memory.h), made when the launch or the row
   // width changes; the selected thread's accesses, when the thread does.
@@ -66,6 +71,9 @@ class Views {
   std::vector<trace::Access> thread_accesses_;  // the selected thread's, in its order
   std::vector<uint32_t> thread_requests_;       // the request of each
   bool warp_tab_asked_ = false;                 // an access was clicked: show its tab
+  std::string line_of_;                         // what line_cells_ are of
+  int line_launch_ = -1, line_columns_ = -1;
+  std::vector<std::vector<char>> line_cells_;  // per buffer of memory_, per cell
 };
 
 // Colour of warp `w`, block `b`... as ImU32 (a hue wheel).
