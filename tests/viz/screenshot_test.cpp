@@ -106,20 +106,32 @@ TEST_F(Viz, MetricsTabShowsTheFiguresPerLine) {
   EXPECT_GT(saturated_a, 10 * saturated_b) << "the table should be text, not coloured cells";
 }
 
-// Pixels of the viewer's red in a screenshot: filled cells (out of bounds)
-// or, with `text`, the lighter red of the words that say what went wrong.
-size_t red_pixels(const std::string& png, bool text) {
+// How many pixels of a screenshot `keep(r, g, b)` picks.
+template <class Keep>
+size_t count_pixels(const std::string& png, Keep keep) {
   int w = 0, h = 0, channels = 0;
   unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
   if (!pixels) return 0;
-  size_t red = 0;
-  for (int i = 0; i < w * h; ++i) {
-    const int r = pixels[4 * i], g = pixels[4 * i + 1], b = pixels[4 * i + 2];
-    red += text ? r > 180 && r - g > 90 && r - b > 100 && g >= 60 && g > b - 10
-                : r > 200 && g < 70 && b < 70;
-  }
+  size_t n = 0;
+  for (int i = 0; i < w * h; ++i) n += keep(pixels[4 * i], pixels[4 * i + 1], pixels[4 * i + 2]);
   stbi_image_free(pixels);
-  return red;
+  return n;
+}
+
+// Pixels of the viewer's red in a screenshot: filled cells (out of bounds)
+// or, with `text`, the lighter red of the words that say what went wrong.
+size_t red_pixels(const std::string& png, bool text) {
+  return count_pixels(png, [text](int r, int g, int b) {
+    return text ? r > 180 && r - g > 90 && r - b > 100 && g >= 60 && g > b - 10
+                : r > 200 && g < 70 && b < 70;
+  });
+}
+
+// Pixels near one colour (the step view's legend colours are exact fills).
+size_t pixels_of(const std::string& png, int r, int g, int b) {
+  return count_pixels(png, [=](int pr, int pg, int pb) {
+    return std::abs(pr - r) < 8 && std::abs(pg - g) < 8 && std::abs(pb - b) < 8;
+  });
 }
 
 // The bugs are on the picture: a vector add without its bounds check draws
@@ -143,19 +155,6 @@ TEST_F(Viz, OutOfBoundsAccessesAndTheFaultingThreadAreShown) {
   // The faulted launch, opened on its faulting thread: no buffer to draw,
   // the fault and the null-pointer write said in red.
   EXPECT_GT(red_pixels(fault, true), 500u);
-}
-
-// Pixels near one colour (the step view's legend colours are exact fills).
-size_t pixels_of(const std::string& png, int r, int g, int b) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  if (!pixels) return 0;
-  size_t n = 0;
-  for (int i = 0; i < w * h; ++i)
-    n += std::abs(pixels[4 * i] - r) < 8 && std::abs(pixels[4 * i + 1] - g) < 8 &&
-         std::abs(pixels[4 * i + 2] - b) < 8;
-  stbi_image_free(pixels);
-  return n;
 }
 
 // Stepping through a tiled kernel's barrier phases: in phase 0 the block
