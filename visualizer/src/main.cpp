@@ -265,9 +265,10 @@ int main(int argc, char** argv) {
   int frames = 0, status = 0;
   while (!glfwWindowShouldClose(window)) {
     // Idle until something happens (a key, the mouse, a resize): a still
-    // picture costs no CPU. A screenshot draws its frames at once.
+    // picture costs almost no CPU (a frame a second; ten while the steps
+    // play). A screenshot draws its frames at once.
     if (screenshot.empty())
-      glfwWaitEventsTimeout(0.5);
+      glfwWaitEventsTimeout(sel.playing ? 0.1 : 1.0);
     else
       glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
