@@ -94,7 +94,9 @@ int check(const CheckOptions& opt) {
   g.sandbox_uid = claim_sandbox_uids();
   // A picture for PrairieLearn's results (kept only there) or where asked.
   std::optional<TempFile> pl_picture;
-  if (!opt.trace_path.empty()) g.trace_path = fs::absolute(opt.trace_path);
+  std::string trace_path = opt.trace_path;
+  if (opt.viz && trace_path.empty()) trace_path = lesson.name + ".check.trace";
+  if (!trace_path.empty()) g.trace_path = fs::absolute(trace_path);
   if (!opt.picture_path.empty()) {
     g.picture_path = fs::absolute(opt.picture_path);
   } else if (!opt.prairielearn_path.empty()) {
@@ -152,12 +154,13 @@ int check(const CheckOptions& opt) {
     std::cout << "picture of test " << r.picture_test << " written to " << opt.picture_path
               << (opt.trace_path.empty() ? " (--trace FILE keeps its trace, to explore it)" : "")
               << "\n";
-  if (!r.picture_test.empty() && !opt.trace_path.empty())
-    std::cout << "trace of test " << r.picture_test << " written to " << opt.trace_path
-              << ": look at it with cudalab-viz " << opt.trace_path
-              << " (red: out of bounds; --step 0 steps through the barriers)\n";
+  if (!r.picture_test.empty() && !trace_path.empty())
+    std::cout << "trace of test " << r.picture_test << " written to " << trace_path
+              << ", its graded tests beside it: look at them with cudalab-viz " << trace_path
+              << " (red: out of bounds; yellow: wrong values; --step 0 steps through the "
+                 "barriers)\n";
   if (r.picture_test.empty() && !r.picture_note.empty() &&
-      (!opt.picture_path.empty() || !opt.trace_path.empty()))
+      (!opt.picture_path.empty() || !trace_path.empty()))
     std::cout << "no " << (opt.picture_path.empty() ? "trace" : "picture") << ": " << r.picture_note
               << "\n";
   if (!opt.prairielearn_path.empty()) {
@@ -166,6 +169,8 @@ int check(const CheckOptions& opt) {
         prairielearn_json(r, r.picture_test.empty() ? "" : g.picture_path.string()).dump(2) + "\n");
     std::cout << "PrairieLearn results written to " << opt.prairielearn_path << "\n";
   }
+  if (opt.viz && !r.picture_test.empty())
+    open_viewer(trace_path, "open " + trace_path + " with cudalab-viz where there is one");
   if (opt.report_only) return 0;
   if (!opt.expect_failed.empty()) {
     std::string failed;

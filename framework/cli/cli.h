@@ -68,11 +68,15 @@ struct CheckOptions {
   std::string prairielearn_path;  // PrairieLearn's results.json
   std::string picture_path;       // the first failing visible test, drawn
   std::string trace_path;         // ... and its trace, kept for cudalab-viz
+  bool viz = false;               // ... opened in cudalab-viz
   // When set: exit 0 only if exactly these tests fail ("none", "all" or
   // names with commas), for CI runs over known-wrong files.
   std::string expect_failed;
 };
 int check(const CheckOptions& o);
+// cudalab-viz in a window on `trace`; false (said on stderr, with
+// `otherwise`: what to do instead) when it is not built or there is no display.
+bool open_viewer(const std::string& trace, const std::string& otherwise);
 // Whether submissions can be run: in the sandbox, or unconfined when asked
 // (says so on stderr either way when it matters).
 bool sandbox_ready(bool unconfined);

@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
   chk->add_option("--trace", o.trace_path,
                   "keep the trace of the first failing visible test here, to look at with "
                   "cudalab-viz");
+  chk->add_flag("--viz", o.viz,
+                "keep the first failing visible test's trace (in LESSON.check.trace, or --trace "
+                "FILE) and open it in cudalab-viz with the graded tests beside it");
   chk->add_flag("--report-only", o.report_only,
                 "exit 0 whenever the grading ran, whatever the score (for a student's copy's CI)");
   chk->add_flag("-v,--verbose", o.verbose, "show every test's output, also when it passes");

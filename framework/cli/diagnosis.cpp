@@ -4,6 +4,8 @@
 // first failing test, traced and drawn by cudalab-viz.
 #include <algorithm>
 
+#include "cudalab/trace/test_results.h"
+#include "cudalab/trace/trace.h"
 #include "cudalab_cli_config.h"
 #include "grading_steps.h"
 #include "process.h"
@@ -120,6 +122,9 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
     };
     return across(a) && !across(b);
   });
+  t->finding_objects = json::array();
+  for (const auto& f : findings)
+    if (f.is_object() && t->finding_objects.size() < 50) t->finding_objects.push_back(f);
   size_t shown = 0;
   for (const auto& f : findings) {
     if (!f.is_object()) continue;
@@ -144,6 +149,41 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
   t->output = said + t->output;
   return int(findings.size());
 }
+
+namespace {
+
+// The graded tests beside the kept trace (trace/test_results.h), for
+// cudalab-viz: every test as the student may read it, and the comparisons
+// of the traced run `j` of test `run` (the judge's, not the program's).
+bool write_test_results(const Lesson& lesson, const Judged& j, const GradeRecord& rec,
+                        const std::string& run, const fs::path& trace_path, std::string* why) {
+  trace::TestResults r;
+  r.lesson = lesson.name;
+  r.file = fs::path(rec.file).filename().string();
+  r.traced_test = run;
+  std::error_code ec;
+  r.trace_bytes = fs::file_size(trace_path, ec);
+  r.trace_fingerprint = trace::file_fingerprint(trace_path.string());
+  for (const TestRecord& t : rec.tests) {
+    r.tests.push_back({t.name, t.description, t.kind, t.visibility, t.status, t.verdict,
+                       student_output(t), t.score, t.max_score});
+    // The checks' findings of the traced test (its run under them): the
+    // viewer puts them on the launches of their kernels.
+    if (t.name == run && t.visibility == "visible")
+      for (const json& f : t.finding_objects) r.findings.push_back(f.dump());
+  }
+  if (j.result.is_object() && j.result.contains("compared")) {
+    try {
+      r.compared = trace::comparisons_from_json(j.result["compared"].dump());
+    } catch (const trace::TraceError& e) {
+      *why = e.what();
+      return false;
+    }
+  }
+  return trace::write_test_results(trace::test_results_path(trace_path.string()), r, why);
+}
+
+}  // namespace
 
 // A picture of the first visible test that failed once it had run to its
 // end (else of the test under the first method rubric that failed): the
@@ -178,7 +218,8 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   std::error_code ec;
   fs::remove(trace, ec);
   fs::remove(png, ec);
-  const Judged j = session.run(run, limit, {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")});
+  const Judged j = session.run(run, limit, {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")},
+                               !o.trace_path.empty());
   TestRecord rerun;
   fill_from_judge(&rerun, j);
   budget->spent(limit, rerun.seconds, timed_out(j));
@@ -189,6 +230,8 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
     // A copy, not the sandbox's file: the scratch folder goes with the grading.
     fs::copy_file(trace, o.trace_path, fs::copy_options::overwrite_existing, ec);
     if (ec) return "cannot write " + o.trace_path.string() + ": " + ec.message();
+    if (std::string why; !write_test_results(lesson, j, *rec, run, o.trace_path, &why))
+      return why;
     if (!drawn) {
       rec->picture_test = shown;
       return "";

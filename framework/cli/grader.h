@@ -45,6 +45,9 @@ struct TestRecord {
   std::vector<std::string> findings;  // the checks' findings ("racecheck: hazard at file:line")
   double score = 0, max_score = 0, seconds = 0;
   bool extra_credit = false;  // its points add to the score, not to the maximum
+  // The checks' findings as their JSON objects, for the viewer (not saved
+  // in records).
+  nlohmann::json finding_objects;
 };
 
 struct GradeRecord {

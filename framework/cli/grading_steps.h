@@ -41,8 +41,11 @@ class Session {
       : lesson_(lesson), o_(o), sandbox_(sandbox), program_(std::move(program)) {}
   const Sandbox& sandbox() const { return sandbox_; }
   std::filesystem::path judge() const;
-  // Test `test` within `limit` seconds, with `env` set for the program.
-  Judged run(const std::string& test, double limit, const std::vector<std::string>& env) const;
+  // Test `test` within `limit` seconds, with `env` set for the program;
+  // `compared`: the judge's result lists the wrong elements of its
+  // comparisons ("compared"), for the viewer.
+  Judged run(const std::string& test, double limit, const std::vector<std::string>& env,
+             bool compared = false) const;
 
  private:
   const Lesson& lesson_;

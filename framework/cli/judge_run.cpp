@@ -39,8 +39,8 @@ bool launch_stopped(const Judged& j) {
 
 fs::path Session::judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
 
-Judged Session::run(const std::string& test, double limit,
-                    const std::vector<std::string>& env) const {
+Judged Session::run(const std::string& test, double limit, const std::vector<std::string>& env,
+                    bool compared) const {
   SandboxLimits l = o_.limits;
   l.cpu_seconds = std::max(l.cpu_seconds, limit * 4);
   std::vector<std::string> cmd = {judge().string(),
@@ -51,8 +51,9 @@ Judged Session::run(const std::string& test, double limit,
                                   "--limit",
                                   std::to_string(limit),
                                   "--output-limit",
-                                  std::to_string(o_.output_mib),
-                                  "--"};
+                                  std::to_string(o_.output_mib)};
+  if (compared) cmd.push_back("--compared");
+  cmd.push_back("--");
   std::vector<std::string> passed = env;
   // The simulator's own watchdog stops a launch just before the judge's
   // deadline, and says which thread was at which line of the student's.
@@ -61,7 +62,8 @@ Judged Session::run(const std::string& test, double limit,
     if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
   for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
   // The judge stops the program at `limit`; this is its own backstop.
-  ProcessResult p = run_process(cmd, limit * 2 + 60);
+  // (with the comparisons, up to 64K wrong elements of each, as text)
+  ProcessResult p = run_process(cmd, limit * 2 + 60, compared ? size_t(64) << 20 : size_t(1) << 20);
   Judged j;
   const size_t at = p.output.rfind("\n{");
   const std::string last = at == std::string::npos ? p.output : p.output.substr(at + 1);

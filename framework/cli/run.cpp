@@ -152,17 +152,24 @@ int run_lesson(const RunOptions& o) {
                  {});
     if (drawn != 0) return drawn;
   }
-  if (o.viz) {
-    const char* display = std::getenv("DISPLAY");
-    const char* wayland = std::getenv("WAYLAND_DISPLAY");
-    if ((!display || !*display) && (!wayland || !*wayland)) {
-      std::cerr << "cudalab: no display here for cudalab-viz's window: use --picture FILE.png "
-                   "to draw it to a file instead\n";
-      return status ? status : 1;
-    }
-    run_here({CUDALAB_VIZ_PATH, trace}, {});
-  }
+  if (o.viz && !open_viewer(trace, "use --picture FILE.png to draw it to a file instead"))
+    return status ? status : 1;
   return status;
+}
+
+bool open_viewer(const std::string& trace, const std::string& otherwise) {
+  if (!fs::exists(CUDALAB_VIZ_PATH)) {
+    std::cerr << "cudalab: cudalab-viz is not built (cmake --build --preset default)\n";
+    return false;
+  }
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!display || !*display) && (!wayland || !*wayland)) {
+    std::cerr << "cudalab: no display here for cudalab-viz's window: " << otherwise << "\n";
+    return false;
+  }
+  std::cerr << "cudalab: opening cudalab-viz " << trace << std::endl;
+  return run_here({CUDALAB_VIZ_PATH, trace}, {}) == 0;
 }
 
 }  // namespace cudalab::cli

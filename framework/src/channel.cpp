@@ -35,7 +35,7 @@
 namespace cudalab::grading {
 namespace {
 
-constexpr char kCall = 'C', kWriter = 'W', kQuit = 'Q';
+constexpr char kCall = 'C', kWriter = 'W', kAllocation = 'A', kQuit = 'Q';
 constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoMemory = 3, kThrew = 4,
                   kBadRequest = 5;
 // More than any lesson sends; an answer claiming more is not read.
@@ -535,6 +535,44 @@ cudaError_t remote_last_error() {
   return e;
 }
 
+namespace {
+bool g_keep_comparisons = false;
+nlohmann::json& comparisons() {
+  static nlohmann::json all = nlohmann::json::array();
+  return all;
+}
+}  // namespace
+
+void keep_comparisons() { g_keep_comparisons = true; }
+bool keeping_comparisons() { return g_keep_comparisons && g_judge; }
+void note_comparison(nlohmann::json comparison) {
+  if (keeping_comparisons()) comparisons().push_back(std::move(comparison));
+}
+nlohmann::json take_comparisons() {
+  nlohmann::json all = std::move(comparisons());
+  comparisons() = nlohmann::json::array();
+  return all;
+}
+
+uint32_t remote_allocation_id(const void* device_address, uint64_t* offset) {
+  if (!g_judge) return 0;
+  const char* p = static_cast<const char*>(device_address);
+  for (uint32_t h = 0; h < g_judge->allocations.size(); ++h) {
+    const auto& [base, size] = g_judge->allocations[h];
+    if (p < base || p >= base + size) continue;
+    Out req;
+    req.u8(kAllocation);
+    req.u32(h);
+    const std::string answer = g_judge->worker.exchange(req.bytes());
+    uint32_t id = 0;
+    if (answer.size() != sizeof(id)) return 0;
+    std::memcpy(&id, answer.data(), sizeof(id));
+    *offset = uint64_t(p - base);
+    return id;
+  }
+  return 0;
+}
+
 std::string remote_writer(const void* device_address) {
   if (!g_judge || !g_judge->track_writers) return "";
   const char* p = static_cast<const char*>(device_address);
@@ -593,6 +631,16 @@ int worker_main() {
         if (h < buffers.size() && offset < buffers[h].second)
           who = describe_writer(static_cast<char*>(buffers[h].first) + offset);
         out.raw(who.data(), who.size());
+        if (!reply(out)) return 0;
+        continue;
+      }
+      if (kind == kAllocation) {
+        const uint32_t h = in.u32();
+        uint32_t id = 0;
+#ifdef CUDALAB_SIMULATOR
+        if (h < buffers.size()) id = sim::allocation_id(buffers[h].first);
+#endif
+        out.raw(&id, sizeof(id));
         if (!reply(out)) return 0;
         continue;
       }

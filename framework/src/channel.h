@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,6 +48,19 @@ const std::vector<std::string>& called_functions();
 bool remote_track_writers();
 cudaError_t remote_last_error();
 std::string remote_writer(const void* device_address);
+// The number the submission's trace gives the allocation that holds
+// `device_address` (a judge's buffer of the last call), and the address's
+// offset in it; 0 when none does. What it says is only drawn, never graded.
+uint32_t remote_allocation_id(const void* device_address, uint64_t* offset);
+
+// Judge, with --compared: every compare() of the test is kept (the buffer,
+// its allocation in the submission's trace, the wrong elements with their
+// values and the values expected), for cudalab-viz's graded-test view.
+void keep_comparisons();
+bool keeping_comparisons();
+void note_comparison(nlohmann::json comparison);
+// The comparisons kept so far (an array), emptied.
+nlohmann::json take_comparisons();
 
 // The submission's program: answers the judge's calls until told to stop.
 int worker_main();

@@ -42,15 +42,39 @@ bool track_writers() {
 #endif
 }
 
+namespace {
+
+// A float for JSON, which has no NaN or infinity: those as words.
+nlohmann::json json_float(float v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+// A kept comparison lists the values of its first wrong elements, and where
+// all of them are as runs of consecutive indices (up to a limit).
+constexpr size_t kKeptValues = 1024, kKeptRuns = size_t(1) << 16;
+
+}  // namespace
+
 CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
                       const std::string& name, const void* device, std::ostream& out, size_t show) {
   CompareResult r;
   r.checked = n;
+  nlohmann::json kept = nlohmann::json::array();  // [index, got, expected] of the first wrong
+  std::vector<std::pair<size_t, size_t>> runs;    // [first index, count] of all wrong
+  const bool keep = device && grading::keeping_comparisons();
   for (size_t i = 0; i < n; ++i) {
     const double g = got[i], w = want[i];
     const bool finite = std::isfinite(g);
     const double allowed = tol.absolute + tol.relative * std::fabs(w);
     if (finite && std::fabs(g - w) <= allowed) continue;
+    if (keep && kept.size() < kKeptValues)
+      kept.push_back({i, json_float(got[i]), json_float(want[i])});
+    if (keep && !runs.empty() && runs.back().first + runs.back().second == i)
+      ++runs.back().second;
+    else if (keep && runs.size() < kKeptRuns)
+      runs.emplace_back(i, 1);
     if (r.wrong++ < show) {
       out << "  " << name << "[" << i << "] is " << got[i];
       if (!finite) out << " (not a finite number)";
@@ -64,6 +88,19 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
   }
   if (r.wrong > show) out << "  ... and " << (r.wrong - show) << " more wrong elements\n";
   if (r.wrong) out << "  " << r.wrong << " of " << n << " elements are wrong (first at the top)\n";
+  if (keep) {
+    uint64_t offset = 0;
+    const uint32_t allocation = grading::remote_allocation_id(device, &offset);
+    grading::note_comparison({{"name", name},
+                              {"allocation", allocation},
+                              {"offset", offset},
+                              {"element_bytes", sizeof(float)},
+                              {"count", n},
+                              {"wrong", r.wrong},
+                              {"tolerance", {tol.absolute, tol.relative}},
+                              {"elements", std::move(kept)},
+                              {"runs", runs}});
+  }
   return r;
 }
 

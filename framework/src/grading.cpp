@@ -33,9 +33,10 @@ int usage(const std::string& why) {
                "                                solution) and print the points\n"
                "  --list                        the tests and the functions they call, as JSON\n"
                "  --run NAME [--seed S] [--limit SECONDS] [--output-limit MIB]\n"
-               "        [--result FILE] -- PROGRAM [ARGS...]\n"
+               "        [--result FILE] [--compared] -- PROGRAM [ARGS...]\n"
                "                                judge one test against the student's program\n"
-               "                                (what cudalab check does)\n";
+               "                                (what cudalab check does); --compared adds\n"
+               "                                the wrong elements of each comparison\n";
   return 2;
 }
 
@@ -83,6 +84,7 @@ nlohmann::json judge(const GradedTest& t, uint64_t seed, const std::vector<std::
                       {"ended", ended},
                       {"printed", submission_output()},
                       {"seconds", submission_seconds()}};
+  if (keeping_comparisons()) j["compared"] = take_comparisons();
   if (!error.empty()) {
     j["ended"] = "error";
     j["output"] = ctx.output() +
@@ -123,6 +125,8 @@ int grader_main(int argc, char** argv) {
       list = true;
     } else if (a == "--run" && has_value) {
       run = argv[++i];
+    } else if (a == "--compared") {
+      keep_comparisons();
     } else if (a == "--result" && has_value) {
       result = argv[++i];
     } else if (a == "--seed" && has_value) {

@@ -179,6 +179,12 @@ bool find_allocation(const void* address, void** base, size_t* size) {
   return true;
 }
 
+uint32_t allocation_id(const void* address) {
+  const cudalab::rt::Allocation* a =
+      cudalab::rt::allocations().find(reinterpret_cast<uintptr_t>(address));
+  return a ? a->id : 0;
+}
+
 bool allocation_source(const void* address, std::string* site, std::string* name) {
   const cudalab::rt::Allocation* a =
       cudalab::rt::allocations().find(reinterpret_cast<uintptr_t>(address));

@@ -143,6 +143,43 @@ Trace read_trace(const std::string& path) {
   return parse_trace(data, path);
 }
 
+namespace {
+
+Finding finding_of(const nlohmann::json& json, const Launch& l) {
+  Finding f;
+  f.tool = json.value("tool", "");
+  f.kind = json.value("kind", "");
+  f.kernel = json.value("kernel", "");
+  f.where = json.value("where", "");
+  f.message = json.value("message", "");
+  f.where_other = json.value("where_other", "");
+  f.advice = json.value("advice", "");
+  f.count = json.value("count", uint64_t(1));
+  // Coordinates as [x, y, z], made linear in the launch's shapes.
+  auto linear = [](const nlohmann::json& v, const Dim3& dims) -> int64_t {
+    if (!v.is_array() || v.size() != 3 || !v[0].is_number_unsigned() ||
+        !v[1].is_number_unsigned() || !v[2].is_number_unsigned())
+      return -1;
+    const uint64_t x = v[0], y = v[1], z = v[2];
+    if (x >= dims.x || y >= dims.y || z >= dims.z) return -1;
+    return int64_t(x + y * dims.x + z * uint64_t(dims.x) * dims.y);
+  };
+  f.thread = linear(json.value("thread", nlohmann::json()), l.block);
+  f.block = linear(json.value("block", nlohmann::json()), l.grid);
+  f.other_thread = linear(json.value("other_thread", nlohmann::json()), l.block);
+  f.other_block = linear(json.value("other_block", nlohmann::json()), l.grid);
+  return f;
+}
+
+}  // namespace
+
+bool finding_from_json(const std::string& text, const Launch& l, Finding* f) {
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_object()) return false;
+  *f = finding_of(json, l);
+  return true;
+}
+
 Trace parse_trace(const std::vector<char>& data, const std::string& path) {
   if (data.size() < kFileHeaderBytes || std::memcmp(data.data(), kMagic, 8) != 0)
     throw TraceError(path +
@@ -271,28 +308,7 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         if (!json.is_object())
           throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(l.id) +
                            " is not a JSON object");
-        Finding f;
-        f.tool = json.value("tool", "");
-        f.kind = json.value("kind", "");
-        f.where = json.value("where", "");
-        f.message = json.value("message", "");
-        f.where_other = json.value("where_other", "");
-        f.advice = json.value("advice", "");
-        f.count = json.value("count", uint64_t(1));
-        // Coordinates as [x, y, z], made linear in the launch's shapes.
-        auto linear = [](const nlohmann::json& v, const Dim3& dims) -> int64_t {
-          if (!v.is_array() || v.size() != 3 || !v[0].is_number_unsigned() ||
-              !v[1].is_number_unsigned() || !v[2].is_number_unsigned())
-            return -1;
-          const uint64_t x = v[0], y = v[1], z = v[2];
-          if (x >= dims.x || y >= dims.y || z >= dims.z) return -1;
-          return int64_t(x + y * dims.x + z * uint64_t(dims.x) * dims.y);
-        };
-        f.thread = linear(json.value("thread", nlohmann::json()), l.block);
-        f.block = linear(json.value("block", nlohmann::json()), l.grid);
-        f.other_thread = linear(json.value("other_thread", nlohmann::json()), l.block);
-        f.other_block = linear(json.value("other_block", nlohmann::json()), l.grid);
-        l.findings.push_back(std::move(f));
+        l.findings.push_back(finding_of(json, l));
         break;
       }
       case Record::kRequests: {

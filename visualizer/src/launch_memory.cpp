@@ -164,4 +164,36 @@ BlockSteps block_steps(const trace::Launch& l, const LaunchMemory& m, uint32_t b
   return b;
 }
 
+std::vector<std::vector<WrongCell>> wrong_cells(const LaunchMemory& m,
+                                                const std::vector<trace::Comparison>& compared) {
+  std::vector<std::vector<WrongCell>> cells(m.buffers.size());
+  for (size_t b = 0; b < m.buffers.size(); ++b) {
+    const BufferMap& h = m.buffers[b];
+    int last = -1;  // the buffer's last comparison
+    for (size_t c = 0; c < compared.size(); ++c)
+      if (compared[c].allocation == h.allocation->id) last = int(c);
+    if (last < 0) continue;
+    const trace::Comparison& c = compared[size_t(last)];
+    cells[b].assign(h.cells, WrongCell{});
+    auto cell_of = [&](uint64_t index) { return (c.offset + index * c.element_bytes) / 4 / h.per_cell; };
+    for (const auto& [first, count] : c.runs)
+      for (uint64_t cell = cell_of(first); cell <= cell_of(first + count - 1) && cell < h.cells;
+           ++cell)
+        cells[b][cell].comparison = last;
+    // The first listed element of each cell, for its values.
+    for (size_t e = 0; e < c.elements.size(); ++e) {
+      const uint64_t cell = cell_of(c.elements[e].index);
+      if (cell < h.cells && cells[b][cell].element < 0) cells[b][cell] = {last, int32_t(e)};
+    }
+  }
+  return cells;
+}
+
+int last_launch_touching(const trace::Trace& t, uint32_t id) {
+  for (size_t i = t.launches.size(); i-- > 0;)
+    for (const trace::Request& r : t.launches[i].requests)
+      if (r.allocation == id) return int(i);
+  return -1;
+}
+
 }  // namespace cudalab::viz

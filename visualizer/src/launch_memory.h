@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
 
 namespace cudalab::viz {
@@ -49,6 +50,21 @@ trace::Access access_of(const trace::Launch& l, uint64_t touch);
 std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
                                            uint32_t block, uint32_t thread,
                                            std::vector<uint32_t>* requests = nullptr);
+
+// Where a graded test's wrong elements fall in a launch's heatmaps: per
+// buffer of `m`, per cell, the comparison (index into `compared`) and its
+// first listed wrong element in the cell (-1: its values are not listed);
+// comparison -1: none. An array compared
+// more than once counts as its last comparison says (its final values).
+struct WrongCell {
+  int32_t comparison = -1;
+  int32_t element = -1;  // index into the comparison's elements, -1: none listed
+};
+std::vector<std::vector<WrongCell>> wrong_cells(const LaunchMemory& m,
+                                                const std::vector<trace::Comparison>& compared);
+
+// The last launch whose requests touched allocation `id`; -1 when none did.
+int last_launch_touching(const trace::Trace& t, uint32_t id);
 
 // One block's accesses phase by phase (a phase runs from one
 // __syncthreads() to the next), for stepping through what it did: global

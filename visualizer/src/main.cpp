@@ -16,12 +16,16 @@
 #include <link.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
 #include "views.h"
 
@@ -51,8 +55,9 @@ int usage(int code) {
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
                "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
                "                   [--access K] [--finding N] [--source] [--line F:N]\n"
-               "                   [--columns N]\n"
-               "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
+               "                   [--columns N] [--tests FILE] [--test NAME]\n"
+               "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program, or kept by\n"
+               "cudalab check --trace TRACE (then with the graded tests beside it).\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
                "  --size WxH             window size (default 1280x800)\n"
                "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
@@ -66,7 +71,12 @@ int usage(int code) {
                "                         its thread, its phase, its accesses framed\n"
                "  --source               open it on the kernel's source, figures per line\n"
                "  --line FILE.cu:N       frame the cells that line touched (cyan)\n"
-               "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
+               "  --columns N            draw each buffer N elements a row (a matrix's width)\n"
+               "  --tests FILE           the graded tests that go with the trace (by default\n"
+               "                         TRACE.tests.json, which cudalab check writes beside it):\n"
+               "                         listed, and the traced test's wrong values framed yellow\n"
+               "  --test NAME            open on graded test NAME: what it said, and its\n"
+               "                         values against the expected ones\n");
   return code;
 }
 
@@ -95,7 +105,7 @@ int main(int argc, char** argv) {
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
        access = -1, finding = 0;
   bool metrics = false, chosen = false, source = false;
-  std::string line;  // chosen: --launch, --block or --thread given
+  std::string line, tests_path, test_name;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* {
@@ -117,6 +127,10 @@ int main(int argc, char** argv) {
                      "cudalab-viz: --line wants FILE.cu:LINE, as the Source tab names it\n");
         return 2;
       }
+    } else if (a == "--tests") {
+      tests_path = next();
+    } else if (a == "--test") {
+      test_name = next();
     } else if (a == "--screenshot") {
       screenshot = next();
     } else if (a == "--size") {
@@ -166,9 +180,11 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
-  if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) + int(source) > 1) {
+  if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) + int(source) +
+          int(!test_name.empty()) >
+      1) {
     std::fprintf(stderr,
-                 "cudalab-viz: --metrics, --step, --access, --finding and --source open "
+                 "cudalab-viz: --metrics, --step, --access, --finding, --source and --test open "
                  "different tabs: give one\n");
     return 2;
   }
@@ -180,7 +196,48 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cudalab-viz: %s\n", e.what());
     return 1;
   }
+  // The graded tests beside it, when they are of this recording of it.
+  std::optional<cudalab::trace::TestResults> results;
+  const bool tests_asked = !tests_path.empty();
+  if (!tests_asked) tests_path = cudalab::trace::test_results_path(trace_path);
+  std::error_code ec;
+  if (tests_asked || std::filesystem::exists(tests_path, ec)) {
+    try {
+      results = cudalab::trace::read_test_results(tests_path);
+    } catch (const cudalab::trace::TraceError& e) {
+      std::fprintf(stderr, "cudalab-viz: %s\n", e.what());
+      return tests_asked ? 2 : 1;
+    }
+    if (results->trace_bytes != std::filesystem::file_size(trace_path, ec) ||
+        results->trace_fingerprint != cudalab::trace::file_fingerprint(trace_path)) {
+      std::fprintf(stderr,
+                   "cudalab-viz: %s is of another recording of %s (the trace was written again "
+                   "since): the graded tests are not shown. Run cudalab check --trace again.\n",
+                   tests_path.c_str(), trace_path.c_str());
+      if (tests_asked) return 2;
+      results.reset();
+    }
+  }
+  if (!test_name.empty() && !results) {
+    std::fprintf(stderr, "cudalab-viz: --test %s, but no graded tests go with %s\n",
+                 test_name.c_str(), trace_path.c_str());
+    return 2;
+  }
   cudalab::viz::Selection sel;
+  if (!test_name.empty()) {
+    const auto& tests = results->tests;
+    const auto it = std::find_if(tests.begin(), tests.end(),
+                                 [&](const auto& t) { return t.name == test_name; });
+    if (it == tests.end()) {
+      std::string names;
+      for (const auto& t : tests) names += " " + t.name;
+      std::fprintf(stderr, "cudalab-viz: no graded test named %s; the tests are:%s\n",
+                   test_name.c_str(), names.c_str());
+      return 2;
+    }
+    sel.test = int(it - tests.begin());
+    sel.show_test = true;
+  }
   sel.show_metrics = metrics;
   sel.show_steps = step >= 0;
   sel.phase = int(std::max(step, 0L));
@@ -188,7 +245,32 @@ int main(int argc, char** argv) {
   sel.show_source = source;
   sel.line = line;
   sel.columns = int(columns);
-  // A faulted launch opens on the thread that faulted, unless told otherwise.
+  // A test's wrong values open on the launch that last touched them; a
+  // faulted launch on the thread that faulted, unless told otherwise.
+  if (!chosen && results)
+    for (const auto& c : results->compared)
+      if (c.wrong && c.allocation)
+        if (const int at = cudalab::viz::last_launch_touching(trace, c.allocation); at >= 0) {
+          launch = at + 1;
+          break;
+        }
+  // The traced test's findings (from its run under the checks) go on the
+  // launch opened when it is of their kernel, else on their kernel's first.
+  if (results && !trace.launches.empty())
+    for (const std::string& text : results->findings) {
+      auto& launches = trace.launches;
+      cudalab::trace::Finding f;
+      if (!cudalab::trace::finding_from_json(text, launches[0], &f)) continue;
+      auto of_its_kernel = [&](size_t i) {
+        return f.kernel.empty() || launches[i].kernel == f.kernel;
+      };
+      size_t at = size_t(launch - 1);
+      if (at >= launches.size() || !of_its_kernel(at))
+        for (at = 0; at < launches.size() && !of_its_kernel(at); ++at) {
+        }
+      if (at < launches.size() && cudalab::trace::finding_from_json(text, launches[at], &f))
+        launches[at].findings.push_back(std::move(f));
+    }
   if (!chosen)
     for (size_t i = 0; i < trace.launches.size(); ++i)
       if (const auto& l = trace.launches[i]; l.faulted && l.fault.known) {
@@ -261,7 +343,7 @@ int main(int argc, char** argv) {
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
-  cudalab::viz::Views views(trace);
+  cudalab::viz::Views views(trace, results ? &*results : nullptr);
   int frames = 0, status = 0;
   while (!glfwWindowShouldClose(window)) {
     // Idle until something happens (a key, the mouse, a resize): a still

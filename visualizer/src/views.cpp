@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 
 namespace cudalab::viz {
 namespace {
@@ -18,6 +19,10 @@ constexpr ImU32 kLine = IM_COL32(0, 235, 255, 255);
 // Out of bounds, a fault: the one red of the memory views.
 constexpr ImU32 kMissed = IM_COL32(235, 40, 40, 255);
 const ImVec4 kMissedText(1.0f, 0.35f, 0.3f, 1.0f);
+// Wrong values at the end of a graded test (its comparisons): yellow frames.
+constexpr ImU32 kWrong = IM_COL32(255, 210, 0, 255);
+const ImVec4 kWrongText(1.0f, 0.82f, 0.1f, 1.0f);
+const ImVec4 kPassedText(0.45f, 0.85f, 0.45f, 1.0f);
 
 // Cells of `count` squares laid out in rows of `columns`, each `cell` pixels.
 // Returns the index under the mouse when clicked, -1 otherwise; *hovered
@@ -106,6 +111,7 @@ void Views::draw_launches(Selection& s) {
   ImGui::Text("%zu launches, %zu allocations, %llu accesses recorded", trace_.launches.size(),
               trace_.allocations.size(), (unsigned long long)trace_.accesses_total);
   for (const auto& n : trace_.notes) ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "%s", n.c_str());
+  draw_test_list(s);
   ImGui::Separator();
   for (int i = 0; i < int(trace_.launches.size()); ++i) {
     const auto& l = trace_.launches[size_t(i)];
@@ -243,6 +249,8 @@ void Views::refresh(const Selection& s) {
     memory_launch_ = s.launch;
     memory_columns_ = s.columns;
     accesses_launch_ = -1;
+    wrong_ = results_ ? wrong_cells(memory_, results_->compared)
+                      : std::vector<std::vector<WrongCell>>{};
   }
   if (accesses_launch_ != s.launch || accesses_block_ != s.block || accesses_thread_ != s.thread) {
     thread_accesses_ = s.thread < 0 ? std::vector<trace::Access>{}
@@ -299,7 +307,10 @@ void Views::draw_memory(Selection& s) {
   auto chosen = [&](bool first) { return choose && first ? ImGuiTabItemFlags_SetSelected : 0; };
   if (ImGui::BeginTabBar("memory views")) {
     if (ImGui::BeginTabItem("Who touched each element", nullptr,
-                            chosen(!metrics_first && !steps_first && !warp_first))) {
+                            heatmap_tab_asked_
+                                ? ImGuiTabItemFlags_SetSelected
+                                : chosen(!metrics_first && !steps_first && !warp_first &&
+                                         !s.show_source && !s.show_test))) {
       s.show_metrics = s.show_steps = s.show_warp = false;
       draw_heatmaps(s);
       ImGui::EndTabItem();
@@ -330,6 +341,13 @@ void Views::draw_memory(Selection& s) {
       draw_metrics(s);
       ImGui::EndTabItem();
     }
+    if (ImGui::BeginTabItem("Graded test", nullptr,
+                            test_tab_asked_ ? ImGuiTabItemFlags_SetSelected
+                                            : chosen(s.show_test))) {
+      draw_graded_test(s);
+      ImGui::EndTabItem();
+    }
+    test_tab_asked_ = heatmap_tab_asked_ = false;
     ImGui::EndTabBar();
   }
   ImGui::End();
@@ -424,11 +442,41 @@ void Views::draw_heatmaps(Selection& s) {
       ImGui::TextColored(kMissedText, "  %s: %s", who(l, memory_.no_buffer[i]).c_str(),
                          miss_words(memory_.no_buffer[i]).c_str());
   }
+  if (results_)
+    for (size_t b = 0; b < memory_.buffers.size() && b < wrong_.size(); ++b) {
+      if (wrong_[b].empty()) continue;
+      int c = -1;
+      for (const WrongCell& w : wrong_[b])
+        if (w.comparison >= 0) c = w.comparison;
+      if (c < 0) continue;
+      const trace::Comparison& cmp = results_->compared[size_t(c)];
+      uint64_t framed = 0;
+      for (const auto& run : cmp.runs) framed += run.second;
+      ImGui::TextColored(kWrongText,
+                         "Wrong at the end of test %s: %llu of the %llu elements of %s "
+                         "(yellow frames%s; hover one for its value and the value expected).",
+                         results_->traced_test.c_str(), (unsigned long long)cmp.wrong,
+                         (unsigned long long)cmp.count, cmp.name.c_str(),
+                         framed < cmp.wrong
+                             ? (", the first " + std::to_string(framed) + " of them").c_str()
+                             : "");
+    }
   if (memory_.buffers.empty() && !memory_.no_buffer_count)
     ImGui::Text("this launch touched no global memory that was recorded");
   std::vector<char> mine;
   refresh_line(s);
-  for (size_t buffer = 0; buffer < memory_.buffers.size(); ++buffer) {
+  // Buffers with a bug first (accesses outside them, wrong values), so
+  // that the bug is seen without scrolling; the others in their order.
+  std::vector<size_t> order(memory_.buffers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto has_bug = [&](size_t b) {
+    if (memory_.buffers[b].missed_count) return true;
+    return b < wrong_.size() && std::any_of(wrong_[b].begin(), wrong_[b].end(), [](WrongCell w) {
+             return w.comparison >= 0;
+           });
+  };
+  std::stable_partition(order.begin(), order.end(), has_bug);
+  for (const size_t buffer : order) {
     const BufferMap& h = memory_.buffers[buffer];
     const trace::Allocation& a = *h.allocation;
     ImGui::Separator();
@@ -475,6 +523,13 @@ void Views::draw_heatmaps(Selection& s) {
                     y = origin.y + float(i / size_t(columns)) * cell;
         dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kLine, 0, 0, 1.5f);
       }
+    if (buffer < wrong_.size() && wrong_[buffer].size() == h.cells)
+      for (size_t i = 0; i < h.cells; ++i) {
+        if (wrong_[buffer][i].comparison < 0) continue;
+        const float x = origin.x + float(i % size_t(columns)) * cell,
+                    y = origin.y + float(i / size_t(columns)) * cell;
+        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kWrong, 0, 0, 1.5f);
+      }
     for (size_t i = 0; i < drawn; ++i) {
       if (!mine[i]) continue;
       const float x = origin.x + float(i % size_t(columns)) * cell,
@@ -490,6 +545,21 @@ void Views::draw_heatmaps(Selection& s) {
                   h.per_cell > 1
                       ? (" and the " + std::to_string(h.per_cell - 1) + " after it").c_str()
                       : "");
+      if (buffer < wrong_.size() && wrong_[buffer].size() == h.cells &&
+          wrong_[buffer][c].comparison >= 0) {
+        const trace::Comparison& cmp = results_->compared[size_t(wrong_[buffer][c].comparison)];
+        if (const int32_t at = wrong_[buffer][c].element; at >= 0) {
+          const trace::WrongElement& e = cmp.elements[size_t(at)];
+          ImGui::TextColored(kWrongText, "%s[%llu] is %s at the end of the test, expected %s",
+                             cmp.name.c_str(), (unsigned long long)e.index, e.got.c_str(),
+                             e.want.c_str());
+        } else {
+          ImGui::TextColored(kWrongText,
+                             "wrong at the end of the test (the values of the first %zu wrong "
+                             "elements are kept)",
+                             cmp.elements.size());
+        }
+      }
       const uint32_t n = h.first[c + 1] - h.first[c];
       if (n == 0 && h.last_block[c] >= 0)
         ImGui::Text("touched, but the launch has too many accesses to list them here");
@@ -943,6 +1013,160 @@ void Views::draw_source(Selection& s) {
       }
     }
   }
+}
+
+void Views::draw_test_list(Selection& s) {
+  if (!results_ || results_->tests.empty()) return;
+  const auto& r = *results_;
+  const size_t passed = size_t(std::count_if(r.tests.begin(), r.tests.end(), [](const auto& t) {
+    return t.status == "passed";
+  }));
+  char header[256];
+  std::snprintf(header, sizeof(header), "Graded tests of %s: %zu of %zu passed###tests",
+                r.file.c_str(), passed, r.tests.size());
+  ImGui::Separator();
+  if (!ImGui::CollapsingHeader(header, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  for (size_t i = 0; i < r.tests.size(); ++i) {
+    const auto& t = r.tests[i];
+    const bool ok = t.status == "passed";
+    char label[400];
+    std::snprintf(label, sizeof(label), "%s %4.1f/%-4.1f %s%s##test%zu", ok ? "pass" : "FAIL",
+                  t.score, t.max_score, t.name.c_str(),
+                  t.name == r.traced_test ? "   <- this trace" : "", i);
+    ImGui::PushStyleColor(ImGuiCol_Text, ok ? kPassedText : kMissedText);
+    if (ImGui::Selectable(label, s.test == int(i))) {
+      s.test = int(i);
+      test_tab_asked_ = true;
+    }
+    ImGui::PopStyleColor();
+  }
+}
+
+void Views::draw_graded_test(Selection& s) {
+  if (!results_ || results_->tests.empty()) {
+    ImGui::TextWrapped(
+        "No graded tests go with this trace. `cudalab check LESSON --viz` runs the lesson's tests "
+        "on your file, records the first visible test that fails and opens it here, with every "
+        "test's result beside it.");
+    return;
+  }
+  const auto& r = *results_;
+  refresh(s);
+  if (compared_launch_.size() != r.compared.size()) {
+    compared_launch_.clear();
+    for (const auto& c : r.compared)
+      compared_launch_.push_back(c.allocation ? last_launch_touching(trace_, c.allocation) : -1);
+  }
+  size_t shown = 0;
+  while (shown < r.tests.size() && r.tests[shown].name != r.traced_test) ++shown;
+  if (s.test >= 0 && size_t(s.test) < r.tests.size()) shown = size_t(s.test);
+  if (shown >= r.tests.size()) shown = 0;
+  const auto& t = r.tests[shown];
+  const bool ok = t.status == "passed";
+  ImGui::TextColored(ok ? kPassedText : kMissedText, "%s  %.1f/%.1f  %s: %s", ok ? "pass" : "FAIL",
+                     t.score, t.max_score, t.name.c_str(), t.description.c_str());
+  if (!ok && !t.verdict.empty()) ImGui::Text("verdict: %s", t.verdict.c_str());
+  if (t.name == r.traced_test) {
+    ImGui::TextWrapped(
+        "This trace is of this test. Its comparisons of the kernel's results with the CPU's, "
+        "element by element:");
+    if (r.compared.empty())
+      ImGui::TextWrapped(
+          "(none: the test compares no arrays, or the kernel stopped before they were compared)");
+    const auto& l = trace_.launches[size_t(s.launch)];
+    for (size_t k = 0; k < r.compared.size(); ++k) {
+      const trace::Comparison& c = r.compared[k];
+      ImGui::PushID(int(k));
+      if (c.wrong == 0) {
+        ImGui::TextColored(kPassedText, "%s: all %llu elements right", c.name.c_str(),
+                           (unsigned long long)c.count);
+        ImGui::PopID();
+        continue;
+      }
+      ImGui::TextColored(kWrongText, "%s: %llu of %llu elements wrong", c.name.c_str(),
+                         (unsigned long long)c.wrong, (unsigned long long)c.count);
+      const int launch = compared_launch_[k];
+      if (launch < 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(no recorded launch touched it)");
+      } else if (launch != s.launch) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("show its launch")) {
+          s.launch = launch;
+          s.block = 0;
+          s.thread = -1;
+          s.access = -1;
+        }
+      } else {
+        ImGui::SameLine();
+        if (ImGui::SmallButton("show on the heatmap")) heatmap_tab_asked_ = true;
+      }
+      // Expected against actual, with the thread that wrote each last.
+      const BufferMap* h = nullptr;
+      if (launch == s.launch)
+        for (const BufferMap& b : memory_.buffers)
+          if (b.allocation->id == c.allocation) h = &b;
+      if (ImGui::BeginTable("wrong", 4,
+                            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_ScrollY,
+                            ImVec2(0, std::min(260.f, 24.f * float(c.elements.size() + 2))))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        const float number = ImGui::CalcTextSize("-0.000000000e+00").x;
+        ImGui::TableSetupColumn("element", ImGuiTableColumnFlags_WidthFixed, number);
+        ImGui::TableSetupColumn("is", ImGuiTableColumnFlags_WidthFixed, number);
+        ImGui::TableSetupColumn("expected", ImGuiTableColumnFlags_WidthFixed, number);
+        ImGui::TableSetupColumn("last written by (click to select the thread)",
+                                ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableHeadersRow();
+        ImGuiListClipper clipper;
+        clipper.Begin(int(c.elements.size()));
+        while (clipper.Step())
+          for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const trace::WrongElement& e = c.elements[size_t(row)];
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%s[%llu]", c.name.c_str(), (unsigned long long)e.index);
+            ImGui::TableNextColumn();
+            ImGui::TextColored(kWrongText, "%s", e.got.c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%s", e.want.c_str());
+            ImGui::TableNextColumn();
+            // The element's own last write (a cell may hold several elements).
+            const uint64_t word = (c.offset + e.index * c.element_bytes) / 4;
+            const uint64_t cell = h ? word / h->per_cell : 0;
+            std::optional<trace::Access> writer;
+            if (h && cell < h->cells)
+              for (uint32_t at = h->first[cell]; at < h->first[cell + 1]; ++at)
+                if (const trace::Access x = access_of(l, h->touches[at]);
+                    x.write && x.offset / 4 == word)
+                  writer = x;
+            if (!writer) {
+              ImGui::TextDisabled(h ? "no thread of this launch wrote it" : "-");
+            } else if (ImGui::Selectable((who(l, *writer) + "##w" + std::to_string(row)).c_str())) {
+              s.block = int(writer->block);
+              s.thread = int(writer->thread);
+              s.access = -1;
+            }
+          }
+        ImGui::EndTable();
+      }
+      if (c.elements.size() < c.wrong)
+        ImGui::Text("(the first %zu wrong elements are listed; all are framed on the heatmap)",
+                    c.elements.size());
+      ImGui::PopID();
+    }
+  } else if (!ok) {
+    ImGui::TextWrapped(
+        "This trace is of test %s (the first visible test that failed); this one's values are "
+        "not in it.",
+        r.traced_test.c_str());
+  }
+  ImGui::Separator();
+  if (t.output.empty())
+    ImGui::TextDisabled(t.visibility == "hidden" ? "(a hidden test: only its verdict is shown)"
+                                                 : "(the test said nothing)");
+  else
+    ImGui::TextWrapped("%s", t.output.c_str());
 }
 
 void Views::draw_thread_accesses(Selection& s) {

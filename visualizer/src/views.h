@@ -29,11 +29,15 @@ struct Selection {
   std::string line;            // the source line picked ("file.cu:12"): its accesses marked
   bool show_source = false;    // the memory window opens on the source
   int columns = 0;             // heatmap: elements per row (a matrix's width); 0: 64 cells
+  int test = -1;               // the graded test shown in its tab (-1: the traced one)
+  bool show_test = false;      // the memory window opens on it
 };
 
 class Views {
  public:
-  explicit Views(const trace::Trace& t) : trace_(t) {}
+  // `results`: the graded tests that go with the trace, or null.
+  explicit Views(const trace::Trace& t, const trace::TestResults* results = nullptr)
+      : trace_(t), results_(results) {}
   // Draws every window; `width`/`height` is the framebuffer size.
   void draw(Selection& s, int width, int height);
 
@@ -50,6 +54,11 @@ class Views {
   // The cells of each of memory_'s buffers that the picked line touched.
   void refresh_line(const Selection& s);
   void draw_steps(Selection& s);
+  // The graded tests, listed in the launches window; one of them in its tab:
+  // what it said, and its comparisons' wrong elements against the values
+  // expected.
+  void draw_test_list(Selection& s);
+  void draw_graded_test(Selection& s);
   // The launch's memory (launch_memory.h), made when the launch or the row
   // width changes; the selected thread's accesses, when the thread does.
   void refresh(const Selection& s);
@@ -59,6 +68,10 @@ class Views {
   std::string miss_words(const trace::Access& x) const;
 
   const trace::Trace& trace_;
+  const trace::TestResults* results_;
+  std::vector<std::vector<WrongCell>> wrong_;  // per buffer of memory_: the wrong elements
+  bool test_tab_asked_ = false, heatmap_tab_asked_ = false;
+  std::vector<int> compared_launch_;  // per comparison: the last launch touching it, -1: none
   int memory_launch_ = -1, memory_columns_ = -1;  // what memory_ is of
   LaunchMemory memory_;
   int accesses_launch_ = -1, accesses_block_ = -1, accesses_thread_ = -1;

@@ -46,6 +46,10 @@ Writer last_writer(const void* device_address);
 // size. False when no allocation does.
 bool find_allocation(const void* address, void** base, size_t* size);
 
+// The number traces give the allocation that holds `address` (its id in
+// the trace's allocation records); 0 when no allocation holds it.
+uint32_t allocation_id(const void* address);
+
 // Where the allocation that holds `address` was made ("grade.cu:37") and the
 // variable it went to, when its source line shows one ("d_a"; else "").
 // False when no allocation holds `address`.

@@ -95,6 +95,7 @@ struct FloatOps {
 // A check's finding (CUDALAB_CHECK), as the run reported it.
 struct Finding {
   std::string tool, kind, where, message;
+  std::string kernel;       // the kernel it was found in ("" when not said)
   std::string where_other;  // a race's other access ("" when there is none)
   std::string advice;
   uint64_t count = 1;
@@ -181,6 +182,10 @@ class TraceError : public std::runtime_error {
 Trace read_trace(const std::string& path);
 // The same for a trace's bytes; `path` names it in the errors.
 Trace parse_trace(const std::vector<char>& data, const std::string& path);
+
+// A check finding's JSON object (a CUDALAB_CHECK_JSON report's, a trace's
+// finding record's) as a finding of launch `l`; false when it is not one.
+bool finding_from_json(const std::string& text, const Launch& l, Finding* f);
 
 // Block and thread coordinates from linear indices.
 Dim3 unflatten(uint32_t linear, const Dim3& dims);
