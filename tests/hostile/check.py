@@ -10,7 +10,7 @@ tests' text, a file found, a connection made), escape (marker files outside
 the sandbox, processes left running) or change the repository; and a
 submission's tests together stay within twice the per-test limit.
 """
-import glob, hashlib, json, os, re, shutil, subprocess, sys, time
+import fcntl, glob, hashlib, json, os, re, shutil, subprocess, sys, time
 
 cudalab, out = sys.argv[1], sys.argv[2]
 limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10
@@ -72,14 +72,29 @@ for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
     if spent > 2 * limit + 2:
         problems.append(f'{name}: its tests ran {spent:.1f} s, more than twice the {limit} s limit')
     print(f"{name:38s} {r['score']:4g}/{want:<4g} {spent:5.1f} s  {r['status']}")
-time.sleep(1)
 # This run's sandbox users (another grading at the same time has others).
+# Once the grading has ended, its range is free for the next grading on
+# this machine: hold the range's lock (the one cudalab takes) while looking,
+# so that a grading started since is not taken for this one's leftovers.
 low, high = json.load(open(os.path.join(out, 'grading.json'))).get('sandbox_users', [60000, 60999])
-left = subprocess.run(['ps', '-eo', 'uid=,stat=,pid=,args='], capture_output=True, text=True).stdout
-for line in left.splitlines():
-    uid, stat = int(line.split()[0]), line.split()[1]
-    if low <= uid <= high and not stat.startswith('Z'):  # a zombie is already dead
-        problems.append('left running: ' + line.strip())
+lock = open(f'/tmp/cudalab-sandbox-users-{low}.lock', 'a')
+for _ in range(100):
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        break
+    except OSError:
+        time.sleep(0.1)
+else:
+    lock = None
+if lock is None:
+    print(f'note: another grading took sandbox users {low}-{high}; processes left running not checked')
+else:
+    time.sleep(1)
+    left = subprocess.run(['ps', '-eo', 'uid=,stat=,pid=,args='], capture_output=True, text=True).stdout
+    for line in left.splitlines():
+        uid, stat = int(line.split()[0]), line.split()[1]
+        if low <= uid <= high and not stat.startswith('Z'):  # a zombie is already dead
+            problems.append('left running: ' + line.strip())
 for f in glob.glob('/tmp/cudalab-hostile-*') + glob.glob(os.path.join(root, '**/cudalab-hostile-*'), recursive=True):
     problems.append('escaped: ' + f)
 if digest() != before:
