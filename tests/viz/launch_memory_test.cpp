@@ -1,8 +1,9 @@
 // The viewer's memory data (visualizer/src/launch_memory.h) on a made-up
 // launch: one cell per element up to the cap and never a cell past a
 // buffer's end, every access of a cell in order for the hover list, the
-// accesses that missed a buffer kept apart, and a thread's accesses read
-// from its block's requests alone.
+// accesses that missed a buffer kept apart, a thread's accesses read
+// from its block's requests alone, and a graded test's wrong elements
+// placed on the cells that hold them.
 #include "launch_memory.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +117,38 @@ TEST(LaunchMemory, HoverListsStopAtTheirCapButCellsStayColoured) {
   const auto& a = m.buffers.at(0);
   EXPECT_EQ(a.touches.size(), 6u);
   EXPECT_EQ(a.last_thread[1], 9);  // the last toucher, beyond the cap too
+}
+
+// A comparison starts 8 bytes into d_a, which has 3000 elements (two a
+// cell): element i is word i + 2, in cell (i + 2) / 2.
+TEST(LaunchMemory, WrongElementsFallOnTheirCells) {
+  Trace t = two_buffers(3000, 10);
+  Launch& l = t.launches[0];
+  push(l, one_lane(0, 0, 1, 0, true));
+  push(l, one_lane(0, 1, 2, 0, true));
+  const auto m = cudalab::viz::launch_memory(t, l, 2048);
+  cudalab::trace::Comparison early, last;
+  early.name = last.name = "c";
+  early.allocation = last.allocation = 1;
+  early.offset = last.offset = 8;
+  early.count = last.count = 2990;
+  early.runs = {{0, 100}};  // compared before: its marks give way to the last comparison's
+  last.wrong = 5;
+  last.runs = {{3, 4}, {2000, 1}};  // words 5..8 and 2002: cells 2..4 and 1001
+  last.elements = {{4, "1", "2"}, {2000, "nan", "3"}};
+  const std::vector<cudalab::trace::Comparison> compared = {early, last};
+  const auto cells = cudalab::viz::wrong_cells(m, compared);
+  ASSERT_EQ(cells.size(), 2u);
+  ASSERT_EQ(cells[0].size(), m.buffers[0].cells);
+  EXPECT_TRUE(cells[1].empty());  // d_b was not compared
+  std::vector<size_t> marked;
+  for (size_t c = 0; c < cells[0].size(); ++c)
+    if (cells[0][c].comparison >= 0) marked.push_back(c);
+  EXPECT_EQ(marked, (std::vector<size_t>{2, 3, 4, 1001}));
+  EXPECT_EQ(cells[0][2].comparison, 1);
+  EXPECT_EQ(cells[0][2].element, -1);  // element 3: its value was not kept
+  EXPECT_EQ(cells[0][3].element, 0);   // element 4 (word 6, cell 3)
+  EXPECT_EQ(cells[0][1001].element, 1);
 }
 
 }  // namespace
