@@ -15,6 +15,8 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
+#include "cudalab/trace/test_results.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -254,6 +256,58 @@ TEST_F(Viz, APickedSourceLineFramesTheCellsItTouched) {
   EXPECT_EQ(pixels_of(none, 0, 235, 255), 0u) << "no line picked, no frames";
   EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + tiles + " --line fourteen", &out), 2);
   EXPECT_NE(out.find("--line wants FILE.cu:LINE"), std::string::npos) << out;
+}
+
+// The graded tests beside a trace (as cudalab check --trace writes them):
+// the wrong elements of c framed yellow on the heatmap, the test's values
+// against the expected ones in its tab; a tests file of another recording
+// of the trace is not believed.
+TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
+  namespace tr = cudalab::trace;
+  tr::TestResults r;
+  r.lesson = "vector_add";
+  r.file = "mine.cu";
+  r.traced_test = "Small";
+  r.trace_bytes = fs::file_size(trace_);
+  r.trace_fingerprint = tr::file_fingerprint(trace_);
+  r.tests = {{"Small", "100 elements", "test", "visible", "failed", "wrong results",
+              "c[40] is 0, expected 1\n", 0, 2},
+             {"Hidden", "", "test", "hidden", "passed", "passed", "", 1, 1}};
+  tr::Comparison c;
+  c.name = "c";
+  c.allocation = 3;  // a, b, c: the third cudaMalloc of traced_add
+  c.count = 100;
+  c.wrong = 20;
+  c.runs = {{40, 20}};
+  for (uint64_t i = 40; i < 60; ++i) c.elements.push_back({i, "0", "1"});
+  r.compared = {c};
+  std::string why;
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
+  const std::string viz =
+      "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + trace_ + " --size 1024x700 ";
+  const std::string framed = (dir_ / "framed.png").string(), table = (dir_ / "table.png").string(),
+                    plain = (dir_ / "plain.png").string();
+  std::string out;
+  ASSERT_EQ(run(viz + "--screenshot " + framed, &out), 0) << out;
+  ASSERT_EQ(run(viz + "--test Small --screenshot " + table, &out), 0) << out;
+  auto yellow = [](int r, int g, int b) { return r > 240 && g > 185 && g < 230 && b < 40; };
+  // 20 cells framed: each frame is some 40 pixels.
+  EXPECT_GT(count_pixels(framed, yellow), 400u) << "the wrong elements are framed yellow";
+  EXPECT_GT(count_pixels(table, yellow), 200u) << "the values the kernel left, in yellow";
+  EXPECT_EQ(run(viz + "--test Nonesuch --screenshot " + plain, &out), 2);
+  EXPECT_NE(out.find("no graded test named Nonesuch; the tests are: Small Hidden"),
+            std::string::npos)
+      << out;
+  // A tests file of another recording of the trace (its bytes differ).
+  r.trace_fingerprint ^= 1;
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
+  ASSERT_EQ(run(viz + "--screenshot " + plain, &out), 0) << out;
+  EXPECT_NE(out.find("is of another recording"), std::string::npos) << out;
+  EXPECT_EQ(count_pixels(plain, yellow), 0u) << "a stale tests file is not shown";
+  EXPECT_EQ(run(viz + "--tests " + (dir_ / "missing.json").string() + " --screenshot " + plain,
+                &out),
+            2);
+  EXPECT_NE(out.find("cannot read"), std::string::npos) << out;
 }
 
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {

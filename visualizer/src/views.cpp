@@ -1026,6 +1026,9 @@ void Views::draw_test_list(Selection& s) {
                 r.file.c_str(), passed, r.tests.size());
   ImGui::Separator();
   if (!ImGui::CollapsingHeader(header, ImGuiTreeNodeFlags_DefaultOpen)) return;
+  // Six rows at most, scrolled: the launches and findings stay in sight.
+  const float row = ImGui::GetTextLineHeightWithSpacing();
+  ImGui::BeginChild("test list", ImVec2(0, row * float(std::min<size_t>(r.tests.size(), 6)) + 4));
   for (size_t i = 0; i < r.tests.size(); ++i) {
     const auto& t = r.tests[i];
     const bool ok = t.status == "passed";
@@ -1039,7 +1042,9 @@ void Views::draw_test_list(Selection& s) {
       test_tab_asked_ = true;
     }
     ImGui::PopStyleColor();
+    if (t.name == r.traced_test && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
   }
+  ImGui::EndChild();
 }
 
 void Views::draw_graded_test(Selection& s) {
