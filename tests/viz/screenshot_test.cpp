@@ -187,6 +187,32 @@ TEST_F(Viz, StepsShowATileLoadedThenUsed) {
   EXPECT_NE(out.find("give one"), std::string::npos) << out;
 }
 
+// Within a phase, one warp instruction at a time: phase 0 as far as its
+// first instruction shows less than as far as its sixth (a warp's write of
+// its tile row into shared memory, framed in white), which shows less than
+// the whole phase; --instruction without --step is refused.
+TEST_F(Viz, StepsGoOneWarpInstructionAtATime) {
+  const std::string tiles = (dir_ / "tiles.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + tiles + " " CUDALAB_TRACED_TILES, &out), 0) << out;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + tiles +
+                          " --size 1024x700 --step 0 --screenshot ";
+  const std::string first = (dir_ / "first.png").string(), sixth = (dir_ / "sixth.png").string(),
+                    whole = (dir_ / "whole.png").string();
+  ASSERT_EQ(run(viz + first + " --instruction 0", &out), 0) << out;
+  ASSERT_EQ(run(viz + sixth + " --instruction 5", &out), 0) << out;
+  ASSERT_EQ(run(viz + whole, &out), 0) << out;
+  auto touched = [](const std::string& png) {
+    return pixels_of(png, 255, 190, 60) + pixels_of(png, 80, 150, 255);
+  };
+  EXPECT_LT(touched(first), touched(sixth));
+  EXPECT_LT(touched(sixth), touched(whole));
+  EXPECT_GT(pixels_of(sixth, 255, 255, 255), pixels_of(whole, 255, 255, 255) + 500)
+      << "the sixth instruction's 32 cells framed in white";
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + tiles + " --instruction 2", &out), 2);
+  EXPECT_NE(out.find("give --step N too"), std::string::npos) << out;
+}
+
 // A warp instruction drawn: a thread's first access (its read of a from
 // global memory) against sectors, its fourth (its write of tb into shared
 // memory) against the 32 banks; the figures said beside them.

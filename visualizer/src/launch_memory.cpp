@@ -145,7 +145,11 @@ BlockSteps block_steps(const trace::Launch& l, const LaunchMemory& m, uint32_t b
   for (uint32_t k = m.block_first[block]; k < m.block_first[block + 1]; ++k) {
     const trace::Request& r = l.requests[m.block_requests[k]];
     if (r.phase >= 65536) continue;  // no block has that many barriers worth stepping through
-    if (r.phase >= b.by_phase.size()) b.by_phase.resize(r.phase + 1);
+    if (r.phase >= b.by_phase.size()) {
+      b.by_phase.resize(r.phase + 1);
+      b.instruction_first.resize(r.phase + 1);
+    }
+    b.instruction_first[r.phase].push_back(uint32_t(b.by_phase[r.phase].size()));
     const int n = l.lanes_of(r, lanes);
     for (int i = 0; i < n; ++i) {
       const trace::Access x{r.block,         r.warp * 32u + lanes[i].lane,

@@ -73,6 +73,9 @@ struct BlockSteps {
   uint32_t phases = 0;
   // Per phase, the block's accesses in the order its warps made them.
   std::vector<std::vector<trace::Access>> by_phase;
+  // Per phase, its warp instructions (requests) in that order: where each
+  // one's accesses start in by_phase (the next one's start ends it).
+  std::vector<std::vector<uint32_t>> instruction_first;
   // The bytes of static and dynamic shared memory it touched (from the
   // 128-byte boundary the trace counts from).
   uint64_t static_shared_bytes = 0, dynamic_shared_bytes = 0;

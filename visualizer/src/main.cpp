@@ -53,7 +53,8 @@ void keep_libraries_loaded() {
 int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
-               "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
+               "                   [--launch N] [--block N] [--thread N] [--metrics]\n"
+               "                   [--step N [--instruction K]]\n"
                "                   [--access K] [--finding N] [--source] [--line F:N]\n"
                "                   [--columns N] [--tests FILE] [--test NAME]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program, or kept by\n"
@@ -65,6 +66,7 @@ int usage(int code) {
                "                         default the thread that faulted, if one did)\n"
                "  --metrics              open the memory window on its metrics per line\n"
                "  --step N               open it on the selected block's barrier phase N\n"
+               "  --instruction K        ... as far as its warp instruction K (from 0), framed\n"
                "  --access K             open it on the warp instruction of the selected\n"
                "                         thread's access K (from 0)\n"
                "  --finding N            step to the launch's check finding N (from 1):\n"
@@ -103,7 +105,7 @@ bool save_png(const std::string& path, int w, int h) {
 int main(int argc, char** argv) {
   std::string trace_path, screenshot;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
-       access = -1, finding = 0;
+       access = -1, finding = 0, instruction = -1;
   bool metrics = false, chosen = false, source = false;
   std::string line, tests_path, test_name;  // chosen: --launch, --block or --thread given
   for (int i = 1; i < argc; ++i) {
@@ -145,6 +147,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cudalab-viz: --step wants a barrier phase from 0 to 65535\n");
         return 2;
       }
+    } else if (a == "--instruction") {
+      if (!parse_number(next(), 0, 1L << 30, &instruction)) {
+        std::fprintf(stderr, "cudalab-viz: --instruction wants a whole number from 0\n");
+        return 2;
+      }
     } else if (a == "--access") {
       if (!parse_number(next(), 0, 1L << 30, &access)) {
         std::fprintf(stderr, "cudalab-viz: --access wants a whole number from 0\n");
@@ -180,6 +187,11 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
+  if (instruction >= 0 && step < 0) {
+    std::fprintf(stderr,
+                 "cudalab-viz: --instruction K counts in a barrier phase: give --step N too\n");
+    return 2;
+  }
   if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) + int(source) +
           int(!test_name.empty()) >
       1) {
@@ -241,6 +253,7 @@ int main(int argc, char** argv) {
   sel.show_metrics = metrics;
   sel.show_steps = step >= 0;
   sel.phase = int(std::max(step, 0L));
+  sel.instruction = int(instruction);
   sel.show_warp = access >= 0;
   sel.show_source = source;
   sel.line = line;

@@ -649,6 +649,48 @@ void Views::draw_steps(Selection& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
   ImGui::SliderInt("##phase", &s.phase, 0, last, "phase %d");
+  // Within the phase, one warp instruction at a time: the phase as far as
+  // that instruction, the instruction's own cells framed in white.
+  const auto& starts = steps_.instruction_first[size_t(s.phase)];
+  const int instructions = int(starts.size());
+  // Another phase (its slider, its buttons, play): the whole of it first.
+  if (instruction_phase_ >= 0 && instruction_phase_ != s.phase) s.instruction = -1;
+  s.instruction = std::clamp(s.instruction, -1, instructions - 1);
+  if (ImGui::Button("< instruction")) s.instruction = std::max(-1, s.instruction - 1);
+  ImGui::SameLine();
+  if (ImGui::Button("instruction >")) {
+    if (s.instruction + 1 < instructions) {
+      ++s.instruction;
+    } else if (s.phase < last) {  // on into the next phase's first
+      ++s.phase;
+      s.instruction = 0;
+      instruction_phase_ = s.phase;
+    }
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
+  ImGui::SliderInt("##instruction", &s.instruction, -1, instructions - 1,
+                   s.instruction < 0 ? "the whole phase (slide for one warp instruction at a time)"
+                                     : "up to warp instruction %d of the phase");
+  if (size_t(s.instruction) >= steps_.instruction_first[size_t(s.phase)].size()) s.instruction = -1;
+  instruction_phase_ = s.phase;
+  size_t shown_end = steps_.by_phase[size_t(s.phase)].size(), own_begin = 0, own_end = 0;
+  if (s.instruction >= 0) {
+    const auto& first = steps_.instruction_first[size_t(s.phase)];  // the phase may have moved on
+    own_begin = first[size_t(s.instruction)];
+    own_end = size_t(s.instruction) + 1 < first.size() ? first[size_t(s.instruction) + 1]
+                                                        : steps_.by_phase[size_t(s.phase)].size();
+    shown_end = own_end;
+    const trace::Access& x = steps_.by_phase[size_t(s.phase)][own_begin];
+    ImGui::TextWrapped("Warp instruction %d of %d in phase %d: warp %u %s %s at %s (%zu lanes), "
+                       "framed in white; the ones before it in this phase are coloured.",
+                       s.instruction, int(first.size()), s.phase, x.thread / 32,
+                       x.atomic  ? "adds atomically to"
+                       : x.write ? "writes"
+                                 : "reads",
+                       x.shared() ? "shared memory" : "global memory",
+                       trace_.where(x.pc).c_str(), own_end - own_begin);
+  }
   // One colour meaning for this view, its legend first.
   const ImU32 kRead = IM_COL32(80, 150, 255, 255), kWritten = IM_COL32(255, 190, 60, 255),
               kBoth = IM_COL32(90, 220, 120, 255), kEarlier = IM_COL32(80, 80, 92, 255);
@@ -715,7 +757,9 @@ void Views::draw_steps(Selection& s) {
     std::vector<const trace::Access*> missed;  // this phase's, outside the buffer
     std::vector<char> frame(cells, 0);         // the finding's accesses in this phase
     for (int ph = 0; ph <= s.phase; ++ph)
-      for (const trace::Access& x : steps_.by_phase[size_t(ph)]) {
+      for (size_t k = 0; k < steps_.by_phase[size_t(ph)].size(); ++k) {
+        if (ph == s.phase && k >= shown_end) break;  // not yet made
+        const trace::Access& x = steps_.by_phase[size_t(ph)][k];
         if (x.allocation != p.id) continue;
         if (!x.shared() && trace_.missed(x)) {
           if (ph == s.phase) missed.push_back(&x);
@@ -728,7 +772,7 @@ void Views::draw_steps(Selection& s) {
           continue;
         }
         state[c] |= x.write ? 4 : 2;
-        if (framed(x)) frame[c] = 1;
+        if (framed(x) || (s.instruction >= 0 && k >= own_begin && k < own_end)) frame[c] = 1;
         if (now.empty()) now.resize(cells);
         if (now[c].size() < 8) now[c].push_back(&x);
       }

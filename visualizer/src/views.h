@@ -19,6 +19,7 @@ struct Selection {
   bool show_metrics = false;     // the memory window shows the metrics per line
   bool show_steps = false;       // the memory window steps through the block's phases
   int phase = 0;                 // the block's barrier phase shown by the steps
+  int instruction = -1;          // ... up to its warp instruction this (-1: all of the phase)
   bool playing = false;          // the steps advance on their own
   // The warp instruction shown: the selected thread's access number
   // `access` (-1: none), its lanes against sectors or banks.
@@ -78,6 +79,7 @@ class Views {
   int steps_launch_ = -1, steps_block_ = -1;  // what steps_ are of
   BlockSteps steps_;
   double last_step_time_ = 0;
+  int instruction_phase_ = -1;  // the phase Selection::instruction counts in
   bool tab_chosen_ = false;
   int metrics_launch_ = -1;  // the launch metrics_ are of
   trace::KernelMetrics metrics_;
