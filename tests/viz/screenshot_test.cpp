@@ -236,6 +236,27 @@ TEST_F(Viz, AWarpInstructionIsDrawnAgainstSectorsOrBanks) {
   EXPECT_EQ(pixels_of(shared, 255, 190, 60), 0u) << "no bank holds two words: no conflict drawn";
 }
 
+// A race in global memory (threads of neighbouring blocks read what the
+// others overwrite): its accesses' cells framed red on the heatmap, with
+// the legend's red frame; none without the checks.
+TEST_F(Viz, ARaceInGlobalMemoryIsFramedRed) {
+  const std::string checked = (dir_ / "checked.trace").string(),
+                    plain = (dir_ / "plain.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + checked + " " CUDALAB_TRACED_GLOBAL_RACE,
+                &out),
+            0)
+      << out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + plain + " " CUDALAB_TRACED_GLOBAL_RACE, &out), 0) << out;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " ";
+  const std::string framed = (dir_ / "framed.png").string(), none = (dir_ / "none.png").string();
+  ASSERT_EQ(run(viz + checked + " --size 1024x700 --screenshot " + framed, &out), 0) << out;
+  ASSERT_EQ(run(viz + plain + " --size 1024x700 --screenshot " + none, &out), 0) << out;
+  const size_t legend = 250;  // the legend's red square and red frame
+  EXPECT_GT(pixels_of(framed, 235, 40, 40), legend + 150) << "the racing cells framed red";
+  EXPECT_LT(pixels_of(none, 235, 40, 40), legend) << "only the legend's red";
+}
+
 // A race finding, stepped to: the viewer opens on the finding's thread, in
 // the step view at the phase of its access (the shared memory drawn), and
 // frames the two racing accesses in white; a finding that is not there is

@@ -17,6 +17,7 @@
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -368,6 +369,9 @@ int main(int argc, char** argv) {
       glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // A screenshot shows what the options selected, not a tooltip of
+    // wherever the pointer happens to rest on the screen.
+    if (!screenshot.empty()) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
     int fw, fh;
     glfwGetFramebufferSize(window, &fw, &fh);

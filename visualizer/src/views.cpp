@@ -24,6 +24,25 @@ constexpr ImU32 kWrong = IM_COL32(255, 210, 0, 255);
 const ImVec4 kWrongText(1.0f, 0.82f, 0.1f, 1.0f);
 const ImVec4 kPassedText(0.45f, 0.85f, 0.45f, 1.0f);
 
+// One entry of a legend: a filled square (or a frame) of `c`, then `what`.
+void legend_item(ImU32 c, const char* what, bool frame = false) {
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (frame) {
+    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), kUntouched);
+    dl->AddRect(p, ImVec2(p.x + h, p.y + h), c, 0, 0, 2.0f);
+  } else {
+    dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
+  }
+  ImGui::Dummy(ImVec2(h, h));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(what);
+  ImGui::SameLine(0, 18);
+  // Wrap before an entry would run past the window's edge.
+  if (ImGui::GetContentRegionAvail().x < 160) ImGui::NewLine();
+}
+
 // Cells of `count` squares laid out in rows of `columns`, each `cell` pixels.
 // Returns the index under the mouse when clicked, -1 otherwise; *hovered
 // (when given) gets the index under the mouse, or -1.
@@ -251,6 +270,23 @@ void Views::refresh(const Selection& s) {
     accesses_launch_ = -1;
     wrong_ = results_ ? wrong_cells(memory_, results_->compared)
                       : std::vector<std::vector<WrongCell>>{};
+    // The cells of each race finding's two accesses in global memory.
+    race_cells_.assign(memory_.buffers.size(), {});
+    for (size_t f = 0; f < l.findings.size(); ++f) {
+      const trace::Finding& x = l.findings[f];
+      if (x.tool != "racecheck") continue;
+      auto mark = [&](int64_t block, int64_t thread, const std::string& where) {
+        if (block < 0 || thread < 0 || uint64_t(block) >= l.grid.count()) return;
+        for (const trace::Access& a : thread_accesses(l, memory_, uint32_t(block), uint32_t(thread))) {
+          if (a.shared() || trace_.missed(a) || !same_line(where, trace_.where(a.pc))) continue;
+          for (size_t b = 0; b < memory_.buffers.size(); ++b)
+            if (memory_.buffers[b].allocation->id == a.allocation)
+              race_cells_[b].emplace_back(a.offset / 4 / memory_.buffers[b].per_cell, int(f));
+        }
+      };
+      mark(x.block, x.thread, x.where);
+      mark(x.other_block >= 0 ? x.other_block : x.block, x.other_thread, x.where_other);
+    }
   }
   if (accesses_launch_ != s.launch || accesses_block_ != s.block || accesses_thread_ != s.thread) {
     thread_accesses_ = s.thread < 0 ? std::vector<trace::Access>{}
@@ -416,12 +452,19 @@ void Views::draw_heatmaps(Selection& s) {
   const auto& l = trace_.launches[size_t(s.launch)];
   ImGui::TextWrapped(
       "Each cell is one 4-byte element (or a run of them for large buffers), coloured by the "
-      "%s that last touched it (the colours of 'Grid of blocks'%s); dark: untouched; white "
-      "frames: the selected thread's accesses; cyan frames: the line picked in 'Source'; red: "
-      "accesses outside the buffer. Hover a cell for every access to it, in order; click to "
-      "select the thread.",
+      "%s that last touched it (the colours of 'Grid of blocks'%s). Hover a cell for every "
+      "access to it, in order; click to select the thread.",
       s.color_by_thread ? "thread" : "block",
       s.color_by_thread ? ", by thread number in the block" : "");
+  // The legend: one meaning per colour in this view.
+  legend_item(hue_color(0, 0.6f, 0.85f), s.color_by_thread ? "a thread's colour" : "a block's colour");
+  legend_item(kUntouched, "untouched");
+  legend_item(kSelected, "the selected thread's", true);
+  legend_item(kLine, "the picked line's", true);
+  legend_item(kWrong, "a wrong value", true);
+  legend_item(kMissed, "outside the buffer");
+  legend_item(kMissed, "a race (check finding)", true);
+  ImGui::NewLine();
   // The misses first, so that they are seen without scrolling.
   std::string misses;
   for (const BufferMap& h : memory_.buffers)
@@ -461,6 +504,12 @@ void Views::draw_heatmaps(Selection& s) {
                              ? (", the first " + std::to_string(framed) + " of them").c_str()
                              : "");
     }
+  size_t races = 0;
+  for (const auto& cells : race_cells_) races += cells.size();
+  if (races)
+    ImGui::TextColored(kMissedText,
+                       "Races in global memory (racecheck): the cells of their accesses are "
+                       "framed red; the findings are listed under the launch.");
   if (memory_.buffers.empty() && !memory_.no_buffer_count)
     ImGui::Text("this launch touched no global memory that was recorded");
   std::vector<char> mine;
@@ -530,6 +579,14 @@ void Views::draw_heatmaps(Selection& s) {
                     y = origin.y + float(i / size_t(columns)) * cell;
         dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kWrong, 0, 0, 1.5f);
       }
+    // Races (racecheck findings): the two accesses' cells framed red.
+    if (buffer < race_cells_.size())
+      for (const auto& [c, finding] : race_cells_[buffer]) {
+        (void)finding;
+        const float x = origin.x + float(c % size_t(columns)) * cell,
+                    y = origin.y + float(c / size_t(columns)) * cell;
+        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kMissed, 0, 0, 2.0f);
+      }
     for (size_t i = 0; i < drawn; ++i) {
       if (!mine[i]) continue;
       const float x = origin.x + float(i % size_t(columns)) * cell,
@@ -560,6 +617,15 @@ void Views::draw_heatmaps(Selection& s) {
                              cmp.elements.size());
         }
       }
+      if (buffer < race_cells_.size())
+        for (const auto& [rc, f] : race_cells_[buffer])
+          if (rc == c) {
+            const trace::Finding& x = l.findings[size_t(f)];
+            ImGui::TextColored(kMissedText, "a race: %s %s at %s against %s (finding %d)",
+                               x.tool.c_str(), x.kind.c_str(), file_name(x.where).c_str(),
+                               file_name(x.where_other).c_str(), f + 1);
+            break;
+          }
       const uint32_t n = h.first[c + 1] - h.first[c];
       if (n == 0 && h.last_block[c] >= 0)
         ImGui::Text("touched, but the launch has too many accesses to list them here");

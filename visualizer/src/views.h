@@ -71,6 +71,8 @@ class Views {
   const trace::Trace& trace_;
   const trace::TestResults* results_;
   std::vector<std::vector<WrongCell>> wrong_;  // per buffer of memory_: the wrong elements
+  // Per buffer of memory_: the cells of races' accesses, with their finding.
+  std::vector<std::vector<std::pair<uint64_t, int>>> race_cells_;
   bool test_tab_asked_ = false, heatmap_tab_asked_ = false;
   std::vector<int> compared_launch_;  // per comparison: the last launch touching it, -1: none
   int memory_launch_ = -1, memory_columns_ = -1;  // what memory_ is of
