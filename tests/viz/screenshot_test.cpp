@@ -339,7 +339,7 @@ TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
   ASSERT_EQ(run(viz + "--test Small --screenshot " + table, &out), 0) << out;
   auto yellow = [](int r, int g, int b) { return r > 240 && g > 185 && g < 230 && b < 40; };
   // 20 cells framed: each frame is some 40 pixels.
-  EXPECT_GT(count_pixels(framed, yellow), 400u) << "the wrong elements are framed yellow";
+  EXPECT_GT(count_pixels(framed, yellow), 500u) << "the wrong elements are framed yellow";
   EXPECT_GT(count_pixels(table, yellow), 200u) << "the values the kernel left, in yellow";
   EXPECT_EQ(run(viz + "--test Nonesuch --screenshot " + plain, &out), 2);
   EXPECT_NE(out.find("no graded test named Nonesuch; the tests are: Small Hidden"),
@@ -350,7 +350,8 @@ TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
   ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
   ASSERT_EQ(run(viz + "--screenshot " + plain, &out), 0) << out;
   EXPECT_NE(out.find("is of another recording"), std::string::npos) << out;
-  EXPECT_EQ(count_pixels(plain, yellow), 0u) << "a stale tests file is not shown";
+  EXPECT_LT(count_pixels(plain, yellow), 100u)
+      << "a stale tests file is not shown (the legend's yellow frame alone)";
   EXPECT_EQ(run(viz + "--tests " + (dir_ / "missing.json").string() + " --screenshot " + plain,
                 &out),
             2);
