@@ -151,9 +151,11 @@ TEST_F(Viz, OutOfBoundsAccessesAndTheFaultingThreadAreShown) {
   ASSERT_EQ(run(viz + bugs + " --screenshot " + oob + " --size 1024x700 --launch 1", &out), 0)
       << out;
   ASSERT_EQ(run(viz + bugs + " --screenshot " + fault + " --size 1024x700", &out), 0) << out;
-  EXPECT_EQ(red_pixels(good, false), 0u) << "a correct kernel has nothing out of bounds";
+  // The heatmap's legend has a red square and a red frame (some 220 pixels).
+  const size_t legend = 250;
+  EXPECT_LT(red_pixels(good, false), legend) << "a correct kernel has nothing out of bounds";
   EXPECT_EQ(red_pixels(good, true), 0u) << "nor anything said in red";
-  EXPECT_GT(red_pixels(oob, false), 200u) << "28 writes past the end of c, drawn red";
+  EXPECT_GT(red_pixels(oob, false), legend + 200) << "28 writes past the end of c, drawn red";
   // The faulted launch, opened on its faulting thread: no buffer to draw,
   // the fault and the null-pointer write said in red.
   EXPECT_GT(red_pixels(fault, true), 500u);
@@ -300,7 +302,7 @@ TEST_F(Viz, APickedSourceLineFramesTheCellsItTouched) {
   ASSERT_EQ(run(viz + "--screenshot " + none, &out), 0) << out;
   ASSERT_EQ(run(viz + "--source --screenshot " + source, &out), 0) << out;
   EXPECT_GT(pixels_of(picked, 0, 235, 255), 2000u) << "a's cells framed";
-  EXPECT_EQ(pixels_of(none, 0, 235, 255), 0u) << "no line picked, no frames";
+  EXPECT_LT(pixels_of(none, 0, 235, 255), 100u) << "no line picked, no frames (the legend's)";
   EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + tiles + " --line fourteen", &out), 2);
   EXPECT_NE(out.find("--line wants FILE.cu:LINE"), std::string::npos) << out;
 }
