@@ -45,6 +45,45 @@ def line(name, best, median, target=None):
     print(s, flush=True)
 
 
+def idle_cpu(viz, trace, seconds=10.0):
+    """The viewer open on `trace` in a real window (Xvfb), no input: the CPU
+    it uses while the picture stands still (target: near zero, 5 % of a
+    core at most; it redraws on input, and once a second)."""
+    proc = subprocess.Popen(["xvfb-run", "-a", "-s", "-screen 0 1400x900x24", viz, trace],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        pid, deadline = None, time.time() + 60
+        while pid is None and time.time() < deadline:  # the viewer, under xvfb-run's shell
+            found = subprocess.run(["pgrep", "-f", "-n", "^" + viz], capture_output=True, text=True)
+            if found.stdout.strip():
+                pid = int(found.stdout.split()[0])
+            else:
+                time.sleep(0.2)
+        if pid is None:
+            print("  cudalab-viz idle: the window did not open", flush=True)
+            return
+
+        def ticks():
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])  # utime + stime
+
+        time.sleep(5)  # open the trace, build its heatmaps, settle
+        start, at = ticks(), time.time()
+        time.sleep(seconds)
+        used = (ticks() - start) / os.sysconf("SC_CLK_TCK") / (time.time() - at)
+        print(f"  cudalab-viz idle on that trace (Xvfb, no input, {seconds:.0f} s): "
+              f"{100 * used:.1f} % of a core (target 5 %: {'met' if used <= 0.05 else 'MISSED'})",
+              flush=True)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        subprocess.run(["pkill", "-f", "^" + viz + " " + trace], capture_output=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build_dir")
@@ -128,6 +167,9 @@ def main():
             # the window (target: 50 ms at most).
             print(subprocess.run([viz_bench, trace], capture_output=True, text=True,
                                  check=True).stdout.rstrip())
+        viz = os.path.join(args.build_dir, "bin", "cudalab-viz")
+        if os.path.exists(viz) and shutil.which("xvfb-run"):
+            idle_cpu(viz, trace)
         os.remove(trace)
 
         small = os.path.join(HERE, "small_program.cu")
