@@ -230,8 +230,7 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
     // A copy, not the sandbox's file: the scratch folder goes with the grading.
     fs::copy_file(trace, o.trace_path, fs::copy_options::overwrite_existing, ec);
     if (ec) return "cannot write " + o.trace_path.string() + ": " + ec.message();
-    if (std::string why; !write_test_results(lesson, j, *rec, run, o.trace_path, &why))
-      return why;
+    if (std::string why; !write_test_results(lesson, j, *rec, run, o.trace_path, &why)) return why;
     if (!drawn) {
       rec->picture_test = shown;
       return "";

@@ -105,9 +105,9 @@ TEST(Comparisons, AJudgesNumbersReadAsText) {
   EXPECT_EQ(all[0].elements[0].want, "4.25");
   EXPECT_THROW(comparisons_from_json("{\"name\": \"u\"}"), TraceError);
   // An index or a run past the array's end is not believed.
-  EXPECT_THROW(comparisons_from_json(
-                   R"([{"name": "u", "count": 4, "wrong": 1, "elements": [[4, 1, 2]]}])"),
-               TraceError);
+  EXPECT_THROW(
+      comparisons_from_json(R"([{"name": "u", "count": 4, "wrong": 1, "elements": [[4, 1, 2]]}])"),
+      TraceError);
   EXPECT_THROW(
       comparisons_from_json(R"([{"name": "u", "count": 4, "wrong": 1, "runs": [[2, 3]]}])"),
       TraceError);

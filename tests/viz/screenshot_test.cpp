@@ -354,9 +354,8 @@ TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
   EXPECT_NE(out.find("is of another recording"), std::string::npos) << out;
   EXPECT_LT(count_pixels(plain, yellow), 100u)
       << "a stale tests file is not shown (the legend's yellow frame alone)";
-  EXPECT_EQ(run(viz + "--tests " + (dir_ / "missing.json").string() + " --screenshot " + plain,
-                &out),
-            2);
+  EXPECT_EQ(
+      run(viz + "--tests " + (dir_ / "missing.json").string() + " --screenshot " + plain, &out), 2);
   EXPECT_NE(out.find("cannot read"), std::string::npos) << out;
 }
 

@@ -45,7 +45,8 @@ Comparison comparison_of(const json& c) {
   if (r.element_bytes == 0 || r.element_bytes > 16)
     throw std::runtime_error("element_bytes is " + std::to_string(r.element_bytes));
   for (const json& e : c.value("elements", json::array())) {
-    if (!e.is_array() || e.size() != 3) throw std::runtime_error("an element is not [i, got, want]");
+    if (!e.is_array() || e.size() != 3)
+      throw std::runtime_error("an element is not [i, got, want]");
     const uint64_t index = e[0].get<uint64_t>();
     if (index >= r.count) throw std::runtime_error("an element's index is past the array's end");
     r.elements.push_back({index, value_text(e[1]), value_text(e[2])});
@@ -126,8 +127,8 @@ TestResults read_test_results(const std::string& path) {
       r.findings.push_back(f.dump());
     }
   } catch (const std::exception& e) {
-    throw TraceError(path + " is not a file of graded tests that cudalab check wrote (" +
-                     e.what() + ")");
+    throw TraceError(path + " is not a file of graded tests that cudalab check wrote (" + e.what() +
+                     ")");
   }
   return r;
 }

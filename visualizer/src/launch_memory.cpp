@@ -179,7 +179,9 @@ std::vector<std::vector<WrongCell>> wrong_cells(const LaunchMemory& m,
     if (last < 0) continue;
     const trace::Comparison& c = compared[size_t(last)];
     cells[b].assign(h.cells, WrongCell{});
-    auto cell_of = [&](uint64_t index) { return (c.offset + index * c.element_bytes) / 4 / h.per_cell; };
+    auto cell_of = [&](uint64_t index) {
+      return (c.offset + index * c.element_bytes) / 4 / h.per_cell;
+    };
     for (const auto& [first, count] : c.runs)
       for (uint64_t cell = cell_of(first); cell <= cell_of(first + count - 1) && cell < h.cells;
            ++cell)

@@ -268,8 +268,8 @@ void Views::refresh(const Selection& s) {
     memory_launch_ = s.launch;
     memory_columns_ = s.columns;
     accesses_launch_ = -1;
-    wrong_ = results_ ? wrong_cells(memory_, results_->compared)
-                      : std::vector<std::vector<WrongCell>>{};
+    wrong_ =
+        results_ ? wrong_cells(memory_, results_->compared) : std::vector<std::vector<WrongCell>>{};
     // The cells of each race finding's two accesses in global memory.
     race_cells_.assign(memory_.buffers.size(), {});
     for (size_t f = 0; f < l.findings.size(); ++f) {
@@ -277,7 +277,8 @@ void Views::refresh(const Selection& s) {
       if (x.tool != "racecheck") continue;
       auto mark = [&](int64_t block, int64_t thread, const std::string& where) {
         if (block < 0 || thread < 0 || uint64_t(block) >= l.grid.count()) return;
-        for (const trace::Access& a : thread_accesses(l, memory_, uint32_t(block), uint32_t(thread))) {
+        for (const trace::Access& a :
+             thread_accesses(l, memory_, uint32_t(block), uint32_t(thread))) {
           if (a.shared() || trace_.missed(a) || !same_line(where, trace_.where(a.pc))) continue;
           for (size_t b = 0; b < memory_.buffers.size(); ++b)
             if (memory_.buffers[b].allocation->id == a.allocation)
@@ -377,9 +378,9 @@ void Views::draw_memory(Selection& s) {
       draw_metrics(s);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Graded test", nullptr,
-                            test_tab_asked_ ? ImGuiTabItemFlags_SetSelected
-                                            : chosen(s.show_test))) {
+    if (ImGui::BeginTabItem(
+            "Graded test", nullptr,
+            test_tab_asked_ ? ImGuiTabItemFlags_SetSelected : chosen(s.show_test))) {
       draw_graded_test(s);
       ImGui::EndTabItem();
     }
@@ -457,7 +458,8 @@ void Views::draw_heatmaps(Selection& s) {
       s.color_by_thread ? "thread" : "block",
       s.color_by_thread ? ", by thread number in the block" : "");
   // The legend: one meaning per colour in this view.
-  legend_item(hue_color(0, 0.6f, 0.85f), s.color_by_thread ? "a thread's colour" : "a block's colour");
+  legend_item(hue_color(0, 0.6f, 0.85f),
+              s.color_by_thread ? "a thread's colour" : "a block's colour");
   legend_item(kUntouched, "untouched");
   legend_item(kSelected, "the selected thread's", true);
   legend_item(kLine, "the picked line's", true);
@@ -495,14 +497,13 @@ void Views::draw_heatmaps(Selection& s) {
       const trace::Comparison& cmp = results_->compared[size_t(c)];
       uint64_t framed = 0;
       for (const auto& run : cmp.runs) framed += run.second;
-      ImGui::TextColored(kWrongText,
-                         "Wrong at the end of test %s: %llu of the %llu elements of %s "
-                         "(yellow frames%s; hover one for its value and the value expected).",
-                         results_->traced_test.c_str(), (unsigned long long)cmp.wrong,
-                         (unsigned long long)cmp.count, cmp.name.c_str(),
-                         framed < cmp.wrong
-                             ? (", the first " + std::to_string(framed) + " of them").c_str()
-                             : "");
+      ImGui::TextColored(
+          kWrongText,
+          "Wrong at the end of test %s: %llu of the %llu elements of %s "
+          "(yellow frames%s; hover one for its value and the value expected).",
+          results_->traced_test.c_str(), (unsigned long long)cmp.wrong,
+          (unsigned long long)cmp.count, cmp.name.c_str(),
+          framed < cmp.wrong ? (", the first " + std::to_string(framed) + " of them").c_str() : "");
     }
   size_t races = 0;
   for (const auto& cells : race_cells_) races += cells.size();
@@ -520,9 +521,8 @@ void Views::draw_heatmaps(Selection& s) {
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   auto has_bug = [&](size_t b) {
     if (memory_.buffers[b].missed_count) return true;
-    return b < wrong_.size() && std::any_of(wrong_[b].begin(), wrong_[b].end(), [](WrongCell w) {
-             return w.comparison >= 0;
-           });
+    return b < wrong_.size() && std::any_of(wrong_[b].begin(), wrong_[b].end(),
+                                            [](WrongCell w) { return w.comparison >= 0; });
   };
   std::stable_partition(order.begin(), order.end(), has_bug);
   for (const size_t buffer : order) {
@@ -745,17 +745,18 @@ void Views::draw_steps(Selection& s) {
     const auto& first = steps_.instruction_first[size_t(s.phase)];  // the phase may have moved on
     own_begin = first[size_t(s.instruction)];
     own_end = size_t(s.instruction) + 1 < first.size() ? first[size_t(s.instruction) + 1]
-                                                        : steps_.by_phase[size_t(s.phase)].size();
+                                                       : steps_.by_phase[size_t(s.phase)].size();
     shown_end = own_end;
     const trace::Access& x = steps_.by_phase[size_t(s.phase)][own_begin];
-    ImGui::TextWrapped("Warp instruction %d of %d in phase %d: warp %u %s %s at %s (%zu lanes), "
-                       "framed in white; the ones before it in this phase are coloured.",
-                       s.instruction, int(first.size()), s.phase, x.thread / 32,
-                       x.atomic  ? "adds atomically to"
-                       : x.write ? "writes"
-                                 : "reads",
-                       x.shared() ? "shared memory" : "global memory",
-                       trace_.where(x.pc).c_str(), own_end - own_begin);
+    ImGui::TextWrapped(
+        "Warp instruction %d of %d in phase %d: warp %u %s %s at %s (%zu lanes), "
+        "framed in white; the ones before it in this phase are coloured.",
+        s.instruction, int(first.size()), s.phase, x.thread / 32,
+        x.atomic  ? "adds atomically to"
+        : x.write ? "writes"
+                  : "reads",
+        x.shared() ? "shared memory" : "global memory", trace_.where(x.pc).c_str(),
+        own_end - own_begin);
   }
   // One colour meaning for this view, its legend first.
   const ImU32 kRead = IM_COL32(80, 150, 255, 255), kWritten = IM_COL32(255, 190, 60, 255),
@@ -1128,9 +1129,8 @@ void Views::draw_source(Selection& s) {
 void Views::draw_test_list(Selection& s) {
   if (!results_ || results_->tests.empty()) return;
   const auto& r = *results_;
-  const size_t passed = size_t(std::count_if(r.tests.begin(), r.tests.end(), [](const auto& t) {
-    return t.status == "passed";
-  }));
+  const size_t passed = size_t(std::count_if(r.tests.begin(), r.tests.end(),
+                                             [](const auto& t) { return t.status == "passed"; }));
   char header[256];
   std::snprintf(header, sizeof(header), "Graded tests of %s: %zu of %zu passed###tests",
                 r.file.c_str(), passed, r.tests.size());
@@ -1221,10 +1221,9 @@ void Views::draw_graded_test(Selection& s) {
       if (launch == s.launch)
         for (const BufferMap& b : memory_.buffers)
           if (b.allocation->id == c.allocation) h = &b;
-      if (ImGui::BeginTable("wrong", 4,
-                            ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
-                                ImGuiTableFlags_ScrollY,
-                            ImVec2(0, std::min(260.f, 24.f * float(c.elements.size() + 2))))) {
+      if (ImGui::BeginTable(
+              "wrong", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
+              ImVec2(0, std::min(260.f, 24.f * float(c.elements.size() + 2))))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         const float number = ImGui::CalcTextSize("-0.000000000e+00").x;
         ImGui::TableSetupColumn("element", ImGuiTableColumnFlags_WidthFixed, number);

@@ -23,9 +23,9 @@ struct Comparison {
   uint32_t allocation = 0;  // the trace's allocation holding it, 0 if none
   uint64_t offset = 0;      // the array's first byte, from the allocation's start
   uint32_t element_bytes = 4;
-  uint64_t count = 0, wrong = 0;        // elements compared, and how many were wrong
-  double absolute = 0, relative = 0;    // the tolerance: |got - want| <= abs + rel * |want|
-  std::vector<WrongElement> elements;   // the first wrong ones (up to 1024), by index
+  uint64_t count = 0, wrong = 0;       // elements compared, and how many were wrong
+  double absolute = 0, relative = 0;   // the tolerance: |got - want| <= abs + rel * |want|
+  std::vector<WrongElement> elements;  // the first wrong ones (up to 1024), by index
   // Where the wrong ones are: runs of consecutive indices [first, count),
   // all of them (up to 65536 runs).
   std::vector<std::pair<uint64_t, uint64_t>> runs;
