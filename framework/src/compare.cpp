@@ -58,7 +58,8 @@ constexpr size_t kKeptValues = 1024, kKeptRuns = size_t(1) << 16;
 }  // namespace
 
 CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
-                      const std::string& name, const void* device, std::ostream& out, size_t show) {
+                      const std::string& name, const void* device, std::ostream& out, size_t show,
+                      size_t row_length) {
   CompareResult r;
   r.checked = n;
   nlohmann::json kept = nlohmann::json::array();  // [index, got, expected] of the first wrong
@@ -95,6 +96,7 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
                               {"allocation", allocation},
                               {"offset", offset},
                               {"element_bytes", sizeof(float)},
+                              {"row_length", row_length},
                               {"count", n},
                               {"wrong", r.wrong},
                               {"tolerance", {tol.absolute, tol.relative}},

@@ -87,7 +87,7 @@ void against_cpu(cudalab::grading::TestContext& t, const HeatRun& run, uint64_t 
     std::ostringstream details;
     const double tol = heat_tolerance(steps, 100.0);
     const cudalab::CompareResult r =
-        cudalab::compare(got.data(), u.data(), u.size(), {tol, 0}, "u", device_u, details);
+        cudalab::compare(got.data(), u.data(), u.size(), {tol, 0}, "u", device_u, details, 5, nx);
     if (!r.ok()) {
       t.fail() << details.str() << "  (cell i is x = i % " << nx << ", y = i / " << nx
                << "; edge cells keep their value)\n";

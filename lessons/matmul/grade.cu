@@ -80,8 +80,9 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, int n, uint6
     cudaMemcpy(got.data(), d_c, guarded, cudaMemcpyDeviceToHost);
     std::ostringstream details;
     // Elements are c[row * n + col]: the index names both.
-    const cudalab::CompareResult r = cudalab::compare(got.data(), want.data(), elements,
-                                                      {worst_bound + 1e-30, 0}, "c", d_c, details);
+    const cudalab::CompareResult r =
+        cudalab::compare(got.data(), want.data(), elements, {worst_bound + 1e-30, 0}, "c", d_c,
+                         details, 5, size_t(n));
     if (!r.ok()) {
       t.fail() << details.str() << "  (element i is row i / " << n << ", column i % " << n
                << "; the tolerance is " << worst_bound << ")\n";

@@ -53,6 +53,7 @@ TestResults example() {
   c.name = "c";
   c.allocation = 3;
   c.offset = 16;
+  c.row_length = 10;
   c.count = 100;
   c.wrong = 7;
   c.absolute = 1e-5;
@@ -81,6 +82,7 @@ TEST_F(TestResultsFile, WhatIsWrittenReadsBack) {
   const Comparison& c = r.compared[0];
   EXPECT_EQ(c.allocation, 3u);
   EXPECT_EQ(c.offset, 16u);
+  EXPECT_EQ(c.row_length, 10u);
   EXPECT_EQ(c.wrong, 7u);
   EXPECT_DOUBLE_EQ(c.absolute, 1e-5);
   ASSERT_EQ(c.elements.size(), 2u);

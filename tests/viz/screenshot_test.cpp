@@ -257,6 +257,15 @@ TEST_F(Viz, ARaceInGlobalMemoryIsFramedRed) {
   const size_t legend = 250;  // the legend's red square and red frame
   EXPECT_GT(pixels_of(framed, 235, 40, 40), legend + 150) << "the racing cells framed red";
   EXPECT_LT(pixels_of(none, 235, 40, 40), legend) << "only the legend's red";
+  // A race in shared memory is not drawn on global memory, though the line
+  // that races there also reads a global buffer.
+  const std::string shared = (dir_ / "shared.trace").string(),
+                    shared_png = (dir_ / "shared.png").string();
+  ASSERT_EQ(run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + shared + " " CUDALAB_TRACED_RACE, &out),
+            0)
+      << out;
+  ASSERT_EQ(run(viz + shared + " --size 1024x700 --screenshot " + shared_png, &out), 0) << out;
+  EXPECT_LT(pixels_of(shared_png, 235, 40, 40), legend) << "no red frame on global memory";
 }
 
 // A race finding, stepped to: the viewer opens on the finding's thread, in

@@ -150,6 +150,7 @@ Finding finding_of(const nlohmann::json& json, const Launch& l) {
   f.tool = json.value("tool", "");
   f.kind = json.value("kind", "");
   f.kernel = json.value("kernel", "");
+  f.space = json.value("space", "");
   f.where = json.value("where", "");
   f.message = json.value("message", "");
   f.where_other = json.value("where_other", "");

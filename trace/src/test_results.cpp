@@ -36,6 +36,7 @@ Comparison comparison_of(const json& c) {
   r.allocation = c.value("allocation", 0u);
   r.offset = c.value("offset", uint64_t(0));
   r.element_bytes = c.value("element_bytes", 4u);
+  r.row_length = c.value("row_length", uint64_t(0));
   r.count = c.at("count").get<uint64_t>();
   r.wrong = c.at("wrong").get<uint64_t>();
   if (const auto t = c.find("tolerance"); t != c.end() && t->is_array() && t->size() == 2) {
@@ -154,6 +155,7 @@ bool write_test_results(const std::string& path, const TestResults& r, std::stri
                         {"allocation", c.allocation},
                         {"offset", c.offset},
                         {"element_bytes", c.element_bytes},
+                        {"row_length", c.row_length},
                         {"count", c.count},
                         {"wrong", c.wrong},
                         {"tolerance", {c.absolute, c.relative}},

@@ -261,11 +261,14 @@ int main(int argc, char** argv) {
   sel.columns = int(columns);
   // A test's wrong values open on the launch that last touched them; a
   // faulted launch on the thread that faulted, unless told otherwise.
+  // Its rows as the test's matrix or grid has them, unless told otherwise.
   if (!chosen && results)
     for (const auto& c : results->compared)
       if (c.wrong && c.allocation)
         if (const int at = cudalab::viz::last_launch_touching(trace, c.allocation); at >= 0) {
           launch = at + 1;
+          if (columns == 0 && c.row_length > 0 && c.row_length <= 4096 && c.offset == 0)
+            sel.columns = int(c.row_length);
           break;
         }
   // The traced test's findings (from its run under the checks) go on the

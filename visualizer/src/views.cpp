@@ -274,7 +274,7 @@ void Views::refresh(const Selection& s) {
     race_cells_.assign(memory_.buffers.size(), {});
     for (size_t f = 0; f < l.findings.size(); ++f) {
       const trace::Finding& x = l.findings[f];
-      if (x.tool != "racecheck") continue;
+      if (x.tool != "racecheck" || x.space != "__global__") continue;
       auto mark = [&](int64_t block, int64_t thread, const std::string& where) {
         if (block < 0 || thread < 0 || uint64_t(block) >= l.grid.count()) return;
         for (const trace::Access& a :

@@ -27,10 +27,12 @@ struct CompareResult {
 
 // Compares got[0..n) with want[0..n). `device` is where `got` was copied
 // from; on the simulator it names the writer of each wrong element. Writes
-// up to `show` wrong elements to `out`, as "name[i]".
+// up to `show` wrong elements to `out`, as "name[i]". `row_length`: the
+// elements of one row of a matrix or grid (0: a flat array), so that the
+// viewer draws the wrong elements in rows.
 CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
                       const std::string& name, const void* device, std::ostream& out,
-                      size_t show = 5);
+                      size_t show = 5, size_t row_length = 0);
 
 // A graded test's output buffer starts as 0xff bytes (NaN) with `guard`
 // more elements after its end, so that elements no thread wrote and writes
