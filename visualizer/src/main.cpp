@@ -16,6 +16,8 @@
 #include <link.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -86,6 +88,40 @@ bool save_png(const std::string& path, int w, int h) {
   // OpenGL's rows go bottom to top; PNG's top to bottom.
   stbi_flip_vertically_on_write(1);
   return stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
+}
+
+// SIGTERM, or SIGINT (Ctrl-C where it was started): the viewer closes as
+// its window's close button would close it.
+volatile std::sig_atomic_t stop_asked = 0;
+
+// Keys, given to Dear ImGui one change of each key a frame. Dear ImGui
+// 1.86 looks at which keys are down once a frame: a press and its release
+// that come in together (a quick tap on a busy machine, or keys sent by a
+// test) would not be seen at all, nor a release and the next press. The
+// changes wait here; each frame takes the first waiting change of each key.
+struct KeyChange {
+  int key, scancode, action, mods;
+};
+std::vector<KeyChange> key_changes;
+
+void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+  if (action != GLFW_REPEAT) key_changes.push_back({key, scancode, action, mods});
+}
+
+// Returns whether changes still wait (for the next frame, at once).
+bool give_key_changes(GLFWwindow* window) {
+  std::vector<int> changed;
+  std::vector<KeyChange> later;
+  for (const KeyChange& c : key_changes) {
+    if (std::find(changed.begin(), changed.end(), c.key) != changed.end()) {
+      later.push_back(c);
+      continue;
+    }
+    changed.push_back(c.key);
+    ImGui_ImplGlfw_KeyCallback(window, c.key, c.scancode, c.action, c.mods);
+  }
+  key_changes = std::move(later);
+  return !key_changes.empty();
 }
 
 }  // namespace
@@ -259,18 +295,24 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; keep no state file
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  glfwSetKeyCallback(window, on_key);  // Dear ImGui's, through give_key_changes
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   cudalab::viz::Views views(trace);
+  std::signal(SIGTERM, [](int) { stop_asked = 1; });
+  std::signal(SIGINT, [](int) { stop_asked = 1; });
   int frames = 0, status = 0;
-  while (!glfwWindowShouldClose(window)) {
+  bool keys_waiting = false;
+  while (!glfwWindowShouldClose(window) && !stop_asked) {
     // Idle until something happens (a key, the mouse, a resize): a still
     // picture costs almost no CPU (a frame a second; ten while the steps
-    // play). A screenshot draws its frames at once.
-    if (screenshot.empty())
+    // play). A screenshot draws its frames at once, and so do keys that
+    // wait for their frame.
+    if (screenshot.empty() && !keys_waiting)
       glfwWaitEventsTimeout(sel.playing ? 0.1 : 1.0);
     else
       glfwPollEvents();
+    keys_waiting = give_key_changes(window);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
