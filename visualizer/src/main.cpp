@@ -5,6 +5,7 @@
 //   cudalab-viz out.trace
 //   cudalab-viz out.trace --screenshot shot.png [--size 1280x800]
 //               [--launch N] [--block N] [--thread N]
+//   cudalab-viz out.trace --snapshots DIR    (F12 saves what is shown)
 #define GL_GLEXT_PROTOTYPES
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -21,10 +22,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cudalab/trace/trace.h"
+#include "places.h"
 #include "views.h"
 
 namespace {
@@ -53,7 +58,7 @@ int usage(int code) {
                "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
                "                   [--launch N] [--block N] [--thread N] [--metrics] [--step N]\n"
                "                   [--access K] [--finding N] [--source] [--line F:N]\n"
-               "                   [--columns N]\n"
+               "                   [--columns N] [--snapshots DIR]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program.\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
                "  --size WxH             window size (default 1280x800)\n"
@@ -68,7 +73,13 @@ int usage(int code) {
                "                         its thread, its phase, its accesses framed\n"
                "  --source               open it on the kernel's source, figures per line\n"
                "  --line FILE.cu:N       frame the cells that line touched (cyan)\n"
-               "  --columns N            draw each buffer N elements a row (a matrix's width)\n");
+               "  --columns N            draw each buffer N elements a row (a matrix's width)\n"
+               "  --snapshots DIR        F12 saves what is shown into DIR (made if missing):\n"
+               "                         snapshot-N.png (the picture), snapshot-N.txt (every\n"
+               "                         text in the windows and tooltips) and\n"
+               "                         snapshot-N.places (where things are: NAME X Y W H in\n"
+               "                         window pixels), N from 1, skipping the numbers\n"
+               "                         already taken in DIR. Attach them to a bug report.\n");
   return code;
 }
 
@@ -124,10 +135,38 @@ bool give_key_changes(GLFWwindow* window) {
   return !key_changes.empty();
 }
 
+// F12 with --snapshots DIR: the frame's picture, text and places, as
+// DIR/snapshot-N.png, .txt and .places; the "saved" line comes last, once
+// all three are written.
+bool save_snapshot(const std::string& dir, int* number, const cudalab::viz::FrameRecord& frame,
+                   int w, int h) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string base;
+  do {
+    base = (fs::path(dir) / ("snapshot-" + std::to_string(++*number))).string();
+  } while (fs::exists(base + ".png", ec));
+  for (const auto& [file, text] :
+       {std::pair{base + ".txt", &frame.text}, std::pair{base + ".places", &frame.places}}) {
+    std::ofstream out(file, std::ios::binary);
+    if (!(out << *text) || !out.flush()) {
+      std::fprintf(stderr, "cudalab-viz: cannot write %s\n", file.c_str());
+      return false;
+    }
+  }
+  if (!save_png(base + ".png", w, h)) {
+    std::fprintf(stderr, "cudalab-viz: cannot write %s.png\n", base.c_str());
+    return false;
+  }
+  std::printf("cudalab-viz: saved %s.png, .txt and .places\n", base.c_str());
+  std::fflush(stdout);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string trace_path, screenshot;
+  std::string trace_path, screenshot, snapshots;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
        access = -1, finding = 0;
   bool metrics = false, chosen = false, source = false;
@@ -155,6 +194,22 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--screenshot") {
       screenshot = next();
+    } else if (a == "--snapshots") {
+      snapshots = next();
+      if (snapshots.empty()) {
+        std::fprintf(stderr, "cudalab-viz: --snapshots wants a folder to save them in\n");
+        return 2;
+      }
+      std::error_code ec, ignored;
+      const bool a_file = std::filesystem::exists(snapshots, ignored) &&
+                          !std::filesystem::is_directory(snapshots, ignored);
+      if (!a_file) std::filesystem::create_directories(snapshots, ec);
+      if (a_file || ec) {
+        std::fprintf(stderr, "cudalab-viz: --snapshots %s: cannot make that folder%s%s\n",
+                     snapshots.c_str(), a_file ? " (a file has that name)" : ": ",
+                     a_file ? "" : ec.message().c_str());
+        return 2;
+      }
     } else if (a == "--size") {
       const char* v = next();
       if (std::sscanf(v, "%ldx%ld", &width, &height) != 2 || width < 320 || height < 240 ||
@@ -202,6 +257,12 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
+  if (!screenshot.empty() && !snapshots.empty()) {
+    std::fprintf(stderr,
+                 "cudalab-viz: --screenshot draws one frame and exits, --snapshots keeps the "
+                 "window open for F12: give one\n");
+    return 2;
+  }
   if (int(metrics) + int(step >= 0) + int(access >= 0) + int(finding > 0) + int(source) > 1) {
     std::fprintf(stderr,
                  "cudalab-viz: --metrics, --step, --access, --finding and --source open "
@@ -301,7 +362,7 @@ int main(int argc, char** argv) {
   cudalab::viz::Views views(trace);
   std::signal(SIGTERM, [](int) { stop_asked = 1; });
   std::signal(SIGINT, [](int) { stop_asked = 1; });
-  int frames = 0, status = 0;
+  int frames = 0, status = 0, snapshot = 0;
   bool keys_waiting = false;
   while (!glfwWindowShouldClose(window) && !stop_asked) {
     // Idle until something happens (a key, the mouse, a resize): a still
@@ -318,7 +379,12 @@ int main(int argc, char** argv) {
     ImGui::NewFrame();
     int fw, fh;
     glfwGetFramebufferSize(window, &fw, &fh);
+    // F12: this frame is saved, its text and places recorded as it is drawn.
+    const bool snap = !snapshots.empty() && ImGui::IsKeyPressed(GLFW_KEY_F12, false);
+    if (snap) cudalab::viz::begin_frame_record();
     views.draw(sel, fw, fh);
+    cudalab::viz::FrameRecord record;
+    if (snap) record = cudalab::viz::end_frame_record();
     ImGui::Render();
     glViewport(0, 0, fw, fh);
     glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
@@ -334,6 +400,7 @@ int main(int argc, char** argv) {
       }
       break;
     }
+    if (snap) save_snapshot(snapshots, &snapshot, record, fw, fh);
     glfwSwapBuffers(window);
   }
   ImGui_ImplOpenGL3_Shutdown();

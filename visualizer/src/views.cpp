@@ -8,6 +8,8 @@
 #include <fstream>
 #include <map>
 
+#include "places.h"
+
 namespace cudalab::viz {
 namespace {
 
@@ -101,6 +103,7 @@ void Views::draw(Selection& s, int width, int height) {
 }
 
 void Views::draw_launches(Selection& s) {
+  note_window_text();
   ImGui::Begin("Launches", nullptr, ImGuiWindowFlags_NoCollapse);
   ImGui::TextWrapped("Program: %s", trace_.program.c_str());
   ImGui::Text("%zu launches, %zu allocations, %llu accesses recorded", trace_.launches.size(),
@@ -118,6 +121,7 @@ void Views::draw_launches(Selection& s) {
       s.thread = -1;
       s.access = -1;
     }
+    note_place("launch:" + std::to_string(i + 1));
   }
   if (!trace_.launches.empty()) {
     const auto& l = trace_.launches[size_t(s.launch)];
@@ -180,6 +184,7 @@ void Views::draw_launches(Selection& s) {
 }
 
 void Views::draw_grid(Selection& s) {
+  note_window_text();
   ImGui::Begin("Grid of blocks", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::Text("no launches in this trace");
@@ -198,6 +203,7 @@ void Views::draw_grid(Selection& s) {
   const int hit = draw_cells(
       "grid", count, columns, cell, [&](int i) { return hue_color(uint32_t(i), 0.6f, 0.85f); },
       s.block);
+  note_place("grid", cell, columns);
   if (hit >= 0) {
     s.block = hit;
     s.thread = -1;
@@ -207,6 +213,7 @@ void Views::draw_grid(Selection& s) {
 }
 
 void Views::draw_block(Selection& s) {
+  note_window_text();
   ImGui::Begin("Threads of the block", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::End();
@@ -227,6 +234,7 @@ void Views::draw_block(Selection& s) {
   const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 24.f);
   const int hit = draw_cells(
       "block", count, columns, cell, [&](int i) { return hue_color(uint32_t(i / 32)); }, s.thread);
+  note_place("threads", cell, columns);
   if (hit >= 0) {
     s.thread = hit;
     s.access = -1;
@@ -287,6 +295,7 @@ std::string Views::miss_words(const trace::Access& x) const {
 }
 
 void Views::draw_memory(Selection& s) {
+  note_window_text();
   ImGui::Begin("Memory", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::End();
@@ -468,6 +477,8 @@ void Views::draw_heatmaps(Selection& s) {
                                  return w < 0 ? kUntouched : hue_color(uint32_t(w), 0.6f, 0.85f);
                                },
                                -1, &hovered);
+    note_place("heatmap:" + (a.name.empty() ? "allocation " + std::to_string(a.id) : a.name), cell,
+               columns);
     if (buffer < line_cells_.size() && line_cells_[buffer].size() == h.cells)
       for (size_t i = 0; i < h.cells; ++i) {
         if (!line_cells_[buffer][i]) continue;
@@ -499,6 +510,7 @@ void Views::draw_heatmaps(Selection& s) {
         ImGui::Text("%u. %s", k + 1, who(l, access_of(l, h.touches[h.first[c] + k])).c_str());
       if (n > 16) ImGui::Text("... %u accesses in all", n);
       ImGui::EndTooltip();
+      note_window_text();
       if (hit >= 0 && h.last_block[c] >= 0) {
         s.block = int(h.last_block[c]);
         s.thread = int(h.last_thread[c]);
@@ -514,6 +526,7 @@ void Views::draw_heatmaps(Selection& s) {
             listed++ < 16)
           ImGui::Text("%s", who(l, x).c_str());
       ImGui::EndTooltip();
+      note_window_text();
     }
     if (h.missed_count) {
       ImGui::TextColored(kMissedText, "%llu access%s outside this buffer (out of bounds):",
@@ -569,16 +582,20 @@ void Views::draw_steps(Selection& s) {
       "'Grid of blocks'; hover a cell for who touched it in this phase.",
       b.x, b.y, b.z, steps_.phases);
   if (ImGui::Button("< previous") && s.phase > 0) --s.phase;
+  note_place("steps:previous");
   ImGui::SameLine();
   if (ImGui::Button(s.playing ? "pause" : "play")) {
     s.playing = !s.playing;
     last_step_time_ = ImGui::GetTime();
   }
+  note_place("steps:play");
   ImGui::SameLine();
   if (ImGui::Button("next >") && s.phase < last) ++s.phase;
+  note_place("steps:next");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
   ImGui::SliderInt("##phase", &s.phase, 0, last, "phase %d");
+  note_place("steps:slider");
   // One colour meaning for this view, its legend first.
   const ImU32 kRead = IM_COL32(80, 150, 255, 255), kWritten = IM_COL32(255, 190, 60, 255),
               kBoth = IM_COL32(90, 220, 120, 255), kEarlier = IM_COL32(80, 80, 92, 255);
@@ -684,6 +701,7 @@ void Views::draw_steps(Selection& s) {
                  return v & 1 ? kEarlier : kUntouched;
                },
                -1, &hovered);
+    note_place("steps:" + p.name, cell, columns);
     for (size_t i = 0; i < cells; ++i)
       if (frame[i]) {
         const float x = origin.x + float(i % size_t(columns)) * cell,
@@ -697,6 +715,7 @@ void Views::draw_steps(Selection& s) {
                   s.phase);
       for (const trace::Access* x : now[size_t(hovered)]) ImGui::Text("%s", who(l, *x).c_str());
       ImGui::EndTooltip();
+      note_window_text();
     }
     if (!missed.empty()) {
       ImGui::TextColored(kMissedText, "%zu access%s outside it in this phase:", missed.size(),
@@ -742,6 +761,7 @@ void Views::draw_warp_instruction(Selection& s) {
               kTarget = IM_COL32(90, 220, 120, 255), kConflict = IM_COL32(255, 190, 60, 255);
   auto label = [&](ImVec2 at, const char* text) {
     dl->AddText(at, IM_COL32(230, 230, 230, 255), text);
+    note_text(at, text);
   };
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float lane_y = origin.y + ImGui::GetTextLineHeight() + 4, target_y = lane_y + 120;
@@ -936,6 +956,7 @@ void Views::draw_source(Selection& s) {
                     figures.c_str(), where.c_str());
       if (!found.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
       if (ImGui::Selectable(row, s.line == where)) s.line = s.line == where ? "" : where;
+      note_place("source:" + where);
       if (!found.empty()) {
         ImGui::SameLine();
         ImGui::TextUnformatted(found.c_str());
@@ -946,6 +967,7 @@ void Views::draw_source(Selection& s) {
 }
 
 void Views::draw_thread_accesses(Selection& s) {
+  note_window_text();
   ImGui::Begin("Selected thread", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty() || s.thread < 0) {
     ImGui::TextWrapped(
@@ -993,6 +1015,7 @@ void Views::draw_thread_accesses(Selection& s) {
       s.line = trace_.where(x.pc);
       warp_tab_asked_ = true;
     }
+    note_place("access:" + std::to_string(i));
     if (missed) ImGui::PopStyleColor();
   }
   if (shown == 0) ImGui::Text("this thread touched no global memory");
