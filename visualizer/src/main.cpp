@@ -79,7 +79,9 @@ int usage(int code) {
                "                         text in the windows and tooltips) and\n"
                "                         snapshot-N.places (where things are: NAME X Y W H in\n"
                "                         window pixels), N from 1, skipping the numbers\n"
-               "                         already taken in DIR. Attach them to a bug report.\n");
+               "                         already taken in DIR. Attach them to a bug report.\n"
+               "Keys: in 'Step through the block', Left and Right step to the previous and\n"
+               "next barrier phase, Space plays; F12 saves a snapshot (with --snapshots).\n");
   return code;
 }
 

@@ -581,16 +581,20 @@ void Views::draw_steps(Selection& s) {
       "__syncthreads(), phase 1 from there to the next, and so on (%u in all). Pick a block in "
       "'Grid of blocks'; hover a cell for who touched it in this phase.",
       b.x, b.y, b.z, steps_.phases);
-  if (ImGui::Button("< previous") && s.phase > 0) --s.phase;
+  // Keys: Left and Right step, Space plays (not while a value is typed in).
+  auto key = [](ImGuiKey k, bool repeat = true) {
+    return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(k), repeat);
+  };
+  if ((ImGui::Button("< previous") || key(ImGuiKey_LeftArrow)) && s.phase > 0) --s.phase;
   note_place("steps:previous");
   ImGui::SameLine();
-  if (ImGui::Button(s.playing ? "pause" : "play")) {
+  if (ImGui::Button(s.playing ? "pause" : "play") || key(ImGuiKey_Space, false)) {
     s.playing = !s.playing;
     last_step_time_ = ImGui::GetTime();
   }
   note_place("steps:play");
   ImGui::SameLine();
-  if (ImGui::Button("next >") && s.phase < last) ++s.phase;
+  if ((ImGui::Button("next >") || key(ImGuiKey_RightArrow)) && s.phase < last) ++s.phase;
   note_place("steps:next");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
