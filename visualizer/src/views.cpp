@@ -518,13 +518,22 @@ void Views::draw_heatmaps(Selection& s) {
       }
     } else if (hovered >= 0) {
       ImGui::BeginTooltip();
-      ImGui::TextColored(kMissedText, "past the end of %s",
-                         a.name.empty() ? "this buffer" : a.name.c_str());
+      ImGui::TextColored(kMissedText,
+                         "%s[%llu]: past the end of %s, which has elements [0] to [%llu]",
+                         a.name.empty() ? "element " : a.name.c_str(),
+                         (unsigned long long)(uint64_t(hovered) * h.per_cell),
+                         a.name.empty() ? "this buffer" : a.name.c_str(),
+                         (unsigned long long)((a.size + 3) / 4 - 1));
       int listed = 0;
       for (const trace::Access& x : h.missed)
-        if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell == uint64_t(hovered) &&
-            listed++ < 16)
-          ImGui::Text("%s", who(l, x).c_str());
+        if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell == uint64_t(hovered)) {
+          if (listed++ < 16) ImGui::Text("%s", who(l, x).c_str());
+          if (hit >= 0) {  // clicked: select the (last) thread that missed here
+            s.block = int(x.block);
+            s.thread = int(x.thread);
+            s.access = -1;
+          }
+        }
       ImGui::EndTooltip();
       note_window_text();
     }
