@@ -639,6 +639,8 @@ int worker_main() {
         uint32_t id = 0;
 #ifdef CUDALAB_SIMULATOR
         if (h < buffers.size()) id = sim::allocation_id(buffers[h].first);
+#else
+        (void)h;
 #endif
         out.raw(&id, sizeof(id));
         if (!reply(out)) return 0;

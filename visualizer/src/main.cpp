@@ -5,6 +5,7 @@
 //   cudalab-viz out.trace
 //   cudalab-viz out.trace --screenshot shot.png [--size 1280x800]
 //               [--launch N] [--block N] [--thread N]
+//   cudalab-viz out.trace --snapshots DIR    (F12 saves what is shown)
 #define GL_GLEXT_PROTOTYPES
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -18,16 +19,20 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
+#include "places.h"
 #include "views.h"
 
 namespace {
@@ -57,7 +62,7 @@ int usage(int code) {
                "                   [--launch N] [--block N] [--thread N] [--metrics]\n"
                "                   [--step N [--instruction K]]\n"
                "                   [--access K] [--finding N] [--source] [--line F:N]\n"
-               "                   [--columns N] [--tests FILE] [--test NAME]\n"
+               "                   [--columns N] [--tests FILE] [--test NAME] [--snapshots DIR]\n"
                "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program, or kept by\n"
                "cudalab check --trace TRACE (then with the graded tests beside it).\n"
                "  --screenshot FILE.png  draw one frame, save it, and exit\n"
@@ -79,7 +84,15 @@ int usage(int code) {
                "                         TRACE.tests.json, which cudalab check writes beside it):\n"
                "                         listed, and the traced test's wrong values framed yellow\n"
                "  --test NAME            open on graded test NAME: what it said, and its\n"
-               "                         values against the expected ones\n");
+               "                         values against the expected ones\n"
+               "  --snapshots DIR        F12 saves what is shown into DIR (made if missing):\n"
+               "                         snapshot-N.png (the picture), snapshot-N.txt (every\n"
+               "                         text in the windows and tooltips) and\n"
+               "                         snapshot-N.places (where things are: NAME X Y W H in\n"
+               "                         window pixels), N from 1, skipping the numbers\n"
+               "                         already taken in DIR. Attach them to a bug report.\n"
+               "Keys: in 'Step through the block', Left and Right step to the previous and\n"
+               "next barrier phase, Space plays; F12 saves a snapshot (with --snapshots).\n");
   return code;
 }
 
@@ -101,10 +114,72 @@ bool save_png(const std::string& path, int w, int h) {
   return stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
 }
 
+// SIGTERM, or SIGINT (Ctrl-C where it was started): the viewer closes as
+// its window's close button would close it.
+volatile std::sig_atomic_t stop_asked = 0;
+
+// Keys, given to Dear ImGui one change of each key a frame. Dear ImGui
+// 1.86 looks at which keys are down once a frame: a press and its release
+// that come in together (a quick tap on a busy machine, or keys sent by a
+// test) would not be seen at all, nor a release and the next press. The
+// changes wait here; each frame takes the first waiting change of each key.
+struct KeyChange {
+  int key, scancode, action, mods;
+};
+std::vector<KeyChange> key_changes;
+
+void on_key(GLFWwindow*, int key, int scancode, int action, int mods) {
+  if (action != GLFW_REPEAT) key_changes.push_back({key, scancode, action, mods});
+}
+
+// Returns whether changes still wait (for the next frame, at once).
+bool give_key_changes(GLFWwindow* window) {
+  std::vector<int> changed;
+  std::vector<KeyChange> later;
+  for (const KeyChange& c : key_changes) {
+    if (std::find(changed.begin(), changed.end(), c.key) != changed.end()) {
+      later.push_back(c);
+      continue;
+    }
+    changed.push_back(c.key);
+    ImGui_ImplGlfw_KeyCallback(window, c.key, c.scancode, c.action, c.mods);
+  }
+  key_changes = std::move(later);
+  return !key_changes.empty();
+}
+
+// F12 with --snapshots DIR: the frame's picture, text and places, as
+// DIR/snapshot-N.png, .txt and .places; the "saved" line comes last, once
+// all three are written.
+bool save_snapshot(const std::string& dir, int* number, const cudalab::viz::FrameRecord& frame,
+                   int w, int h) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string base;
+  do {
+    base = (fs::path(dir) / ("snapshot-" + std::to_string(++*number))).string();
+  } while (fs::exists(base + ".png", ec));
+  for (const auto& [file, text] :
+       {std::pair{base + ".txt", &frame.text}, std::pair{base + ".places", &frame.places}}) {
+    std::ofstream out(file, std::ios::binary);
+    if (!(out << *text) || !out.flush()) {
+      std::fprintf(stderr, "cudalab-viz: cannot write %s\n", file.c_str());
+      return false;
+    }
+  }
+  if (!save_png(base + ".png", w, h)) {
+    std::fprintf(stderr, "cudalab-viz: cannot write %s.png\n", base.c_str());
+    return false;
+  }
+  std::printf("cudalab-viz: saved %s.png, .txt and .places\n", base.c_str());
+  std::fflush(stdout);
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string trace_path, screenshot;
+  std::string trace_path, screenshot, snapshots;
   long width = 1280, height = 800, launch = 1, block = 0, thread = -1, columns = 0, step = -1,
        access = -1, finding = 0, instruction = -1;
   bool metrics = false, chosen = false, source = false;
@@ -136,6 +211,22 @@ int main(int argc, char** argv) {
       test_name = next();
     } else if (a == "--screenshot") {
       screenshot = next();
+    } else if (a == "--snapshots") {
+      snapshots = next();
+      if (snapshots.empty()) {
+        std::fprintf(stderr, "cudalab-viz: --snapshots wants a folder to save them in\n");
+        return 2;
+      }
+      std::error_code ec, ignored;
+      const bool a_file = std::filesystem::exists(snapshots, ignored) &&
+                          !std::filesystem::is_directory(snapshots, ignored);
+      if (!a_file) std::filesystem::create_directories(snapshots, ec);
+      if (a_file || ec) {
+        std::fprintf(stderr, "cudalab-viz: --snapshots %s: cannot make that folder%s%s\n",
+                     snapshots.c_str(), a_file ? " (a file has that name)" : ": ",
+                     a_file ? "" : ec.message().c_str());
+        return 2;
+      }
     } else if (a == "--size") {
       const char* v = next();
       if (std::sscanf(v, "%ldx%ld", &width, &height) != 2 || width < 320 || height < 240 ||
@@ -188,6 +279,12 @@ int main(int argc, char** argv) {
     }
   }
   if (trace_path.empty()) return usage(2);
+  if (!screenshot.empty() && !snapshots.empty()) {
+    std::fprintf(stderr,
+                 "cudalab-viz: --screenshot draws one frame and exits, --snapshots keeps the "
+                 "window open for F12: give one\n");
+    return 2;
+  }
   if (instruction >= 0 && step < 0) {
     std::fprintf(stderr,
                  "cudalab-viz: --instruction K counts in a barrier phase: give --step N too\n");
@@ -358,18 +455,24 @@ int main(int argc, char** argv) {
   ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; keep no state file
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  glfwSetKeyCallback(window, on_key);  // Dear ImGui's, through give_key_changes
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   cudalab::viz::Views views(trace, results ? &*results : nullptr);
-  int frames = 0, status = 0;
-  while (!glfwWindowShouldClose(window)) {
+  std::signal(SIGTERM, [](int) { stop_asked = 1; });
+  std::signal(SIGINT, [](int) { stop_asked = 1; });
+  int frames = 0, status = 0, snapshot = 0;
+  bool keys_waiting = false;
+  while (!glfwWindowShouldClose(window) && !stop_asked) {
     // Idle until something happens (a key, the mouse, a resize): a still
     // picture costs almost no CPU (a frame a second; ten while the steps
-    // play). A screenshot draws its frames at once.
-    if (screenshot.empty())
+    // play). A screenshot draws its frames at once, and so do keys that
+    // wait for their frame.
+    if (screenshot.empty() && !keys_waiting)
       glfwWaitEventsTimeout(sel.playing ? 0.1 : 1.0);
     else
       glfwPollEvents();
+    keys_waiting = give_key_changes(window);
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     // A screenshot shows what the options selected, not a tooltip of
@@ -378,7 +481,12 @@ int main(int argc, char** argv) {
     ImGui::NewFrame();
     int fw, fh;
     glfwGetFramebufferSize(window, &fw, &fh);
+    // F12: this frame is saved, its text and places recorded as it is drawn.
+    const bool snap = !snapshots.empty() && ImGui::IsKeyPressed(GLFW_KEY_F12, false);
+    if (snap) cudalab::viz::begin_frame_record();
     views.draw(sel, fw, fh);
+    cudalab::viz::FrameRecord record;
+    if (snap) record = cudalab::viz::end_frame_record();
     ImGui::Render();
     glViewport(0, 0, fw, fh);
     glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
@@ -394,6 +502,7 @@ int main(int argc, char** argv) {
       }
       break;
     }
+    if (snap) save_snapshot(snapshots, &snapshot, record, fw, fh);
     glfwSwapBuffers(window);
   }
   ImGui_ImplOpenGL3_Shutdown();

@@ -9,6 +9,8 @@
 #include <map>
 #include <optional>
 
+#include "places.h"
+
 namespace cudalab::viz {
 namespace {
 
@@ -36,6 +38,7 @@ void legend_item(ImU32 c, const char* what, bool frame = false) {
     dl->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
   }
   ImGui::Dummy(ImVec2(h, h));
+  note_place(std::string("legend:") + what);
   ImGui::SameLine();
   ImGui::TextUnformatted(what);
   ImGui::SameLine(0, 18);
@@ -125,6 +128,7 @@ void Views::draw(Selection& s, int width, int height) {
 }
 
 void Views::draw_launches(Selection& s) {
+  note_window_text();
   ImGui::Begin("Launches", nullptr, ImGuiWindowFlags_NoCollapse);
   ImGui::TextWrapped("Program: %s", trace_.program.c_str());
   ImGui::Text("%zu launches, %zu allocations, %llu accesses recorded", trace_.launches.size(),
@@ -143,6 +147,7 @@ void Views::draw_launches(Selection& s) {
       s.thread = -1;
       s.access = -1;
     }
+    note_place("launch:" + std::to_string(i + 1));
   }
   if (!trace_.launches.empty()) {
     const auto& l = trace_.launches[size_t(s.launch)];
@@ -205,6 +210,7 @@ void Views::draw_launches(Selection& s) {
 }
 
 void Views::draw_grid(Selection& s) {
+  note_window_text();
   ImGui::Begin("Grid of blocks", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::Text("no launches in this trace");
@@ -223,6 +229,7 @@ void Views::draw_grid(Selection& s) {
   const int hit = draw_cells(
       "grid", count, columns, cell, [&](int i) { return hue_color(uint32_t(i), 0.6f, 0.85f); },
       s.block);
+  note_place("grid", cell, columns);
   if (hit >= 0) {
     s.block = hit;
     s.thread = -1;
@@ -232,6 +239,7 @@ void Views::draw_grid(Selection& s) {
 }
 
 void Views::draw_block(Selection& s) {
+  note_window_text();
   ImGui::Begin("Threads of the block", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::End();
@@ -252,6 +260,7 @@ void Views::draw_block(Selection& s) {
   const float cell = std::clamp(avail / float(std::max(columns, 1)), 4.f, 24.f);
   const int hit = draw_cells(
       "block", count, columns, cell, [&](int i) { return hue_color(uint32_t(i / 32)); }, s.thread);
+  note_place("threads", cell, columns);
   if (hit >= 0) {
     s.thread = hit;
     s.access = -1;
@@ -332,6 +341,7 @@ std::string Views::miss_words(const trace::Access& x) const {
 }
 
 void Views::draw_memory(Selection& s) {
+  note_window_text();
   ImGui::Begin("Memory", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty()) {
     ImGui::End();
@@ -565,6 +575,8 @@ void Views::draw_heatmaps(Selection& s) {
                                  return w < 0 ? kUntouched : hue_color(uint32_t(w), 0.6f, 0.85f);
                                },
                                -1, &hovered);
+    note_place("heatmap:" + (a.name.empty() ? "allocation " + std::to_string(a.id) : a.name), cell,
+               columns);
     if (buffer < line_cells_.size() && line_cells_[buffer].size() == h.cells)
       for (size_t i = 0; i < h.cells; ++i) {
         if (!line_cells_[buffer][i]) continue;
@@ -635,6 +647,7 @@ void Views::draw_heatmaps(Selection& s) {
         ImGui::Text("%u. %s", k + 1, who(l, access_of(l, h.touches[h.first[c] + k])).c_str());
       if (n > 16) ImGui::Text("... %u accesses in all", n);
       ImGui::EndTooltip();
+      note_window_text();
       if (hit >= 0 && h.last_block[c] >= 0) {
         s.block = int(h.last_block[c]);
         s.thread = int(h.last_thread[c]);
@@ -642,14 +655,24 @@ void Views::draw_heatmaps(Selection& s) {
       }
     } else if (hovered >= 0) {
       ImGui::BeginTooltip();
-      ImGui::TextColored(kMissedText, "past the end of %s",
-                         a.name.empty() ? "this buffer" : a.name.c_str());
+      ImGui::TextColored(kMissedText,
+                         "%s[%llu]: past the end of %s, which has elements [0] to [%llu]",
+                         a.name.empty() ? "element " : a.name.c_str(),
+                         (unsigned long long)(uint64_t(hovered) * h.per_cell),
+                         a.name.empty() ? "this buffer" : a.name.c_str(),
+                         (unsigned long long)((a.size + 3) / 4 - 1));
       int listed = 0;
       for (const trace::Access& x : h.missed)
-        if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell == uint64_t(hovered) &&
-            listed++ < 16)
-          ImGui::Text("%s", who(l, x).c_str());
+        if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell == uint64_t(hovered)) {
+          if (listed++ < 16) ImGui::Text("%s", who(l, x).c_str());
+          if (hit >= 0) {  // clicked: select the (last) thread that missed here
+            s.block = int(x.block);
+            s.thread = int(x.thread);
+            s.access = -1;
+          }
+        }
       ImGui::EndTooltip();
+      note_window_text();
     }
     if (h.missed_count) {
       ImGui::TextColored(kMissedText, "%llu access%s outside this buffer (out of bounds):",
@@ -704,17 +727,25 @@ void Views::draw_steps(Selection& s) {
       "__syncthreads(), phase 1 from there to the next, and so on (%u in all). Pick a block in "
       "'Grid of blocks'; hover a cell for who touched it in this phase.",
       b.x, b.y, b.z, steps_.phases);
-  if (ImGui::Button("< previous") && s.phase > 0) --s.phase;
+  // Keys: Left and Right step, Space plays (not while a value is typed in).
+  auto key = [](ImGuiKey k, bool repeat = true) {
+    return !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(k), repeat);
+  };
+  if ((ImGui::Button("< previous") || key(ImGuiKey_LeftArrow)) && s.phase > 0) --s.phase;
+  note_place("steps:previous");
   ImGui::SameLine();
-  if (ImGui::Button(s.playing ? "pause" : "play")) {
+  if (ImGui::Button(s.playing ? "pause" : "play") || key(ImGuiKey_Space, false)) {
     s.playing = !s.playing;
     last_step_time_ = ImGui::GetTime();
   }
+  note_place("steps:play");
   ImGui::SameLine();
-  if (ImGui::Button("next >") && s.phase < last) ++s.phase;
+  if ((ImGui::Button("next >") || key(ImGuiKey_RightArrow)) && s.phase < last) ++s.phase;
+  note_place("steps:next");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
   ImGui::SliderInt("##phase", &s.phase, 0, last, "phase %d");
+  note_place("steps:slider");
   // Within the phase, one warp instruction at a time: the phase as far as
   // that instruction, the instruction's own cells framed in white.
   const auto& starts = steps_.instruction_first[size_t(s.phase)];
@@ -723,6 +754,7 @@ void Views::draw_steps(Selection& s) {
   if (instruction_phase_ >= 0 && instruction_phase_ != s.phase) s.instruction = -1;
   s.instruction = std::clamp(s.instruction, -1, instructions - 1);
   if (ImGui::Button("< instruction")) s.instruction = std::max(-1, s.instruction - 1);
+  note_place("steps:previous-instruction");
   ImGui::SameLine();
   if (ImGui::Button("instruction >")) {
     if (s.instruction + 1 < instructions) {
@@ -733,11 +765,13 @@ void Views::draw_steps(Selection& s) {
       instruction_phase_ = s.phase;
     }
   }
+  note_place("steps:next-instruction");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(120.f, ImGui::GetContentRegionAvail().x));
   ImGui::SliderInt("##instruction", &s.instruction, -1, instructions - 1,
                    s.instruction < 0 ? "the whole phase (slide for one warp instruction at a time)"
                                      : "up to warp instruction %d of the phase");
+  note_place("steps:instruction-slider");
   if (size_t(s.instruction) >= steps_.instruction_first[size_t(s.phase)].size()) s.instruction = -1;
   instruction_phase_ = s.phase;
   size_t shown_end = steps_.by_phase[size_t(s.phase)].size(), own_begin = 0, own_end = 0;
@@ -761,20 +795,12 @@ void Views::draw_steps(Selection& s) {
   // One colour meaning for this view, its legend first.
   const ImU32 kRead = IM_COL32(80, 150, 255, 255), kWritten = IM_COL32(255, 190, 60, 255),
               kBoth = IM_COL32(90, 220, 120, 255), kEarlier = IM_COL32(80, 80, 92, 255);
-  auto legend = [](ImU32 c, const char* what) {
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float h = ImGui::GetTextLineHeight();
-    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h, p.y + h), c);
-    ImGui::Dummy(ImVec2(h, h));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(what);
-    ImGui::SameLine(0, 18);
-  };
-  legend(kRead, "read in this phase");
-  legend(kWritten, "written");
-  legend(kBoth, "read and written");
-  legend(kEarlier, "touched in an earlier phase");
-  legend(kMissed, "outside the buffer");
+  legend_item(kRead, "read in this phase");
+  legend_item(kWritten, "written");
+  legend_item(kBoth, "read and written");
+  legend_item(kEarlier, "touched in an earlier phase");
+  legend_item(kMissed, "outside the buffer");
+  legend_item(kSelected, "the instruction's or finding's", true);
   ImGui::NewLine();
   // The finding's two accesses framed in white (a race: one thread's access
   // and the other's it was not ordered with).
@@ -865,6 +891,7 @@ void Views::draw_steps(Selection& s) {
                  return v & 1 ? kEarlier : kUntouched;
                },
                -1, &hovered);
+    note_place("steps:" + p.name, cell, columns);
     for (size_t i = 0; i < cells; ++i)
       if (frame[i]) {
         const float x = origin.x + float(i % size_t(columns)) * cell,
@@ -878,6 +905,7 @@ void Views::draw_steps(Selection& s) {
                   s.phase);
       for (const trace::Access* x : now[size_t(hovered)]) ImGui::Text("%s", who(l, *x).c_str());
       ImGui::EndTooltip();
+      note_window_text();
     }
     if (!missed.empty()) {
       ImGui::TextColored(kMissedText, "%zu access%s outside it in this phase:", missed.size(),
@@ -923,6 +951,7 @@ void Views::draw_warp_instruction(Selection& s) {
               kTarget = IM_COL32(90, 220, 120, 255), kConflict = IM_COL32(255, 190, 60, 255);
   auto label = [&](ImVec2 at, const char* text) {
     dl->AddText(at, IM_COL32(230, 230, 230, 255), text);
+    note_text(at, text);
   };
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float lane_y = origin.y + ImGui::GetTextLineHeight() + 4, target_y = lane_y + 120;
@@ -1117,6 +1146,7 @@ void Views::draw_source(Selection& s) {
                     figures.c_str(), where.c_str());
       if (!found.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
       if (ImGui::Selectable(row, s.line == where)) s.line = s.line == where ? "" : where;
+      note_place("source:" + where);
       if (!found.empty()) {
         ImGui::SameLine();
         ImGui::TextUnformatted(found.c_str());
@@ -1284,6 +1314,7 @@ void Views::draw_graded_test(Selection& s) {
 }
 
 void Views::draw_thread_accesses(Selection& s) {
+  note_window_text();
   ImGui::Begin("Selected thread", nullptr, ImGuiWindowFlags_NoCollapse);
   if (trace_.launches.empty() || s.thread < 0) {
     ImGui::TextWrapped(
@@ -1331,6 +1362,7 @@ void Views::draw_thread_accesses(Selection& s) {
       s.line = trace_.where(x.pc);
       warp_tab_asked_ = true;
     }
+    note_place("access:" + std::to_string(i));
     if (missed) ImGui::PopStyleColor();
   }
   if (shown == 0) ImGui::Text("this thread touched no global memory");
