@@ -527,6 +527,40 @@ TEST_F(Input, ClickingAnAccessOpensItsWarpInstruction) {
       << s.text;
 }
 
+// A bank conflict drawn as `cudalab stats` counts it: a warp reads a column
+// of a 32x32 shared tile (access_patterns.cu:28, thread 0's sixth access in
+// shared_patterns, the seventh launch). stats gives that line 32 wavefronts
+// a request; the warp's drawing says the same and the 32 words in one bank.
+TEST_F(Input, ABankConflictIsDrawnAsCudalabStatsCountsIt) {
+  const std::string trace = record(CUDALAB_TRACED_PATTERNS);
+  std::string stats;
+  ASSERT_EQ(run(std::string(CUDALAB_CLI) + " stats " + trace, &stats), 0) << stats;
+  const std::string row = line_with(stats, "load   access_patterns.cu:28", "");
+  ASSERT_FALSE(row.empty()) << stats;
+  // "load   access_patterns.cu:28   32   1024   32.00   992": requests,
+  // wavefronts, wavefronts a request, conflicts.
+  std::istringstream in(row.substr(row.find(":28") + 3));
+  double requests = 0, wavefronts = 0, per_request = 0, conflicts = 0;
+  in >> requests >> wavefronts >> per_request >> conflicts;
+  ASSERT_EQ(per_request, 32.0) << row;
+  ASSERT_TRUE(viewer_.start(dir_, trace, "--launch 7 --block 0 --thread 0"));
+  Snapshot s = viewer_.snap_until();
+  ASSERT_TRUE(s.saved);
+  ASSERT_TRUE(viewer_.click(s.at("access:5").middle()));
+  s = viewer_.snap_until("banks (4-byte words;");
+  EXPECT_NE(s.text.find("access_patterns.cu:28: a read of 4 bytes a lane by 32 of the 32 lanes"),
+            std::string::npos)
+      << s.text;
+  EXPECT_NE(s.text.find(std::to_string(int(per_request)) + " wavefronts (the least it could take: "
+                                                           "1)"),
+            std::string::npos)
+      << s.text;
+  // The 32 words in one bank: drawn as a conflict (the written colour), no
+  // bank of one word.
+  EXPECT_GT(pixels_of(s.png, s.at("window:Memory"), 255, 190, 60), 31 * 20u)
+      << "one bank holding the 32 words";
+}
+
 // --snapshots: a folder it can make or use; not with --screenshot.
 TEST(InputOptions, SnapshotsWantAFolder) {
   const fs::path dir =
