@@ -471,7 +471,7 @@ void Views::draw_heatmaps(Selection& s) {
   legend_item(hue_color(0, 0.6f, 0.85f),
               s.color_by_thread ? "a thread's colour" : "a block's colour");
   legend_item(kUntouched, "untouched");
-  legend_item(kSelected, "the selected thread's", true);
+  legend_item(kSelected, "the selected thread's, numbered in its order", true);
   legend_item(kLine, "the picked line's", true);
   legend_item(kWrong, "a wrong value", true);
   legend_item(kMissed, "outside the buffer");
@@ -523,7 +523,7 @@ void Views::draw_heatmaps(Selection& s) {
                        "framed red; the findings are listed under the launch.");
   if (memory_.buffers.empty() && !memory_.no_buffer_count)
     ImGui::Text("this launch touched no global memory that was recorded");
-  std::vector<char> mine;
+  std::vector<uint32_t> mine;  // per cell: the selected thread's first access to it (from 1)
   refresh_line(s);
   // Buffers with a bug first (accesses outside them, wrong values), so
   // that the bug is seen without scrolling; the others in their order.
@@ -559,9 +559,12 @@ void Views::draw_heatmaps(Selection& s) {
     for (const trace::Access& x : h.missed)
       if (int64_t(x.offset) >= 0 && x.offset / 4 / h.per_cell < drawn)
         missed[size_t(x.offset / 4 / h.per_cell)] = 1;
-    for (const trace::Access& x : thread_accesses_)
-      if (x.allocation == a.id && x.offset / 4 / h.per_cell < drawn)
-        mine[size_t(x.offset / 4 / h.per_cell)] = 1;
+    for (size_t k = 0; k < thread_accesses_.size(); ++k) {
+      const trace::Access& x = thread_accesses_[k];
+      if (x.allocation == a.id && x.offset / 4 / h.per_cell < drawn &&
+          !mine[size_t(x.offset / 4 / h.per_cell)])
+        mine[size_t(x.offset / 4 / h.per_cell)] = uint32_t(k + 1);
+    }
     const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(columns), 2.f, 16.f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -604,6 +607,16 @@ void Views::draw_heatmaps(Selection& s) {
       const float x = origin.x + float(i % size_t(columns)) * cell,
                   y = origin.y + float(i / size_t(columns)) * cell;
       dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
+      // Its number in the thread's order (as 'Selected thread' lists them),
+      // where the cell has room for it.
+      const std::string number = std::to_string(mine[i]);
+      const ImVec2 size = ImGui::CalcTextSize(number.c_str());
+      if (size.x + 2 <= cell && size.y <= cell + 2) {
+        dl->AddRectFilled(ImVec2(x, y), ImVec2(x + size.x + 1, y + std::min(size.y, cell - 1)),
+                          IM_COL32(0, 0, 0, 170));
+        dl->AddText(ImVec2(x + 1, y - 1), kSelected, number.c_str());
+        note_text(ImVec2(x + 1, y - 1), number.c_str());
+      }
     }
     // Hover: every access to the cell, in order; click: select its last thread.
     if (hovered >= 0 && size_t(hovered) < h.cells) {
@@ -1345,16 +1358,16 @@ void Views::draw_thread_accesses(Selection& s) {
     const char* what = x.atomic ? "atomic" : x.write ? "write" : "read";
     char label[320];
     if (x.shared())
-      std::snprintf(label, sizeof(label), "%-6s shared [%llu]  %s  (%uB at +%llu)##a%zu", what,
-                    (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(), x.size,
-                    (unsigned long long)x.offset, i);
+      std::snprintf(label, sizeof(label), "%zu. %-6s shared [%llu]  %s  (%uB at +%llu)##a%zu",
+                    i + 1, what, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
+                    x.size, (unsigned long long)x.offset, i);
     else if (trace_.missed(x))
-      std::snprintf(label, sizeof(label), "%-6s %s  %s  (out of bounds)##a%zu", what,
+      std::snprintf(label, sizeof(label), "%zu. %-6s %s  %s  (out of bounds)##a%zu", i + 1, what,
                     miss_words(x).c_str(), trace_.where(x.pc).c_str(), i);
     else
-      std::snprintf(label, sizeof(label), "%-6s alloc %u [%llu]  %s  (%uB at +%llu)##a%zu", what,
-                    x.allocation, (unsigned long long)(x.offset / 4), trace_.where(x.pc).c_str(),
-                    x.size, (unsigned long long)x.offset, i);
+      std::snprintf(label, sizeof(label), "%zu. %-6s alloc %u [%llu]  %s  (%uB at +%llu)##a%zu",
+                    i + 1, what, x.allocation, (unsigned long long)(x.offset / 4),
+                    trace_.where(x.pc).c_str(), x.size, (unsigned long long)x.offset, i);
     const bool missed = !x.shared() && trace_.missed(x);
     if (missed) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
     if (ImGui::Selectable(label, s.access == int(i))) {
