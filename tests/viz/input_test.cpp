@@ -23,6 +23,8 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
+#include "cudalab/trace/test_results.h"
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
@@ -525,6 +527,48 @@ TEST_F(Input, ClickingAnAccessOpensItsWarpInstruction) {
                         "was used"),
             std::string::npos)
       << s.text;
+}
+
+// The failing test's view (the graded tests beside the trace, as cudalab
+// check --trace writes them): clicking the test in the list opens what it
+// said and its values against the expected ones; clicking a wrong element's
+// writer selects that thread.
+TEST_F(Input, AFailingTestIsShownBesideItsTrace) {
+  const std::string trace = record(CUDALAB_TRACED_PROGRAM);
+  namespace tr = cudalab::trace;
+  tr::TestResults r;
+  r.file = "mine.cu";
+  r.traced_test = "Small";
+  r.trace_bytes = fs::file_size(trace);
+  r.trace_fingerprint = tr::file_fingerprint(trace);
+  r.tests = {{"Passing", "one element", "test", "visible", "passed", "passed", "", 1, 1},
+             {"Small", "100 elements", "test", "visible", "failed", "wrong results",
+              "c[40] is 0, expected 1\n", 0, 2}};
+  tr::Comparison c;
+  c.name = "c";
+  c.allocation = 3;  // a, b, c: the third cudaMalloc of traced_add
+  c.count = 100;
+  c.wrong = 2;
+  c.runs = {{40, 2}};
+  c.elements = {{40, "0", "1"}, {41, "0", "1.5"}};
+  r.compared = {c};
+  std::string why;
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace), r, &why)) << why;
+  ASSERT_TRUE(viewer_.start(dir_, trace, ""));
+  Snapshot s = viewer_.snap_until("Graded tests of mine.cu: 1 of 2 passed");
+  ASSERT_TRUE(s.saved) << s.text;
+  EXPECT_NE(s.text.find("Wrong at the end of test Small: 2 of the 100 elements of c"),
+            std::string::npos)
+      << s.text;
+  ASSERT_TRUE(viewer_.click(s.at("test:Small").middle()));
+  s = viewer_.snap_until("c: 2 of 100 elements wrong");
+  EXPECT_NE(s.text.find("FAIL  0.0/2.0  Small: 100 elements"), std::string::npos) << s.text;
+  EXPECT_NE(s.text.find("c[40] is 0, expected 1"), std::string::npos) << "what the test said";
+  EXPECT_FALSE(line_with(s.text, "c[41]", "1.5").empty()) << s.text;
+  // c[41] was written by thread 41 of block 0 (traced_add.cu:6).
+  ASSERT_TRUE(viewer_.click(s.at("writer:c[41]").middle()));
+  s = viewer_.snap_until("thread (41,0,0) of block (0,0,0)\n");
+  EXPECT_TRUE(s.saved) << s.text;
 }
 
 // A bank conflict drawn as `cudalab stats` counts it: a warp reads a column

@@ -1194,6 +1194,7 @@ void Views::draw_test_list(Selection& s) {
       s.test = int(i);
       test_tab_asked_ = true;
     }
+    note_place("test:" + t.name);
     ImGui::PopStyleColor();
     if (t.name == r.traced_test && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
   }
@@ -1304,6 +1305,7 @@ void Views::draw_graded_test(Selection& s) {
               s.thread = int(writer->thread);
               s.access = -1;
             }
+            if (writer) note_place("writer:" + c.name + "[" + std::to_string(e.index) + "]");
           }
         ImGui::EndTable();
       }
