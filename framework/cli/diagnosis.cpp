@@ -3,6 +3,8 @@
 // results a race can spoil run again under racecheck; and a picture of the
 // first failing test, traced and drawn by cudalab-viz.
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
@@ -156,7 +158,10 @@ namespace {
 // cudalab-viz: every test as the student may read it, and the comparisons
 // of the traced run `j` of test `run` (the judge's, not the program's).
 bool write_test_results(const Lesson& lesson, const Judged& j, const GradeRecord& rec,
-                        const std::string& run, const fs::path& trace_path, std::string* why) {
+                        const std::string& run, const fs::path& trace_path, const Sandbox& sandbox,
+                        std::string* why) {
+  const fs::path& scratch = sandbox.scratch();
+  auto inside = [&](const std::string& name) { return sandbox.inside(name); };
   trace::TestResults r;
   r.lesson = lesson.name;
   r.file = fs::path(rec.file).filename().string();
@@ -171,6 +176,20 @@ bool write_test_results(const Lesson& lesson, const Judged& j, const GradeRecord
     // viewer puts them on the launches of their kernels.
     if (t.name == run && t.visibility == "visible")
       for (const json& f : t.finding_objects) r.findings.push_back(f.dump());
+  }
+  // The program's sources as the trace names them (in the sandbox, and its
+  // folder on this machine when unconfined): the scratch folder goes.
+  std::error_code listed;
+  for (const auto& e : fs::directory_iterator(scratch, listed)) {
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || (ext != ".cu" && ext != ".cuh" && ext != ".h") ||
+        e.file_size() > (1u << 20) || r.sources.size() >= 16)
+      continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    r.sources[inside(e.path().filename().string())] = text.str();
+    r.sources[e.path().string()] = text.str();
   }
   if (j.result.is_object() && j.result.contains("compared")) {
     try {
@@ -200,11 +219,12 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
     if (shown.empty() && t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
         (t.verdict == "wrong results" || t.verdict == "crashed"))
       shown = run = t.name;
+  std::string checks;  // a checks rubric's checks: its findings are the picture's point
   for (const auto& t : rec->tests)
     for (const Rubric& r : lesson.rubrics)
       if (shown.empty() && t.kind == "rubric" && t.name == r.name && t.status != "passed" &&
           (t.verdict == "checks found problems" || t.verdict == "metric out of bounds"))
-        shown = t.name, run = r.test;
+        shown = t.name, run = r.test, checks = r.checks;
   if (shown.empty()) return "no visible test or rubric failed in a way a picture shows";
   const bool drawn = !o.picture_path.empty();
   if (drawn && !fs::exists(CUDALAB_VIZ_PATH))
@@ -218,8 +238,9 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   std::error_code ec;
   fs::remove(trace, ec);
   fs::remove(png, ec);
-  const Judged j = session.run(run, limit, {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")},
-                               !o.trace_path.empty());
+  std::vector<std::string> env = {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")};
+  if (!checks.empty()) env.push_back("CUDALAB_CHECK=" + checks);
+  const Judged j = session.run(run, limit, env, !o.trace_path.empty());
   TestRecord rerun;
   fill_from_judge(&rerun, j);
   budget->spent(limit, rerun.seconds, timed_out(j));
@@ -230,7 +251,8 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
     // A copy, not the sandbox's file: the scratch folder goes with the grading.
     fs::copy_file(trace, o.trace_path, fs::copy_options::overwrite_existing, ec);
     if (ec) return "cannot write " + o.trace_path.string() + ": " + ec.message();
-    if (std::string why; !write_test_results(lesson, j, *rec, run, o.trace_path, &why)) return why;
+    if (std::string why; !write_test_results(lesson, j, *rec, run, o.trace_path, sandbox, &why))
+      return why;
     if (!drawn) {
       rec->picture_test = shown;
       return "";

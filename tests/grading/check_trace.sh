@@ -46,6 +46,9 @@ assert sum(n for _, n in c["runs"]) == c["wrong"], "the runs do not cover every 
 assert 0 < len(c["elements"]) <= 1024, len(c["elements"])
 first, got, want = c["elements"][0]
 assert first == c["runs"][0][0] and got == "nan" and isinstance(want, str), c["elements"][0]
+# The graded file's source, as the trace names it (its sandbox is gone).
+assert any(k.endswith("/no_grid_stride.cu") and "__global__" in v for k, v in r["sources"].items()), \
+    list(r["sources"])
 PY
 # Without a display, --viz says so and how to look at it elsewhere.
 grep -q "no display here for cudalab-viz's window: open $work/grid.trace with cudalab-viz" "$work/3.txt" ||

@@ -61,6 +61,7 @@ TestResults example() {
   c.runs = {{10, 5}, {50, 2}};
   r.compared = {c};
   r.findings = {R"({"tool": "racecheck", "kind": "write-after-read", "kernel": "k"})"};
+  r.sources["/submission/mine.cu"] = "__global__ void k() {}\n";
   return r;
 }
 
@@ -91,6 +92,7 @@ TEST_F(TestResultsFile, WhatIsWrittenReadsBack) {
   EXPECT_EQ(c.runs[1], (std::pair<uint64_t, uint64_t>{50, 2}));
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_NE(r.findings[0].find("write-after-read"), std::string::npos);
+  EXPECT_EQ(r.sources.at("/submission/mine.cu"), "__global__ void k() {}\n");
   EXPECT_EQ(test_results_path("a/b.trace"), "a/b.trace.tests.json");
 }
 

@@ -123,6 +123,8 @@ TestResults read_test_results(const std::string& path) {
       r.tests.push_back(std::move(g));
     }
     r.compared = comparisons_of(j.value("compared", json::array()));
+    if (const auto s = j.find("sources"); s != j.end())
+      for (const auto& [path, text] : s->items()) r.sources[path] = text.get<std::string>();
     for (const json& f : j.value("findings", json::array())) {
       if (!f.is_object()) throw std::runtime_error("a finding is not an object");
       r.findings.push_back(f.dump());
@@ -169,7 +171,8 @@ bool write_test_results(const std::string& path, const TestResults& r, std::stri
                   {"trace", {{"bytes", r.trace_bytes}, {"fingerprint", r.trace_fingerprint}}},
                   {"tests", std::move(tests)},
                   {"compared", std::move(compared)},
-                  {"findings", std::move(findings)}};
+                  {"findings", std::move(findings)},
+                  {"sources", r.sources}};
   // Text from a submission may be any bytes: replaced, not refused.
   const std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
   const std::string temporary = path + ".part";

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 #include "places.h"
 
@@ -352,12 +353,15 @@ void Views::draw_memory(Selection& s) {
              warp_first = s.show_warp;
   tab_chosen_ = true;
   auto chosen = [&](bool first) { return choose && first ? ImGuiTabItemFlags_SetSelected : 0; };
+  // A tab asked for by a button (of this frame's windows or the last's):
+  // chosen once.
+  const bool heatmap_asked = heatmap_tab_asked_, test_asked = test_tab_asked_;
+  heatmap_tab_asked_ = test_tab_asked_ = false;
   if (ImGui::BeginTabBar("memory views")) {
     if (ImGui::BeginTabItem("Who touched each element", nullptr,
-                            heatmap_tab_asked_
-                                ? ImGuiTabItemFlags_SetSelected
-                                : chosen(!metrics_first && !steps_first && !warp_first &&
-                                         !s.show_source && !s.show_test))) {
+                            heatmap_asked ? ImGuiTabItemFlags_SetSelected
+                                          : chosen(!metrics_first && !steps_first && !warp_first &&
+                                                   !s.show_source && !s.show_test))) {
       s.show_metrics = s.show_steps = s.show_warp = false;
       draw_heatmaps(s);
       ImGui::EndTabItem();
@@ -388,13 +392,11 @@ void Views::draw_memory(Selection& s) {
       draw_metrics(s);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem(
-            "Graded test", nullptr,
-            test_tab_asked_ ? ImGuiTabItemFlags_SetSelected : chosen(s.show_test))) {
+    if (ImGui::BeginTabItem("Graded test", nullptr,
+                            test_asked ? ImGuiTabItemFlags_SetSelected : chosen(s.show_test))) {
       draw_graded_test(s);
       ImGui::EndTabItem();
     }
-    test_tab_asked_ = heatmap_tab_asked_ = false;
     ImGui::EndTabBar();
   }
   ImGui::End();
@@ -724,14 +726,25 @@ void Views::draw_steps(Selection& s) {
                                       : nullptr;
   if (finding && finding->block != s.block) finding = nullptr;
   if (finding && s.finding_asked) {
-    for (uint32_t ph = 0; ph < steps_.phases && s.finding_asked; ++ph)
+    // The phase where both of a race's accesses are (the race happens
+    // there), else the first where the finding's thread made its access.
+    auto has = [&](uint32_t ph, int64_t thread, const std::string& where) {
       for (const trace::Access& x : steps_.by_phase[ph])
-        if (int64_t(x.thread) == finding->thread && same_line(finding->where, trace_.where(x.pc))) {
-          s.phase = int(ph);
-          s.playing = false;
-          s.finding_asked = false;
-          break;
-        }
+        if (int64_t(x.thread) == thread && same_line(where, trace_.where(x.pc))) return true;
+      return false;
+    };
+    int first = -1, both = -1;
+    for (uint32_t ph = 0; ph < steps_.phases && both < 0; ++ph) {
+      if (!has(ph, finding->thread, finding->where)) continue;
+      if (first < 0) first = int(ph);
+      if (finding->other_thread >= 0 && finding->other_block == s.block &&
+          has(ph, finding->other_thread, finding->where_other))
+        both = int(ph);
+    }
+    if (both >= 0 || first >= 0) {
+      s.phase = both >= 0 ? both : first;
+      s.playing = false;
+    }
   }
   s.finding_asked = false;
   s.phase = std::clamp(s.phase, 0, last);
@@ -797,7 +810,8 @@ void Views::draw_steps(Selection& s) {
     const trace::Access& x = steps_.by_phase[size_t(s.phase)][own_begin];
     ImGui::TextWrapped(
         "Warp instruction %d of %d in phase %d: warp %u %s %s at %s (%zu lanes), "
-        "framed in white; the ones before it in this phase are coloured.",
+        "framed in white; the ones before it in this phase are coloured. (The order is the "
+        "trace's, warp after warp; on a GPU warps interleave in any order up to the barrier.)",
         s.instruction, int(first.size()), s.phase, x.thread / 32,
         x.atomic  ? "adds atomically to"
         : x.write ? "writes"
@@ -1117,13 +1131,21 @@ void Views::draw_source(Selection& s) {
       s.line.empty() ? "" : (" Picked: " + s.line + ".").c_str());
   if (files.empty()) ImGui::Text("this launch's trace names no source lines");
   for (const std::string& path : files) {
-    std::ifstream in(path);
-    ImGui::Separator();
-    if (!in) {
-      ImGui::TextWrapped("%s: not found on this machine (the trace was recorded elsewhere)",
-                         path.c_str());
+    // The file on this machine, else as the graded tests kept it (a trace
+    // that cudalab check kept was recorded in its sandbox, which is gone).
+    std::stringstream in;
+    if (std::ifstream file(path); file) {
+      in << file.rdbuf();
+    } else if (results_ && results_->sources.count(path)) {
+      in << results_->sources.at(path);
+    } else {
+      ImGui::Separator();
+      ImGui::TextWrapped(
+          "%s: not on this machine (the trace was recorded elsewhere, or the file has gone)",
+          path.c_str());
       continue;
     }
+    ImGui::Separator();
     const std::string base = file_name(path);
     ImGui::Text("%s", base.c_str());
     int number = 0;
@@ -1158,8 +1180,16 @@ void Views::draw_source(Selection& s) {
       std::snprintf(row, sizeof(row), "%4d  %-60.200s%s##src%s", number, text.c_str(),
                     figures.c_str(), where.c_str());
       if (!found.empty()) ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
-      if (ImGui::Selectable(row, s.line == where)) s.line = s.line == where ? "" : where;
+      if (ImGui::Selectable(row, s.line == where)) {
+        s.line = s.line == where ? "" : where;
+        source_scrolled_to_ = s.line;  // picked here: in sight already
+      }
       note_place("source:" + where);
+      // A line picked elsewhere (--line, an access clicked): scrolled to, once.
+      if (s.line == where && source_scrolled_to_ != where) {
+        ImGui::SetScrollHereY(0.3f);
+        source_scrolled_to_ = where;
+      }
       if (!found.empty()) {
         ImGui::SameLine();
         ImGui::TextUnformatted(found.c_str());

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,7 +24,7 @@ struct Comparison {
   uint32_t allocation = 0;  // the trace's allocation holding it, 0 if none
   uint64_t offset = 0;      // the array's first byte, from the allocation's start
   uint32_t element_bytes = 4;
-  uint64_t row_length = 0;  // elements a row of a matrix or grid (0: a flat array)
+  uint64_t row_length = 0;             // elements a row of a matrix or grid (0: a flat array)
   uint64_t count = 0, wrong = 0;       // elements compared, and how many were wrong
   double absolute = 0, relative = 0;   // the tolerance: |got - want| <= abs + rel * |want|
   std::vector<WrongElement> elements;  // the first wrong ones (up to 1024), by index
@@ -46,6 +47,10 @@ struct TestResults {
   // The traced test's findings from its run under the checks, each a
   // finding's JSON object (as in a trace's finding records).
   std::vector<std::string> findings;
+  // The graded program's source files, by the paths the trace names them
+  // with (they were in the grading's sandbox, which is gone): for the
+  // viewer's Source tab.
+  std::map<std::string, std::string> sources;
 };
 
 // Where the results of trace `trace_path` are kept: beside it.
