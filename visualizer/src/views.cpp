@@ -570,6 +570,17 @@ void Views::draw_heatmaps(Selection& s) {
     const float cell = std::clamp(ImGui::GetContentRegionAvail().x / float(columns), 2.f, 16.f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // A launch opened with accesses past a buffer's end (and no wrong
+    // values, which sit where the buffer starts): scrolled down to the
+    // first red row once, so that the bug is in sight.
+    if (scrolled_to_missed_ != s.launch && past > 0 && buffer == order.front() &&
+        !(buffer < wrong_.size() && !wrong_[buffer].empty())) {
+      scrolled_to_missed_ = s.launch;
+      const size_t first_red = size_t(std::find(missed.begin(), missed.end(), 1) - missed.begin());
+      const float y = origin.y + float(first_red / size_t(columns)) * cell;
+      if (y > ImGui::GetWindowPos().y + ImGui::GetWindowHeight() * 0.8f)
+        ImGui::SetScrollFromPosY(y - ImGui::GetWindowPos().y, 0.6f);
+    }
     int hovered = -1;
     const int hit = draw_cells(("mem" + std::to_string(a.id)).c_str(), int(drawn), columns, cell,
                                [&](int i) {

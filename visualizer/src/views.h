@@ -90,6 +90,7 @@ class Views {
   bool warp_tab_asked_ = false;                 // an access was clicked: show its tab
   std::string line_of_;                         // what line_cells_ are of
   std::string source_scrolled_to_;              // the picked line the Source tab scrolled to
+  int scrolled_to_missed_ = -1;                 // the launch the heatmap scrolled to its red for
   int line_launch_ = -1, line_columns_ = -1;
   std::vector<std::vector<char>> line_cells_;  // per buffer of memory_, per cell
 };
