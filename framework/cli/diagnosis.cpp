@@ -158,14 +158,15 @@ namespace {
 // cudalab-viz: every test as the student may read it, and the comparisons
 // of the traced run `j` of test `run` (the judge's, not the program's).
 bool write_test_results(const Lesson& lesson, const Judged& j, const GradeRecord& rec,
-                        const std::string& run, const fs::path& trace_path, const Sandbox& sandbox,
-                        std::string* why) {
+                        const std::string& shown, const std::string& run,
+                        const fs::path& trace_path, const Sandbox& sandbox, std::string* why) {
   const fs::path& scratch = sandbox.scratch();
   auto inside = [&](const std::string& name) { return sandbox.inside(name); };
   trace::TestResults r;
   r.lesson = lesson.name;
   r.file = fs::path(rec.file).filename().string();
   r.traced_test = run;
+  r.shown = shown;
   std::error_code ec;
   r.trace_bytes = fs::file_size(trace_path, ec);
   r.trace_fingerprint = trace::file_fingerprint(trace_path.string());
@@ -251,7 +252,8 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
     // A copy, not the sandbox's file: the scratch folder goes with the grading.
     fs::copy_file(trace, o.trace_path, fs::copy_options::overwrite_existing, ec);
     if (ec) return "cannot write " + o.trace_path.string() + ": " + ec.message();
-    if (std::string why; !write_test_results(lesson, j, *rec, run, o.trace_path, sandbox, &why))
+    if (std::string why;
+        !write_test_results(lesson, j, *rec, shown, run, o.trace_path, sandbox, &why))
       return why;
     if (!drawn) {
       rec->picture_test = shown;

@@ -105,6 +105,7 @@ TestResults read_test_results(const std::string& path) {
     r.lesson = j.value("lesson", "");
     r.file = j.value("file", "");
     r.traced_test = j.value("traced_test", "");
+    r.shown = j.value("shown", r.traced_test);
     if (const auto t = j.find("trace"); t != j.end() && t->is_object()) {
       r.trace_bytes = t->value("bytes", uint64_t(0));
       r.trace_fingerprint = t->value("fingerprint", uint64_t(0));
@@ -168,6 +169,7 @@ bool write_test_results(const std::string& path, const TestResults& r, std::stri
                   {"lesson", r.lesson},
                   {"file", r.file},
                   {"traced_test", r.traced_test},
+                  {"shown", r.shown},
                   {"trace", {{"bytes", r.trace_bytes}, {"fingerprint", r.trace_fingerprint}}},
                   {"tests", std::move(tests)},
                   {"compared", std::move(compared)},

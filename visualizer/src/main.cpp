@@ -26,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -417,16 +418,53 @@ int main(int argc, char** argv) {
         return 2;
       }
       const auto& f = l.findings[size_t(finding - 1)];
-      if (f.thread < 0 || f.block < 0) {
-        std::fprintf(stderr, "cudalab-viz: finding %ld names no thread to step to\n", finding);
+      if (f.block < 0) {
+        std::fprintf(stderr, "cudalab-viz: finding %ld names no block to step through\n", finding);
         return 2;
       }
+      // A barrier finding names a block alone: its phases, no thread.
       sel.finding = int(finding - 1);
       sel.finding_asked = true;
       sel.block = int(f.block);
       sel.thread = int(f.thread);
     }
+    // Unless told otherwise: the first finding's thread (where a check saw
+    // the bug), when no thread faulted.
+    if (!chosen && finding == 0 && !(l.faulted && l.fault.known))
+      for (const auto& f : l.findings)
+        if (f.block >= 0 && f.thread >= 0) {
+          sel.block = int(f.block);
+          sel.thread = int(f.thread);
+          break;
+        }
   }
+  // The tab the graded tests call for, unless one was asked for: a method
+  // rubric's figure out of bounds opens the figures per line, its line
+  // picked; a test with wrong results but nothing drawn that shows them
+  // (no wrong element kept, no finding) opens on what the test said.
+  const bool tab_asked = metrics || step >= 0 || access >= 0 || finding > 0 || source ||
+                         !test_name.empty() || !line.empty();
+  if (results && !tab_asked)
+    for (size_t i = 0; i < results->tests.size(); ++i) {
+      const auto& t = results->tests[i];
+      if (t.name != results->shown || t.status == "passed") continue;
+      if (t.kind == "rubric" && t.verdict == "metric out of bounds") {
+        sel.show_metrics = true;
+        // "file.cu:67" in what the rubric said, in its short form.
+        static const std::regex where(R"(([A-Za-z0-9_.+-]+\.(cu|cuh|h)):([0-9]+))");
+        if (std::smatch m; std::regex_search(t.output, m, where))
+          sel.line = m[1].str() + ":" + m[3].str();
+      } else {
+        const bool wrong_drawn = std::any_of(results->compared.begin(), results->compared.end(),
+                                             [](const auto& c) { return c.wrong > 0; });
+        const bool found = std::any_of(trace.launches.begin(), trace.launches.end(),
+                                       [](const auto& l) { return !l.findings.empty(); });
+        if (t.kind == "test" && !wrong_drawn && !found) {
+          sel.show_test = true;
+          sel.test = int(i);
+        }
+      }
+    }
 
   glfwSetErrorCallback(
       [](int, const char* msg) { std::fprintf(stderr, "cudalab-viz: %s\n", msg); });

@@ -415,6 +415,14 @@ void Views::draw_metrics(const Selection& s) {
       "wavefronts per request "
       "(1 without bank conflicts), and the lanes active per warp step (32: no lane idle). "
       "Nsight Compute measures the same on a GPU; `cudalab stats TRACE` names its metrics.");
+  // The method rubric this trace was kept for, when it measured a figure:
+  // what it said (its limit and the line), that line in cyan below.
+  if (results_)
+    for (const auto& t : results_->tests)
+      if (t.name == results_->shown && t.kind == "rubric" && t.status != "passed") {
+        ImGui::TextColored(kMissedText, "FAIL %s (measured in this trace):", t.name.c_str());
+        ImGui::TextWrapped("%s", t.output.c_str());
+      }
   ImGui::Text("warp steps: %.1f of 32 lanes active (%.1f %%), %llu divergent branches",
               k.steps.lanes_per_step(), k.steps.efficiency(),
               (unsigned long long)k.steps.divergent);
@@ -443,6 +451,8 @@ void Views::draw_metrics(const Selection& s) {
   for (const trace::LineMetrics& l : k.lines) {
     if (l.simulator_header) continue;
     ImGui::TableNextRow();
+    if (!s.line.empty() && same_line(s.line, l.where))  // the picked line
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(0, 90, 110, 255));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(l.where.c_str());
     cell_count(l.loads.requests);
@@ -605,15 +615,11 @@ void Views::draw_heatmaps(Selection& s) {
         if (wrong_[buffer][i].comparison < 0) continue;
         const float x = origin.x + float(i % size_t(columns)) * cell,
                     y = origin.y + float(i / size_t(columns)) * cell;
+        // Yellow with a dark edge inside: seen on yellow and orange blocks too.
         dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kWrong, 0, 0, 1.5f);
-      }
-    // Races (racecheck findings): the two accesses' cells framed red.
-    if (buffer < race_cells_.size())
-      for (const auto& [c, finding] : race_cells_[buffer]) {
-        (void)finding;
-        const float x = origin.x + float(c % size_t(columns)) * cell,
-                    y = origin.y + float(c / size_t(columns)) * cell;
-        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kMissed, 0, 0, 2.0f);
+        if (cell >= 6)
+          dl->AddRect(ImVec2(x + 1.5f, y + 1.5f), ImVec2(x + cell - 2.5f, y + cell - 2.5f),
+                      IM_COL32(0, 0, 0, 200));
       }
     for (size_t i = 0; i < drawn; ++i) {
       if (!mine[i]) continue;
@@ -631,6 +637,15 @@ void Views::draw_heatmaps(Selection& s) {
         note_text(ImVec2(x + 1, y - 1), number.c_str());
       }
     }
+    // Races (racecheck findings): the two accesses' cells framed red, over
+    // every other frame (the bug).
+    if (buffer < race_cells_.size())
+      for (const auto& [c, finding] : race_cells_[buffer]) {
+        (void)finding;
+        const float x = origin.x + float(c % size_t(columns)) * cell,
+                    y = origin.y + float(c / size_t(columns)) * cell;
+        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kMissed, 0, 0, 2.0f);
+      }
     // Hover: every access to the cell, in order; click: select its last thread.
     if (hovered >= 0 && size_t(hovered) < h.cells) {
       const size_t c = size_t(hovered);
@@ -1229,7 +1244,10 @@ void Views::draw_test_list(Selection& s) {
     char label[400];
     std::snprintf(label, sizeof(label), "%s %4.1f/%-4.1f %s%s##test%zu", ok ? "pass" : "FAIL",
                   t.score, t.max_score, t.name.c_str(),
-                  t.name == r.traced_test ? "   <- this trace" : "", i);
+                  t.name == r.shown         ? "   <- this trace"
+                  : t.name == r.traced_test ? "   (its run)"
+                                            : "",
+                  i);
     ImGui::PushStyleColor(ImGuiCol_Text, ok ? kPassedText : kMissedText);
     if (ImGui::Selectable(label, s.test == int(i))) {
       s.test = int(i);
@@ -1237,7 +1255,7 @@ void Views::draw_test_list(Selection& s) {
     }
     note_place("test:" + t.name);
     ImGui::PopStyleColor();
-    if (t.name == r.traced_test && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    if (t.name == r.shown && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
   }
   ImGui::EndChild();
 }
@@ -1258,7 +1276,7 @@ void Views::draw_graded_test(Selection& s) {
       compared_launch_.push_back(c.allocation ? last_launch_touching(trace_, c.allocation) : -1);
   }
   size_t shown = 0;
-  while (shown < r.tests.size() && r.tests[shown].name != r.traced_test) ++shown;
+  while (shown < r.tests.size() && r.tests[shown].name != r.shown) ++shown;
   if (s.test >= 0 && size_t(s.test) < r.tests.size()) shown = size_t(s.test);
   if (shown >= r.tests.size()) shown = 0;
   const auto& t = r.tests[shown];
@@ -1266,7 +1284,10 @@ void Views::draw_graded_test(Selection& s) {
   ImGui::TextColored(ok ? kPassedText : kMissedText, "%s  %.1f/%.1f  %s: %s", ok ? "pass" : "FAIL",
                      t.score, t.max_score, t.name.c_str(), t.description.c_str());
   if (!ok && !t.verdict.empty()) ImGui::Text("verdict: %s", t.verdict.c_str());
-  if (t.name == r.traced_test) {
+  if (t.name == r.shown && t.name != r.traced_test)
+    ImGui::TextWrapped("This method rubric measured test %s's run, which this trace is of.",
+                       r.traced_test.c_str());
+  if (t.name == r.traced_test || t.name == r.shown) {
     ImGui::TextWrapped(
         "This trace is of this test. Its comparisons of the kernel's results with the CPU's, "
         "element by element:");
@@ -1356,10 +1377,8 @@ void Views::draw_graded_test(Selection& s) {
       ImGui::PopID();
     }
   } else if (!ok) {
-    ImGui::TextWrapped(
-        "This trace is of test %s (the first visible test that failed); this one's values are "
-        "not in it.",
-        r.traced_test.c_str());
+    ImGui::TextWrapped("This trace is of test %s; this one's values are not in it.",
+                       r.traced_test.c_str());
   }
   ImGui::Separator();
   if (t.output.empty())

@@ -41,6 +41,9 @@ struct GradedTestResult {
 
 struct TestResults {
   std::string lesson, file, traced_test;
+  // What the trace was kept for: the failing test, or the failing method
+  // rubric that measured traced_test's run ("" in older files: the test).
+  std::string shown;
   uint64_t trace_bytes = 0, trace_fingerprint = 0;  // the trace it goes with
   std::vector<GradedTestResult> tests;
   std::vector<Comparison> compared;  // the traced test's
