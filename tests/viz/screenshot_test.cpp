@@ -368,6 +368,67 @@ TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
   EXPECT_NE(out.find("cannot read"), std::string::npos) << out;
 }
 
+// A trace kept for a method rubric that measured a figure (as cudalab check
+// keeps it): the viewer opens on the figures per line with the rubric's
+// line picked (its row in cyan); a test that failed with nothing drawn
+// opens on what the test said.
+TEST_F(Viz, AFailingRubricOpensOnItsFigures) {
+  namespace tr = cudalab::trace;
+  tr::TestResults r;
+  r.file = "mine.cu";
+  r.traced_test = "Small";
+  r.shown = "CoalescedStores";
+  r.trace_bytes = fs::file_size(trace_);
+  r.trace_fingerprint = tr::file_fingerprint(trace_);
+  r.tests = {{"Small", "100 elements", "test", "visible", "passed", "passed", "", 2, 2},
+             {"CoalescedStores", "at most 4.5 sectors a store", "rubric", "visible", "failed",
+              "metric out of bounds",
+              "Measured in a trace of test Small: 16.0\n  traced_add.cu:6: 16\n", 0, 1}};
+  std::string why;
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
+  const std::string viz =
+      "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + trace_ + " --size 1024x700 ";
+  const std::string figures = (dir_ / "figures.png").string(), said = (dir_ / "said.png").string();
+  std::string out;
+  ASSERT_EQ(run(viz + "--screenshot " + figures, &out), 0) << out;
+  EXPECT_GT(pixels_of(figures, 0, 90, 110), 1000u) << "the rubric's line picked in the figures";
+  // The same trace kept for a test that failed with nothing to draw.
+  r.shown = "Small";
+  r.tests[0] = {"Small",
+                "100 elements",
+                "test",
+                "visible",
+                "failed",
+                "wrong results",
+                "alpha = 0.3 was not refused\n",
+                0,
+                2};
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
+  ASSERT_EQ(run(viz + "--screenshot " + said, &out), 0) << out;
+  EXPECT_EQ(pixels_of(said, 0, 90, 110), 0u);
+  // The memory window holds the test's text, not the heatmap's cells.
+  const std::string cells = (dir_ / "cells.png").string();
+  fs::remove(tr::test_results_path(trace_));
+  ASSERT_EQ(run(viz + "--screenshot " + cells, &out), 0) << out;
+  // Coloured pixels in the memory window's lower half (the grid and the
+  // block's threads are coloured either way).
+  auto coloured = [](const std::string& png) {
+    int w = 0, h = 0, channels = 0;
+    unsigned char* p = stbi_load(png.c_str(), &w, &h, &channels, 4);
+    size_t n = 0;
+    for (int y = h * 3 / 4; p && y < h; ++y)
+      for (int x = w / 3; x < w; ++x) {
+        const unsigned char* q = p + 4 * (y * w + x);
+        const int hi = std::max({q[0], q[1], q[2]}), lo = std::min({q[0], q[1], q[2]});
+        n += hi > 120 && hi - lo > 60;
+      }
+    stbi_image_free(p);
+    return n;
+  };
+  EXPECT_GT(coloured(cells), 5 * coloured(said) + 1000)
+      << "the heatmap's cells without the tests file; the test's words with it";
+}
+
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {
   std::ofstream(dir_ / "junk.trace") << "not a trace";
   std::string out;
