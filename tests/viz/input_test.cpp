@@ -21,25 +21,15 @@
 #include <thread>
 
 #define STB_IMAGE_IMPLEMENTATION
-#include <stb/stb_image.h>
-
 #include "cudalab/trace/test_results.h"
+#include "pictures.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
 
-int run(const std::string& cmd, std::string* out = nullptr) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  std::string all;
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) all.append(buf, n);
-  int st = pclose(p);
-  if (out) *out = all;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+using viz_test::run;
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -130,23 +120,11 @@ Snapshot read_snapshot(const fs::path& base) {
 // Pixels of a PNG inside a rectangle that `keep(r, g, b)` picks.
 template <class Keep>
 size_t count_pixels(const std::string& png, const Place& in, Keep keep) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  if (!pixels) return 0;
-  size_t n = 0;
-  for (int y = std::max(in.y, 0); y < std::min(in.y + in.h, h); ++y)
-    for (int x = std::max(in.x, 0); x < std::min(in.x + in.w, w); ++x) {
-      const unsigned char* p = pixels + 4 * (size_t(y) * size_t(w) + size_t(x));
-      n += keep(p[0], p[1], p[2]);
-    }
-  stbi_image_free(pixels);
-  return n;
+  return viz_test::count_pixels(png, keep, {in.x, in.y, in.w, in.h});
 }
 
 size_t pixels_of(const std::string& png, const Place& in, int r, int g, int b) {
-  return count_pixels(png, in, [=](int pr, int pg, int pb) {
-    return std::abs(pr - r) < 8 && std::abs(pg - g) < 8 && std::abs(pb - b) < 8;
-  });
+  return viz_test::pixels_of(png, r, g, b, {in.x, in.y, in.w, in.h});
 }
 
 // One viewer in a virtual X server of its own. Every wait has a limit: a

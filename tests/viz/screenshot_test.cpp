@@ -13,24 +13,16 @@
 #include <string>
 
 #define STB_IMAGE_IMPLEMENTATION
-#include <stb/stb_image.h>
-
 #include "cudalab/trace/test_results.h"
+#include "pictures.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-int run(const std::string& cmd, std::string* out = nullptr) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  std::string all;
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) all.append(buf, n);
-  int st = pclose(p);
-  if (out) *out = all;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+using viz_test::count_pixels;
+using viz_test::pixels_of;
+using viz_test::run;
 
 class Viz : public ::testing::Test {
  protected:
@@ -108,31 +100,12 @@ TEST_F(Viz, MetricsTabShowsTheFiguresPerLine) {
   EXPECT_GT(saturated_a, 10 * saturated_b) << "the table should be text, not coloured cells";
 }
 
-// How many pixels of a screenshot `keep(r, g, b)` picks.
-template <class Keep>
-size_t count_pixels(const std::string& png, Keep keep) {
-  int w = 0, h = 0, channels = 0;
-  unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &channels, 4);
-  if (!pixels) return 0;
-  size_t n = 0;
-  for (int i = 0; i < w * h; ++i) n += keep(pixels[4 * i], pixels[4 * i + 1], pixels[4 * i + 2]);
-  stbi_image_free(pixels);
-  return n;
-}
-
 // Pixels of the viewer's red in a screenshot: filled cells (out of bounds)
 // or, with `text`, the lighter red of the words that say what went wrong.
 size_t red_pixels(const std::string& png, bool text) {
   return count_pixels(png, [text](int r, int g, int b) {
     return text ? r > 180 && r - g > 90 && r - b > 100 && g >= 60 && g > b - 10
                 : r > 200 && g < 70 && b < 70;
-  });
-}
-
-// Pixels near one colour (the step view's legend colours are exact fills).
-size_t pixels_of(const std::string& png, int r, int g, int b) {
-  return count_pixels(png, [=](int pr, int pg, int pb) {
-    return std::abs(pr - r) < 8 && std::abs(pg - g) < 8 && std::abs(pb - b) < 8;
   });
 }
 
@@ -410,20 +383,15 @@ TEST_F(Viz, AFailingRubricOpensOnItsFigures) {
   const std::string cells = (dir_ / "cells.png").string();
   fs::remove(tr::test_results_path(trace_));
   ASSERT_EQ(run(viz + "--screenshot " + cells, &out), 0) << out;
-  // Coloured pixels in the memory window's lower half (the grid and the
-  // block's threads are coloured either way).
+  // Coloured pixels in the memory window's lower part (the grid and the
+  // block's threads are coloured either way), of the 1024x700 pictures.
   auto coloured = [](const std::string& png) {
-    int w = 0, h = 0, channels = 0;
-    unsigned char* p = stbi_load(png.c_str(), &w, &h, &channels, 4);
-    size_t n = 0;
-    for (int y = h * 3 / 4; p && y < h; ++y)
-      for (int x = w / 3; x < w; ++x) {
-        const unsigned char* q = p + 4 * (y * w + x);
-        const int hi = std::max({q[0], q[1], q[2]}), lo = std::min({q[0], q[1], q[2]});
-        n += hi > 120 && hi - lo > 60;
-      }
-    stbi_image_free(p);
-    return n;
+    return count_pixels(png,
+                        [](int r, int g, int b) {
+                          const int hi = std::max({r, g, b}), lo = std::min({r, g, b});
+                          return hi > 120 && hi - lo > 60;
+                        },
+                        {1024 / 3, 700 * 3 / 4});
   };
   EXPECT_GT(coloured(cells), 5 * coloured(said) + 1000)
       << "the heatmap's cells without the tests file; the test's words with it";
