@@ -194,7 +194,7 @@ void Views::draw_launches(Selection& s) {
         ImGui::Indent();
         ImGui::TextWrapped("%s", f.message.c_str());
         if (!f.advice.empty()) ImGui::TextWrapped("%s", f.advice.c_str());
-        if (f.thread >= 0 && f.block >= 0 &&
+        if (f.block >= 0 &&  // a barrier finding names its block alone
             ImGui::SmallButton(("show it, step by step##finding" + std::to_string(i)).c_str())) {
           s.finding = int(i);
           s.block = int(f.block);
@@ -864,7 +864,11 @@ void Views::draw_steps(Selection& s) {
     return finding->other_block == s.block && int64_t(x.thread) == finding->other_thread &&
            same_line(finding->where_other, trace_.where(x.pc));
   };
-  if (finding) {
+  if (finding && finding->thread < 0) {  // a barrier finding: its block, its line
+    ImGui::TextWrapped("%s %s at %s, in this block: %s", finding->tool.c_str(),
+                       finding->kind.c_str(), file_name(finding->where).c_str(),
+                       finding->message.c_str());
+  } else if (finding) {
     const auto t = trace::unflatten(uint32_t(finding->thread), l.block);
     ImGui::TextWrapped(
         "Framed in white: %s %s, thread (%u,%u,%u) at %s%s%s", finding->tool.c_str(),
