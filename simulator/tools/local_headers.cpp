@@ -47,9 +47,10 @@ void LocalHeaders::visit(const fs::path& original, const std::string& text, cons
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string header = ss.str();
-    const bool needs =
-        header.find("<<<") != std::string::npos || header.find("__shared__") != std::string::npos ||
-        header.find("__global__") != std::string::npos || header.find("clock") != std::string::npos;
+    const bool needs = std::regex_search(header, std::regex("<[ \t]*<[ \t]*<")) ||
+                       header.find("__shared__") != std::string::npos ||
+                       header.find("__global__") != std::string::npos ||
+                       header.find("clock") != std::string::npos;
     const fs::path copy = (out_dir / name).lexically_normal();
     const fs::path inside = copy.lexically_relative(root_);
     if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;

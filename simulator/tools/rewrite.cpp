@@ -123,6 +123,27 @@ std::string flatten(const std::string& t) {
   return out;
 }
 
+// Where `<<<` (c '<') or `>>>` (c '>') starting at `i` ends: the three
+// characters may have spaces or tabs between them, as nvcc allows
+// (`k << < grid, block >> > (args)`); npos when there is none at `i`.
+size_t triple_end(const std::string& s, const std::vector<bool>& code, size_t i, char c) {
+  size_t k = i;
+  for (int n = 0; n < 3; ++n) {
+    while (n > 0 && k < s.size() && code[k] && (s[k] == ' ' || s[k] == '\t')) ++k;
+    if (k >= s.size() || !code[k] || s[k] != c) return std::string::npos;
+    ++k;
+  }
+  return k;
+}
+
+// Whether the code before `i` ends with the word `operator`: `operator<< <T>`
+// names a template's explicit arguments, not a launch.
+bool after_operator(const std::string& s, const std::vector<bool>& code, size_t i) {
+  const size_t end = skip_space_back(s, code, i);
+  return end >= 8 && s.compare(end - 8, 8, "operator") == 0 &&
+         (end == 8 || !ident_char(s[end - 9]));
+}
+
 // Finds `>>>` closing the configuration that starts at `from`, at bracket
 // depth 0; npos if missing.
 size_t config_end(const std::string& s, const std::vector<bool>& code, size_t from) {
@@ -134,7 +155,7 @@ size_t config_end(const std::string& s, const std::vector<bool>& code, size_t fr
       ++depth;
     else if (c == ')' || c == ']' || c == '}') {
       if (--depth < 0) return std::string::npos;
-    } else if (c == '>' && depth == 0 && s.compare(i, 3, ">>>") == 0) {
+    } else if (c == '>' && depth == 0 && triple_end(s, code, i, '>') != std::string::npos) {
       return i;
     } else if (c == ';' && depth == 0) {
       return std::string::npos;
@@ -360,14 +381,15 @@ Result rewrite(const std::string& original, const std::string& path) {
 
   for (size_t i = 0; i + 2 < source.size(); ++i) {
     if (!code[i]) continue;
-    if (source.compare(i, 3, "<<<") == 0) {
+    if (const size_t open_end = triple_end(source, code, i, '<');
+        open_end != std::string::npos && !after_operator(source, code, i)) {
       const size_t kstart = kernel_start(source, code, i);
       if (kstart == std::string::npos || kstart < copied) {
         r.problems.push_back({line_of(source, i), "a launch `<<<` with no kernel name before it"});
         i += 2;
         continue;
       }
-      const size_t cend = config_end(source, code, i + 3);
+      const size_t cend = config_end(source, code, open_end);
       if (cend == std::string::npos) {
         r.problems.push_back(
             {line_of(source, i), "a launch `<<<` without its closing `>>>` in the same statement"});
@@ -375,12 +397,13 @@ Result rewrite(const std::string& original, const std::string& path) {
         continue;
       }
       const std::string kernel = source.substr(kstart, skip_space_back(source, code, i) - kstart);
-      const std::string config = source.substr(i + 3, cend - i - 3);
+      const size_t close_end = triple_end(source, code, cend, '>');
+      const std::string config = source.substr(open_end, cend - open_end);
       if (trim(config).empty()) {
         r.problems.push_back({line_of(source, i),
                               "an empty launch configuration `<<<>>>`: "
                               "give at least <<<grid, block>>>"});
-        i = cend + 2;
+        i = close_end - 1;
         continue;
       }
       out.append(source, copied, kstart - copied);
@@ -393,8 +416,8 @@ Result rewrite(const std::string& original, const std::string& path) {
       out.append(count_newlines(source, kstart, i), '\n');
       out += config;
       out += ")";  // closes the configuration call
-      copied = cend + 3;
-      i = cend + 2;
+      copied = close_end;
+      i = close_end - 1;
       ++r.launches;
     } else if (word_at(source, code, i, "extern")) {
       // extern __shared__ T name[];  (or extern T __shared__ name[];)

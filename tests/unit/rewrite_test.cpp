@@ -55,6 +55,28 @@ TEST(Rewrite, LeavesCommentsAndStringsAlone) {
   EXPECT_NE(r.text.find(src), std::string::npos);
 }
 
+// nvcc takes a launch with spaces inside its brackets (as clang-format
+// once wrote them); so does the rewriter.
+TEST(Rewrite, SpacedLaunchBrackets) {
+  std::string out = body("k << < g, b >> > (x, y);\nk<< <1, 2>> >(z);\n");
+  EXPECT_NE(out.find("LaunchSite{\"k\", __FILE__, __LINE__})( g, b ) (x, y);"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("(1, 2)(z);"), std::string::npos) << out;
+  EXPECT_EQ(lines(out), 2u);
+}
+
+// `operator<< <T>` gives a template its arguments; a shift by a
+// parenthesised template is no launch either.
+TEST(Rewrite, OperatorTemplateArgumentsAreNotLaunches) {
+  auto r = rewrite(
+      "template <class T> struct P;\n"
+      "template <class T> std::ostream& operator<< <T>(std::ostream&, const P<T>&);\n"
+      "friend std::ostream& operator<< <>(std::ostream&, const P<int>&);\n",
+      "t.cu");
+  EXPECT_EQ(r.launches, 0);
+  EXPECT_TRUE(r.problems.empty()) << r.problems[0].message;
+}
+
 TEST(Rewrite, ShiftsAreNotLaunches) {
   auto r = rewrite("int x = a << 3; int y = b >> 2; int z = (c >> 1) >> 1;\n", "t.cu");
   EXPECT_EQ(r.launches, 0);
