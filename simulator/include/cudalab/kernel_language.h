@@ -63,6 +63,7 @@ inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_s
 
 #include "cudalab/atomics.h"
 #include "cudalab/device_functions.h"
+#include "cudalab/scoped_atomics.h"
 #include "cudalab/vector_types.h"
 
 // ---- barriers with a vote ------------------------------------------------------------

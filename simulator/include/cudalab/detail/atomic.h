@@ -116,4 +116,28 @@ template <class T>
 T atomic_xor(T* a, T v) {
   return atomic(a).fetch_xor(v);
 }
+
+// For the scoped atomics (cudalab/scoped_atomics.h): the types each takes.
+// A parameter that takes its type from the pointer's, not from the value
+// passed (`__nv_atomic_fetch_add(p_unsigned, 1, ...)` adds an unsigned 1).
+template <class T>
+struct same_as_pointee {
+  using type = T;
+};
+template <class T>
+using value_of = typename same_as_pointee<T>::type;
+
+template <class T>
+constexpr bool scoped_word = std::is_trivially_copyable_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+template <class T>
+constexpr bool scoped_integer = std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+template <class T>
+void scoped_add_types() {
+  static_assert(std::is_same_v<T, int> || std::is_same_v<T, unsigned> ||
+                    std::is_same_v<T, unsigned long long> ||
+                    (std::is_same_v<T, unsigned long> && sizeof(long) == 8) ||
+                    std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "atomic operations add and sub are valid on int, unsigned int, unsigned long "
+                "long, float and double only (not on signed integers of size 8, as nvcc says)");
+}
 }  // namespace cudalab::detail
