@@ -226,6 +226,55 @@ std::string as_the_student_wrote_it(const std::string& text) {
   return out;
 }
 
+// A compile that failed inside a CUDA toolkit's own header (one whose folder
+// holds the toolkit's cuda_runtime_api.h, as /usr/local/include may when a
+// toolkit is installed there): the simulator's compiler found it because
+// the simulator has no header of that name. Says so at the student's
+// #include, once; "" when the messages show no such header.
+std::string toolkit_header_hint(const std::string& messages) {
+  static const std::regex included(R"(^In file included from (.+?):(\d+):)");
+  static const std::regex located(R"(^(.+?):\d+:\d+: (?:fatal error|error): )");
+  auto toolkit = [](const fs::path& file) {
+    const std::string f = file.string();
+    if (f.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0) return false;
+    for (fs::path dir = file.parent_path(); !dir.empty() && dir != dir.root_path();
+         dir = dir.parent_path()) {
+      std::error_code ec;
+      if (fs::exists(dir / "cuda_runtime_api.h", ec)) return true;
+      if (dir.filename() != "crt" && dir.filename() != "cuda" && dir.filename() != "thrust" &&
+          dir.filename() != "cub" && dir.filename() != "cccl")
+        return false;  // only the toolkit's own sub-folders are looked above
+    }
+    return false;
+  };
+  std::istringstream in(messages);
+  std::string first_include;  // "mine.cu:3", the outermost include of the current message
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, included)) {
+      if (first_include.empty()) first_include = m[1].str() + ":" + m[2].str();
+      continue;
+    }
+    if (std::regex_search(line, m, located) && toolkit(fs::path(m[1].str())) &&
+        !first_include.empty()) {
+      const std::string where = first_include;
+      const std::string file = where.substr(0, where.rfind(':'));
+      std::string written;  // the #include line as the student wrote it
+      std::ifstream source(file);
+      const size_t number = std::stoul(where.substr(where.rfind(':') + 1));
+      for (size_t k = 1; std::getline(source, written) && k < number; ++k) {
+      }
+      return where + ": note: " + (written.empty() ? "an #include" : written) +
+             " found a CUDA toolkit's own header, " + m[1].str() +
+             ", which the cudalab simulator cannot compile: the simulator has no header of that "
+             "name, so that library is not supported on it yet (see docs/simulator.md for what "
+             "is). On a GPU, build with nvcc.\n";
+    }
+    first_include.clear();  // an include chain comes right before its message
+  }
+  return "";
+}
+
 // Runs the commands at once. A compile's messages (`filter`) are shown as
 // the student wrote the code, and the same messages from the two builds of
 // one file (plain and instrumented) once.
@@ -283,7 +332,7 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
     std::stringstream text;
     text << in.rdbuf();
     fs::remove(log);
-    const std::string shown = as_the_student_wrote_it(text.str());
+    const std::string shown = as_the_student_wrote_it(text.str()) + toolkit_header_hint(text.str());
     if (!shown.empty() && said.insert(shown).second) std::cerr << shown;
   }
   return ok;

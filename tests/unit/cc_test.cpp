@@ -68,6 +68,36 @@ TEST_F(Compiler, CompileErrorsShowTheLaunchAsWritten) {
   EXPECT_EQ(b.output.find("1 error generated."), b.output.rfind("1 error generated.")) << b.output;
 }
 
+// A header the simulator does not have, found in a CUDA toolkit's include
+// folder (a toolkit installed in /usr/local/include, say): the failure is
+// said at the student's #include, as a library the simulator does not
+// support, not only as the toolkit's own error.
+TEST_F(Compiler, AToolkitHeaderIsNamedAtTheStudentsInclude) {
+  const fs::path toolkit = path("toolkit");
+  fs::create_directories(toolkit);
+  std::ofstream(toolkit / "cuda_runtime_api.h") << "// the toolkit's\n";
+  std::ofstream(toolkit / "libfoo.h") << "#pragma once\n#include \"libfoo_types.h\"\n";
+  std::ofstream(toolkit / "libfoo_types.h") << "libraryPropertyType_t kind = 0;\n";
+  std::ofstream(path("mine.cu")) << "#include <cstdio>\n#include <libfoo.h>\nint main() {}\n";
+  Result b = run(kCC + " -I " + toolkit.string() + " " + path("mine.cu") + " -o " + path("x"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(Says(b.output, "libfoo_types.h:1:1: error: unknown type name"));
+  EXPECT_TRUE(Says(b.output,
+                   "mine.cu:2: note: #include <libfoo.h> found a CUDA toolkit's own "
+                   "header, " +
+                       (toolkit / "libfoo_types.h").string()))
+      << b.output;
+  EXPECT_TRUE(Says(b.output, "not supported on it yet")) << b.output;
+  // Once, not once per build (plain and instrumented).
+  EXPECT_EQ(b.output.find("found a CUDA toolkit"), b.output.rfind("found a CUDA toolkit"));
+  // An error in the student's own header is theirs: no such note.
+  std::ofstream(path("own.h")) << "undeclared_thing x;\n";
+  std::ofstream(path("own.cu")) << "#include \"own.h\"\nint main() {}\n";
+  Result own = run(kCC + " " + path("own.cu") + " -o " + path("y"));
+  EXPECT_NE(own.status, 0);
+  EXPECT_FALSE(Says(own.output, "CUDA toolkit")) << own.output;
+}
+
 TEST_F(Compiler, BadArgumentsGetAClearMessage) {
   Result r = run(kCC + " --no-such-flag x.cu");
   EXPECT_EQ(r.status, 2);
