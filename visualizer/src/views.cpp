@@ -47,6 +47,23 @@ void legend_item(ImU32 c, const char* what, bool frame = false) {
   if (ImGui::GetContentRegionAvail().x < 160) ImGui::NewLine();
 }
 
+// The top left corner of cell `i` of a grid that draw_cells drew at `origin`.
+ImVec2 cell_corner(ImVec2 origin, size_t i, int columns, float cell) {
+  return ImVec2(origin.x + float(i % size_t(columns)) * cell,
+                origin.y + float(i / size_t(columns)) * cell);
+}
+
+// A frame of `width` on cell `i` of such a grid: on its edge, or (`around`)
+// just outside it.
+void frame_cell(ImDrawList* dl, ImVec2 origin, size_t i, int columns, float cell, ImU32 color,
+                float width, bool around = false) {
+  const ImVec2 p = cell_corner(origin, i, columns, cell);
+  if (around)
+    dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + cell, p.y + cell), color, 0, 0, width);
+  else
+    dl->AddRect(p, ImVec2(p.x + cell - 1, p.y + cell - 1), color, 0, 0, width);
+}
+
 // Cells of `count` squares laid out in rows of `columns`, each `cell` pixels.
 // Returns the index under the mouse when clicked, -1 otherwise; *hovered
 // (when given) gets the index under the mouse, or -1.
@@ -57,10 +74,9 @@ int draw_cells(const char* id, int count, int columns, float cell, ColorOf color
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const int rows = (count + columns - 1) / columns;
   for (int i = 0; i < count; ++i) {
-    const float x = origin.x + float(i % columns) * cell, y = origin.y + float(i / columns) * cell;
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), color_of(i));
-    if (i == highlighted)
-      dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
+    const ImVec2 p = cell_corner(origin, size_t(i), columns, cell);
+    dl->AddRectFilled(p, ImVec2(p.x + cell - 1, p.y + cell - 1), color_of(i));
+    if (i == highlighted) frame_cell(dl, origin, size_t(i), columns, cell, kSelected, 2.0f, true);
   }
   ImGui::InvisibleButton(id, ImVec2(std::max(1.f, columns * cell), std::max(1.f, rows * cell)));
   if (hovered) {
@@ -604,28 +620,23 @@ void Views::draw_heatmaps(Selection& s) {
     note_place("heatmap:" + (a.name.empty() ? "allocation " + std::to_string(a.id) : a.name), cell,
                columns);
     if (buffer < line_cells_.size() && line_cells_[buffer].size() == h.cells)
-      for (size_t i = 0; i < h.cells; ++i) {
-        if (!line_cells_[buffer][i]) continue;
-        const float x = origin.x + float(i % size_t(columns)) * cell,
-                    y = origin.y + float(i / size_t(columns)) * cell;
-        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kLine, 0, 0, 1.5f);
-      }
+      for (size_t i = 0; i < h.cells; ++i)
+        if (line_cells_[buffer][i]) frame_cell(dl, origin, i, columns, cell, kLine, 1.5f);
     if (buffer < wrong_.size() && wrong_[buffer].size() == h.cells)
       for (size_t i = 0; i < h.cells; ++i) {
         if (wrong_[buffer][i].comparison < 0) continue;
-        const float x = origin.x + float(i % size_t(columns)) * cell,
-                    y = origin.y + float(i / size_t(columns)) * cell;
         // Yellow with a dark edge inside: seen on yellow and orange blocks too.
-        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kWrong, 0, 0, 1.5f);
+        frame_cell(dl, origin, i, columns, cell, kWrong, 1.5f);
+        const ImVec2 p = cell_corner(origin, i, columns, cell);
         if (cell >= 6)
-          dl->AddRect(ImVec2(x + 1.5f, y + 1.5f), ImVec2(x + cell - 2.5f, y + cell - 2.5f),
+          dl->AddRect(ImVec2(p.x + 1.5f, p.y + 1.5f), ImVec2(p.x + cell - 2.5f, p.y + cell - 2.5f),
                       IM_COL32(0, 0, 0, 200));
       }
     for (size_t i = 0; i < drawn; ++i) {
       if (!mine[i]) continue;
-      const float x = origin.x + float(i % size_t(columns)) * cell,
-                  y = origin.y + float(i / size_t(columns)) * cell;
-      dl->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell), kSelected, 0, 0, 2.0f);
+      frame_cell(dl, origin, i, columns, cell, kSelected, 2.0f, true);
+      const ImVec2 corner = cell_corner(origin, i, columns, cell);
+      const float x = corner.x, y = corner.y;
       // Its number in the thread's order (as 'Selected thread' lists them),
       // where the cell has room for it.
       const std::string number = std::to_string(mine[i]);
@@ -640,12 +651,8 @@ void Views::draw_heatmaps(Selection& s) {
     // Races (racecheck findings): the two accesses' cells framed red, over
     // every other frame (the bug).
     if (buffer < race_cells_.size())
-      for (const auto& [c, finding] : race_cells_[buffer]) {
-        (void)finding;
-        const float x = origin.x + float(c % size_t(columns)) * cell,
-                    y = origin.y + float(c / size_t(columns)) * cell;
-        dl->AddRect(ImVec2(x, y), ImVec2(x + cell - 1, y + cell - 1), kMissed, 0, 0, 2.0f);
-      }
+      for (const auto& race : race_cells_[buffer])
+        frame_cell(dl, origin, race.first, columns, cell, kMissed, 2.0f);
     // Hover: every access to the cell, in order; click: select its last thread.
     if (hovered >= 0 && size_t(hovered) < h.cells) {
       const size_t c = size_t(hovered);
@@ -950,12 +957,8 @@ void Views::draw_steps(Selection& s) {
                -1, &hovered);
     note_place("steps:" + p.name, cell, columns);
     for (size_t i = 0; i < cells; ++i)
-      if (frame[i]) {
-        const float x = origin.x + float(i % size_t(columns)) * cell,
-                    y = origin.y + float(i / size_t(columns)) * cell;
-        ImGui::GetWindowDrawList()->AddRect(ImVec2(x - 1, y - 1), ImVec2(x + cell, y + cell),
-                                            kSelected, 0, 0, 2.0f);
-      }
+      if (frame[i])
+        frame_cell(ImGui::GetWindowDrawList(), origin, i, columns, cell, kSelected, 2.0f, true);
     if (hovered >= 0 && !now.empty() && !now[size_t(hovered)].empty()) {
       ImGui::BeginTooltip();
       ImGui::Text("[%llu] in phase %d:", (unsigned long long)(uint64_t(hovered) * p.per_cell),
