@@ -282,13 +282,7 @@ class Input : public ::testing::Test {
         GTEST_SKIP() << tool
                      << " is not installed; these tests drive the viewer with it "
                         "(apt-get install xvfb xdotool)";
-    // One folder per test and process: CTest runs the tests in parallel.
-    dir_ = fs::temp_directory_path() /
-           ("cudalab-viz-input-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = viz_test::test_folder("cudalab-viz-input-");
   }
   void TearDown() override {
     if (!dir_.empty()) {
@@ -514,11 +508,7 @@ TEST_F(Input, ClickingAnAccessOpensItsWarpInstruction) {
 TEST_F(Input, AFailingTestIsShownBesideItsTrace) {
   const std::string trace = record(CUDALAB_TRACED_PROGRAM);
   namespace tr = cudalab::trace;
-  tr::TestResults r;
-  r.file = "mine.cu";
-  r.traced_test = "Small";
-  r.trace_bytes = fs::file_size(trace);
-  r.trace_fingerprint = tr::file_fingerprint(trace);
+  tr::TestResults r = viz_test::graded_tests_of(trace);
   r.tests = {{"Passing", "one element", "test", "visible", "passed", "passed", "", 1, 1},
              {"Small", "100 elements", "test", "visible", "failed", "wrong results",
               "c[40] is 0, expected 1\n", 0, 2}};

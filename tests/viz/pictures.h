@@ -4,13 +4,18 @@
 // STB_IMAGE_IMPLEMENTATION before including this header.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <stb/stb_image.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+
+#include "cudalab/trace/test_results.h"
 
 namespace viz_test {
 
@@ -25,6 +30,30 @@ inline int run(const std::string& cmd, std::string* out = nullptr) {
   int st = pclose(p);
   if (out) *out = all;
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+// A fresh folder for the running test, under the system's temporary one:
+// named after the test and this process (CTest runs tests in parallel).
+inline std::filesystem::path test_folder(const std::string& prefix) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      (prefix + ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+       std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Graded tests of "mine.cu" that go with the recording `trace` (as cudalab
+// check --trace writes them), of its test "Small"; the test adds the tests
+// and comparisons.
+inline cudalab::trace::TestResults graded_tests_of(const std::string& trace) {
+  cudalab::trace::TestResults r;
+  r.file = "mine.cu";
+  r.traced_test = r.shown = "Small";
+  r.trace_bytes = std::filesystem::file_size(trace);
+  r.trace_fingerprint = cudalab::trace::file_fingerprint(trace);
+  return r;
 }
 
 // A rectangle of a picture, in its pixels; by default all of it.

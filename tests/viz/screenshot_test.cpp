@@ -28,13 +28,7 @@ class Viz : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_EQ(run("command -v xvfb-run"), 0) << "xvfb-run is needed (apt-get install xvfb)";
-    // One folder per test and process: CTest runs the tests in parallel.
-    dir_ = fs::temp_directory_path() /
-           ("cudalab-viz-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-            std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = viz_test::test_folder("cudalab-viz-");
     trace_ = (dir_ / "t.trace").string();
     std::string out;
     ASSERT_EQ(run("CUDALAB_TRACE=" + trace_ + " " CUDALAB_TRACED_PROGRAM, &out), 0) << out;
@@ -295,12 +289,7 @@ TEST_F(Viz, APickedSourceLineFramesTheCellsItTouched) {
 // of the trace is not believed.
 TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
   namespace tr = cudalab::trace;
-  tr::TestResults r;
-  r.lesson = "vector_add";
-  r.file = "mine.cu";
-  r.traced_test = "Small";
-  r.trace_bytes = fs::file_size(trace_);
-  r.trace_fingerprint = tr::file_fingerprint(trace_);
+  tr::TestResults r = viz_test::graded_tests_of(trace_);
   r.tests = {{"Small", "100 elements", "test", "visible", "failed", "wrong results",
               "c[40] is 0, expected 1\n", 0, 2},
              {"Hidden", "", "test", "hidden", "passed", "passed", "", 1, 1}};
@@ -347,12 +336,8 @@ TEST_F(Viz, AFailingTestsWrongElementsAreFramedAndListed) {
 // opens on what the test said.
 TEST_F(Viz, AFailingRubricOpensOnItsFigures) {
   namespace tr = cudalab::trace;
-  tr::TestResults r;
-  r.file = "mine.cu";
-  r.traced_test = "Small";
+  tr::TestResults r = viz_test::graded_tests_of(trace_);
   r.shown = "CoalescedStores";
-  r.trace_bytes = fs::file_size(trace_);
-  r.trace_fingerprint = tr::file_fingerprint(trace_);
   r.tests = {{"Small", "100 elements", "test", "visible", "passed", "passed", "", 2, 2},
              {"CoalescedStores", "at most 4.5 sectors a store", "rubric", "visible", "failed",
               "metric out of bounds",
