@@ -357,9 +357,9 @@ int main(int argc, char** argv) {
   sel.show_source = source;
   sel.line = line;
   sel.columns = int(columns);
-  // A test's wrong values open on the launch that last touched them; a
-  // faulted launch on the thread that faulted, unless told otherwise.
-  // Its rows as the test's matrix or grid has them, unless told otherwise.
+  // Unless told otherwise: a test's wrong values open on the launch that
+  // last touched them, in the rows of the test's matrix or grid (and a
+  // faulted launch, below, on the thread that faulted).
   if (!chosen && results)
     for (const auto& c : results->compared)
       if (c.wrong && c.allocation)
