@@ -410,8 +410,13 @@ Result rewrite(const std::string& original, const std::string& path) {
       // Keep the newlines of the kernel expression and the gap before <<<.
       std::string kernel_one_line;
       for (char c : kernel) kernel_one_line += (c == '\n') ? ' ' : c;
+      // KernelPointer gives the kernel as a pointer of the arguments' exact
+      // types when it has them (launch.h passes arguments the CUDA way).
       out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " + kernel_one_line +
-             "(cudalab_args_...); }, ::cudalab::detail::LaunchSite{\"" + flatten(kernel) +
+             "(cudalab_args_...); }, ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
+             "decltype(static_cast<decltype(cudalab_type_)>(&" +
+             kernel_one_line + ")) { return static_cast<decltype(cudalab_type_)>(&" +
+             kernel_one_line + "); }}, ::cudalab::detail::LaunchSite{\"" + flatten(kernel) +
              "\", __FILE__, __LINE__})(";
       out.append(count_newlines(source, kstart, i), '\n');
       out += config;

@@ -4,8 +4,8 @@
 // student's .cu file and line.
 //
 //   kernel<<<grid, block, shmem, stream>>>(args)
-//     -> ::cudalab::detail::make_launcher(<call of kernel>, <site>, grid, block, shmem,
-//     stream)(args)
+//     -> ::cudalab::detail::make_launcher(<call of kernel>, <kernel as a pointer of
+//        the arguments' types, if it is one>, <site>)(grid, block, shmem, stream)(args)
 //   extern __shared__ T name[];
 //     -> static thread_local T* const name = <this block's dynamic shared memory>;
 //

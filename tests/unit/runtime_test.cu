@@ -289,4 +289,71 @@ TEST(Runtime, TemplateKernelsAndLaunchesOverSeveralLines) {
   cudaFree(d);
 }
 
+// A kernel argument whose type has a destructor (CUDA by Example's Lock frees
+// its mutex in its destructor): CUDA copies the argument's bytes to the
+// device, so no constructor or destructor runs per thread.
+int lock_copies = 0;
+int lock_destructions = 0;
+struct Lock {
+  int* mutex = nullptr;
+  Lock() { cudaMalloc(&mutex, sizeof(int)), cudaMemset(mutex, 0, sizeof(int)); }
+  Lock(const Lock& other) : mutex(other.mutex) { ++lock_copies; }
+  Lock& operator=(const Lock&) = delete;
+  ~Lock() { ++lock_destructions; }
+  __device__ void lock() {
+    while (atomicCAS(mutex, 0, 1) != 0) {
+    }
+  }
+  __device__ void unlock() { atomicExch(mutex, 0); }
+};
+
+__global__ void count_under_lock(Lock lock, int* total, int step) {
+  if (threadIdx.x == 0) {
+    lock.lock();
+    *total += step;  // one block at a time
+    lock.unlock();
+  }
+  lock.mutex = nullptr;  // this thread's own copy: the next thread's is whole
+}
+
+template <class T>
+__global__ void templated_under_lock(T lock, int* total) {
+  if (threadIdx.x == 0) {
+    lock.lock();
+    *total += 1;
+    lock.unlock();
+  }
+}
+
+TEST(Runtime, AnArgumentWithADestructorIsCopiedAsBytesNotPerThread) {
+  int* total;
+  cudaMalloc(&total, sizeof(int));
+  cudaMemset(total, 0, sizeof(int));
+  {
+    Lock lock;
+    lock_copies = lock_destructions = 0;
+    count_under_lock<<<64, 128>>>(lock, total, 2);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_LE(lock_copies, 2) << "copied on the host at the launch, not once per thread";
+    EXPECT_LE(lock_destructions, 2);
+    lock_copies = lock_destructions = 0;
+    templated_under_lock<<<16, 64>>>(lock, total);
+    EXPECT_LE(lock_copies, 2) << "a template kernel's argument too";
+    void* args[] = {&lock, &total, nullptr};
+    int step = 1;
+    args[2] = &step;
+    lock_copies = lock_destructions = 0;
+    EXPECT_EQ(cudaLaunchKernel(reinterpret_cast<const void*>(count_under_lock), dim3(8), dim3(32),
+                               args, 0, nullptr),
+              cudaSuccess);
+    EXPECT_EQ(lock_copies, 0) << "cudaLaunchKernel copies the bytes it is given";
+    EXPECT_EQ(lock_destructions, 0);
+    cudaFree(lock.mutex);
+  }
+  int h = 0;
+  cudaMemcpy(&h, total, sizeof(int), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h, 64 * 2 + 16 + 8);
+  cudaFree(total);
+}
+
 }  // namespace

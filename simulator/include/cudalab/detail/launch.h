@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -56,18 +58,79 @@ void register_kernel_invoker(const void* kernel, const char* name, KernelInvoker
 // 0 when the kernel was not registered.
 KernelInvoker find_kernel_invoker(const void* kernel, const char** name);
 
+// CUDA hands a kernel its arguments as bytes copied into the parameter
+// space: no copy constructor or destructor of an argument runs on the device.
+// g++ and clang pass a class with a user-written copy constructor or
+// destructor ("non-trivial for the purposes of calls", Itanium C++ ABI)
+// through a hidden pointer to a copy the caller owns. Such a parameter is
+// given to each thread the CUDA way: the thread gets a bitwise copy of the
+// launch's argument and the kernel is called with its address, so that no
+// constructor or destructor runs per thread (CUDA by Example's Lock frees its
+// mutex in its destructor).
+template <class T>
+inline constexpr bool kPassedByHiddenPointer =
+    !std::is_trivially_destructible_v<T> ||
+    (std::is_copy_constructible_v<T> && !std::is_trivially_copy_constructible_v<T>) ||
+    (std::is_move_constructible_v<T> && !std::is_trivially_move_constructible_v<T>) ||
+    (!std::is_copy_constructible_v<T> && !std::is_move_constructible_v<T>);
+
+template <class... P>
+inline constexpr bool kAnyByHiddenPointer = (kPassedByHiddenPointer<P> || ...);
+
+template <class T>
+struct ParamBytes {
+  alignas(T) unsigned char bytes[sizeof(T)];
+};
+
+template <class T>
+decltype(auto) abi_argument(ParamBytes<T>& own) {
+  T* object = std::launder(reinterpret_cast<T*>(own.bytes));
+  if constexpr (kPassedByHiddenPointer<T>)
+    return object;
+  else
+    return static_cast<T&>(*object);  // trivially copyable: the call copies it
+}
+
+// One thread's call of `kernel` with the parameter bytes at params[i].
+template <class... P, size_t... I>
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
+void call_with_param_bytes(void (*kernel)(P...), const void* const* params,
+                           std::index_sequence<I...>) {
+  std::tuple<ParamBytes<P>...> own;
+  (std::memcpy(std::get<I>(own).bytes, params[I], sizeof(P)), ...);
+  using Abi = void (*)(std::conditional_t<kPassedByHiddenPointer<P>, P*, P>...);
+  const auto abi = reinterpret_cast<Abi>(reinterpret_cast<void (*)()>(kernel));
+  abi(abi_argument<P>(std::get<I>(own))...);
+}
+
 template <class... P, size_t... I>
 cudaError_t invoke_with_args(void (*kernel)(P...), void** args, const LaunchSite& site, dim3 grid,
                              dim3 block, size_t shmem, cudaStream_t stream, unsigned flags,
-                             std::index_sequence<I...>) {
-  // Each argument is read from the address the caller gave, as CUDA does.
-  std::tuple<std::decay_t<P>...> params(*static_cast<std::decay_t<P>*>(args[I])...);
-  auto run_one_thread = [&] { std::apply(kernel, params); };
-  using Body = decltype(run_one_thread);
-  const auto frame = span_of(params, run_one_thread, kernel);
-  return launch(
-      site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
-      &run_one_thread, flags, frame.first, frame.second);
+                             std::index_sequence<I...> seq) {
+  if constexpr (kAnyByHiddenPointer<std::decay_t<P>...>) {
+    // The argument bytes as the caller left them at the launch, not copied
+    // with constructors.
+    std::tuple<ParamBytes<std::decay_t<P>>...> launch_copy;
+    (std::memcpy(std::get<I>(launch_copy).bytes, args[I], sizeof(std::decay_t<P>)), ...);
+    const void* params[] = {std::get<I>(launch_copy).bytes...};
+    auto run_one_thread = [&] { call_with_param_bytes(kernel, params, seq); };
+    using Body = decltype(run_one_thread);
+    const auto frame = span_of(launch_copy, params, run_one_thread, kernel);
+    return launch(
+        site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
+        &run_one_thread, flags, frame.first, frame.second);
+  } else {
+    // Each argument is read from the address the caller gave, as CUDA does.
+    std::tuple<std::decay_t<P>...> params(*static_cast<std::decay_t<P>*>(args[I])...);
+    auto run_one_thread = [&] { std::apply(kernel, params); };
+    using Body = decltype(run_one_thread);
+    const auto frame = span_of(params, run_one_thread, kernel);
+    return launch(
+        site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
+        &run_one_thread, flags, frame.first, frame.second);
+  }
 }
 
 template <class... P>
@@ -87,28 +150,71 @@ int register_kernel(void (*kernel)(P...), const char* name) {
   return 0;
 }
 
-template <class Call>
+// Given a null `void (*)(A...)`, returns the kernel as that type when the
+// kernel expression names a function of exactly those parameters (the
+// rewriter's lambda), or nullptr. (Programs may be C++17: no `requires`.)
+template <class Exact>
+struct KernelPointer : Exact {
+  using Exact::operator();
+  std::nullptr_t operator()(...) const { return nullptr; }
+};
+template <class Exact>
+KernelPointer(Exact) -> KernelPointer<Exact>;
+
+// `Call` calls the kernel with the arguments; `Pointer` is a KernelPointer.
+template <class Call, class Pointer>
 class Launcher {
  public:
-  Launcher(Call call, LaunchSite site, dim3 grid, dim3 block, size_t shmem = 0,
+  Launcher(Call call, Pointer pointer, LaunchSite site, dim3 grid, dim3 block, size_t shmem = 0,
            cudaStream_t stream = nullptr)
-      : call_(call), site_(site), grid_(grid), block_(block), shmem_(shmem), stream_(stream) {}
+      : call_(call),
+        pointer_(pointer),
+        site_(site),
+        grid_(grid),
+        block_(block),
+        shmem_(shmem),
+        stream_(stream) {}
 
   // Arguments are copied once at the launch, as CUDA copies them into the
   // kernel's parameter space; each thread then gets its own copy of them.
   template <class... Args>
   void operator()(Args&&... args) {
-    auto params = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...);
-    auto run_one_thread = [&] { std::apply(call_, params); };
+    using Exact = void (*)(std::decay_t<Args>...);
+    using Found = decltype(pointer_(Exact{}));
+    if constexpr (kAnyByHiddenPointer<std::decay_t<Args>...> &&
+                  !std::is_same_v<Found, std::nullptr_t>) {
+      launch_with_param_bytes(pointer_(Exact{}), std::index_sequence_for<Args...>{},
+                              std::forward<Args>(args)...);
+    } else {
+      auto params = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...);
+      auto run_one_thread = [&] { std::apply(call_, params); };
+      using Body = decltype(run_one_thread);
+      const auto frame = span_of(params, run_one_thread, *this);
+      launch(
+          site_, grid_, block_, shmem_, stream_, [](void* c) { (*static_cast<Body*>(c))(); },
+          &run_one_thread, 0, frame.first, frame.second);
+    }
+  }
+
+ private:
+  // The host's copy of the arguments is made once here (its copy
+  // constructors run, and its destructors after the launch, as with nvcc);
+  // each thread gets the bytes of it.
+  template <class... P, size_t... I, class... Args>
+  void launch_with_param_bytes(void (*kernel)(P...), std::index_sequence<I...> seq,
+                               Args&&... args) {
+    std::tuple<P...> host_copy(std::forward<Args>(args)...);
+    const void* params[] = {static_cast<const void*>(&std::get<I>(host_copy))...};
+    auto run_one_thread = [&] { call_with_param_bytes(kernel, params, seq); };
     using Body = decltype(run_one_thread);
-    const auto frame = span_of(params, run_one_thread, *this);
+    const auto frame = span_of(host_copy, params, run_one_thread, *this);
     launch(
         site_, grid_, block_, shmem_, stream_, [](void* c) { (*static_cast<Body*>(c))(); },
         &run_one_thread, 0, frame.first, frame.second);
   }
 
- private:
   Call call_;
+  Pointer pointer_;
   LaunchSite site_;
   dim3 grid_, block_;
   size_t shmem_;
@@ -125,22 +231,23 @@ cudaError_t launch_typed(void (*func)(P...), dim3 grid, dim3 block, void** args,
                            stream, flags);
 }
 
-// make_launcher(call, site)(grid, block[, shmem[, stream]])(args...): the
-// configuration goes through a plain function call so that it converts as in
-// CUDA (a literal 0 is a null stream, an int is a dim3).
-template <class Call>
+// make_launcher(call, pointer, site)(grid, block[, shmem[, stream]])(args...):
+// the configuration goes through a plain function call so that it converts
+// as in CUDA (a literal 0 is a null stream, an int is a dim3).
+template <class Call, class Pointer>
 struct LaunchBuilder {
   Call call;
+  Pointer pointer;
   LaunchSite site;
-  Launcher<Call> operator()(dim3 grid, dim3 block, size_t shmem = 0,
-                            cudaStream_t stream = nullptr) const {
-    return Launcher<Call>(call, site, grid, block, shmem, stream);
+  Launcher<Call, Pointer> operator()(dim3 grid, dim3 block, size_t shmem = 0,
+                                     cudaStream_t stream = nullptr) const {
+    return Launcher<Call, Pointer>(call, pointer, site, grid, block, shmem, stream);
   }
 };
 
-template <class Call>
-LaunchBuilder<Call> make_launcher(Call call, LaunchSite site) {
-  return LaunchBuilder<Call>{call, site};
+template <class Call, class Pointer>
+LaunchBuilder<Call, Pointer> make_launcher(Call call, Pointer pointer, LaunchSite site) {
+  return LaunchBuilder<Call, Pointer>{call, pointer, site};
 }
 
 }  // namespace cudalab::detail
