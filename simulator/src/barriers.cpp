@@ -24,6 +24,7 @@ uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
     release_barrier();  // this thread came last: it goes on at once
   } else {
     if (!warps_[t.warp].pending.empty()) recheck_active_masks(warps_[t.warp]);
+    if (lockstep_) recheck_lockstep(warps_[t.warp]);
     suspend(t);
   }
   return t.result;
@@ -88,6 +89,7 @@ void BlockRun::group_barrier(uint32_t first, uint32_t size, uintptr_t pc) {
   t.wait = SimThread::Wait::kBarrier;
   t.wait_pc = pc;
   release_groups_if_complete();
+  if (lockstep_) recheck_lockstep(warps_[t.warp]);
   if (t.wait != SimThread::Wait::kNone) suspend(t);
 }
 

@@ -29,6 +29,10 @@ struct WarpState {
   unsigned exited = 0;    // lanes that have returned
   unsigned existing = 0;  // lanes the block has (the last warp may be partial)
   std::vector<PendingWarpOp> pending;
+  // Lock-step warps (lockstep.cpp): the lanes waiting at a memory access,
+  // and the code address of each one's access.
+  unsigned at_access = 0;
+  std::array<uintptr_t, 32> access_pc{};
 };
 
 class BlockRun {
@@ -48,6 +52,9 @@ class BlockRun {
   // A barrier among threads [first, first + size) of the block (a tile
   // larger than a warp), and per-thread scratch memory for such tiles.
   void group_barrier(uint32_t first, uint32_t size, uintptr_t pc);
+  // Lock-step warps: the running thread is about to access shared or global
+  // memory at `pc`; it goes on when its warp's lanes may (lockstep.cpp).
+  void lockstep_access(uintptr_t pc);
   void* scratch(size_t bytes_per_thread);
 
  private:
@@ -60,6 +67,9 @@ class BlockRun {
   [[gnu::always_inline]] inline void arrived(boost::context::fiber&& from);
   [[gnu::always_inline]] inline SimThread* take_ready();
   void recheck_active_masks(WarpState& w);
+  // A lane of `w` now waits elsewhere or has returned: the lanes at a memory
+  // access may be able to go on.
+  void recheck_lockstep(WarpState& w);
   void report_deadlock();
 
   // CUDALAB_SCHEDULE: the order threads start in and leave barriers in.
@@ -73,6 +83,7 @@ class BlockRun {
   BlockContext context_;
   std::unique_ptr<BlockTrace, BlockTraceDeleter> trace_;
   bool checking_ = false;  // racecheck or initcheck: keep the shadow's epochs
+  bool lockstep_ = false;  // lock-step warps (lockstep.cpp)
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;
   uint32_t exited_ = 0;

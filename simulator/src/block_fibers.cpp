@@ -46,6 +46,7 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
   context_.launch = &launch;
   context_.run = this;
   checking_ = shadow_enabled();
+  lockstep_ = lockstep_enabled();
   trace_.reset(new_block_trace(thread_count_));
   context_.trace = trace_.get();
 }
@@ -101,6 +102,7 @@ void BlockRun::run(uint32_t linear) {
   for (auto& w : warps_) {
     w.exited = 0;
     w.pending.clear();
+    w.at_access = 0;
   }
   group_barriers_.clear();
   auto resume = [&](ctx::fiber f) {
@@ -157,6 +159,7 @@ void BlockRun::thread_exited(SimThread& t) {
     else
       ++i;
   }
+  if (lockstep_) recheck_lockstep(w);
 }
 
 // ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------

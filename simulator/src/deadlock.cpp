@@ -33,6 +33,9 @@ void BlockRun::report_deadlock() {
     std::string what;
     if (t.wait == SimThread::Wait::kBarrier) {
       what = "__syncthreads()";
+    } else if (t.wait == SimThread::Wait::kLockstep) {
+      what =
+          "a memory access, for the other lanes of warp " + std::to_string(t.warp) + " (lock-step)";
     } else {
       const WarpState& w = warps_[t.warp];
       std::string name = "a warp operation";

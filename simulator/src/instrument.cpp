@@ -13,7 +13,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "internal.h"
+#include "block.h"
+
+// The rewriter defines this in a program whose source has warp-synchronous
+// code (a `volatile` access in a file with __shared__ memory): where it is.
+extern "C" __attribute__((weak)) const char* const cudalab_warp_synchronous_source;
 
 namespace cudalab::rt {
 namespace {
@@ -25,6 +29,29 @@ std::atomic<uint64_t> g_allocation_epoch{1};
 }  // namespace
 
 bool instrumented_build() { return g_instrumented.load(std::memory_order_relaxed); }
+
+const char* warp_synchronous_source() {
+  return &cudalab_warp_synchronous_source ? cudalab_warp_synchronous_source : nullptr;
+}
+
+bool lockstep_wanted() {
+  static const bool wanted = [] {
+    switch (lockstep_setting()) {
+      case Lockstep::kOn:
+        return true;
+      case Lockstep::kOff:
+        return false;
+      default:
+        return warp_synchronous_source() != nullptr;
+    }
+  }();
+  return wanted;
+}
+
+bool lockstep_enabled() {
+  static const bool on = lockstep_wanted() && instrumented_build();
+  return on;
+}
 bool writer_tracking() { return g_track_writers.load(std::memory_order_relaxed); }
 
 void ensure_writer_table(Allocation& a) {
@@ -52,11 +79,16 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic, voi
   const auto address = reinterpret_cast<uintptr_t>(p);
   const auto pc = reinterpret_cast<uintptr_t>(return_address);
   if (tl_pending_writes) resolve_pending_writes();
-  if (watch_shared()) {
+  // Lock-step warps wait before each shared or global access (not before
+  // one of a thread's own variables).
+  const bool lockstep = lockstep_enabled();
+  if (watch_shared() || lockstep) {
     if (!tl_shared.ready) prepare_shared_ranges();
     const SharedRanges& r = tl_shared;
     const bool dynamic = address - r.dynamic_low < r.dynamic_size;
     if (dynamic || address - r.static_low < r.static_size) {
+      if (lockstep) tl_block->run->lockstep_access(pc);
+      if (!watch_shared()) return;
       if (size >= 4 && (address & 3) && memcheck_enabled())
         memcheck_problem(kMisaligned, "__shared__", address, size, write, pc,
                          "not a multiple of 4 bytes: a GPU reads and writes 4-, 8- and "
@@ -91,6 +123,7 @@ inline void on_access(const void* p, unsigned size, bool write, bool atomic, voi
     tl_last_allocation = a;
     tl_cache_epoch = epoch;
   }
+  if (lockstep) tl_block->run->lockstep_access(pc);
   ++t->global_accesses;
   if (size >= 4 && (address & 3) && memcheck_enabled())
     memcheck_problem(kMisaligned, "__global__", address, size, write, pc,
@@ -224,8 +257,9 @@ namespace {
 __attribute__((constructor)) void switch_to_instrumented_twin(int argc, char** argv, char**) {
   (void)argc;
   if (cudalab::rt::instrumented_build()) return;
-  const bool wants_twin =
-      !cudalab::rt::trace_settings().path.empty() || cudalab::rt::check_settings().requested;
+  const bool lockstep = cudalab::rt::lockstep_wanted();
+  const bool wants_twin = !cudalab::rt::trace_settings().path.empty() ||
+                          cudalab::rt::check_settings().requested || lockstep;
   if (!wants_twin) return;
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -237,8 +271,21 @@ __attribute__((constructor)) void switch_to_instrumented_twin(int argc, char** a
     std::fprintf(stderr, "cudalab: could not start %s: %s\n", twin.c_str(), std::strerror(errno));
     std::_Exit(1);
   }
+  if (lockstep && cudalab::rt::trace_settings().path.empty() &&
+      !cudalab::rt::check_settings().requested &&
+      cudalab::rt::lockstep_setting() == cudalab::rt::Lockstep::kAuto) {
+    // Only warp-synchronous code asked for the twin: run without lock-step.
+    std::fprintf(stderr,
+                 "cudalab: warp-synchronous code (%s) runs with its warps in lock-step only in "
+                 "this program's instrumented build, which is not there (a --fast build); "
+                 "without it, lanes that read each other's values without __syncwarp() may "
+                 "get other results than on a GPU.\n",
+                 cudalab::rt::warp_synchronous_source());
+    return;
+  }
   std::fprintf(stderr,
-               "cudalab: CUDALAB_TRACE and CUDALAB_CHECK need this program's instrumented build, "
+               "cudalab: CUDALAB_TRACE, CUDALAB_CHECK and CUDALAB_LOCKSTEP=on need this program's "
+               "instrumented build, "
                "%s, which is not there.\ncudalab: rebuild it with cudalab-cc (without --fast), "
                "or unset them.\n",
                twin.c_str());

@@ -213,7 +213,8 @@ struct SimThread {
   sigjmp_buf* fault_jump = nullptr;
   uint64_t result = 0;    // of the barrier or warp operation it waited at
   uintptr_t wait_pc = 0;  // where it waits (for deadlock reports)
-  enum class Wait : uint8_t { kNone, kBarrier, kWarp } wait = Wait::kNone;
+  // kLockstep: at a memory access, until its warp's other lanes catch up.
+  enum class Wait : uint8_t { kNone, kBarrier, kWarp, kLockstep } wait = Wait::kNone;
   bool exited = false;
   bool started = false;
 };
@@ -397,6 +398,12 @@ void shadow_warp_sync(uint32_t warp, unsigned lanes);
 
 // ---- instrumentation, writers, tracing ------------------------------------------
 bool instrumented_build();
+// Lock-step warps run (lockstep.cpp): asked for, or warp-synchronous code in
+// an instrumented build. `lockstep_wanted` is asked for, in any build.
+bool lockstep_enabled();
+bool lockstep_wanted();
+// Where the rewriter found warp-synchronous code ("file.cu:12"), or nullptr.
+const char* warp_synchronous_source();
 bool writer_tracking();
 void ensure_writer_table(Allocation& a);
 void allocations_changed();

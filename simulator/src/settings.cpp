@@ -162,6 +162,23 @@ const Schedule& schedule() {
   return s;
 }
 
+// ---- lock-step warps -----------------------------------------------------------------
+
+Parsed<Lockstep> parse_lockstep(const char* text) {
+  std::string v = empty(text) ? "auto" : text;
+  for (char& c : v) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "auto") return good(Lockstep::kAuto);
+  if (v == "on" || v == "1" || v == "yes" || v == "true") return good(Lockstep::kOn);
+  if (v == "off" || v == "0" || v == "no" || v == "false") return good(Lockstep::kOff);
+  return bad<Lockstep>("is not a lock-step mode",
+                       "use auto (the default: on for warp-synchronous code), on or off");
+}
+
+Lockstep lockstep_setting() {
+  static const Lockstep mode = read_setting("CUDALAB_LOCKSTEP", parse_lockstep);
+  return mode;
+}
+
 // ---- the time limit ------------------------------------------------------------------
 
 Parsed<double> parse_timeout(const char* text) {

@@ -82,6 +82,16 @@ const Schedule& schedule();
 // in-order, reverse, random (a seed from the clock) or random:SEED.
 Parsed<Schedule> parse_schedule(const char* text);
 
+// ---- CUDALAB_LOCKSTEP --------------------------------------------------------------
+// Lock-step warps: the lanes of a warp advance together from one shared or
+// global memory access to the next, as legacy warp-synchronous code expects
+// (docs/simulator.md, "Warps"). auto (the default): on for a program whose
+// source the rewriter marked as warp-synchronous.
+enum class Lockstep : uint8_t { kAuto, kOn, kOff };
+Lockstep lockstep_setting();
+// auto, on or off (also 1/0, yes/no, true/false), in any case.
+Parsed<Lockstep> parse_lockstep(const char* text);
+
 // ---- CUDALAB_TIMEOUT ---------------------------------------------------------------
 struct TimeoutSetting {
   double seconds = 0;  // 0: no time limit

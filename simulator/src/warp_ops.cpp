@@ -98,6 +98,7 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
     complete_warp_op(w, index);
   } else {
     if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
+    if (lockstep_) recheck_lockstep(w);
     if (t.wait != SimThread::Wait::kNone) suspend(t);
   }
   return t.result;

@@ -368,6 +368,27 @@ std::string rename_clock_calls(const std::string& src, int* count) {
   return out;
 }
 
+// The line of the first `volatile` in code (not `asm volatile`) of a source
+// that has __shared__ memory: warp-synchronous code, which a GPU runs with
+// its warps in lock-step (0: none).
+int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
+  bool shared = false;
+  size_t first = std::string::npos;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!code[i] || (i > 0 && ident_char(s[i - 1]))) continue;
+    if (!shared && word_at(s, code, i, "__shared__")) shared = true;
+    if (first == std::string::npos && word_at(s, code, i, "volatile")) {
+      size_t before = skip_space_back(s, code, i);
+      size_t word = before;
+      while (word > 0 && ident_char(s[word - 1])) --word;
+      const std::string previous = s.substr(word, before - word);
+      if (previous != "asm" && previous != "__asm__" && previous != "__asm") first = i;
+    }
+    if (shared && first != std::string::npos) return line_of(s, first);
+  }
+  return 0;
+}
+
 }  // namespace
 
 Result rewrite(const std::string& original, const std::string& path) {
@@ -479,6 +500,24 @@ Result rewrite(const std::string& original, const std::string& path) {
     escaped += c;
   }
   r.text = "#include <cuda_runtime.h>\n#line 1 \"" + escaped + "\"\n" + out;
+  r.warp_synchronous_line = warp_synchronous_line(source, code);
+  if (r.warp_synchronous_line) {
+    // After the last line, at file scope; once per program (weak), once per
+    // translation unit (a header may be included twice).
+    std::string where = path;
+    if (const size_t slash = where.rfind('/'); slash != std::string::npos)
+      where = where.substr(slash + 1);
+    std::string where_escaped;
+    for (char c : where) {
+      if (c == '"' || c == '\\') where_escaped += '\\';
+      where_escaped += c;
+    }
+    r.text +=
+        "\n#ifndef CUDALAB_WARP_SYNCHRONOUS_MARKED\n#define CUDALAB_WARP_SYNCHRONOUS_MARKED\n"
+        "extern \"C\" __attribute__((weak)) const char* const "
+        "cudalab_warp_synchronous_source = \"" +
+        where_escaped + ":" + std::to_string(r.warp_synchronous_line) + "\";\n#endif\n";
+  }
   return r;
 }
 

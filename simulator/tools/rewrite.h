@@ -19,6 +19,11 @@
 //        clock() elsewhere; declarations, &clock, t.clock() and
 //        Timer::clock() are left alone
 //
+//   volatile, in a file with __shared__ memory (warp-synchronous code)
+//     -> after the last line, a weak definition of
+//        cudalab_warp_synchronous_source ("file.cu:LINE"), which turns on the
+//        runtime's lock-step warps (CUDALAB_LOCKSTEP=auto)
+//
 // `<<<` inside comments, string and character literals is left alone.
 #pragma once
 
@@ -39,6 +44,9 @@ struct Result {
   int dynamic_shared = 0;
   int registered_kernels = 0;  // for cudaLaunchKernel through a void pointer
   int clock_calls = 0;         // calls of clock() made calls of the runtime's
+  // The line of warp-synchronous code (a `volatile` access in a file with
+  // __shared__ memory), marked for the runtime's lock-step warps; 0: none.
+  int warp_synchronous_line = 0;
 };
 
 // `path` names the original file in the #line directive and in problems.

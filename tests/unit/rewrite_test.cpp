@@ -157,3 +157,31 @@ TEST(Rewrite, ClockIsLeftAloneWhereItIsNotACall) {
   EXPECT_EQ(r.clock_calls, 0);
   EXPECT_NE(r.text.find(src), std::string::npos) << r.text;
 }
+
+// Warp-synchronous code (a `volatile` access in a file with shared memory) is
+// marked after the last line, for the runtime's lock-step warps; `asm
+// volatile`, and `volatile` in a comment or a file without shared memory, are
+// not.
+TEST(Rewrite, WarpSynchronousCodeIsMarkedAtItsLine) {
+  const std::string src =
+      "__global__ void k(int* o) {\n"
+      "  __shared__ int s[64];\n"
+      "  volatile int* v = s;\n"
+      "  v[threadIdx.x] += v[threadIdx.x + 1];\n"
+      "}\n";
+  auto r = rewrite(src, "dir/red.cu");
+  EXPECT_EQ(r.warp_synchronous_line, 3);
+  EXPECT_NE(r.text.find("cudalab_warp_synchronous_source = \"red.cu:3\";"), std::string::npos)
+      << r.text;
+  // The preamble's two lines, the source, a newline, then the mark.
+  EXPECT_EQ(lines(r.text.substr(0, r.text.find("#ifndef CUDALAB_WARP"))), lines(src) + 3)
+      << "after the last line: the lines keep their numbers";
+  for (const char* unmarked :
+       {"__global__ void k() { __shared__ int s[2]; asm volatile(\"\" ::: \"memory\"); }\n",
+        "// volatile is not enough\n__global__ void k() { __shared__ int s[2]; s[0] = 1; }\n",
+        "__global__ void k(volatile int* flag) { while (!*flag) {} }\n"}) {
+    auto u = rewrite(unmarked, "t.cu");
+    EXPECT_EQ(u.warp_synchronous_line, 0) << unmarked;
+    EXPECT_EQ(u.text.find("cudalab_warp_synchronous_source"), std::string::npos) << unmarked;
+  }
+}

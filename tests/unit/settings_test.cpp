@@ -24,6 +24,7 @@ TEST(Settings, UnsetOrEmptyMeansTheDefault) {
     EXPECT_FALSE(parse_check_leaks(text).value);
     EXPECT_EQ(parse_device(text).value, DeviceModel::kH100);
     EXPECT_EQ(parse_schedule(text).value.kind, Schedule::kInOrder);
+    EXPECT_EQ(parse_lockstep(text).value, Lockstep::kAuto);
     EXPECT_EQ(parse_timeout(text).value, 0.0) << "no time limit";
     EXPECT_EQ(parse_trace_max_accesses(text).value, 20'000'000u);
     EXPECT_TRUE(parse_trace_blocks(text).value.empty()) << "every block";
@@ -57,6 +58,10 @@ TEST(Settings, GoodValuesAreParsed) {
   EXPECT_EQ(seeded.seed, 42u);
   EXPECT_EQ(parse_schedule("random").value.kind, Schedule::kRandom);
 
+  EXPECT_EQ(parse_lockstep("on").value, Lockstep::kOn);
+  EXPECT_EQ(parse_lockstep("OFF").value, Lockstep::kOff) << "in any case";
+  EXPECT_EQ(parse_lockstep("1").value, Lockstep::kOn);
+
   EXPECT_EQ(parse_timeout("0.5").value, 0.5);
   EXPECT_EQ(parse_trace_max_accesses("70").value, 70u);
   const auto blocks = parse_trace_blocks("1,3-4").value;
@@ -81,6 +86,8 @@ TEST(Settings, BadValuesSayWhatIsAccepted) {
        parse_device("voodoo2").accepted},
       {"CUDALAB_SCHEDULE", "sideways", parse_schedule("sideways").problem,
        parse_schedule("sideways").accepted},
+      {"CUDALAB_LOCKSTEP", "sometimes", parse_lockstep("sometimes").problem,
+       parse_lockstep("sometimes").accepted},
       {"CUDALAB_TIMEOUT", "-1", parse_timeout("-1").problem, parse_timeout("-1").accepted},
       {"CUDALAB_TRACE_MAX_ACCESSES", "lots", parse_trace_max_accesses("lots").problem,
        parse_trace_max_accesses("lots").accepted},
