@@ -16,7 +16,7 @@
 #include "block.h"
 
 // The rewriter defines this in a program whose source has warp-synchronous
-// code (a `volatile` access in a file with __shared__ memory): where it is.
+// code (volatile data in a file with __shared__ memory): where it is.
 extern "C" __attribute__((weak)) const char* const cudalab_warp_synchronous_source;
 
 namespace cudalab::rt {

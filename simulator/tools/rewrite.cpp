@@ -368,22 +368,44 @@ std::string rename_clock_calls(const std::string& src, int* count) {
   return out;
 }
 
-// The line of the first `volatile` in code (not `asm volatile`) of a source
-// that has __shared__ memory: warp-synchronous code, which a GPU runs with
-// its warps in lock-step (0: none).
+// Whether the `volatile` at `i` qualifies shared data: `volatile T*` or
+// `volatile T&` (what it points to is volatile, as in a warp-synchronous
+// reduction's `volatile int* s`), or `volatile __shared__ T` / `__shared__
+// volatile T`. Not `T* volatile p`, nor a volatile local (`volatile int x`).
+bool volatile_data_at(const std::string& s, const std::vector<bool>& code, size_t i) {
+  size_t before = skip_space_back(s, code, i);
+  size_t word = before;
+  while (word > 0 && ident_char(s[word - 1])) --word;
+  if (s.compare(word, before - word, "__shared__") == 0) return true;
+  size_t k = i + 8;  // past "volatile"
+  while (k < s.size()) {
+    if (!code[k] || std::isspace(static_cast<unsigned char>(s[k]))) {
+      ++k;
+    } else if (ident_char(s[k])) {
+      const size_t start = k;
+      while (k < s.size() && ident_char(s[k])) ++k;
+      if (s.compare(start, k - start, "__shared__") == 0) return true;
+    } else if (s[k] == ':' && k + 1 < s.size() && s[k + 1] == ':') {
+      k += 2;
+    } else {
+      return s[k] == '*' || s[k] == '&';
+    }
+  }
+  return false;
+}
+
+// The line of the first volatile shared data (above) in a source that has
+// __shared__ memory: warp-synchronous code, which a GPU runs with its warps
+// in lock-step (0: none).
 int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
   bool shared = false;
   size_t first = std::string::npos;
   for (size_t i = 0; i < s.size(); ++i) {
     if (!code[i] || (i > 0 && ident_char(s[i - 1]))) continue;
     if (!shared && word_at(s, code, i, "__shared__")) shared = true;
-    if (first == std::string::npos && word_at(s, code, i, "volatile")) {
-      size_t before = skip_space_back(s, code, i);
-      size_t word = before;
-      while (word > 0 && ident_char(s[word - 1])) --word;
-      const std::string previous = s.substr(word, before - word);
-      if (previous != "asm" && previous != "__asm__" && previous != "__asm") first = i;
-    }
+    if (first == std::string::npos && word_at(s, code, i, "volatile") &&
+        volatile_data_at(s, code, i))
+      first = i;
     if (shared && first != std::string::npos) return line_of(s, first);
   }
   return 0;

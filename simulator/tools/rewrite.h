@@ -19,7 +19,8 @@
 //        clock() elsewhere; declarations, &clock, t.clock() and
 //        Timer::clock() are left alone
 //
-//   volatile, in a file with __shared__ memory (warp-synchronous code)
+//   volatile T* / volatile T& / volatile __shared__, in a file with __shared__
+//   memory (warp-synchronous code)
 //     -> after the last line, a weak definition of
 //        cudalab_warp_synchronous_source ("file.cu:LINE"), which turns on the
 //        runtime's lock-step warps (CUDALAB_LOCKSTEP=auto)
@@ -44,7 +45,7 @@ struct Result {
   int dynamic_shared = 0;
   int registered_kernels = 0;  // for cudaLaunchKernel through a void pointer
   int clock_calls = 0;         // calls of clock() made calls of the runtime's
-  // The line of warp-synchronous code (a `volatile` access in a file with
+  // The line of warp-synchronous code (volatile data in a file with
   // __shared__ memory), marked for the runtime's lock-step warps; 0: none.
   int warp_synchronous_line = 0;
 };

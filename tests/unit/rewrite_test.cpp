@@ -169,6 +169,12 @@ TEST(Rewrite, WarpSynchronousCodeIsMarkedAtItsLine) {
       "  volatile int* v = s;\n"
       "  v[threadIdx.x] += v[threadIdx.x + 1];\n"
       "}\n";
+  for (const char* marked :
+       {"__global__ void k() { volatile __shared__ float d[4]; d[0] = 1; }\n",
+        "__global__ void k() { __shared__ volatile float d[4]; d[0] = 1; }\n",
+        "__device__ void f(volatile unsigned int *s) {}\n__shared__ int x[2];\n",
+        "__global__ void k() { __shared__ int s[2]; ((volatile int&)s[0]) = 1; }\n"})
+    EXPECT_EQ(rewrite(marked, "t.cu").warp_synchronous_line, 1) << marked;
   auto r = rewrite(src, "dir/red.cu");
   EXPECT_EQ(r.warp_synchronous_line, 3);
   EXPECT_NE(r.text.find("cudalab_warp_synchronous_source = \"red.cu:3\";"), std::string::npos)
@@ -179,7 +185,9 @@ TEST(Rewrite, WarpSynchronousCodeIsMarkedAtItsLine) {
   for (const char* unmarked :
        {"__global__ void k() { __shared__ int s[2]; asm volatile(\"\" ::: \"memory\"); }\n",
         "// volatile is not enough\n__global__ void k() { __shared__ int s[2]; s[0] = 1; }\n",
-        "__global__ void k(volatile int* flag) { while (!*flag) {} }\n"}) {
+        "__global__ void k(volatile int* flag) { while (!*flag) {} }\n",
+        "__global__ void k() { __shared__ int s[2]; volatile double x = s[0]; }\n",
+        "__global__ void k() { __shared__ int s[2]; int* volatile p = s; }\n"}) {
     auto u = rewrite(unmarked, "t.cu");
     EXPECT_EQ(u.warp_synchronous_line, 0) << unmarked;
     EXPECT_EQ(u.text.find("cudalab_warp_synchronous_source"), std::string::npos) << unmarked;
