@@ -146,6 +146,8 @@ void fill_device(cudaDeviceProp* p) { *p = chosen(); }
 std::mutex g_attributes_mutex;
 std::map<const void*, int> g_dynamic_shared_limits;  // by kernel address
 size_t g_printf_fifo = 8650752, g_stack_size = 1024, g_heap_size = 8 << 20;
+// Dynamic parallelism's limits (CUDA's defaults).
+size_t g_pending_launches = 2048, g_sync_depth = 2;
 }  // namespace
 
 using cudalab::rt::api_result;
@@ -461,6 +463,10 @@ cudaError_t cudalab::detail::occupancy_max_potential_block_size(int* min_grid, i
   return api_result(cudaSuccess);
 }
 
+namespace cudalab::rt {
+size_t pending_launch_limit() { return g_pending_launches; }
+}  // namespace cudalab::rt
+
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   switch (limit) {
     case cudaLimitStackSize:
@@ -471,6 +477,12 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
       break;
     case cudaLimitMallocHeapSize:
       g_heap_size = value;
+      break;
+    case cudaLimitDevRuntimePendingLaunchCount:
+      g_pending_launches = value;
+      break;
+    case cudaLimitDevRuntimeSyncDepth:
+      g_sync_depth = value;
       break;
     default:
       return api_result(cudaErrorInvalidValue);
@@ -489,6 +501,12 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
       break;
     case cudaLimitMallocHeapSize:
       *value = g_heap_size;
+      break;
+    case cudaLimitDevRuntimePendingLaunchCount:
+      *value = g_pending_launches;
+      break;
+    case cudaLimitDevRuntimeSyncDepth:
+      *value = g_sync_depth;
       break;
     default:
       return api_result(cudaErrorInvalidValue);

@@ -29,6 +29,8 @@ constexpr ErrorText kErrors[] = {
     {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
     {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
      "invalid copy direction for memcpy"},
+    {cudaErrorLaunchPendingCountExceeded, "cudaErrorLaunchPendingCountExceeded",
+     "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"},
     {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},

@@ -30,6 +30,9 @@ void set_sticky_error(cudaError_t e);
 cudaError_t sticky_error();
 void clear_errors();
 void record_last_error(cudaError_t e);
+// cudaLimitDevRuntimePendingLaunchCount: how many launches made by kernels
+// may be unfinished at once.
+size_t pending_launch_limit();
 cudaError_t take_last_error(bool reset);
 
 // ---- allocations ------------------------------------------------------------

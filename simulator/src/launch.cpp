@@ -100,21 +100,107 @@ cudalab::sim::LaunchSummary last_summary() {
 
 namespace cudalab::detail {
 
+// ---- dynamic parallelism ----------------------------------------------------------
+
+namespace {
+struct ChildLaunch {
+  void (*run)(void*);
+  void* state;
+  void (*free)(void*);
+};
+// Launches made by the grid running now, in order (the workers add them).
+std::mutex g_children_mutex;
+std::vector<ChildLaunch> g_children;
+// Launches made by kernels that have not finished (a grid finishes when its
+// own children have): what cudaLimitDevRuntimePendingLaunchCount bounds.
+std::atomic<size_t> g_unfinished{0};
+thread_local bool tl_running_children = false;
+
+std::vector<ChildLaunch> take_children() {
+  std::lock_guard lock(g_children_mutex);
+  return std::exchange(g_children, {});
+}
+
+// After a host launch's grid: its children, each followed by its own
+// descendants (depth first), in the order they were launched. A child's
+// launch() call finds this loop running and leaves its children to it.
+void run_child_launches() {
+  if (tl_running_children) return;
+  tl_running_children = true;
+  struct Level {
+    std::vector<ChildLaunch> children;
+    size_t next = 0;
+    bool owned = false;  // the children of a child grid (not of the host's)
+  };
+  std::vector<Level> levels;
+  levels.push_back({take_children(), 0, false});
+  while (!levels.empty()) {
+    Level& level = levels.back();
+    if (level.next == level.children.size()) {
+      if (level.owned) --g_unfinished;  // the grid that launched these is done
+      levels.pop_back();
+      continue;
+    }
+    const ChildLaunch c = level.children[level.next++];
+    c.run(c.state);
+    c.free(c.state);
+    levels.push_back({take_children(), 0, true});
+  }
+  tl_running_children = false;
+}
+
+// A launch that does not run (a sticky error): its children are dropped.
+void drop_child_launches() {
+  if (tl_running_children) return;
+  for (const ChildLaunch& c : take_children()) {
+    c.free(c.state);
+    --g_unfinished;
+  }
+}
+}  // namespace
+
+bool launching_from_kernel() { return cudalab::rt::tl_thread != nullptr; }
+
+void defer_child_launch(const LaunchSite& site, void (*run)(void*), void* state,
+                        void (*free)(void*)) {
+  using namespace cudalab::rt;
+  const RuntimeScope runtime;
+  const size_t limit = pending_launch_limit();
+  if (++g_unfinished > limit) {
+    --g_unfinished;
+    free(state);
+    static std::atomic<int> said{0};
+    if (said++ < 3)
+      std::fprintf(stderr,
+                   "cudalab: a kernel launched '%s' at %s:%d while %zu launches made by kernels "
+                   "had not finished, CUDA's limit (cudaLimitDevRuntimePendingLaunchCount); it "
+                   "did not run (cudaErrorLaunchPendingCountExceeded)\n",
+                   site.kernel, site.file, site.line, limit);
+    record_last_error(cudaErrorLaunchPendingCountExceeded);
+    return;
+  }
+  std::lock_guard lock(g_children_mutex);
+  g_children.push_back({run, state, free});
+}
+
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                    cudaStream_t /*stream*/, void (*body)(void*), void* closure, unsigned flags,
                    const void* frame_low, const void* frame_high) {
   using namespace cudalab::rt;
   if (tl_thread) {
-    // A launch from inside a kernel: CUDA's dynamic parallelism.
+    // Only kept launches (defer_child_launch) come here from a kernel.
     const RuntimeScope runtime;
-    stop_launch_from_thread(
-        cudaErrorNotSupported,
-        std::string("cudalab: a kernel launched '") + site.kernel + "' at " + site.file + ":" +
-            std::to_string(site.line) +
-            " from inside a kernel (dynamic parallelism), which the simulator does not "
-            "support; every later CUDA call returns cudaErrorNotSupported\n");
+    stop_launch_from_thread(cudaErrorNotSupported,
+                            std::string("cudalab: a kernel launched '") + site.kernel + "' at " +
+                                site.file + ":" + std::to_string(site.line) +
+                                " through a function pointer (cudaLaunchKernel), which the "
+                                "simulator does not support inside a kernel; launch it with "
+                                "<<<...>>>\n");
   }
-  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (sticky_error() != cudaSuccess) {
+    drop_child_launches();
+    return api_result(cudaSuccess);
+  }
   cudaError_t code = cudaSuccess;
   std::string problem = configuration_problem(site.kernel, grid, block, shmem, &code);
   if (!problem.empty()) {
@@ -221,6 +307,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                                                    : cudaErrorIllegalAddress;
     set_sticky_error(e);
   }
+  run_child_launches();
   return cudaSuccess;
 }
 

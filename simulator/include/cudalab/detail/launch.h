@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <tuple>
 #include <type_traits>
@@ -47,6 +48,14 @@ inline std::pair<const void*, const void*> span_of(const T&... objects) {
   }
   return {low, high};
 }
+
+// Dynamic parallelism. A launch made by a kernel thread is kept, with its own
+// copy of the arguments, and runs after the grid that made it (before the
+// host's launch returns): one order CUDA allows, since a parent cannot wait
+// for its children. `run(state)` launches it; `free(state)` drops it.
+bool launching_from_kernel();
+void defer_child_launch(const LaunchSite& site, void (*run)(void*), void* state,
+                        void (*free)(void*));
 
 // Kernels launched through a function pointer (cudaLaunchKernel and
 // cudaLaunchCooperativeKernel) need their parameter types: the rewriter
@@ -175,10 +184,29 @@ class Launcher {
         shmem_(shmem),
         stream_(stream) {}
 
+  template <class... Args>
+  void operator()(Args&&... args) {
+    if (launching_from_kernel()) {
+      using Child = std::pair<Launcher, std::tuple<std::decay_t<Args>...>>;
+      auto* child =
+          new Child(*this, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...));
+      defer_child_launch(
+          site_,
+          [](void* c) {
+            Child& child = *static_cast<Child*>(c);
+            std::apply([&](auto&... a) { child.first.run_now(a...); }, child.second);
+          },
+          child, [](void* c) { delete static_cast<Child*>(c); });
+      return;
+    }
+    run_now(std::forward<Args>(args)...);
+  }
+
+ private:
   // Arguments are copied once at the launch, as CUDA copies them into the
   // kernel's parameter space; each thread then gets its own copy of them.
   template <class... Args>
-  void operator()(Args&&... args) {
+  void run_now(Args&&... args) {
     using Exact = void (*)(std::decay_t<Args>...);
     using Found = decltype(pointer_(Exact{}));
     if constexpr (kAnyByHiddenPointer<std::decay_t<Args>...> &&
@@ -196,7 +224,6 @@ class Launcher {
     }
   }
 
- private:
   // The host's copy of the arguments is made once here (its copy
   // constructors run, and its destructors after the launch, as with nvcc);
   // each thread gets the bytes of it.
