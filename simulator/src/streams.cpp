@@ -58,7 +58,18 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
 
-cudaError_t cudaDeviceSynchronize() { return api_result(cudaSuccess); }
+cudaError_t cudaDeviceSynchronize() {
+  if (cudalab::rt::tl_thread) {
+    // CUDA 12 removed waiting for child grids in a kernel (nvcc refuses it).
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      std::fprintf(stderr,
+                   "cudalab: a kernel called cudaDeviceSynchronize(), which CUDA 12 removed from "
+                   "kernels (nvcc refuses it for a GPU build); here it does not wait: the grids "
+                   "this kernel launched run after its own grid\n");
+  }
+  return api_result(cudaSuccess);
+}
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   if (!event || flags > (cudaEventBlockingSync | cudaEventDisableTiming))
