@@ -1670,11 +1670,14 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
 }
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
-  if (!graph) return api_result(cudaErrorInvalidValue);
   std::lock_guard lock(g_mutex);
   StreamCapture* sc = capture_of(stream);
   if (!sc) return api_result(cudaErrorIllegalState);
   std::shared_ptr<Capture> c = sc->capture;
+  // A capture into the caller's graph may leave the graph out.
+  cudaGraph_t unused = nullptr;
+  if (!graph && c->owns_graph) return api_result(cudaErrorInvalidValue);
+  if (!graph) graph = &unused;
   if (c->origin != stream) {
     c->invalid = true;
     return api_result(cudaErrorStreamCaptureUnmatched);
