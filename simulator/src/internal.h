@@ -464,4 +464,44 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs);
 // may copy a call into both branches of an if). Cached.
 bool same_source_line(uintptr_t a, uintptr_t b);
 
+// ---- graphs and stream-ordered allocation (graphs.cpp, stream_ordered.cpp) ----------
+// A device buffer in the allocation table, as cudaMalloc makes one (memory.cpp).
+Allocation* add_device_buffer(void* p, size_t bytes, void* block, std::string site,
+                              std::string name);
+// cudaFree's work for `call` (cudaFree, cudaFreeAsync, a graph's free node):
+// the buffer leaves the table; its mapping goes unless memcheck keeps it or
+// a graph owns it.
+cudaError_t free_device_buffer(void* ptr, const char* call, const void* caller);
+// Whether a graph's memory node owns the buffer at `ptr` (then the graph
+// keeps its mapping); it notes that the buffer was freed.
+bool graph_buffer_freed(void* ptr);
+// cudaFreeAsync's pool bookkeeping for a buffer leaving the table.
+void pool_buffer_freed(void* ptr);
+// At a synchronization, pools give back what they keep above their release
+// threshold.
+void release_pool_memory();
+unsigned stream_flags(cudaStream_t stream);  // streams.cpp
+// Calls a capture does not allow: cudaSuccess when it does, else the error
+// (and the capture is invalidated). kUnsafe: cudaMalloc, cudaFree (refused
+// in global and thread-local capture); kDeviceSync: refused in every mode.
+enum class CaptureRule { kUnsafe, kDeviceSync };
+cudaError_t capture_refuses(CaptureRule rule);
+// cudaStreamSynchronize and cudaStreamQuery of a capturing stream.
+cudaError_t capture_refuses_stream_sync(cudaStream_t stream);
+// Work into the legacy stream while a blocking stream captures.
+cudaError_t capture_refuses_legacy(cudaStream_t stream);
+// Stream work recorded into the capture (each returns the call's result).
+cudaError_t capture_memcpy(cudaStream_t stream, const cudaMemcpy3DParms& p);
+cudaError_t capture_memset(cudaStream_t stream, void* ptr, size_t pitch, unsigned value,
+                           unsigned element_size, size_t width, size_t height);
+cudaError_t capture_host(cudaStream_t stream, cudaHostFn_t fn, void* data);
+cudaError_t capture_alloc(cudaStream_t stream, void** ptr, size_t bytes, const std::string& site,
+                          const std::string& name);
+cudaError_t capture_free(cudaStream_t stream, void* ptr);
+// Events in capture: true when the call was the capture's (result in *e).
+bool capture_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags, cudaError_t* e);
+bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, unsigned flags, cudaError_t* e);
+bool event_recorded_in_capture(cudaEvent_t event);
+void forget_capture_of(cudaStream_t stream, cudaEvent_t event);
+
 }  // namespace cudalab::rt

@@ -256,6 +256,8 @@ cudaError_t cudalab::detail::malloc_device(void** ptr, size_t bytes, const char*
     *ptr = nullptr;
     return api_result(cudaSuccess);
   }
+  if (const cudaError_t e = capture_refuses(CaptureRule::kUnsafe); e != cudaSuccess)
+    return api_result(e);
   if (bytes > kDeviceMemory) return api_result(cudaErrorMemoryAllocation);
   start_checks();
   void* block = nullptr;
@@ -270,25 +272,29 @@ cudaError_t cudalab::detail::malloc_device(void** ptr, size_t bytes, const char*
     name = std::move(tl_next_allocation.second);
     tl_next_allocation = {};
   }
-  Allocation* a = allocations().add(p, bytes, site, block);
+  add_device_buffer(p, bytes, block, std::move(site), std::move(name));
+  *ptr = p;
+  return api_result(cudaSuccess);
+}
+
+Allocation* cudalab::rt::add_device_buffer(void* p, size_t bytes, void* block, std::string site,
+                                           std::string name) {
+  start_checks();
+  Allocation* a = allocations().add(p, bytes, std::move(site), block);
   a->name = std::move(name);
   allocations_changed();
   if (writer_tracking()) ensure_writer_table(*a);
   if (shadow_enabled()) shadow_allocation(*a);
   trace_allocation(*a);
-  *ptr = p;
-  return api_result(cudaSuccess);
+  return a;
 }
 
-cudaError_t cudaFree(void* ptr) {
-  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
-  if (!ptr) return api_result(cudaSuccess);
+cudaError_t cudalab::rt::free_device_buffer(void* ptr, const char* call, const void* caller) {
   Allocation* a = allocations().find_base(ptr);
   if (!a) {
     if (memcheck_enabled())
-      memcheck_api_error("cudaFree", cudaErrorInvalidValue, __builtin_return_address(0),
-                         explain_bad_free(ptr));
-    return api_result(cudaErrorInvalidValue);
+      memcheck_api_error(call, cudaErrorInvalidValue, caller, explain_bad_free(ptr));
+    return cudaErrorInvalidValue;
   }
   trace_free(*a);
   void* block = a->block;
@@ -296,8 +302,18 @@ cudaError_t cudaFree(void* ptr) {
   const bool kept = memcheck_keep_freed(*a);
   allocations().remove(ptr);
   allocations_changed();
-  if (!kept) unmap_device_block(block, size);
-  return api_result(cudaSuccess);
+  pool_buffer_freed(ptr);
+  const bool graph_owned = graph_buffer_freed(ptr);
+  if (!kept && !graph_owned) unmap_device_block(block, size);
+  return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* ptr) {
+  if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (!ptr) return api_result(cudaSuccess);
+  if (const cudaError_t e = capture_refuses(CaptureRule::kUnsafe); e != cudaSuccess)
+    return api_result(e);
+  return api_result(free_device_buffer(ptr, "cudaFree", __builtin_return_address(0)));
 }
 
 namespace {
@@ -346,6 +362,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
+  if (const cudaError_t e = capture_refuses_legacy(nullptr); e != cudaSuccess) return api_result(e);
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault)
     return api_result(cudaErrorInvalidMemcpyDirection);
   if (bytes == 0) return api_result(cudaSuccess);
@@ -367,7 +384,16 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t) {
+                            cudaStream_t stream) {
+  if (cudalab::detail::capturing_launches(stream)) {
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), bytes, bytes, 1);
+    p.dstPtr = make_cudaPitchedPtr(dst, bytes, bytes, 1);
+    p.extent = make_cudaExtent(bytes, 1, 1);
+    p.kind = kind;
+    return api_result(capture_memcpy(stream, p));
+  }
+  if (const cudaError_t e = capture_refuses_legacy(stream); e != cudaSuccess) return api_result(e);
   // Streams run in order and the host waits for each operation: an
   // asynchronous copy is a copy.
   return cudaMemcpy(dst, src, bytes, kind);
@@ -384,7 +410,10 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream) {
+  if (cudalab::detail::capturing_launches(stream))
+    return api_result(capture_memset(stream, ptr, bytes, unsigned(value) & 0xff, 1, bytes, 1));
+  if (const cudaError_t e = capture_refuses_legacy(stream); e != cudaSuccess) return api_result(e);
   return cudaMemset(ptr, value, bytes);
 }
 
@@ -495,7 +524,16 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t) {
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  if (cudalab::detail::capturing_launches(stream)) {
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), spitch, width, height);
+    p.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
+    p.extent = make_cudaExtent(width, height, 1);
+    p.kind = kind;
+    return api_result(capture_memcpy(stream, p));
+  }
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -545,7 +583,11 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  if (p && cudalab::detail::capturing_launches(stream))
+    return api_result(capture_memcpy(stream, *p));
+  return cudaMemcpy3D(p);
+}
 
 cudaError_t cudaMemset3D(cudaPitchedPtr pitched, int value, cudaExtent extent) {
   for (size_t z = 0; z < extent.depth; ++z) {

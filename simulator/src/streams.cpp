@@ -44,15 +44,24 @@ cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
 }
 
+unsigned cudalab::rt::stream_flags(cudaStream_t stream) {
+  if (!stream || !live(g_streams, stream)) return 0;
+  return stream->flags;
+}
+
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   std::lock_guard lock(g_handles_mutex);
   if (!stream || !g_streams.erase(stream)) return api_result(cudaErrorInvalidResourceHandle);
+  cudalab::rt::forget_capture_of(stream, nullptr);
   delete stream;
   return api_result(cudaSuccess);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (const cudaError_t e = cudalab::rt::capture_refuses_stream_sync(stream); e != cudaSuccess)
+    return api_result(e);
+  cudalab::rt::release_pool_memory();
   return api_result(cudaSuccess);
 }
 
@@ -68,6 +77,11 @@ cudaError_t cudaDeviceSynchronize() {
                    "kernels (nvcc refuses it for a GPU build); here it does not wait: the grids "
                    "this kernel launched run after its own grid\n");
   }
+  using cudalab::rt::CaptureRule;
+  if (const cudaError_t e = cudalab::rt::capture_refuses(CaptureRule::kDeviceSync);
+      e != cudaSuccess)
+    return api_result(e);
+  cudalab::rt::release_pool_memory();
   return api_result(cudaSuccess);
 }
 
@@ -88,13 +102,21 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   std::lock_guard lock(g_handles_mutex);
   if (!event || !g_events.erase(event)) return api_result(cudaErrorInvalidResourceHandle);
+  cudalab::rt::forget_capture_of(nullptr, event);
   delete event;
   return api_result(cudaSuccess);
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  return cudaEventRecordWithFlags(event, stream, cudaEventRecordDefault);
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
   if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (flags > cudaEventRecordExternal) return api_result(cudaErrorInvalidValue);
+  if (cudaError_t e; cudalab::rt::capture_event_record(event, stream, flags, &e))
+    return api_result(e);
   event->recorded = true;
   event->when = std::chrono::steady_clock::now();
   return api_result(cudaSuccess);
@@ -102,6 +124,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
+  if (cudalab::rt::event_recorded_in_capture(event)) return api_result(cudaErrorCapturedEvent);
+  cudalab::rt::release_pool_memory();
   return api_result(cudaSuccess);
 }
 
@@ -122,6 +146,8 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
                                   void* user_data, unsigned int flags) {
   if (!callback || flags != 0) return api_result(cudaErrorInvalidValue);
   if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (cudalab::detail::capturing_launches(stream))
+    return api_result(cudaErrorStreamCaptureUnsupported);
   // Everything before it in the stream has finished: call it now.
   callback(stream, cudalab::rt::sticky_error(), user_data);
   return api_result(cudaSuccess);
@@ -130,13 +156,20 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
   if (!fn) return api_result(cudaErrorInvalidValue);
   if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (cudalab::detail::capturing_launches(stream))
+    return api_result(cudalab::rt::capture_host(stream, fn, user_data));
+  if (const cudaError_t e = cudalab::rt::capture_refuses_legacy(stream); e != cudaSuccess)
+    return api_result(e);
   fn(user_data);
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
   if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (flags > cudaEventWaitExternal) return api_result(cudaErrorInvalidValue);
+  if (cudaError_t e; cudalab::rt::capture_event_wait(stream, event, flags, &e))
+    return api_result(e);
   return api_result(cudaSuccess);
 }
 

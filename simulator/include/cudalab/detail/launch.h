@@ -114,10 +114,108 @@ void call_with_param_bytes(void (*kernel)(P...), const void* const* params,
   abi(abi_argument<P>(std::get<I>(own))...);
 }
 
+// ---- stream capture and graphs (simulator/src/graphs.cpp) ----
+// A kernel launch kept in a graph: it owns a copy of the arguments, made
+// when the launch was captured or the node added, and runs the kernel with
+// them at each launch of the graph.
+class KernelCall {
+ public:
+  virtual ~KernelCall() = default;
+  virtual cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                          cudaStream_t stream, unsigned flags) = 0;
+  // Pointers to the copies of the arguments (cudaGraphKernelNodeGetParams).
+  virtual void** arguments() = 0;
+};
+// Whether work sent to `stream` is captured into a graph now.
+bool capturing_launches(cudaStream_t stream);
+// Records a launch into the graph `stream` captures (which takes `call`);
+// `kernel` is the kernel when its address is known.
+cudaError_t capture_kernel(cudaStream_t stream, const LaunchSite& site, dim3 grid, dim3 block,
+                           size_t shmem, unsigned flags, const void* kernel, KernelCall* call);
+// Makes a KernelCall of a registered kernel and the arguments at args[i]
+// (explicit kernel nodes); nullptr when args is missing.
+using KernelCallMaker = KernelCall* (*)(const void* kernel, void** args);
+void register_kernel_call_maker(const void* kernel, KernelCallMaker maker);
+
+// The arguments kept as the bytes CUDA copies into the parameter space.
+template <class... P>
+class KernelCallBytes final : public KernelCall {
+ public:
+  KernelCallBytes(void (*kernel)(P...), void* const* args) : kernel_(kernel) {
+    copy(args, std::index_sequence_for<P...>{});
+  }
+  cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                  unsigned flags) override {
+    return run_with(site, grid, block, shmem, stream, flags, std::index_sequence_for<P...>{});
+  }
+  void** arguments() override { return pointers_; }
+
+ private:
+  template <size_t... I>
+  void copy(void* const* args, std::index_sequence<I...>) {
+    (void)args;
+    (std::memcpy(std::get<I>(bytes_).bytes, args[I], sizeof(P)), ...);
+    size_t k = 0;
+    ((pointers_[k++] = std::get<I>(bytes_).bytes), ...);
+    pointers_[k] = nullptr;
+  }
+  template <size_t... I>
+  cudaError_t run_with(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                       cudaStream_t stream, unsigned flags, std::index_sequence<I...> seq) {
+    const void* params[] = {std::get<I>(bytes_).bytes..., nullptr};
+    auto run_one_thread = [&] { call_with_param_bytes(kernel_, params, seq); };
+    using Body = decltype(run_one_thread);
+    const auto frame = span_of(*this, params, run_one_thread);
+    return launch(
+        site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
+        &run_one_thread, flags, frame.first, frame.second);
+  }
+  void (*kernel_)(P...);
+  std::tuple<ParamBytes<P>...> bytes_;
+  void* pointers_[sizeof...(P) + 1];
+};
+
+// A captured `<<<...>>>` launch whose arguments convert to the kernel's
+// parameters: the rewriter's call and a copy of the arguments.
+template <class Call, class... A>
+class KernelCallTuple final : public KernelCall {
+ public:
+  template <class... Args>
+  explicit KernelCallTuple(Call call, Args&&... args)
+      : call_(call), params_(std::forward<Args>(args)...) {
+    std::apply(
+        [this](auto&... p) {
+          void** out = pointers_;
+          ((*out++ = static_cast<void*>(&p)), ...);
+          (void)out;
+        },
+        params_);
+  }
+  cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                  unsigned flags) override {
+    auto run_one_thread = [&] { std::apply(call_, params_); };
+    using Body = decltype(run_one_thread);
+    const auto frame = span_of(*this, run_one_thread);
+    return launch(
+        site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
+        &run_one_thread, flags, frame.first, frame.second);
+  }
+  void** arguments() override { return pointers_; }
+
+ private:
+  Call call_;
+  std::tuple<A...> params_;
+  void* pointers_[sizeof...(A) + 1] = {};
+};
+
 template <class... P, size_t... I>
 cudaError_t invoke_with_args(void (*kernel)(P...), void** args, const LaunchSite& site, dim3 grid,
                              dim3 block, size_t shmem, cudaStream_t stream, unsigned flags,
                              std::index_sequence<I...> seq) {
+  if (capturing_launches(stream))
+    return capture_kernel(stream, site, grid, block, shmem, flags,
+                          reinterpret_cast<const void*>(kernel),
+                          new KernelCallBytes<P...>(kernel, args));
   if constexpr (kAnyByHiddenPointer<std::decay_t<P>...>) {
     // The argument bytes as the caller left them at the launch, not copied
     // with constructors.
@@ -156,6 +254,12 @@ KernelInvoker invoker_for(void (*)(P...)) {
 template <class... P>
 int register_kernel(void (*kernel)(P...), const char* name) {
   register_kernel_invoker(reinterpret_cast<const void*>(kernel), name, invoker_for(kernel));
+  register_kernel_call_maker(reinterpret_cast<const void*>(kernel),
+                             [](const void* k, void** args) -> KernelCall* {
+                               if (sizeof...(P) > 0 && !args) return nullptr;
+                               return new KernelCallBytes<P...>(
+                                   reinterpret_cast<void (*)(P...)>(const_cast<void*>(k)), args);
+                             });
   return 0;
 }
 
@@ -209,6 +313,18 @@ class Launcher {
   void run_now(Args&&... args) {
     using Exact = void (*)(std::decay_t<Args>...);
     using Found = decltype(pointer_(Exact{}));
+    if (capturing_launches(stream_)) {
+      // Kept in the graph: the arguments are copied now, as CUDA copies them.
+      if constexpr (!std::is_same_v<Found, std::nullptr_t>) {
+        capture_with_param_bytes(pointer_(Exact{}), std::index_sequence_for<Args...>{},
+                                 std::forward<Args>(args)...);
+      } else {
+        capture_kernel(
+            stream_, site_, grid_, block_, shmem_, 0, nullptr,
+            new KernelCallTuple<Call, std::decay_t<Args>...>(call_, std::forward<Args>(args)...));
+      }
+      return;
+    }
     if constexpr (kAnyByHiddenPointer<std::decay_t<Args>...> &&
                   !std::is_same_v<Found, std::nullptr_t>) {
       launch_with_param_bytes(pointer_(Exact{}), std::index_sequence_for<Args...>{},
@@ -224,6 +340,13 @@ class Launcher {
     }
   }
 
+  template <class... P, size_t... I, class... Args>
+  void capture_with_param_bytes(void (*kernel)(P...), std::index_sequence<I...>, Args&&... args) {
+    std::tuple<P...> host_copy(std::forward<Args>(args)...);
+    void* params[] = {static_cast<void*>(&std::get<I>(host_copy))..., nullptr};
+    capture_kernel(stream_, site_, grid_, block_, shmem_, 0, reinterpret_cast<const void*>(kernel),
+                   new KernelCallBytes<P...>(kernel, params));
+  }
   // The host's copy of the arguments is made once here (its copy
   // constructors run, and its destructors after the launch, as with nvcc);
   // each thread gets the bytes of it.
