@@ -82,6 +82,14 @@ const Schedule& schedule();
 // in-order, reverse, random (a seed from the clock) or random:SEED.
 Parsed<Schedule> parse_schedule(const char* text);
 
+// ---- CUDALAB_NVRTC_CXX, CUDALAB_NVRTC_INCLUDE ------------------------------------------
+// The host compiler and the simulator's headers for kernels compiled while a
+// program runs (NVRTC); "" (unset): the ones cudalab was built with.
+struct RuntimeCompileSettings {
+  std::string cxx, include_dir;
+};
+const RuntimeCompileSettings& runtime_compile_settings();
+
 // ---- CUDALAB_TIMEOUT ---------------------------------------------------------------
 struct TimeoutSetting {
   double seconds = 0;  // 0: no time limit

@@ -55,6 +55,21 @@ using KernelInvoker = cudaError_t (*)(const void* kernel, void** args, const Lau
 void register_kernel_invoker(const void* kernel, const char* name, KernelInvoker invoker);
 // 0 when the kernel was not registered.
 KernelInvoker find_kernel_invoker(const void* kernel, const char** name);
+// Each parameter's size and alignment, for cuLaunchKernel's packed argument
+// buffer (CU_LAUNCH_PARAM_BUFFER_POINTER).
+struct ParamLayout {
+  size_t count;
+  const size_t* sizes;
+  const size_t* alignments;
+};
+void register_kernel_layout(const void* kernel, ParamLayout layout);
+bool find_kernel_layout(const void* kernel, ParamLayout* layout);
+template <class... P>
+ParamLayout layout_for(void (*)(P...)) {
+  static constexpr size_t sizes[] = {sizeof(std::decay_t<P>)..., 0};
+  static constexpr size_t alignments[] = {alignof(std::decay_t<P>)..., 0};
+  return {sizeof...(P), sizes, alignments};
+}
 
 template <class... P, size_t... I>
 cudaError_t invoke_with_args(void (*kernel)(P...), void** args, const LaunchSite& site, dim3 grid,
@@ -84,6 +99,7 @@ KernelInvoker invoker_for(void (*)(P...)) {
 template <class... P>
 int register_kernel(void (*kernel)(P...), const char* name) {
   register_kernel_invoker(reinterpret_cast<const void*>(kernel), name, invoker_for(kernel));
+  register_kernel_layout(reinterpret_cast<const void*>(kernel), layout_for(kernel));
   return 0;
 }
 
