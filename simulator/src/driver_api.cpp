@@ -138,12 +138,15 @@ CUresult launch_function(const char* file, int line, CUfunction f, dim3 grid, di
       packed.push_back(const_cast<char*>(buffer + offset));
       offset += layout.sizes[i];
     }
-    if (offset > buffer_size) {
+    // A GPU wants the size exact: an H100 refuses a buffer with padding
+    // after the last parameter.
+    if (layout.count > 0 && offset != buffer_size) {
       std::fprintf(stderr,
-                   "cudalab: cuLaunchKernel of '%s' at %s:%d: the parameter buffer holds %zu "
-                   "bytes, the kernel's parameters take %zu (CUDA_ERROR_INVALID_VALUE)\n",
+                   "cudalab: cuLaunchKernel of '%s' at %s:%d: CU_LAUNCH_PARAM_BUFFER_SIZE says "
+                   "%zu bytes, the kernel's parameters take %zu (each at a multiple of its "
+                   "alignment, nothing after the last) (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)\n",
                    f->name, file, line, buffer_size, offset);
-      return CUDA_ERROR_INVALID_VALUE;
+      return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
     }
     params = packed.data();
   }

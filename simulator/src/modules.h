@@ -20,6 +20,10 @@
 
 namespace cudalab::rt {
 
+// The folder a run-time compile names as its own in the line tables, which
+// symbolize.cpp takes off again: reports say "saxpy.cu:3".
+inline constexpr const char* kRuntimeCompileFolder = "/cudalab-nvrtc/";
+
 struct ModuleSource {
   std::string name;                  // the program's name, as error messages say it
   std::string source;                // the kernel source as written

@@ -293,13 +293,16 @@ ModuleBuild build_module(const ModuleSource& m) {
   }
   std::ofstream(dir / "program.cpp", std::ios::binary) << text;
 
-  std::vector<std::string> cmd = {cxx,
-                                  "-std=c++17",
-                                  "-O2",
-                                  "-fPIC",
-                                  "-shared",
-                                  "-fdiagnostics-color=never",
-                                  "-D__CUDACC_RTC__"};
+  std::vector<std::string> cmd = {
+      cxx,
+      "-std=c++17",
+      "-O2",
+      "-fPIC",
+      "-shared",
+      "-fdiagnostics-color=never",
+      "-D__CUDACC_RTC__",
+      std::string("-fdebug-compilation-dir=") +
+          std::string(kRuntimeCompileFolder).substr(0, std::strlen(kRuntimeCompileFolder) - 1)};
   for (const char* d : kCuDefines) cmd.push_back(std::string("-D") + d);
   cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
   if (m.instrumented)
@@ -437,7 +440,8 @@ nvrtcResult nvrtcGetSupportedArchs(int* archs) {
 nvrtcResult nvrtcCreateProgram(nvrtcProgram* program, const char* source, const char* name,
                                int header_count, const char* const* headers,
                                const char* const* include_names) {
-  if (!program || !source || header_count < 0) return NVRTC_ERROR_INVALID_INPUT;
+  if (!program) return NVRTC_ERROR_INVALID_PROGRAM;  // as NVRTC 13 says
+  if (!source || header_count < 0) return NVRTC_ERROR_INVALID_INPUT;
   if (header_count > 0 && (!headers || !include_names)) return NVRTC_ERROR_INVALID_INPUT;
   auto* p = new _nvrtcProgram;
   p->source.name = name && *name ? name : "default_program";
@@ -526,16 +530,18 @@ nvrtcResult nvrtcGetProgramLog(nvrtcProgram program, char* log) {
 nvrtcResult nvrtcGetPTXSize(nvrtcProgram program, size_t* size) {
   if (!valid(program)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (!size) return NVRTC_ERROR_INVALID_INPUT;
-  if (program->image.empty()) return NVRTC_ERROR_INVALID_PROGRAM;
-  *size = program->image.size();  // its NUL included
+  // Before a compile: an empty image (NVRTC 13 answers success too).
+  *size = program->image.empty() ? 1 : program->image.size();  // its NUL included
   return NVRTC_SUCCESS;
 }
 
 nvrtcResult nvrtcGetPTX(nvrtcProgram program, char* ptx) {
   if (!valid(program)) return NVRTC_ERROR_INVALID_PROGRAM;
   if (!ptx) return NVRTC_ERROR_INVALID_INPUT;
-  if (program->image.empty()) return NVRTC_ERROR_INVALID_PROGRAM;
-  std::memcpy(ptx, program->image.data(), program->image.size());
+  if (program->image.empty())
+    *ptx = 0;
+  else
+    std::memcpy(ptx, program->image.data(), program->image.size());
   return NVRTC_SUCCESS;
 }
 

@@ -1,6 +1,6 @@
 // The error codes of the driver API and NVRTC for bad input, as a GPU gives
 // them: each call's result is compared with the code an H100 returned
-// (measured there with this program). Prints each mismatch, then "all as
+// (measured there with this program, CUDA 13.0, driver 580). Prints each mismatch, then "all as
 // CUDA" when there is none. Built for the simulator and, as its gpu twin,
 // with nvcc -lnvrtc -lcuda.
 #include <cuda.h>
@@ -148,7 +148,12 @@ int main() {
          CUDA_ERROR_INVALID_VALUE);
   expect("cuLaunchKernel(store, params)",
          cuLaunchKernel(store, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
-  expect("cuLaunchKernel(store, extra buffer)",
+  // The struct's 4 bytes of padding make the size too large for a GPU.
+  expect("cuLaunchKernel(extra buffer of 16 bytes)",
+         cuLaunchKernel(store, 1, 1, 1, 16, 1, 1, 0, nullptr, nullptr, extra),
+         CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES);
+  packed_size = sizeof(CUdeviceptr) + sizeof(int);
+  expect("cuLaunchKernel(extra buffer of 12 bytes)",
          cuLaunchKernel(store, 1, 1, 1, 16, 1, 1, 0, nullptr, nullptr, extra), CUDA_SUCCESS);
   void* twice_args[] = {&p};
   expect("cuLaunchKernel(twice<int>)",
