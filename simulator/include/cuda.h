@@ -6,6 +6,11 @@
 // a cudaStream_t, so the two APIs mix in one program. Definitions:
 // simulator/src/driver_api.cpp and simulator/src/modules.cpp.
 #pragma once
+// The name CUDA's own header defines: helpers test it to offer their
+// driver-API functions.
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
+#endif
 
 #include <cstddef>
 

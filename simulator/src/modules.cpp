@@ -15,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -92,6 +93,54 @@ std::set<CUmodule>& modules() {
 bool live(CUmodule m) {
   std::lock_guard lock(g_modules_mutex);
   return m && modules().count(m);
+}
+
+// A symbol of the module by name, from its full symbol table: also the
+// `static` ones (a `static __constant__` array, a static kernel), which a
+// GPU finds by name too and dlsym does not. False when it has none.
+bool find_symbol(void* handle, const char* name, void** address, size_t* size, int* type) {
+  if (void* p = dlsym(handle, name)) {
+    Dl_info info{};
+    void* found = nullptr;
+    if (dladdr1(p, &info, &found, RTLD_DL_SYMENT) && found) {
+      const auto* entry = static_cast<const ElfW(Sym)*>(found);
+      *address = p;
+      *size = entry->st_size;
+      *type = ELF64_ST_TYPE(entry->st_info);
+      return true;
+    }
+  }
+  link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name) return false;
+  std::ifstream in(map->l_name, std::ios::binary);
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (file.size() < sizeof(ElfW(Ehdr))) return false;
+  const auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(file.data());
+  if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh->e_shoff + size_t(eh->e_shnum) * sizeof(ElfW(Shdr)) > file.size())
+    return false;
+  const auto* sh = reinterpret_cast<const ElfW(Shdr)*>(file.data() + eh->e_shoff);
+  const std::string internal_name = "_ZL" + std::to_string(std::strlen(name)) + name;
+  for (unsigned i = 0; i < eh->e_shnum; ++i) {
+    if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum) continue;
+    const ElfW(Shdr)& strings = sh[sh[i].sh_link];
+    if (sh[i].sh_offset + sh[i].sh_size > file.size() ||
+        strings.sh_offset + strings.sh_size > file.size())
+      continue;
+    const auto* syms = reinterpret_cast<const ElfW(Sym)*>(file.data() + sh[i].sh_offset);
+    for (size_t k = 0; k < sh[i].sh_size / sizeof(ElfW(Sym)); ++k) {
+      const ElfW(Sym)& sym = syms[k];
+      if (sym.st_name >= strings.sh_size || sym.st_shndx == SHN_UNDEF) continue;
+      // A `static` variable at namespace scope is "_ZL12d_OptionData" in C++.
+      const char* candidate = file.data() + strings.sh_offset + sym.st_name;
+      if (std::strcmp(candidate, name) != 0 && internal_name != candidate) continue;
+      *address = reinterpret_cast<void*>(map->l_addr + sym.st_value);
+      *size = sym.st_size;
+      *type = ELF64_ST_TYPE(sym.st_info);
+      return true;
+    }
+  }
+  return false;
 }
 
 CUresult load(CUmodule* module, const char* data, const char* api) {
@@ -199,7 +248,11 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
     *function = it->second.get();
     return CUDA_SUCCESS;
   }
-  const void* kernel = dlsym(module->handle, name);
+  void* kernel = nullptr;
+  size_t size = 0;
+  int type = 0;
+  if (!find_symbol(module->handle, name, &kernel, &size, &type) || type != STT_FUNC)
+    kernel = nullptr;
   const char* registered = nullptr;
   cudalab::detail::KernelInvoker invoker =
       kernel ? cudalab::detail::find_kernel_invoker(kernel, &registered) : nullptr;
@@ -217,15 +270,13 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
 CUresult cuModuleGetGlobal(CUdeviceptr* address, size_t* bytes, CUmodule module, const char* name) {
   if (!name) return CUDA_ERROR_INVALID_VALUE;
   if (!live(module)) return CUDA_ERROR_INVALID_HANDLE;
-  void* symbol = dlsym(module->handle, name);
-  Dl_info info{};
-  void* found = nullptr;
-  if (!symbol || !dladdr1(symbol, &info, &found, RTLD_DL_SYMENT) || !found)
+  void* symbol = nullptr;
+  size_t size = 0;
+  int type = 0;
+  if (!find_symbol(module->handle, name, &symbol, &size, &type) || type != STT_OBJECT)
     return CUDA_ERROR_NOT_FOUND;
-  const auto* entry = static_cast<const ElfW(Sym)*>(found);
-  if (ELF64_ST_TYPE(entry->st_info) != STT_OBJECT) return CUDA_ERROR_NOT_FOUND;
   if (address) *address = reinterpret_cast<CUdeviceptr>(symbol);
-  if (bytes) *bytes = entry->st_size;
+  if (bytes) *bytes = size;
   return CUDA_SUCCESS;
 }
 

@@ -301,6 +301,7 @@ ModuleBuild build_module(const ModuleSource& m) {
       "-shared",
       "-fdiagnostics-color=never",
       "-D__CUDACC_RTC__",
+      "-DCUDALAB_MODULE",
       std::string("-fdebug-compilation-dir=") +
           std::string(kRuntimeCompileFolder).substr(0, std::strlen(kRuntimeCompileFolder) - 1)};
   for (const char* d : kCuDefines) cmd.push_back(std::string("-D") + d);
@@ -309,7 +310,16 @@ ModuleBuild build_module(const ModuleSource& m) {
     cmd.insert(cmd.end(), std::begin(kInstrumentFlags), std::end(kInstrumentFlags));
   cmd.insert(cmd.end(), user_flags.begin(), user_flags.end());  // a later -std= wins
   cmd.push_back("-I" + (dir / "include").string());
+  // Quoted includes next to the program: in the current folder, as NVRTC
+  // looks for them.
+  std::error_code cwd_error;
+  if (const fs::path cwd = fs::current_path(cwd_error); !cwd_error) {
+    cmd.push_back("-iquote");
+    cmd.push_back(cwd.string());
+  }
   cmd.push_back("-I" + simulator_headers());
+  // NVRTC declares assert without a header.
+  cmd.insert(cmd.end(), {"-include", "assert.h"});
   cmd.insert(cmd.end(),
              {"-x", "c++", (dir / "program.cpp").string(), "-o", (dir / "program.so").string()});
 

@@ -387,7 +387,7 @@ int build_module_image(const Options& o, const std::string& input,
     if (variant == 1)
       for (const char* f : kInstrumentFlags) cmd.push_back(f);
     const std::string out = (tmp / (variant ? "instrumented.so" : "plain.so")).string();
-    cmd.insert(cmd.end(), {"-fPIC", "-shared", "-x", "c++", input, "-o", out});
+    cmd.insert(cmd.end(), {"-DCUDALAB_MODULE", "-fPIC", "-shared", "-x", "c++", input, "-o", out});
     compiles.push_back(cmd);
     outputs.push_back(out);
   }
