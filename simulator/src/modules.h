@@ -40,8 +40,8 @@ struct ModuleBuild {
   std::vector<std::string> lowered_names;  // one per name expression
 };
 
-// Compiles the source to a shared object. Takes about half a second for a
-// small kernel (a second or two instrumented).
+// Compiles the source to a shared object: under a second for a small
+// kernel, plain or instrumented.
 ModuleBuild build_module(const ModuleSource& source);
 
 // Whether this program exports the simulator's symbols for modules; if not,
