@@ -2,7 +2,7 @@
 // cuModuleLoad, as NVIDIA's driver-API samples load theirs, and launches
 // its kernel. Under CUDALAB_CHECK=all the instrumented build in the file
 // runs, and initcheck reports the read of an element never written at
-// module_file_kernel.cu:6.
+// module_file_kernel.cu:7.
 #include <cuda.h>
 
 #include <cstdio>
