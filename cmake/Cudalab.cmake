@@ -1,4 +1,4 @@
-# cudalab_add_cuda_executable(name [INSTRUMENTED | PLAIN] [NO_GPU]
+# cudalab_add_cuda_executable(name [INSTRUMENTED | PLAIN] [NO_GPU] [RUNTIME_COMPILE]
 #                             [SIM_LIBS libs...] [GPU_LIBS libs...] sources...)
 #
 # Builds `name` from .cu and C++ sources for the CPU simulator: each .cu goes
@@ -10,6 +10,11 @@
 # the instrumented program; with PLAIN there is no instrumented build at all.
 # When CMake found a CUDA compiler (and not NO_GPU), `name_gpu` is built from
 # the same sources by nvcc.
+# RUNTIME_COMPILE: the program uses NVRTC or loads modules with the driver
+# API. It is linked with all of the simulator, its symbols exported, so that
+# the kernels it compiles or loads while it runs use its simulator (as
+# cudalab-cc does with -lcuda or -lnvrtc); `name_gpu` links NVRTC and the
+# driver library.
 include(${CMAKE_CURRENT_LIST_DIR}/CudalabRecipe.cmake)
 cudalab_recipe_as_options(CUDALAB_COMPILE_OPTIONS "${CUDALAB_RECIPE_COMPILE_FLAGS}")
 cudalab_recipe_as_options(CUDALAB_INSTRUMENT_OPTIONS "${CUDALAB_RECIPE_INSTRUMENT_FLAGS}")
@@ -20,7 +25,12 @@ if(CUDALAB_SANITIZE)
 endif()
 
 function(cudalab_add_cuda_executable name)
-  cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU" "" "SIM_LIBS;GPU_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU;RUNTIME_COMPILE" "" "SIM_LIBS;GPU_LIBS"
+                        ${ARGN})
+  set(sim_runtime cudalab_sim)
+  if(ARG_RUNTIME_COMPILE)
+    set(sim_runtime "$<LINK_LIBRARY:WHOLE_ARCHIVE,cudalab_sim>")
+  endif()
   set(sim_sources)
   set(gpu_sources)
   foreach(src IN LISTS ARG_UNPARSED_ARGUMENTS)
@@ -59,7 +69,10 @@ function(cudalab_add_cuda_executable name)
   # A student's file (and any simulated program) keeps its warnings as
   # warnings, in every preset.
   set_target_properties(${name} PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
-  target_link_libraries(${name} PRIVATE cudalab_sim ${ARG_SIM_LIBS})
+  target_link_libraries(${name} PRIVATE ${sim_runtime} ${ARG_SIM_LIBS})
+  if(ARG_RUNTIME_COMPILE)
+    set_target_properties(${name} PROPERTIES ENABLE_EXPORTS ON)
+  endif()
   target_compile_options(${name} PRIVATE ${CUDALAB_COMPILE_OPTIONS} ${CUDALAB_NOT_SANITIZED})
   target_link_libraries(${name} PRIVATE ${CUDALAB_RECIPE_LINK_LIBS})
   if(ARG_INSTRUMENTED AND can_instrument)
@@ -68,8 +81,11 @@ function(cudalab_add_cuda_executable name)
     add_executable(${name}_instrumented ${sim_sources})
     set_target_properties(${name}_instrumented PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     set_target_properties(${name}_instrumented PROPERTIES OUTPUT_NAME ${name}.instrumented)
-    target_link_libraries(${name}_instrumented PRIVATE cudalab_sim ${ARG_SIM_LIBS}
+    target_link_libraries(${name}_instrumented PRIVATE ${sim_runtime} ${ARG_SIM_LIBS}
                           ${CUDALAB_RECIPE_LINK_LIBS})
+    if(ARG_RUNTIME_COMPILE)
+      set_target_properties(${name}_instrumented PROPERTIES ENABLE_EXPORTS ON)
+    endif()
     target_compile_options(${name}_instrumented PRIVATE ${CUDALAB_COMPILE_OPTIONS}
                            ${CUDALAB_INSTRUMENT_OPTIONS} ${CUDALAB_NOT_SANITIZED})
     add_dependencies(${name} ${name}_instrumented)
@@ -79,6 +95,9 @@ function(cudalab_add_cuda_executable name)
     add_executable(${name}_gpu ${gpu_sources})
     set_target_properties(${name}_gpu PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     target_link_libraries(${name}_gpu PRIVATE CUDA::cudart ${ARG_GPU_LIBS})
+    if(ARG_RUNTIME_COMPILE)
+      target_link_libraries(${name}_gpu PRIVATE CUDA::nvrtc CUDA::cuda_driver)
+    endif()
     target_compile_options(${name}_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   endif()
 endfunction()

@@ -335,6 +335,26 @@ bool kernel_name_known(const std::string& name) {
   return false;
 }
 
+namespace {
+std::map<const void*, ParamLayout>& layouts() {
+  static std::map<const void*, ParamLayout> l;
+  return l;
+}
+}  // namespace
+
+void register_kernel_layout(const void* kernel, ParamLayout layout) {
+  std::lock_guard lock(g_registry_mutex);
+  layouts()[kernel] = layout;
+}
+
+bool find_kernel_layout(const void* kernel, ParamLayout* layout) {
+  std::lock_guard lock(g_registry_mutex);
+  auto it = layouts().find(kernel);
+  if (it == layouts().end()) return false;
+  *layout = it->second;
+  return true;
+}
+
 KernelInvoker find_kernel_invoker(const void* kernel, const char** name) {
   std::lock_guard lock(g_registry_mutex);
   auto it = registry().find(kernel);

@@ -256,6 +256,14 @@ const TraceSettings& trace_settings() {
   return t;
 }
 
+// ---- run-time compilation -----------------------------------------------------------
+
+const RuntimeCompileSettings& runtime_compile_settings() {
+  static const RuntimeCompileSettings r{path_setting("CUDALAB_NVRTC_CXX"),
+                                        path_setting("CUDALAB_NVRTC_INCLUDE")};
+  return r;
+}
+
 // ---- the workers ---------------------------------------------------------------------
 
 Parsed<unsigned> parse_workers(const char* text) {

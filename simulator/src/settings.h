@@ -92,6 +92,14 @@ Lockstep lockstep_setting();
 // auto, on or off (also 1/0, yes/no, true/false), in any case.
 Parsed<Lockstep> parse_lockstep(const char* text);
 
+// ---- CUDALAB_NVRTC_CXX, CUDALAB_NVRTC_INCLUDE ------------------------------------------
+// The host compiler and the simulator's headers for kernels compiled while a
+// program runs (NVRTC); "" (unset): the ones cudalab was built with.
+struct RuntimeCompileSettings {
+  std::string cxx, include_dir;
+};
+const RuntimeCompileSettings& runtime_compile_settings();
+
 // ---- CUDALAB_TIMEOUT ---------------------------------------------------------------
 struct TimeoutSetting {
   double seconds = 0;  // 0: no time limit

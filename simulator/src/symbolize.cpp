@@ -7,9 +7,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 
 #include "internal.h"
+#include "modules.h"
 
 namespace cudalab::rt {
 
@@ -115,6 +117,9 @@ std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
       } else if (auto d = s.find(" (discriminator"); d != std::string::npos) {
         s.resize(d);
       }
+      // A kernel compiled while the program ran (NVRTC) is said at its
+      // program's name (nvrtc.cpp compiles it in this made-up folder).
+      if (s.rfind(kRuntimeCompileFolder, 0) == 0) s.erase(0, std::strlen(kRuntimeCompileFolder));
       if (s.rfind("??", 0) == 0 || s.size() < 3 || s.substr(s.size() - 2) == ":0" ||
           s.substr(s.size() - 2) == ":?")
         s.clear();

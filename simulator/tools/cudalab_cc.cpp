@@ -26,6 +26,7 @@
 
 #include "cudalab_config.h"
 #include "local_headers.h"
+#include "module_image.h"
 #include "rewrite.h"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,13 @@ options:
   -o FILE          name of the program (default a.out) or, with -c, the object
   -c               compile only; also writes FILE.instrumented unless --fast
   -x cu            treat the source files that follow as CUDA, whatever their name
+  -fatbin, -cubin, -ptx
+                   build one .cu file into a module that the driver API loads
+                   (cuModuleLoad, cuModuleLoadData): the simulator's own image,
+                   under the name the program loads (default FILE.fatbin, ...)
+  -lcuda, -lnvrtc  the program uses the driver API or NVRTC: it is linked so
+                   that modules it loads or compiles while it runs use its
+                   simulator
   -I DIR, -D M[=V], -U M, -L DIR, -l LIB, -O0..-O3, -g, -std=c++NN (default
                    c++17, as nvcc), -W...
                    passed to the host compiler as usual
@@ -61,6 +69,9 @@ struct Options {
   std::vector<bool> is_cuda;   // per source: rewrite it as CUDA
   bool treat_as_cuda = false;  // -x cu: the following sources are CUDA
   bool compile_only = false, fast = false, only_instrumented = false, keep = false, verbose = false;
+  bool hosts_modules = false;               // -lcuda or -lnvrtc: exports the simulator to modules
+  std::string module_kind;                  // "fatbin", "cubin" or "ptx": build a module image
+  std::vector<std::string> module_options;  // -I, -D, -U, -std= again, for the image
 };
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -111,6 +122,11 @@ Options parse(int argc, char** argv) {
       o.compile_flags.push_back("-U" + value("-U"));
     } else if (a.rfind("-L", 0) == 0) {
       o.link_flags.push_back("-L" + value("-L"));
+    } else if (a == "-lcuda" || a == "-lnvrtc" || a == "-lcuda_driver") {
+      o.hosts_modules = true;  // the simulator is both libraries
+    } else if (a == "-fatbin" || a == "--fatbin" || a == "-cubin" || a == "--cubin" ||
+               a == "-ptx" || a == "--ptx") {
+      o.module_kind = a.substr(a.find_first_not_of('-'));
     } else if (a.rfind("-l", 0) == 0 && a != "-lineinfo") {
       o.link_flags.push_back("-l" + value("-l"));
     } else if (a == "-Xcompiler" || a == "--compiler-options") {
@@ -154,6 +170,14 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.sources.empty() && o.objects.empty()) usage_error("no input files");
+  if (!o.module_kind.empty() &&
+      (o.sources.size() != 1 || !o.is_cuda[0] || !o.objects.empty() || o.compile_only))
+    usage_error("-" + o.module_kind + " takes exactly one .cu file");
+  for (const auto& f : o.compile_flags)
+    if (f.rfind("-I", 0) == 0 || f.rfind("-D", 0) == 0 || f.rfind("-U", 0) == 0 ||
+        f.rfind("-std=", 0) == 0)
+      o.module_options.push_back(f.rfind("-I", 0) == 0 ? "-I" + fs::absolute(f.substr(2)).string()
+                                                       : f);
   if (o.compile_only && o.sources.size() != 1 && !o.output.empty())
     usage_error("-c with -o takes exactly one source file");
   for (const auto& s : o.sources)
@@ -345,6 +369,53 @@ const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
 const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
 const char* const kLinkLibs[] = {CUDALAB_RECIPE_LINK_LIBS};
 
+// Builds the image of `-fatbin` (and -cubin, -ptx) from the rewritten
+// source; 0 when written.
+int build_module_image(const Options& o, const std::string& input,
+                       const std::vector<std::string>& source_flags, const fs::path& tmp) {
+  std::vector<std::vector<std::string>> compiles;
+  const bool want_plain = !o.only_instrumented;
+  const bool want_instrumented = o.only_instrumented || !o.fast;
+  std::vector<std::string> outputs;
+  for (int variant = 0; variant < 2; ++variant) {
+    if ((variant == 0 && !want_plain) || (variant == 1 && !want_instrumented)) continue;
+    std::vector<std::string> cmd = {CUDALAB_CXX};
+    cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
+    cmd.insert(cmd.end(), source_flags.begin(), source_flags.end());
+    cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
+    cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
+    if (variant == 1)
+      for (const char* f : kInstrumentFlags) cmd.push_back(f);
+    const std::string out = (tmp / (variant ? "instrumented.so" : "plain.so")).string();
+    cmd.insert(cmd.end(), {"-DCUDALAB_MODULE", "-fPIC", "-shared", "-x", "c++", input, "-o", out});
+    compiles.push_back(cmd);
+    outputs.push_back(out);
+  }
+  if (!run_all(compiles, o.verbose, /*filter=*/true)) return 1;
+  auto read = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  cudalab::module_image::Image image;
+  image.name = o.sources[0];
+  image.source = read(o.sources[0]);
+  image.options = o.module_options;
+  for (const auto& out : outputs)
+    (ends_with(out, "instrumented.so") ? image.instrumented : image.plain) = read(out);
+  const std::string output =
+      o.output.empty() ? fs::path(o.sources[0]).stem().string() + "." + o.module_kind : o.output;
+  std::ofstream file(output, std::ios::binary);
+  const std::string text = cudalab::module_image::encode(image);
+  file.write(text.data(), std::streamsize(text.size()));
+  if (!file) {
+    std::cerr << "cudalab-cc: cannot write " << output << '\n';
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -406,6 +477,14 @@ int main(int argc, char** argv) {
   if (problems) {
     cleanup();
     return 1;
+  }
+
+  // 2'. A module image: the kernels as shared objects, plain and
+  // instrumented, and the source (tools/module_image.h).
+  if (!o.module_kind.empty()) {
+    const int built = build_module_image(o, compile_inputs[0], per_source_flags[0], tmp);
+    cleanup();
+    return built;
   }
 
   // 2. Compile each source, plain and instrumented, in parallel.
@@ -470,7 +549,13 @@ int main(int argc, char** argv) {
     for (const auto& f : o.compile_flags)
       if (f == "-fopenmp" || f.rfind("-fsanitize=", 0) == 0)
         cmd.push_back(f);  // needed to link too
-    cmd.insert(cmd.end(), {CUDALAB_SIM_LIBRARY, CUDALAB_BOOST_CONTEXT_LIBRARY});
+    if (o.hosts_modules)
+      // All of the simulator, its symbols exported: what modules loaded
+      // while the program runs resolve their own against.
+      cmd.insert(cmd.end(), {"-rdynamic", "-Wl,--whole-archive", CUDALAB_SIM_LIBRARY,
+                             "-Wl,--no-whole-archive", CUDALAB_BOOST_CONTEXT_LIBRARY});
+    else
+      cmd.insert(cmd.end(), {CUDALAB_SIM_LIBRARY, CUDALAB_BOOST_CONTEXT_LIBRARY});
     cmd.insert(cmd.end(), std::begin(kLinkLibs), std::end(kLinkLibs));
     cmd.insert(cmd.end(), {"-o", out});
     links.push_back(cmd);

@@ -478,6 +478,9 @@ Result rewrite(const std::string& original, const std::string& path) {
           break;
         }
       if (shared == std::string::npos) continue;
+      // `extern "C" __global__ void k() { __shared__ float t[64]; ...`: a
+      // static array inside a function declared extern "C", not dynamic.
+      if (source.find_first_of("{\"", i) < shared) continue;
       const size_t open = source.rfind('[', semi);
       if (open == std::string::npos || open < shared) {
         r.problems.push_back({line_of(source, i),

@@ -26,11 +26,13 @@ def first_error(text):
 
 
 def build_and_run(name, cc, sources, include_dirs, cwd, args, timeout, checks, judge,
-                  excluded_why=None, flags=()):
+                  excluded_why=None, flags=(), prepare=None):
     """Builds `sources` into one program and runs it in `cwd` with `args`.
     `judge(returncode, output)` says (status, why) of a run that ended.
     A program whose build fails for a reason `excluded_why` names is excluded.
-    Returns (name, status, why, seconds)."""
+    `prepare(tmp)`, after the build, may make what the program needs in the
+    scratch folder `tmp` and returns (folder to run in, None) or (None, what
+    failed). Returns (name, status, why, seconds)."""
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, name)
         # The checks run the instrumented build; a plain run needs only --fast's.
@@ -42,10 +44,13 @@ def build_and_run(name, cc, sources, include_dirs, cwd, args, timeout, checks, j
             cmd += ["-I", d]
         cmd += sources + ["-o", exe]
         b = subprocess.run(cmd, capture_output=True, text=True)
-        if b.returncode != 0:
+        failure = None if b.returncode == 0 else first_error(b.stdout + b.stderr)
+        if failure is None and prepare:
+            cwd, failure = prepare(tmp)
+        if failure is not None:
             if excluded_why:
                 return name, "excluded", excluded_why, 0.0
-            return name, "build failed", first_error(b.stdout + b.stderr), 0.0
+            return name, "build failed", failure, 0.0
         start = time.time()
         try:
             env = dict(os.environ, CUDALAB_CHECK="all") if checks else None

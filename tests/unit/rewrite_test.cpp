@@ -95,6 +95,15 @@ TEST(Rewrite, ExternShared) {
   EXPECT_NE(after.find("static thread_local double* const sdata"), std::string::npos) << after;
 }
 
+TEST(Rewrite, StaticSharedInAnExternCKernelIsNotDynamic) {
+  auto r = rewrite(
+      "extern \"C\" __global__ void k(float* o) { __shared__ float t[64];\n  o[0] = t[0];\n}\n",
+      "t.cu");
+  EXPECT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.dynamic_shared, 0);
+  EXPECT_NE(r.text.find("__shared__ float t[64];"), std::string::npos) << r.text;
+}
+
 TEST(Rewrite, PreambleNamesTheOriginalFile) {
   auto r = rewrite("int x;\n", "dir/my file.cu");
   EXPECT_EQ(r.text.rfind("#include <cuda_runtime.h>\n#line 1 \"dir/my file.cu\"\n", 0), 0u);

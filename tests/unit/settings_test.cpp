@@ -213,3 +213,17 @@ TEST(SettingsDeathTest, CompanionsAreReadOnlyWithTheirVariable) {
 }
 
 }  // namespace
+
+// CUDALAB_NVRTC_CXX and CUDALAB_NVRTC_INCLUDE: any path, read as given
+// (a compiler that is not there is NVRTC's error, said when compiling).
+TEST(SettingsDeathTest, RuntimeCompilePathsAreTakenAsGiven) {
+  EXPECT_EXIT(
+      {
+        setenv("CUDALAB_NVRTC_CXX", "/opt/llvm/bin/clang++", 1);
+        setenv("CUDALAB_NVRTC_INCLUDE", "/opt/cudalab/include", 1);
+        const RuntimeCompileSettings& s = runtime_compile_settings();
+        std::exit(s.cxx == "/opt/llvm/bin/clang++" && s.include_dir == "/opt/cudalab/include" ? 3
+                                                                                              : 4);
+      },
+      testing::ExitedWithCode(3), "");
+}

@@ -27,7 +27,14 @@
 #define __global__
 #define __device__
 #define __host__
+#ifdef CUDALAB_MODULE
+// In a module (NVRTC, cudalab-cc -fatbin) the host writes a `static
+// __constant__` array only through cuModuleGetGlobal: kept as a variable,
+// not folded to the zeros the compiler would otherwise assume.
+#define __constant__ __attribute__((used))
+#else
 #define __constant__
+#endif
 #define __managed__
 // Empty, not noinline: libstdc++ spells its own attribute __noinline__.
 #define __noinline__

@@ -66,6 +66,21 @@ using KernelInvoker = cudaError_t (*)(const void* kernel, void** args, const Lau
 void register_kernel_invoker(const void* kernel, const char* name, KernelInvoker invoker);
 // 0 when the kernel was not registered.
 KernelInvoker find_kernel_invoker(const void* kernel, const char** name);
+// Each parameter's size and alignment, for cuLaunchKernel's packed argument
+// buffer (CU_LAUNCH_PARAM_BUFFER_POINTER).
+struct ParamLayout {
+  size_t count;
+  const size_t* sizes;
+  const size_t* alignments;
+};
+void register_kernel_layout(const void* kernel, ParamLayout layout);
+bool find_kernel_layout(const void* kernel, ParamLayout* layout);
+template <class... P>
+ParamLayout layout_for(void (*)(P...)) {
+  static constexpr size_t sizes[] = {sizeof(std::decay_t<P>)..., 0};
+  static constexpr size_t alignments[] = {alignof(std::decay_t<P>)..., 0};
+  return {sizeof...(P), sizes, alignments};
+}
 
 // CUDA hands a kernel its arguments as bytes copied into the parameter
 // space: no copy constructor or destructor of an argument runs on the device.
@@ -260,6 +275,7 @@ int register_kernel(void (*kernel)(P...), const char* name) {
                                return new KernelCallBytes<P...>(
                                    reinterpret_cast<void (*)(P...)>(const_cast<void*>(k)), args);
                              });
+  register_kernel_layout(reinterpret_cast<const void*>(kernel), layout_for(kernel));
   return 0;
 }
 

@@ -1,0 +1,10 @@
+# Runs PROGRAM and fails unless it exits 0 and prints exactly EXPECTED's text.
+execute_process(COMMAND ${PROGRAM} OUTPUT_VARIABLE output RESULT_VARIABLE status)
+file(READ ${EXPECTED} expected)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} exited with ${status}:\n${output}")
+endif()
+if(NOT output STREQUAL expected)
+  message(FATAL_ERROR "${PROGRAM} printed\n${output}\nwhere ${EXPECTED} says\n${expected}")
+endif()
+message(STATUS "${PROGRAM} printed ${EXPECTED}")

@@ -1,0 +1,56 @@
+// A kernel compiled with NVRTC reports as one compiled in: a kernel's
+// printf, memcheck's finding at the kernel string's own line (fill.cu:6,
+// CUDALAB_CHECK=all), and a fault at its line (fill.cu:10).
+#include <cstdio>
+#include <cuda.h>
+#include <nvrtc.h>
+#include <vector>
+
+const char* kSource = R"(extern "C" __global__ void fill(float* out, int n) {
+  __shared__ float tile[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = i;
+  __syncthreads();
+  out[i] = tile[63 - threadIdx.x];
+  if (i == 0) printf("hello from the module, n=%d\n", n);
+}
+extern "C" __global__ void crash(int* p) {
+  p[threadIdx.x] = 1;
+}
+)";
+
+int main() {
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // in order with the reports on stderr
+  nvrtcProgram prog;
+  nvrtcCreateProgram(&prog, kSource, "fill.cu", 0, nullptr, nullptr);
+  if (nvrtcCompileProgram(prog, 0, nullptr) != NVRTC_SUCCESS) {
+    size_t size = 0;
+    nvrtcGetProgramLogSize(prog, &size);
+    std::vector<char> log(size);
+    nvrtcGetProgramLog(prog, log.data());
+    std::printf("%s", log.data());
+    return 1;
+  }
+  size_t size = 0;
+  nvrtcGetPTXSize(prog, &size);
+  std::vector<char> ptx(size);
+  nvrtcGetPTX(prog, ptx.data());
+  cuInit(0);
+  CUmodule module;
+  CUfunction fill, crash;
+  std::printf("load %d\n", cuModuleLoadData(&module, ptx.data()));
+  cuModuleGetFunction(&fill, module, "fill");
+  cuModuleGetFunction(&crash, module, "crash");
+  CUdeviceptr out;
+  cuMemAlloc(&out, 100 * sizeof(float));
+  int n = 100;  // 128 threads write: the last 28 write past the end
+  void* args[] = {&out, &n};
+  std::printf("fill %d\n", cuLaunchKernel(fill, 2, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
+  std::printf("sync %d\n", cuCtxSynchronize());
+  CUdeviceptr null_pointer = 0;
+  void* crash_args[] = {&null_pointer};
+  std::printf("crash %d\n",
+              cuLaunchKernel(crash, 1, 1, 1, 32, 1, 1, 0, nullptr, crash_args, nullptr));
+  std::printf("sync %d\n", cuCtxSynchronize());
+  return 0;
+}
