@@ -13,6 +13,31 @@
 # includes are found next to the original file, not the rewritten one.
 set(CUDALAB_RECIPE_CU_DEFINES __CUDACC__ __CUDA_ARCH__=900)
 
+# Thrust, from Debian's libthrust-dev (Thrust 1.17 in /usr/include), when
+# it is installed: its algorithms run on the host (its CPP system), its
+# device memory is the simulator's. Two folders come before the compiler's
+# own: simulator/include-thrust, whose thrust/detail/config.h configures
+# Thrust for that (and two headers more give it the simulator's memory);
+# then a folder of this build with links to /usr/include's thrust/ and
+# cub/ alone, so that a CUDA toolkit's Thrust in /usr/local/include, which
+# the compiler searches before /usr/include, is never the one found. Both
+# are system folders: Thrust's warnings are not the student's.
+find_path(CUDALAB_THRUST_INCLUDE_DIR thrust/version.h PATHS /usr/include NO_DEFAULT_PATH)
+set(CUDALAB_RECIPE_THRUST_FLAGS)
+if(CUDALAB_THRUST_INCLUDE_DIR)
+  set(CUDALAB_THRUST_LINKS ${CMAKE_BINARY_DIR}/thrust-include)
+  file(MAKE_DIRECTORY ${CUDALAB_THRUST_LINKS})
+  foreach(lib thrust cub)
+    if(EXISTS ${CUDALAB_THRUST_INCLUDE_DIR}/${lib} AND NOT EXISTS ${CUDALAB_THRUST_LINKS}/${lib})
+      file(CREATE_LINK ${CUDALAB_THRUST_INCLUDE_DIR}/${lib} ${CUDALAB_THRUST_LINKS}/${lib} SYMBOLIC)
+    endif()
+  endforeach()
+  get_filename_component(cudalab_thrust_shim ${CMAKE_CURRENT_LIST_DIR}/../simulator/include-thrust
+                         ABSOLUTE)
+  set(CUDALAB_RECIPE_THRUST_FLAGS "-isystem ${cudalab_thrust_shim}"
+                                  "-isystem ${CUDALAB_THRUST_LINKS}")
+endif()
+
 # Every source of a simulated program, plain and instrumented.
 set(CUDALAB_RECIPE_COMPILE_FLAGS
     # Lines for the reports (a fault, a finding, a trace at the student's line).
@@ -22,7 +47,8 @@ set(CUDALAB_RECIPE_COMPILE_FLAGS
     -fno-optimize-sibling-calls
     # A store through a null pointer stays a store, which faults as on a GPU
     # (the optimizer may otherwise drop it as undefined behaviour).
-    -fno-delete-null-pointer-checks)
+    -fno-delete-null-pointer-checks
+    ${CUDALAB_RECIPE_THRUST_FLAGS})
 
 # The instrumented twin: every load, store and basic block of the program's
 # own code calls the runtime; vectors are left out so that each access is

@@ -71,7 +71,15 @@ bool watch_shared() {
 
 inline void on_access(const void* p, unsigned size, bool write, bool atomic, void* return_address) {
   SimThread* t = tl_thread;
-  if (!t || tl_in_runtime) return;  // host code, or the runtime's
+  if (tl_in_runtime) return;  // the runtime's
+  if (!t) {
+    // Host code: a store into device memory (Thrust's algorithms run on
+    // the host and fill device_vector and device_ptr ranges) leaves it
+    // written for initcheck, as a kernel or cudaMemcpy would.
+    if (write && shadow_enabled() && allocations().in_span(reinterpret_cast<uintptr_t>(p)))
+      shadow_host_wrote(p, size);
+    return;
+  }
   // What follows is the runtime's: library code it calls (std::string in a
   // report, a vector growing) may be the instrumented copy the program's
   // own code made, whose accesses must not come back here.

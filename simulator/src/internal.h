@@ -61,7 +61,8 @@ struct Allocation {
   std::unique_ptr<GlobalShadow> shadow;
   std::atomic<uint32_t> shadow_launch{0};  // the launch its race fields belong to
   std::mutex shadow_mutex;
-  bool managed = false;  // host code writes it too: always initialized
+  bool managed = false;      // host code writes it too: always initialized
+  bool host_filled = false;  // device memory Thrust's host code fills: always initialized
 };
 
 // The device heap. Lookups during a launch need no lock: allocations only

@@ -441,6 +441,37 @@ cudaError_t cudalab::detail::malloc_managed(void** ptr, size_t bytes, unsigned i
   return e;
 }
 
+// ---- Thrust's device memory -----------------------------------------------------------
+
+namespace {
+void* thrust_allocation(size_t bytes, const char* site, bool managed) {
+  if (bytes == 0) return nullptr;
+  tl_next_allocation = {site, ""};
+  void* p = nullptr;
+  const cudaError_t e =
+      managed ? cudalab::detail::malloc_managed(&p, bytes, cudaMemAttachGlobal, nullptr, 0)
+              : cudalab::detail::malloc_device(&p, bytes, nullptr, 0);
+  tl_next_allocation = {};
+  if (e != cudaSuccess || !p) return nullptr;
+  Allocation* a = allocations().find_base(p);
+  a->host_filled = true;
+  shadow_host_wrote(p, bytes);
+  return p;
+}
+}  // namespace
+
+void* cudalab::detail::thrust_malloc(size_t bytes, const char* site) {
+  return thrust_allocation(bytes, site, false);
+}
+
+void* cudalab::detail::thrust_malloc_managed(size_t bytes, const char* site) {
+  return thrust_allocation(bytes, site, true);
+}
+
+void cudalab::detail::thrust_free(void* ptr) {
+  if (ptr && allocations().find_base(ptr)) cudaFree(ptr);
+}
+
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int) {
   if (!ptr || bytes == 0) return api_result(cudaErrorInvalidValue);
   std::lock_guard lock(g_host_mutex);

@@ -400,7 +400,7 @@ void shadow_allocation(Allocation& a) {
   }
   sh->written.reset(new uint8_t[(words + 1) / 2]());
   a.shadow = std::move(sh);
-  if (a.managed) shadow_host_wrote(reinterpret_cast<void*>(a.base), a.size);
+  if (a.managed || a.host_filled) shadow_host_wrote(reinterpret_cast<void*>(a.base), a.size);
 }
 
 namespace {

@@ -288,8 +288,15 @@ std::string toolkit_header_hint(const std::string& messages) {
       const size_t number = std::stoul(where.substr(where.rfind(':') + 1));
       for (size_t k = 1; std::getline(source, written) && k < number; ++k) {
       }
+      const std::string header = m[1].str();
+      if (header.find("/thrust/") != std::string::npos || header.find("/cub/") != std::string::npos)
+        return where + ": note: " + (written.empty() ? "an #include" : written) +
+               " found a CUDA toolkit's own Thrust, " + header +
+               ", which the cudalab simulator cannot compile. The simulator runs Debian's Thrust: "
+               "install it (apt-get install libthrust-dev libcub-dev, as setup.sh does), then "
+               "configure and build cudalab again.\n";
       return where + ": note: " + (written.empty() ? "an #include" : written) +
-             " found a CUDA toolkit's own header, " + m[1].str() +
+             " found a CUDA toolkit's own header, " + header +
              ", which the cudalab simulator cannot compile: the simulator has no header of that "
              "name, so that library is not supported on it yet (see docs/simulator.md for what "
              "is). On a GPU, build with nvcc.\n";

@@ -16,6 +16,14 @@ cudaError_t malloc_device(void** ptr, size_t bytes, const char* file, int line);
 cudaError_t malloc_managed(void** ptr, size_t bytes, unsigned int flags, const char* file,
                            int line);
 
+// Device memory for Thrust (its containers, device_malloc and its
+// algorithms' scratch space): cudaMalloc's, whose site in reports is
+// `site`, and counted as written from the start, since Thrust's algorithms
+// fill it from host code, which the checks do not see. nullptr when no
+// memory is left. thrust_free takes what thrust_malloc gave (and nullptr).
+void* thrust_malloc(size_t bytes, const char* site);
+void* thrust_malloc_managed(size_t bytes, const char* site);
+void thrust_free(void* ptr);
 // cudaMemcpyToSymbol and cudaMemcpyFromSymbol: `symbol` is the variable's
 // address, `symbol_size` its size.
 cudaError_t memcpy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count,

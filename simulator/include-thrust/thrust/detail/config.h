@@ -1,0 +1,33 @@
+// Thrust's configuration as the simulator builds it. Every Thrust header
+// includes <thrust/detail/config.h> first and finds this file before
+// Debian's Thrust (libthrust-dev), which it then includes. A .cu file is
+// compiled with __CUDACC__ and __CUDA_ARCH__ defined, which would make
+// Thrust take itself for nvcc's and pick its CUDA system; while its
+// configuration is read they are hidden, so that Thrust configures itself
+// as for a host compiler's build, with the CPP system (the host's code) as
+// the device system. Its device memory is the simulator's: see
+// thrust/system/cpp/memory_resource.h and execution_policy.h here.
+#ifndef CUDALAB_THRUST_CONFIG_H
+#define CUDALAB_THRUST_CONFIG_H
+
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
+#ifndef THRUST_HOST_SYSTEM
+#define THRUST_HOST_SYSTEM THRUST_HOST_SYSTEM_CPP
+#endif
+
+#pragma push_macro("__CUDACC__")
+#pragma push_macro("__CUDA_ARCH__")
+#undef __CUDACC__
+#undef __CUDA_ARCH__
+#include_next <thrust/detail/config.h>
+#pragma pop_macro("__CUDA_ARCH__")
+#pragma pop_macro("__CUDACC__")
+
+#if THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CPP || THRUST_HOST_SYSTEM != THRUST_HOST_SYSTEM_CPP
+#error \
+    "On the cudalab simulator Thrust runs its algorithms on the host: leave THRUST_DEVICE_SYSTEM and THRUST_HOST_SYSTEM undefined (they are THRUST_DEVICE_SYSTEM_CPP and THRUST_HOST_SYSTEM_CPP)."
+#endif
+
+#endif  // CUDALAB_THRUST_CONFIG_H
