@@ -84,6 +84,14 @@ const ErrorText* find_error(CUresult e) {
   return nullptr;
 }
 
+// cuGetErrorName and cuGetErrorString: the error's `field` in *out.
+CUresult error_text(CUresult e, const char** out, const char* ErrorText::*field) {
+  const ErrorText* t = find_error(e);
+  if (!out) return CUDA_ERROR_INVALID_VALUE;
+  *out = t ? t->*field : nullptr;
+  return t ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult check_device(CUdevice device) {
   int count = 0;
   cudaGetDeviceCount(&count);
@@ -207,17 +215,11 @@ using cudalab::rt::driver_result;
 extern "C" {
 
 CUresult cuGetErrorName(CUresult error, const char** name) {
-  const ErrorText* t = find_error(error);
-  if (!name) return CUDA_ERROR_INVALID_VALUE;
-  *name = t ? t->name : nullptr;
-  return t ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return error_text(error, name, &ErrorText::name);
 }
 
 CUresult cuGetErrorString(CUresult error, const char** text) {
-  const ErrorText* t = find_error(error);
-  if (!text) return CUDA_ERROR_INVALID_VALUE;
-  *text = t ? t->text : nullptr;
-  return t ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  return error_text(error, text, &ErrorText::text);
 }
 
 CUresult cuInit(unsigned int flags) { return flags == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -362,6 +363,114 @@ cudaError_t check_copy(const cudaMemcpy3DParms& p) {
   return cudaSuccess;
 }
 
+// ---- a node's parameters: checked and stored, read -----------------------------------------
+// `node` when it is a node of a live graph; nullptr otherwise.
+CUgraphNode_st* live_node(cudaGraphNode_t node) {
+  return known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ? node : nullptr;
+}
+
+// Each node type's parameters checked and stored in `n`: the error a GPU
+// gives for wrong ones. (set_kernel above is the kernel node's.)
+template <class P>
+using Setter = cudaError_t (*)(CUgraphNode_st& n, const P& p);
+
+cudaError_t set_copy(CUgraphNode_st& n, const cudaMemcpy3DParms& p) {
+  if (const cudaError_t e = check_copy(p); e != cudaSuccess) return e;
+  n.copy = p;
+  return cudaSuccess;
+}
+
+cudaError_t set_memset(CUgraphNode_st& n, const cudaMemsetParams& p) {
+  if (const cudaError_t e = check_memset(p); e != cudaSuccess) return e;
+  n.memset = p;
+  return cudaSuccess;
+}
+
+cudaError_t set_host(CUgraphNode_st& n, const cudaHostNodeParams& p) {
+  if (!p.fn) return cudaErrorInvalidValue;
+  n.host = p;
+  return cudaSuccess;
+}
+
+cudaError_t set_event(CUgraphNode_st& n, const cudaEvent_t& event) {
+  if (!event) return cudaErrorInvalidValue;
+  n.event = event;
+  return cudaSuccess;
+}
+
+cudaError_t set_free_ptr(CUgraphNode_st& n, void* const& ptr) {
+  if (!ptr) return cudaErrorInvalidValue;
+  n.free_ptr = ptr;
+  return cudaSuccess;
+}
+
+// The cudaGraph*NodeSetParams and cudaGraphExec*NodeSetParams calls: `n`
+// is the node they name (nullptr: none), which must be of `type`.
+template <class P>
+cudaError_t set_params(CUgraphNode_st* n, cudaGraphNodeType type, const P* params, Setter<P> set) {
+  if (!params || !n || n->type != type) return cudaErrorInvalidValue;
+  return set(*n, *params);
+}
+
+// The cudaGraph*NodeGet* calls: what `read` (a member, or a function of
+// the node) gives of `node`, which must be of `type`, in *out.
+template <class T, class Read>
+cudaError_t get_params(cudaGraphNode_t node, cudaGraphNodeType type, T* out, Read read) {
+  const CUgraphNode_st* n = live_node(node);
+  if (!out || !n || n->type != type) return cudaErrorInvalidValue;
+  *out = std::invoke(read, *n);
+  return cudaSuccess;
+}
+
+// The cudaGraphAdd*Node calls: a node of `type` after `deps`, with the
+// parameters `set` takes; they are checked before the node is added.
+template <class P>
+cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
+                     size_t count, cudaGraphNodeType type, const P* params, Setter<P> set) {
+  if (!params) return cudaErrorInvalidValue;
+  CUgraphNode_st n0;
+  n0.type = type;
+  if (const cudaError_t e = set(n0, *params); e != cudaSuccess) return e;
+  CUgraphNode_st* n = nullptr;
+  if (const cudaError_t e = begin_node(node, graph, deps, count, type, &n); e != cudaSuccess)
+    return e;
+  copy_node(*n, n0, true);
+  n->origin = n->id;
+  return cudaSuccess;
+}
+
+// cudaGraphNodeParams' forms of the parameters as the older calls take them.
+cudaKernelNodeParams v1(const cudaKernelNodeParamsV2& k) {
+  return {k.func, k.gridDim, k.blockDim, k.sharedMemBytes, k.kernelParams, k.extra};
+}
+cudaMemsetParams v1(const cudaMemsetParamsV2& m) {
+  return {m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
+}
+cudaHostNodeParams v1(const cudaHostNodeParamsV2& h) { return {h.fn, h.userData}; }
+
+// cudaGraphNodeSetParams and cudaGraphExecNodeSetParams: `n` is the node
+// they name (nullptr: none).
+cudaError_t set_node_params(CUgraphNode_st* n, const cudaGraphNodeParams& p) {
+  switch (p.type) {
+    case cudaGraphNodeTypeKernel: {
+      const cudaKernelNodeParams k = v1(p.kernel);
+      return set_params(n, p.type, &k, set_kernel);
+    }
+    case cudaGraphNodeTypeMemcpy:
+      return set_params(n, p.type, &p.memcpy.copyParams, set_copy);
+    case cudaGraphNodeTypeMemset: {
+      const cudaMemsetParams m = v1(p.memset);
+      return set_params(n, p.type, &m, set_memset);
+    }
+    case cudaGraphNodeTypeHost: {
+      const cudaHostNodeParams h = v1(p.host);
+      return set_params(n, p.type, &h, set_host);
+    }
+    default:
+      return cudaErrorNotSupported;
+  }
+}
+
 cudaError_t add_conditional(CUgraphNode_st& n, cudaConditionalNodeParams& p) {
   {
     std::lock_guard lock(g_condition_mutex);
@@ -443,6 +552,17 @@ cudaError_t capture_node(cudaStream_t stream, cudaGraphNodeType type, CUgraphNod
   n->deps = sc->deps;
   sc->deps = {n};
   *node = n;
+  return cudaSuccess;
+}
+
+// A node recorded into the capture of `stream`, with `value` as its `field`.
+template <class T>
+cudaError_t capture_value(cudaStream_t stream, cudaGraphNodeType type, T CUgraphNode_st::*field,
+                          const T& value) {
+  std::lock_guard lock(g_mutex);
+  CUgraphNode_st* n = nullptr;
+  if (const cudaError_t e = capture_node(stream, type, &n); e != cudaSuccess) return e;
+  n->*field = value;
   return cudaSuccess;
 }
 
@@ -577,12 +697,7 @@ cudaError_t capture_refuses_legacy(cudaStream_t stream) {
 
 cudaError_t capture_memcpy(cudaStream_t stream, const cudaMemcpy3DParms& p) {
   if (const cudaError_t e = check_copy(p); e != cudaSuccess) return e;
-  std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = capture_node(stream, cudaGraphNodeTypeMemcpy, &n); e != cudaSuccess)
-    return e;
-  n->copy = p;
-  return cudaSuccess;
+  return capture_value(stream, cudaGraphNodeTypeMemcpy, &CUgraphNode_st::copy, p);
 }
 
 cudaError_t capture_memset(cudaStream_t stream, void* ptr, size_t pitch, unsigned value,
@@ -590,21 +705,12 @@ cudaError_t capture_memset(cudaStream_t stream, void* ptr, size_t pitch, unsigne
   const cudaMemsetParams p = {ptr, pitch, value, element_size, width, height};
   if (width == 0) return cudaSuccess;
   if (const cudaError_t e = check_memset(p); e != cudaSuccess) return e;
-  std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = capture_node(stream, cudaGraphNodeTypeMemset, &n); e != cudaSuccess)
-    return e;
-  n->memset = p;
-  return cudaSuccess;
+  return capture_value(stream, cudaGraphNodeTypeMemset, &CUgraphNode_st::memset, p);
 }
 
 cudaError_t capture_host(cudaStream_t stream, cudaHostFn_t fn, void* data) {
-  std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = capture_node(stream, cudaGraphNodeTypeHost, &n); e != cudaSuccess)
-    return e;
-  n->host = {fn, data};
-  return cudaSuccess;
+  return capture_value(stream, cudaGraphNodeTypeHost, &CUgraphNode_st::host,
+                       cudaHostNodeParams{fn, data});
 }
 
 cudaError_t capture_alloc(cudaStream_t stream, void** ptr, size_t bytes, const std::string& site,
@@ -629,12 +735,7 @@ cudaError_t capture_alloc(cudaStream_t stream, void** ptr, size_t bytes, const s
 }
 
 cudaError_t capture_free(cudaStream_t stream, void* ptr) {
-  std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = capture_node(stream, cudaGraphNodeTypeMemFree, &n); e != cudaSuccess)
-    return e;
-  n->free_ptr = ptr;
-  return cudaSuccess;
+  return capture_value(stream, cudaGraphNodeTypeMemFree, &CUgraphNode_st::free_ptr, ptr);
 }
 
 bool capture_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags, cudaError_t* e) {
@@ -650,9 +751,7 @@ bool capture_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags
     return true;
   }
   if (flags & cudaEventRecordExternal) {
-    CUgraphNode_st* n = nullptr;
-    *e = capture_node(stream, cudaGraphNodeTypeEventRecord, &n);
-    if (n) n->event = event;
+    *e = capture_value(stream, cudaGraphNodeTypeEventRecord, &CUgraphNode_st::event, event);
     return true;
   }
   g_event_captures[event] = {sc->capture, sc->deps};
@@ -669,9 +768,7 @@ bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, unsigned flags, 
   if (it != g_event_captures.end()) from = it->second.capture.lock();
   if (!from) {
     if (sc && (flags & cudaEventWaitExternal)) {
-      CUgraphNode_st* n = nullptr;
-      *e = capture_node(stream, cudaGraphNodeTypeWaitEvent, &n);
-      if (n) n->event = event;
+      *e = capture_value(stream, cudaGraphNodeTypeWaitEvent, &CUgraphNode_st::event, event);
       return true;
     }
     if (!sc) {
@@ -790,48 +887,25 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* deps, size_t count,
                                    const cudaKernelNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params) return api_result(cudaErrorInvalidValue);
-  CUgraphNode_st n0;  // the parameters are checked before the node is added
-  n0.type = cudaGraphNodeTypeKernel;
-  if (const cudaError_t e = set_kernel(n0, *params); e != cudaSuccess) return api_result(e);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeKernel, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  copy_node(*n, n0, true);
-  n->origin = n->id;
-  return api_result(cudaSuccess);
+  return api_result(
+      add_node(node, graph, deps, count, cudaGraphNodeTypeKernel, params, set_kernel));
 }
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeKernel)
-    return api_result(cudaErrorInvalidValue);
-  *params = node->kernel;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeKernel, params, &CUgraphNode_st::kernel));
 }
 
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeKernel)
-    return api_result(cudaErrorInvalidValue);
-  return api_result(set_kernel(*node, *params));
+  return api_result(set_params(live_node(node), cudaGraphNodeTypeKernel, params, set_kernel));
 }
 
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemcpy3DParms* params) {
   std::lock_guard lock(g_mutex);
-  if (!params) return api_result(cudaErrorInvalidValue);
-  if (const cudaError_t e = check_copy(*params); e != cudaSuccess) return api_result(e);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeMemcpy, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  n->copy = *params;
-  return api_result(cudaSuccess);
+  return api_result(add_node(node, graph, deps, count, cudaGraphNodeTypeMemcpy, params, set_copy));
 }
 
 namespace {
@@ -854,21 +928,12 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph,
 
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeMemcpy)
-    return api_result(cudaErrorInvalidValue);
-  *params = node->copy;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeMemcpy, params, &CUgraphNode_st::copy));
 }
 
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const cudaMemcpy3DParms* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeMemcpy)
-    return api_result(cudaErrorInvalidValue);
-  if (const cudaError_t e = check_copy(*params); e != cudaSuccess) return api_result(e);
-  node->copy = *params;
-  return api_result(cudaSuccess);
+  return api_result(set_params(live_node(node), cudaGraphNodeTypeMemcpy, params, set_copy));
 }
 
 cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, const void* src,
@@ -881,64 +946,35 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemsetParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params) return api_result(cudaErrorInvalidValue);
-  if (const cudaError_t e = check_memset(*params); e != cudaSuccess) return api_result(e);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeMemset, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  n->memset = *params;
-  return api_result(cudaSuccess);
+  return api_result(
+      add_node(node, graph, deps, count, cudaGraphNodeTypeMemset, params, set_memset));
 }
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, cudaMemsetParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeMemset)
-    return api_result(cudaErrorInvalidValue);
-  *params = node->memset;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeMemset, params, &CUgraphNode_st::memset));
 }
 
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const cudaMemsetParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeMemset)
-    return api_result(cudaErrorInvalidValue);
-  if (const cudaError_t e = check_memset(*params); e != cudaSuccess) return api_result(e);
-  node->memset = *params;
-  return api_result(cudaSuccess);
+  return api_result(set_params(live_node(node), cudaGraphNodeTypeMemset, params, set_memset));
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                  const cudaGraphNode_t* deps, size_t count,
                                  const cudaHostNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !params->fn) return api_result(cudaErrorInvalidValue);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeHost, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  n->host = *params;
-  return api_result(cudaSuccess);
+  return api_result(add_node(node, graph, deps, count, cudaGraphNodeTypeHost, params, set_host));
 }
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeHost)
-    return api_result(cudaErrorInvalidValue);
-  *params = node->host;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeHost, params, &CUgraphNode_st::host));
 }
 
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !params->fn || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeHost)
-    return api_result(cudaErrorInvalidValue);
-  node->host = *params;
-  return api_result(cudaSuccess);
+  return api_result(set_params(live_node(node), cudaGraphNodeTypeHost, params, set_host));
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph,
@@ -964,55 +1000,34 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* graph) {
   std::lock_guard lock(g_mutex);
-  if (!graph || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeGraph)
-    return api_result(cudaErrorInvalidValue);
-  *graph = node->child.get();
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeGraph, graph,
+                               [](const CUgraphNode_st& n) { return n.child.get(); }));
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                         const cudaGraphNode_t* deps, size_t count,
                                         cudaEvent_t event) {
   std::lock_guard lock(g_mutex);
-  if (!event) return api_result(cudaErrorInvalidValue);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeEventRecord, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  n->event = event;
-  return api_result(cudaSuccess);
+  return api_result(
+      add_node(node, graph, deps, count, cudaGraphNodeTypeEventRecord, &event, set_event));
 }
 
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                       const cudaGraphNode_t* deps, size_t count,
                                       cudaEvent_t event) {
   std::lock_guard lock(g_mutex);
-  if (!event) return api_result(cudaErrorInvalidValue);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeWaitEvent, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  n->event = event;
-  return api_result(cudaSuccess);
+  return api_result(
+      add_node(node, graph, deps, count, cudaGraphNodeTypeWaitEvent, &event, set_event));
 }
 
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
   std::lock_guard lock(g_mutex);
-  if (!event || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeEventRecord)
-    return api_result(cudaErrorInvalidValue);
-  *event = node->event;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeEventRecord, event, &CUgraphNode_st::event));
 }
 
 cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
   std::lock_guard lock(g_mutex);
-  if (!event || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeWaitEvent)
-    return api_result(cudaErrorInvalidValue);
-  *event = node->event;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeWaitEvent, event, &CUgraphNode_st::event));
 }
 
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
@@ -1036,32 +1051,21 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
 
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  if (!params || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeMemAlloc)
-    return api_result(cudaErrorInvalidValue);
-  *params = node->alloc;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeMemAlloc, params, &CUgraphNode_st::alloc));
 }
 
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                     const cudaGraphNode_t* deps, size_t count, void* dptr) {
   std::lock_guard lock(g_mutex);
-  if (!dptr) return api_result(cudaErrorInvalidValue);
-  CUgraphNode_st* n = nullptr;
-  if (const cudaError_t e = begin_node(node, graph, deps, count, cudaGraphNodeTypeMemFree, &n);
-      e != cudaSuccess)
-    return api_result(e);
-  n->free_ptr = dptr;
-  return api_result(cudaSuccess);
+  return api_result(
+      add_node(node, graph, deps, count, cudaGraphNodeTypeMemFree, &dptr, set_free_ptr));
 }
 
+// `dptr` is where the address goes (a void**, as CUDA's signature has it).
 cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr) {
   std::lock_guard lock(g_mutex);
-  if (!dptr || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)) ||
-      node->type != cudaGraphNodeTypeMemFree)
-    return api_result(cudaErrorInvalidValue);
-  *static_cast<void**>(dptr) = node->free_ptr;
-  return api_result(cudaSuccess);
+  return api_result(get_params(node, cudaGraphNodeTypeMemFree, static_cast<void**>(dptr),
+                               &CUgraphNode_st::free_ptr));
 }
 
 cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* deps,
@@ -1071,20 +1075,17 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
   if (!params) return api_result(cudaErrorInvalidValue);
   switch (params->type) {
     case cudaGraphNodeTypeKernel: {
-      const cudaKernelNodeParamsV2& k = params->kernel;
-      cudaKernelNodeParams p = {k.func,           k.gridDim,      k.blockDim,
-                                k.sharedMemBytes, k.kernelParams, k.extra};
+      const cudaKernelNodeParams p = v1(params->kernel);
       return cudaGraphAddKernelNode(node, graph, deps, count, &p);
     }
     case cudaGraphNodeTypeMemcpy:
       return cudaGraphAddMemcpyNode(node, graph, deps, count, &params->memcpy.copyParams);
     case cudaGraphNodeTypeMemset: {
-      const cudaMemsetParamsV2& m = params->memset;
-      cudaMemsetParams p = {m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
+      const cudaMemsetParams p = v1(params->memset);
       return cudaGraphAddMemsetNode(node, graph, deps, count, &p);
     }
     case cudaGraphNodeTypeHost: {
-      cudaHostNodeParams p = {params->host.fn, params->host.userData};
+      const cudaHostNodeParams p = v1(params->host);
       return cudaGraphAddHostNode(node, graph, deps, count, &p);
     }
     case cudaGraphNodeTypeGraph:
@@ -1126,27 +1127,8 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
 
 cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams* params) {
   if (!params) return api_result(cudaErrorInvalidValue);
-  switch (params->type) {
-    case cudaGraphNodeTypeKernel: {
-      const cudaKernelNodeParamsV2& k = params->kernel;
-      cudaKernelNodeParams p = {k.func,           k.gridDim,      k.blockDim,
-                                k.sharedMemBytes, k.kernelParams, k.extra};
-      return cudaGraphKernelNodeSetParams(node, &p);
-    }
-    case cudaGraphNodeTypeMemcpy:
-      return cudaGraphMemcpyNodeSetParams(node, &params->memcpy.copyParams);
-    case cudaGraphNodeTypeMemset: {
-      const cudaMemsetParamsV2& m = params->memset;
-      cudaMemsetParams p = {m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
-      return cudaGraphMemsetNodeSetParams(node, &p);
-    }
-    case cudaGraphNodeTypeHost: {
-      cudaHostNodeParams p = {params->host.fn, params->host.userData};
-      return cudaGraphHostNodeSetParams(node, &p);
-    }
-    default:
-      return api_result(cudaErrorNotSupported);
-  }
+  std::lock_guard lock(g_mutex);
+  return api_result(set_node_params(live_node(node), *params));
 }
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
@@ -1460,19 +1442,13 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaKernelNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = exec_node(exec, node);
-  if (!params || !n || n->type != cudaGraphNodeTypeKernel) return api_result(cudaErrorInvalidValue);
-  return api_result(set_kernel(*n, *params));
+  return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeKernel, params, set_kernel));
 }
 
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemcpy3DParms* params) {
   std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = exec_node(exec, node);
-  if (!params || !n || n->type != cudaGraphNodeTypeMemcpy) return api_result(cudaErrorInvalidValue);
-  if (const cudaError_t e = check_copy(*params); e != cudaSuccess) return api_result(e);
-  n->copy = *params;
-  return api_result(cudaSuccess);
+  return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeMemcpy, params, set_copy));
 }
 
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNode_t node,
@@ -1485,21 +1461,13 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNo
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemsetParams* params) {
   std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = exec_node(exec, node);
-  if (!params || !n || n->type != cudaGraphNodeTypeMemset) return api_result(cudaErrorInvalidValue);
-  if (const cudaError_t e = check_memset(*params); e != cudaSuccess) return api_result(e);
-  n->memset = *params;
-  return api_result(cudaSuccess);
+  return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeMemset, params, set_memset));
 }
 
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                            const cudaHostNodeParams* params) {
   std::lock_guard lock(g_mutex);
-  CUgraphNode_st* n = exec_node(exec, node);
-  if (!params || !params->fn || !n || n->type != cudaGraphNodeTypeHost)
-    return api_result(cudaErrorInvalidValue);
-  n->host = *params;
-  return api_result(cudaSuccess);
+  return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeHost, params, set_host));
 }
 
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
@@ -1518,27 +1486,8 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraph
 cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                        cudaGraphNodeParams* params) {
   if (!params) return api_result(cudaErrorInvalidValue);
-  switch (params->type) {
-    case cudaGraphNodeTypeKernel: {
-      const cudaKernelNodeParamsV2& k = params->kernel;
-      cudaKernelNodeParams p = {k.func,           k.gridDim,      k.blockDim,
-                                k.sharedMemBytes, k.kernelParams, k.extra};
-      return cudaGraphExecKernelNodeSetParams(exec, node, &p);
-    }
-    case cudaGraphNodeTypeMemcpy:
-      return cudaGraphExecMemcpyNodeSetParams(exec, node, &params->memcpy.copyParams);
-    case cudaGraphNodeTypeMemset: {
-      const cudaMemsetParamsV2& m = params->memset;
-      cudaMemsetParams p = {m.dst, m.pitch, m.value, m.elementSize, m.width, m.height};
-      return cudaGraphExecMemsetNodeSetParams(exec, node, &p);
-    }
-    case cudaGraphNodeTypeHost: {
-      cudaHostNodeParams p = {params->host.fn, params->host.userData};
-      return cudaGraphExecHostNodeSetParams(exec, node, &p);
-    }
-    default:
-      return api_result(cudaErrorNotSupported);
-  }
+  std::lock_guard lock(g_mutex);
+  return api_result(set_node_params(exec_node(exec, node), *params));
 }
 
 cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,

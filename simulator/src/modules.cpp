@@ -84,15 +84,9 @@ namespace {
 
 using cudalab::rt::driver_result;
 
-std::mutex g_modules_mutex;
-std::set<CUmodule>& modules() {
-  static std::set<CUmodule> m;
+cudalab::rt::LiveHandles<CUmodule>& modules() {
+  static cudalab::rt::LiveHandles<CUmodule> m;
   return m;
-}
-
-bool live(CUmodule m) {
-  std::lock_guard lock(g_modules_mutex);
-  return m && modules().count(m);
 }
 
 // A symbol of the module by name, from its full symbol table: also the
@@ -184,8 +178,8 @@ CUresult load(CUmodule* module, const char* data, const char* api) {
   auto* m = new CUmod_st;
   m->handle = handle;
   m->name = image.name;
-  std::lock_guard lock(g_modules_mutex);
-  modules().insert(m);
+  std::lock_guard lock(modules().mutex);
+  modules().set.insert(m);
   *module = m;
   return CUDA_SUCCESS;
 }
@@ -195,9 +189,9 @@ CUresult load(CUmodule* module, const char* data, const char* api) {
 namespace cudalab::rt {
 // The functions of live modules (driver_api.cpp checks a CUfunction here).
 bool live_function(CUfunction f) {
-  std::lock_guard lock(g_modules_mutex);
+  std::lock_guard lock(modules().mutex);
   if (!f) return false;
-  for (CUmodule m : modules())
+  for (CUmodule m : modules().set)
     for (const auto& [name, fn] : m->functions)
       if (fn.get() == f) return true;
   return false;
@@ -231,19 +225,19 @@ CUresult cuModuleLoad(CUmodule* module, const char* file) {
 }
 
 CUresult cuModuleUnload(CUmodule module) {
-  std::lock_guard lock(g_modules_mutex);
-  if (!module || !modules().count(module)) return CUDA_ERROR_INVALID_HANDLE;
+  std::lock_guard lock(modules().mutex);
+  if (!module || !modules().set.count(module)) return CUDA_ERROR_INVALID_HANDLE;
   // The shared object stays loaded: a kernel's code and its registration
   // must outlive handles a program may still hold by mistake.
-  modules().erase(module);
+  modules().set.erase(module);
   delete module;
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
   if (!function || !name) return CUDA_ERROR_INVALID_VALUE;
-  if (!live(module)) return CUDA_ERROR_INVALID_HANDLE;
-  std::lock_guard lock(g_modules_mutex);
+  if (!modules().live(module)) return CUDA_ERROR_INVALID_HANDLE;
+  std::lock_guard lock(modules().mutex);
   if (auto it = module->functions.find(name); it != module->functions.end()) {
     *function = it->second.get();
     return CUDA_SUCCESS;
@@ -269,7 +263,7 @@ CUresult cuModuleGetFunction(CUfunction* function, CUmodule module, const char* 
 
 CUresult cuModuleGetGlobal(CUdeviceptr* address, size_t* bytes, CUmodule module, const char* name) {
   if (!name) return CUDA_ERROR_INVALID_VALUE;
-  if (!live(module)) return CUDA_ERROR_INVALID_HANDLE;
+  if (!modules().live(module)) return CUDA_ERROR_INVALID_HANDLE;
   void* symbol = nullptr;
   size_t size = 0;
   int type = 0;

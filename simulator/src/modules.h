@@ -11,6 +11,8 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,6 +52,18 @@ bool program_hosts_modules(std::string* why);
 // Loads a shared object built by build_module (kept in a file named by its
 // contents under the temporary folder); nullptr and `why` when it cannot.
 void* open_module_object(const std::string& object, std::string* why);
+
+// The handles of one kind that are alive (modules, NVRTC programs), and the
+// mutex that guards them.
+template <class Handle>
+struct LiveHandles {
+  std::mutex mutex;
+  std::set<Handle> set;
+  bool live(Handle h) {
+    std::lock_guard lock(mutex);
+    return h && set.count(h);
+  }
+};
 
 // Whether `f` is a function of a loaded module (modules.cpp).
 bool live_function(CUfunc_st* f);

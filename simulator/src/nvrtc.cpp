@@ -385,15 +385,11 @@ struct _nvrtcProgram {
 };
 
 namespace {
-std::mutex g_programs_mutex;
-std::set<nvrtcProgram>& programs() {
-  static std::set<nvrtcProgram> p;
+cudalab::rt::LiveHandles<nvrtcProgram>& programs() {
+  static cudalab::rt::LiveHandles<nvrtcProgram> p;
   return p;
 }
-bool valid(nvrtcProgram p) {
-  std::lock_guard lock(g_programs_mutex);
-  return p && programs().count(p);
-}
+bool valid(nvrtcProgram p) { return programs().live(p); }
 }  // namespace
 
 extern "C" {
@@ -463,8 +459,8 @@ nvrtcResult nvrtcCreateProgram(nvrtcProgram* program, const char* source, const 
     }
     p->source.headers.emplace_back(include_names[i], headers[i] ? headers[i] : "");
   }
-  std::lock_guard lock(g_programs_mutex);
-  programs().insert(p);
+  std::lock_guard lock(programs().mutex);
+  programs().set.insert(p);
   *program = p;
   return NVRTC_SUCCESS;
 }
@@ -472,8 +468,8 @@ nvrtcResult nvrtcCreateProgram(nvrtcProgram* program, const char* source, const 
 nvrtcResult nvrtcDestroyProgram(nvrtcProgram* program) {
   if (!program || !valid(*program)) return NVRTC_ERROR_INVALID_PROGRAM;
   {
-    std::lock_guard lock(g_programs_mutex);
-    programs().erase(*program);
+    std::lock_guard lock(programs().mutex);
+    programs().set.erase(*program);
   }
   delete *program;
   *program = nullptr;

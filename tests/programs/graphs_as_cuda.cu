@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "graph_nodes.h"
+
 __global__ void add_one(int* p, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] += 1;
@@ -282,22 +284,14 @@ int main() {
   cudaGraphCreate(&cg, 0);
   cudaGraphConditionalHandle handle;
   e = cudaGraphConditionalHandleCreate(&handle, cg, 1, cudaGraphCondAssignDefault);
-  cudaGraphNodeParams cp = {};
-  cp.type = cudaGraphNodeTypeConditional;
-  cp.conditional.handle = handle;
-  cp.conditional.type = cudaGraphCondTypeWhile;
-  cp.conditional.size = 1;
+  cudaGraphNodeParams cp = conditional_node(handle, cudaGraphCondTypeWhile, 1);
   cudaGraphNode_t cond;
   const cudaError_t add_cond = cudaGraphAddNode(&cond, cg, nullptr, nullptr, 0, &cp);
   cudaGraph_t body = cp.conditional.phGraph_out[0];
-  cudaGraphNodeParams bp = {};
-  bp.type = cudaGraphNodeTypeKernel;
   int limit = 5;
   void* cargs[] = {&handle, &counter, &limit};
-  bp.kernel.func = reinterpret_cast<void*>(set_condition);
-  bp.kernel.gridDim = dim3(1);
-  bp.kernel.blockDim = dim3(1);
-  bp.kernel.kernelParams = cargs;
+  cudaGraphNodeParams bp =
+      kernel_node(reinterpret_cast<void*>(set_condition), dim3(1), dim3(1), cargs);
   cudaGraphNode_t body_node;
   cudaGraphAddNode(&body_node, body, nullptr, nullptr, 0, &bp);
   cudaGraphExec_t ce;
@@ -316,20 +310,12 @@ int main() {
   cudaGraphCreate(&ig, 0);
   cudaGraphConditionalHandle ih;
   cudaGraphConditionalHandleCreate(&ih, ig, 0, 0);
-  cudaGraphNodeParams ip = {};
-  ip.type = cudaGraphNodeTypeConditional;
-  ip.conditional.handle = ih;
-  ip.conditional.type = cudaGraphCondTypeIf;
-  ip.conditional.size = 2;
+  cudaGraphNodeParams ip = conditional_node(ih, cudaGraphCondTypeIf, 2);
   cudaGraphNode_t icond;
   e = cudaGraphAddNode(&icond, ig, nullptr, nullptr, 0, &ip);
   void* count_args[] = {&counter};
-  cudaGraphNodeParams kp2 = {};
-  kp2.type = cudaGraphNodeTypeKernel;
-  kp2.kernel.func = reinterpret_cast<void*>(count);
-  kp2.kernel.gridDim = dim3(1);
-  kp2.kernel.blockDim = dim3(1);
-  kp2.kernel.kernelParams = count_args;
+  cudaGraphNodeParams kp2 =
+      kernel_node(reinterpret_cast<void*>(count), dim3(1), dim3(1), count_args);
   cudaGraphNode_t then_node;
   cudaGraphAddNode(&then_node, ip.conditional.phGraph_out[1], nullptr, nullptr, 0, &kp2);
   cudaGraphExec_t ie;

@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "../programs/graph_nodes.h"
+
 namespace {
 
 __global__ void add(int* p, int v) { p[threadIdx.x] += v; }
@@ -168,29 +170,15 @@ TEST(Graphs, ASwitchNodeRunsTheBodyItsKernelChose) {
   ASSERT_EQ(cudaGraphConditionalHandleCreate(&h, g, 0, cudaGraphCondAssignDefault), cudaSuccess);
   unsigned which = 2;
   void* cargs[] = {&h, &which};
-  cudaGraphNodeParams kp = {};
-  kp.type = cudaGraphNodeTypeKernel;
-  kp.kernel.func = reinterpret_cast<void*>(choose);
-  kp.kernel.gridDim = dim3(1);
-  kp.kernel.blockDim = dim3(1);
-  kp.kernel.kernelParams = cargs;
+  cudaGraphNodeParams kp = kernel_node(reinterpret_cast<void*>(choose), dim3(1), dim3(1), cargs);
   cudaGraphNode_t chooser, sw;
   ASSERT_EQ(cudaGraphAddNode(&chooser, g, nullptr, nullptr, 0, &kp), cudaSuccess);
-  cudaGraphNodeParams cp = {};
-  cp.type = cudaGraphNodeTypeConditional;
-  cp.conditional.handle = h;
-  cp.conditional.type = cudaGraphCondTypeSwitch;
-  cp.conditional.size = 3;
+  cudaGraphNodeParams cp = conditional_node(h, cudaGraphCondTypeSwitch, 3);
   ASSERT_EQ(cudaGraphAddNode(&sw, g, &chooser, nullptr, 1, &cp), cudaSuccess);
   for (int i = 0; i < 3; ++i) {
     int v = 10 * (i + 1);
     void* args[] = {&d, &v};
-    cudaGraphNodeParams bp = {};
-    bp.type = cudaGraphNodeTypeKernel;
-    bp.kernel.func = reinterpret_cast<void*>(add);
-    bp.kernel.gridDim = dim3(1);
-    bp.kernel.blockDim = dim3(32);
-    bp.kernel.kernelParams = args;
+    cudaGraphNodeParams bp = kernel_node(reinterpret_cast<void*>(add), dim3(1), dim3(32), args);
     cudaGraphNode_t body;
     ASSERT_EQ(cudaGraphAddNode(&body, cp.conditional.phGraph_out[i], nullptr, nullptr, 0, &bp),
               cudaSuccess);
