@@ -6,6 +6,11 @@
 // seeded ordering, Poisson draws) returns an error status and says so on
 // stderr (docs/simulator.md).
 #pragma once
+// Programs test this name to know that cuRAND's host API is included
+// (NVIDIA's helper_cuda.h, for one).
+#ifndef CURAND_H_
+#define CURAND_H_
+#endif
 
 #include <cstddef>
 
