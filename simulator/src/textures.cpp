@@ -312,6 +312,7 @@ struct Object {
   Resource res;
   cudaTextureDesc tex{};
   uint32_t border[4] = {0, 0, 0, 0};
+  double border_units[4] = {0, 0, 0, 0};  // for filtering: float value, or 16-bit units
 };
 
 // Handles are indices here, from 1, as a GPU numbers them; a destroyed
@@ -392,35 +393,52 @@ uint32_t float_bits(float f) {
   std::memcpy(&u, &f, 4);
   return u;
 }
-float bits_float(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
+}  // namespace
+
+namespace {
+double sixteen_bit_units(int64_t v, int bits, bool is_signed);
+// The border color as the texture's format holds it: integer elements get
+// the color's float bits, normalized integers the color rounded to the
+// format, floats the color; channels the format lacks are 0.
+void set_border(Object& o) {
+  const cudaChannelFormatDesc& d = o.res.desc;
+  const int n = channel_count(d);
+  const bool norm = o.tex.readMode == cudaReadModeNormalizedFloat && is_integer_format(d);
+  for (int i = 0; i < 4; ++i) {
+    float c = o.tex.borderColor[i];
+    if (i >= n) c = 0;
+    if (norm && i < n) {
+      const bool is_signed = d.f == cudaChannelFormatKindSigned;
+      const double max = is_signed ? double((int64_t(1) << (d.x - 1)) - 1)
+                                   : double((int64_t(1) << d.x) - 1);
+      const double q = std::nearbyint(std::clamp(double(c), is_signed ? -1.0 : 0.0, 1.0) * max);
+      c = std::max(float(q / max), -1.0f);
+      o.border_units[i] = sixteen_bit_units(int64_t(q), d.x, is_signed);
+    } else {
+      o.border_units[i] = c;
+    }
+    o.border[i] = i < n ? float_bits(c) : 0u;
+  }
+}
 }  // namespace
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object, const cudaResourceDesc* resource,
                                     const cudaTextureDesc* texture, const cudaResourceViewDesc*) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
-  if (!object || !texture) return api_result(cudaErrorInvalidValue);
+  if (!object) return api_result(cudaErrorInvalidValue);
   auto o = std::make_unique<Object>();
   if (const cudaError_t e = describe(resource, &o->res); e != cudaSuccess) return api_result(e);
+  if (!texture) return api_result(cudaErrorInvalidResourceHandle);  // as CUDA 13 answers
   o->tex = *texture;
   // Linear filtering returns floats: not for integer elements.
   if (texture->filterMode == cudaFilterModeLinear && is_integer_format(o->res.desc) &&
       texture->readMode == cudaReadModeElementType)
-    return api_result(cudaErrorInvalidValue);
+    return api_result(cudaErrorInvalidFilterSetting);
   if (texture->readMode == cudaReadModeNormalizedFloat && is_integer_format(o->res.desc) &&
       o->res.desc.x == 32)
-    return api_result(cudaErrorInvalidValue);
-  for (int i = 0; i < 4; ++i) {
-    const float c = texture->borderColor[i];
-    if (is_integer_format(o->res.desc) && texture->readMode == cudaReadModeElementType)
-      o->border[i] = uint32_t(int32_t(c));
-    else
-      o->border[i] = float_bits(c);
-  }
+    return api_result(cudaErrorInvalidNormSetting);
+  set_border(*o);
   *object = add_object(std::move(o));
   return api_result(cudaSuccess);
 }
@@ -469,8 +487,7 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object,
   o->surface = true;
   if (resource->resType != cudaResourceTypeArray) return api_result(cudaErrorInvalidValue);
   if (const cudaError_t e = describe(resource, &o->res); e != cudaSuccess) return api_result(e);
-  if (!(o->res.source->flags & cudaArraySurfaceLoadStore))
-    return api_result(cudaErrorInvalidValue);
+  // CUDA 13 accepts arrays made without cudaArraySurfaceLoadStore too.
   *object = add_object(std::move(o));
   return api_result(cudaSuccess);
 }
@@ -539,19 +556,26 @@ float normalized(int64_t v, int bits, bool is_signed) {
   return float(v) / float((int64_t(1) << bits) - 1);
 }
 
+// A normalized integer in the 16-bit units the GPU's filter blends in
+// (an 8-bit 255 is 65535; a signed 8-bit 127 is 32767).
+double sixteen_bit_units(int64_t v, int bits, bool is_signed) {
+  if (is_signed) {
+    const double max = double((int64_t(1) << (bits - 1)) - 1);
+    return std::max(double(v), -max) * (32767.0 / max);
+  }
+  return double(v) * (65535.0 / double((int64_t(1) << bits) - 1));
+}
+bool normalized_integers(const Object& o) {
+  return o.tex.readMode == cudaReadModeNormalizedFloat && is_integer_format(o.res.desc);
+}
+
 Texel read_texel(const Object& o, const unsigned char* p) {
   const cudaChannelFormatDesc& d = o.res.desc;
   const int n = channel_count(d);
   const bool norm = o.tex.readMode == cudaReadModeNormalizedFloat;
   Texel t{};
   for (int c = 0; c < 4; ++c) {
-    if (c >= n) {
-      // Missing channels: 0, and 1 for the fourth.
-      const bool as_float = !is_integer_format(d) || norm;
-      t.reg[c] = c == 3 ? (as_float ? float_bits(1.0f) : 1u) : 0u;
-      t.value[c] = c == 3 ? 1.0 : 0.0;
-      continue;
-    }
+    if (c >= n) continue;  // channels the format lacks read as 0
     const unsigned char* q = p + c * (d.x / 8);
     if (d.f == cudaChannelFormatKindFloat) {
       float f;
@@ -580,9 +604,8 @@ Texel read_texel(const Object& o, const unsigned char* p) {
       v = is_signed ? int64_t(int32_t(u)) : int64_t(u);
     }
     if (norm) {
-      const float f = normalized(v, d.x, is_signed);
-      t.reg[c] = float_bits(f);
-      t.value[c] = f;
+      t.reg[c] = float_bits(normalized(v, d.x, is_signed));
+      t.value[c] = sixteen_bit_units(v, d.x, is_signed);
     } else {
       t.reg[c] = uint32_t(v);
       t.value[c] = double(v);
@@ -595,7 +618,7 @@ Texel border_texel(const Object& o) {
   Texel t{};
   for (int c = 0; c < 4; ++c) {
     t.reg[c] = o.border[c];
-    t.value[c] = bits_float(o.border[c]);
+    t.value[c] = o.border_units[c];
   }
   return t;
 }
@@ -645,12 +668,11 @@ struct Axis {
   int weight;  // of i0 + 1, in 1/256
 };
 // The texel below the sample point and the weight of the one above.
-Axis linear_axis(float scaled) {
+Axis linear_axis(double scaled) {
   if (std::isnan(scaled)) scaled = 0;
-  const float b = scaled - 0.5f;
-  const float fl = std::floor(b);
-  const float frac = b - fl;
-  int w = int(std::floor(frac * 256.0f + 0.5f));
+  const double b = scaled - 0.5;
+  const double fl = std::floor(b);
+  const int w = int(std::floor((b - fl) * 256.0 + 0.5));
   return Axis{floor_index(fl), w};
 }
 
@@ -663,7 +685,7 @@ class Sampler {
     const Resource& r = o_.res;
     const bool nc = o_.tex.normalizedCoords;
     x = address(x, int64_t(r.width), o_.tex.addressMode[0], nc);
-    if (dims_ >= 2) y = address(y, int64_t(r.height), o_.tex.addressMode[1], nc);
+    y = address(y, dims_ >= 2 ? int64_t(r.height) : 1, o_.tex.addressMode[1], nc);
     if (dims_ >= 3) z = address(z, int64_t(r.depth), o_.tex.addressMode[2], nc);
     if (x < 0 || y < 0 || z < 0) return border_texel(o_);
     const size_t slice = layer_ >= 0 ? size_t(layer_) : size_t(z);
@@ -682,9 +704,14 @@ class Sampler {
   TexResult linear(const float c[3]) const {
     Axis ax[3] = {{0, 0}, {0, 0}, {0, 0}};
     for (int a = 0; a < dims_; ++a) ax[a] = linear_axis(scaled(c[a], a));
-    const int taps = 1 << dims_;
+    // A GPU filters a 1D texture as a 2D one of one row sampled at y = 0:
+    // half from the row above it, which the address mode maps to row 0 or
+    // to the border.
+    const int dims = dims_ == 1 ? 2 : dims_;
+    if (dims_ == 1) ax[1] = linear_axis(0.0);
+    const int taps = 1 << dims;
     int w[8];
-    weights(ax, w);
+    weights(ax, dims, w);
     double sum[4] = {0, 0, 0, 0};
     for (int k = 0; k < taps; ++k) {
       if (w[k] == 0) continue;
@@ -692,6 +719,16 @@ class Sampler {
       for (int ch = 0; ch < 4; ++ch) sum[ch] += double(w[k]) / 256.0 * t.value[ch];
     }
     TexResult out;
+    if (normalized_integers(o_)) {
+      // Normalized integers blend as 16-bit integers, rounded half up.
+      const bool is_signed = o_.res.desc.f == cudaChannelFormatKindSigned;
+      const double den = is_signed ? 32767.0 : 65535.0;
+      for (int ch = 0; ch < 4; ++ch) {
+        const double k = std::floor(sum[ch] + 0.5);
+        out.v[ch] = float_bits(std::max(float(k / den), -1.0f));
+      }
+      return out;
+    }
     for (int ch = 0; ch < 4; ++ch) out.v[ch] = float_bits(round_half_away(sum[ch]));
     return out;
   }
@@ -708,28 +745,27 @@ class Sampler {
   void set_dims(int d) { dims_ = d; }
 
  private:
-  float scaled(float v, int axis) const {
+  // A coordinate in texels.
+  double scaled(float v, int axis) const {
     if (!o_.tex.normalizedCoords) return v;
     const Resource& r = o_.res;
     const size_t n = axis == 0 ? r.width : axis == 1 ? r.height : r.depth;
-    return v * float(n);
+    // The GPU keeps a normalized coordinate as a fixed-point number with 21
+    // fractional bits (rounded down), then scales it exactly.
+    const double fixed = std::floor(double(v) * 2097152.0) / 2097152.0;
+    return fixed * double(n);
   }
 
   // The weights of the 2^dims taps in 1/256: products of the axes'
   // weights rounded to 1/256, halfway cases up for the taps on the
   // diagonal and down for the others (as an H100 rounds them).
-  void weights(const Axis ax[3], int w[8]) const {
+  static void weights(const Axis ax[3], int dims, int w[8]) {
     const int x1 = ax[0].weight, x0 = 256 - x1;
-    if (dims_ == 1) {
-      w[0] = x0;
-      w[1] = x1;
-      return;
-    }
     const int y1 = ax[1].weight, y0 = 256 - y1;
     const auto up = [](int p) { return (p + 128) >> 8; };
     const auto down = [](int p) { return (p + 127) >> 8; };
     int w2[4] = {up(x0 * y0), down(x1 * y0), down(x0 * y1), up(x1 * y1)};
-    if (dims_ == 2) {
+    if (dims == 2) {
       std::copy(w2, w2 + 4, w);
       return;
     }

@@ -21,6 +21,8 @@ enum cudaError {
   cudaErrorInvalidTexture = 18,
   cudaErrorInvalidTextureBinding = 19,
   cudaErrorInvalidChannelDescriptor = 20,
+  cudaErrorInvalidFilterSetting = 26,
+  cudaErrorInvalidNormSetting = 27,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
