@@ -663,6 +663,20 @@ float round_half_away(double e) {
   return e < 0 ? -m : m;
 }
 
+// An exact sum rounded to the nearest half-precision value (halfway cases
+// away from zero), as a float.
+float round_to_half(double e) {
+  if (!std::isfinite(e) || e == 0) return float(e);
+  const double a = std::fabs(e);
+  int exp = 0;
+  std::frexp(a, &exp);                     // a = m * 2^exp, m in [0.5, 1)
+  const int quantum_exp = std::max(exp - 11, -24);  // 11 significant bits, subnormals below 2^-14
+  const double q = std::ldexp(1.0, quantum_exp);
+  double r = std::floor(a / q + 0.5) * q;
+  r = std::min(r, 65504.0);
+  return float(e < 0 ? -r : r);
+}
+
 struct Axis {
   int64_t i0;
   int weight;  // of i0 + 1, in 1/256
@@ -712,7 +726,7 @@ class Sampler {
     const int taps = 1 << dims;
     int w[8];
     weights(ax, dims, w);
-    double sum[4] = {0, 0, 0, 0};
+    double sum[4] = {-0.0, -0.0, -0.0, -0.0};  // -0 stays -0, as on a GPU
     for (int k = 0; k < taps; ++k) {
       if (w[k] == 0) continue;
       const Texel t = texel(ax[0].i0 + (k & 1), ax[1].i0 + ((k >> 1) & 1), ax[2].i0 + (k >> 2));
@@ -729,7 +743,12 @@ class Sampler {
       }
       return out;
     }
-    for (int ch = 0; ch < 4; ++ch) out.v[ch] = float_bits(round_half_away(sum[ch]));
+    const bool half = o_.res.desc.f == cudaChannelFormatKindFloat && o_.res.desc.x == 16;
+    for (int ch = 0; ch < 4; ++ch) {
+      const float f = round_half_away(sum[ch]);
+      // Half floats filter to half precision.
+      out.v[ch] = float_bits(half ? round_to_half(sum[ch]) : f);
+    }
     return out;
   }
 
@@ -756,23 +775,32 @@ class Sampler {
     return fixed * double(n);
   }
 
-  // The weights of the 2^dims taps in 1/256: products of the axes'
-  // weights rounded to 1/256, halfway cases up for the taps on the
-  // diagonal and down for the others (as an H100 rounds them).
+  // The weights of the 2^dims taps in 1/256 (tap k: x + 2y + 4z): products
+  // of the axes' weights rounded to 1/256, halfway cases up for the taps on
+  // the diagonal and down for the others (as an H100 rounds them). In 3D
+  // the x-z weights are split between the two rows in y; this matches an
+  // H100 for about 96% of weights (docs/simulator.md).
   static void weights(const Axis ax[3], int dims, int w[8]) {
-    const int x1 = ax[0].weight, x0 = 256 - x1;
-    const int y1 = ax[1].weight, y0 = 256 - y1;
     const auto up = [](int p) { return (p + 128) >> 8; };
     const auto down = [](int p) { return (p + 127) >> 8; };
-    int w2[4] = {up(x0 * y0), down(x1 * y0), down(x0 * y1), up(x1 * y1)};
+    const auto pair = [&](int a1, int b1, int out[4]) {
+      const int a0 = 256 - a1, b0 = 256 - b1;
+      out[0] = up(a0 * b0);
+      out[1] = down(a1 * b0);
+      out[2] = down(a0 * b1);
+      out[3] = up(a1 * b1);
+    };
     if (dims == 2) {
-      std::copy(w2, w2 + 4, w);
+      pair(ax[0].weight, ax[1].weight, w);
       return;
     }
-    const int z1 = ax[2].weight, z0 = 256 - z1;
+    int xz[4];
+    pair(ax[0].weight, ax[2].weight, xz);
     for (int k = 0; k < 4; ++k) {
-      w[k] = up(w2[k] * z0);
-      w[4 + k] = up(w2[k] * z1);
+      const int hi = up(xz[k] * ax[1].weight), lo = xz[k] - hi;
+      const int x = k & 1, z = k >> 1;
+      w[x + 4 * z] = lo;
+      w[x + 2 + 4 * z] = hi;
     }
   }
 
@@ -782,29 +810,34 @@ class Sampler {
 };
 
 // Which face of a cube a direction points at, and where on it (normalized
-// coordinates), as the CUDA Programming Guide's cubemap table says.
+// coordinates), as the CUDA Programming Guide's cubemap table says. On ties
+// z wins over y and y over x (as an H100 picks); a zero direction reads the
+// centre of the +z face.
 int cube_face(float x, float y, float z, float* u, float* v) {
   const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
   int face;
   float s, t, m;
-  if (ax >= ay && ax >= az) {
-    face = x >= 0 ? 0 : 1;
-    m = ax;
-    s = x >= 0 ? -z : z;
+  if (az >= ax && az >= ay) {
+    face = z >= 0 ? 4 : 5;
+    m = az;
+    s = z >= 0 ? x : -x;
     t = -y;
-  } else if (ay >= az) {
+  } else if (ay >= ax) {
     face = y >= 0 ? 2 : 3;
     m = ay;
     s = x;
     t = y >= 0 ? z : -z;
   } else {
-    face = z >= 0 ? 4 : 5;
-    m = az;
-    s = z >= 0 ? x : -x;
+    face = x >= 0 ? 0 : 1;
+    m = ax;
+    s = x >= 0 ? -z : z;
     t = -y;
   }
-  *u = (s / m + 1.0f) * 0.5f;
-  *v = (t / m + 1.0f) * 0.5f;
+  float sm = s / m, tm = t / m;
+  if (std::isnan(sm)) sm = 0;
+  if (std::isnan(tm)) tm = 0;
+  *u = (sm + 1.0f) * 0.5f;
+  *v = (tm + 1.0f) * 0.5f;
   return face;
 }
 
@@ -829,7 +862,8 @@ TexResult cudalab::detail::texture_fetch(unsigned long long handle, const TexReq
   if (q.op == TexOp::cubemap) {
     const int face = cube_face(q.x, q.y, q.z, &c[0], &c[1]);
     const int layers = int(r.depth / 6);
-    const int l = q.layer < 0 ? 0 : std::clamp(q.layer, 0, layers - 1);
+    const int l = q.layer == -1 && !r.layered ? 0
+                  : int(std::min<uint32_t>(uint32_t(q.layer), uint32_t(layers) - 1));
     layer = l * 6 + face;
     dims = 2;
     // Cubemap coordinates are normalized whatever the description says.
@@ -840,7 +874,9 @@ TexResult cudalab::detail::texture_fetch(unsigned long long handle, const TexReq
     s.set_dims(2);
     return o.tex.filterMode == cudaFilterModeLinear ? s.linear(c) : s.point(c);
   }
-  if (q.layer >= 0 || r.layered) layer = std::clamp(std::max(q.layer, 0), 0, int(r.depth) - 1);
+  // A layer index is unsigned to the GPU and clamped: -1 is the last layer.
+  if (q.layer >= 0 || r.layered)
+    layer = int(std::min<uint32_t>(uint32_t(q.layer), uint32_t(r.depth) - 1));
   Sampler s(o, layer);
   s.set_dims(dims);
   if (q.op == TexOp::gather) return s.gather(c, q.comp);
