@@ -307,9 +307,15 @@ struct Resource {
   cudaResourceDesc given{};
 };
 
+enum class Format { f32, f16, s8, u8, s16, u16, s32, u32 };
+
 struct Object {
   bool surface = false;
   Resource res;
+  // The channel format, worked out once (prepare_format).
+  Format format = Format::f32;
+  int channels = 1, channel_bytes = 4;
+  bool normalized_read = false;
   cudaTextureDesc tex{};
   uint32_t border[4] = {0, 0, 0, 0};
   double border_units[4] = {0, 0, 0, 0};  // for filtering: float value, or 16-bit units
@@ -380,7 +386,25 @@ cudaError_t describe(const cudaResourceDesc* r, Resource* out) {
   return cudaSuccess;
 }
 
+void prepare_format(Object& o) {
+  const cudaChannelFormatDesc& d = o.res.desc;
+  o.channels = channel_count(d);
+  o.channel_bytes = d.x / 8;
+  const bool s = d.f == cudaChannelFormatKindSigned;
+  if (d.f == cudaChannelFormatKindFloat)
+    o.format = d.x == 16 ? Format::f16 : Format::f32;
+  else if (d.x == 8)
+    o.format = s ? Format::s8 : Format::u8;
+  else if (d.x == 16)
+    o.format = s ? Format::s16 : Format::u16;
+  else
+    o.format = s ? Format::s32 : Format::u32;
+  o.normalized_read =
+      o.tex.readMode == cudaReadModeNormalizedFloat && d.f != cudaChannelFormatKindFloat;
+}
+
 unsigned long long add_object(std::unique_ptr<Object> o) {
+  prepare_format(*o);
   std::lock_guard lock(g_mutex);
   objects().push_back(std::move(o));
   return objects().size() - 1;
@@ -569,48 +593,68 @@ bool normalized_integers(const Object& o) {
   return o.tex.readMode == cudaReadModeNormalizedFloat && is_integer_format(o.res.desc);
 }
 
-Texel read_texel(const Object& o, const unsigned char* p) {
-  const cudaChannelFormatDesc& d = o.res.desc;
-  const int n = channel_count(d);
-  const bool norm = o.tex.readMode == cudaReadModeNormalizedFloat;
-  Texel t{};
-  for (int c = 0; c < 4; ++c) {
-    if (c >= n) continue;  // channels the format lacks read as 0
-    const unsigned char* q = p + c * (d.x / 8);
-    if (d.f == cudaChannelFormatKindFloat) {
+// One channel's register value and, when filtering, its value to blend.
+template <bool kValues>
+inline void read_channel(const Object& o, const unsigned char* q, Texel& t, int c) {
+  int64_t v;
+  switch (o.format) {
+    case Format::f32: {
       float f;
-      if (d.x == 16) {
-        uint16_t h;
-        std::memcpy(&h, q, 2);
-        f = cudalab::detail::half_bits_to_float(h);
-      } else {
-        std::memcpy(&f, q, 4);
-      }
+      std::memcpy(&f, q, 4);
       t.reg[c] = float_bits(f);
-      t.value[c] = f;
-      continue;
+      if constexpr (kValues) t.value[c] = f;
+      return;
     }
-    const bool is_signed = d.f == cudaChannelFormatKindSigned;
-    int64_t v = 0;
-    if (d.x == 8)
-      v = is_signed ? int64_t(int8_t(*q)) : int64_t(*q);
-    else if (d.x == 16) {
-      uint16_t u;
-      std::memcpy(&u, q, 2);
-      v = is_signed ? int64_t(int16_t(u)) : int64_t(u);
-    } else {
-      uint32_t u;
-      std::memcpy(&u, q, 4);
-      v = is_signed ? int64_t(int32_t(u)) : int64_t(u);
+    case Format::f16: {
+      uint16_t h;
+      std::memcpy(&h, q, 2);
+      const float f = cudalab::detail::half_bits_to_float(h);
+      t.reg[c] = float_bits(f);
+      if constexpr (kValues) t.value[c] = f;
+      return;
     }
-    if (norm) {
-      t.reg[c] = float_bits(normalized(v, d.x, is_signed));
-      t.value[c] = sixteen_bit_units(v, d.x, is_signed);
-    } else {
-      t.reg[c] = uint32_t(v);
-      t.value[c] = double(v);
+    case Format::s8: v = int8_t(*q); break;
+    case Format::u8: v = *q; break;
+    case Format::s16: {
+      int16_t x;
+      std::memcpy(&x, q, 2);
+      v = x;
+      break;
+    }
+    case Format::u16: {
+      uint16_t x;
+      std::memcpy(&x, q, 2);
+      v = x;
+      break;
+    }
+    case Format::s32: {
+      int32_t x;
+      std::memcpy(&x, q, 4);
+      v = x;
+      break;
+    }
+    default: {
+      uint32_t x;
+      std::memcpy(&x, q, 4);
+      v = x;
+      break;
     }
   }
+  if (o.normalized_read) {
+    const bool is_signed = o.res.desc.f == cudaChannelFormatKindSigned;
+    t.reg[c] = float_bits(normalized(v, o.res.desc.x, is_signed));
+    if constexpr (kValues) t.value[c] = sixteen_bit_units(v, o.res.desc.x, is_signed);
+  } else {
+    t.reg[c] = uint32_t(v);
+    if constexpr (kValues) t.value[c] = double(v);
+  }
+}
+
+template <bool kValues = true>
+Texel read_texel(const Object& o, const unsigned char* p) {
+  Texel t;
+  std::memset(&t, 0, sizeof t);  // channels the format lacks read as 0
+  for (int c = 0; c < o.channels; ++c) read_channel<kValues>(o, p + c * o.channel_bytes, t, c);
   return t;
 }
 
@@ -646,21 +690,29 @@ int64_t address(int64_t i, int64_t size, cudaTextureAddressMode mode, bool norma
 }
 
 int64_t floor_index(double v) {
-  if (std::isnan(v)) return 0;
-  v = std::floor(v);
-  return int64_t(std::clamp(v, -4.0e18, 4.0e18));
+  if (!(v == v)) return 0;  // NaN
+  if (v >= 4.0e18) return int64_t(4.0e18);
+  if (v <= -4.0e18) return int64_t(-4.0e18);
+  const int64_t i = int64_t(v);
+  return double(i) > v ? i - 1 : i;
 }
 
 // A float rounded from an exact sum, halfway cases away from zero, as the
 // GPU's filter rounds.
 float round_half_away(double e) {
-  if (!std::isfinite(e)) return float(e);
+  float r = float(e);  // to nearest, ties to even
   const double a = std::fabs(e);
-  float lo = float(a);
-  if (double(lo) > a) lo = std::nextafter(lo, 0.0f);
-  const float hi = std::nextafter(lo, INFINITY);
-  const float m = (a - double(lo) >= double(hi) - a) ? hi : lo;
-  return e < 0 ? -m : m;
+  if (a >= 1.1754943508222875e-38 && a < 3.4028234663852886e+38) {
+    // A tie has exactly the bit below a float's last one set in the
+    // double's mantissa, and none under it.
+    uint64_t b;
+    std::memcpy(&b, &e, 8);
+    if ((b & 0x1FFFFFFFu) != 0x10000000u) return r;
+  } else if (!std::isfinite(e) || a == 0) {
+    return r;
+  }
+  if (std::fabs(double(r)) < a) r = std::nextafter(r, e < 0 ? -INFINITY : INFINITY);
+  return r;
 }
 
 // An exact sum rounded to the nearest half-precision value (halfway cases
@@ -695,6 +747,7 @@ class Sampler {
   Sampler(const Object& o, int layer_or_face) : o_(o), layer_(layer_or_face) {}
 
   // The texel at (x, y, z) after the address modes, or the border.
+  template <bool kValues = true>
   Texel texel(int64_t x, int64_t y, int64_t z) const {
     const Resource& r = o_.res;
     const bool nc = o_.tex.normalizedCoords;
@@ -703,13 +756,14 @@ class Sampler {
     if (dims_ >= 3) z = address(z, int64_t(r.depth), o_.tex.addressMode[2], nc);
     if (x < 0 || y < 0 || z < 0) return border_texel(o_);
     const size_t slice = layer_ >= 0 ? size_t(layer_) : size_t(z);
-    return read_texel(o_, r.base + slice * r.slice + size_t(y) * r.pitch + size_t(x) * r.element);
+    return read_texel<kValues>(o_, r.base + slice * r.slice + size_t(y) * r.pitch +
+                                       size_t(x) * r.element);
   }
 
   TexResult point(const float c[3]) const {
     int64_t i[3] = {0, 0, 0};
     for (int a = 0; a < dims_; ++a) i[a] = floor_index(scaled(c[a], a));
-    const Texel t = texel(i[0], i[1], i[2]);
+    const Texel t = texel<false>(i[0], i[1], i[2]);
     TexResult out;
     std::memcpy(out.v, t.reg, sizeof out.v);
     return out;
@@ -841,6 +895,63 @@ int cube_face(float x, float y, float z, float* u, float* v) {
   return face;
 }
 
+// The texel of a 2D texture at (x, y), after the address modes; nullptr
+// for the border.
+inline const unsigned char* texel_2d(const Object& o, int64_t x, int64_t y) {
+  const Resource& r = o.res;
+  const bool nc = o.tex.normalizedCoords;
+  x = address(x, int64_t(r.width), o.tex.addressMode[0], nc);
+  y = address(y, int64_t(r.height), o.tex.addressMode[1], nc);
+  if (x < 0 || y < 0) return nullptr;
+  return r.base + size_t(y) * r.pitch + size_t(x) * r.element;
+}
+
+inline double texels_2d(const Object& o, float v, int axis) {
+  if (!o.tex.normalizedCoords) return v;
+  const double fixed = std::floor(double(v) * 2097152.0) / 2097152.0;
+  return fixed * double(axis == 0 ? o.res.width : o.res.height);
+}
+
+TexResult fast_point_2d(const Object& o, float fx, float fy) {
+  const unsigned char* p =
+      texel_2d(o, floor_index(texels_2d(o, fx, 0)), floor_index(texels_2d(o, fy, 1)));
+  TexResult out;
+  if (!p) {
+    std::memcpy(out.v, o.border, sizeof out.v);
+    return out;
+  }
+  const Texel t = read_texel<false>(o, p);
+  std::memcpy(out.v, t.reg, sizeof out.v);
+  return out;
+}
+
+// Linear filtering of 32-bit floats: the same arithmetic as
+// Sampler::linear, without its generality.
+TexResult fast_linear_2d(const Object& o, float fx, float fy) {
+  const Axis ax = linear_axis(texels_2d(o, fx, 0)), ay = linear_axis(texels_2d(o, fy, 1));
+  const int x1 = ax.weight, x0 = 256 - x1, y1 = ay.weight, y0 = 256 - y1;
+  const int w[4] = {(x0 * y0 + 128) >> 8, (x1 * y0 + 127) >> 8, (x0 * y1 + 127) >> 8,
+                    (x1 * y1 + 128) >> 8};
+  double sum[4] = {-0.0, -0.0, -0.0, -0.0};
+  const int n = o.channels;
+  for (int k = 0; k < 4; ++k) {
+    if (w[k] == 0) continue;
+    const double wk = double(w[k]) * (1.0 / 256.0);
+    const unsigned char* p = texel_2d(o, ax.i0 + (k & 1), ay.i0 + (k >> 1));
+    for (int c = 0; c < n; ++c) {
+      float v;
+      if (p)
+        std::memcpy(&v, p + 4 * c, 4);
+      else
+        std::memcpy(&v, &o.border[c], 4);
+      sum[c] += wk * double(v);
+    }
+  }
+  TexResult out;
+  for (int c = 0; c < 4; ++c) out.v[c] = c < n ? float_bits(round_half_away(sum[c])) : 0u;
+  return out;
+}
+
 }  // namespace
 
 TexResult cudalab::detail::texture_fetch(unsigned long long handle, const TexRequest& q) {
@@ -850,12 +961,19 @@ TexResult cudalab::detail::texture_fetch(unsigned long long handle, const TexReq
   if (q.op == TexOp::fetch1d) {
     if (r.kind != Resource::linear) return zero;
     if (q.index < 0 || size_t(q.index) >= r.width) return zero;
-    const Texel t = read_texel(o, r.base + size_t(q.index) * r.element);
+    const Texel t = read_texel<false>(o, r.base + size_t(q.index) * r.element);
     TexResult out;
     std::memcpy(out.v, t.reg, sizeof out.v);
     return out;
   }
   if (r.kind == Resource::linear) return zero;
+  // The common cases first: 2D textures of one image (what image filters
+  // read), point sampled, or linearly filtered when they hold floats.
+  if (q.op == TexOp::sample && q.dims == 2 && q.layer < 0 && r.dims == 2 && !r.layered &&
+      !r.cubemap) {
+    if (o.tex.filterMode == cudaFilterModePoint) return fast_point_2d(o, q.x, q.y);
+    if (o.format == Format::f32) return fast_linear_2d(o, q.x, q.y);
+  }
   int layer = -1;
   float c[3] = {q.x, q.y, q.z};
   int dims = q.dims;
