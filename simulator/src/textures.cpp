@@ -27,7 +27,7 @@ struct cudaArray {
   cudaChannelFormatDesc desc{};
   cudaExtent extent{};  // as allocated: height 0 for 1D, depth 0 for 2D
   unsigned flags = 0;
-  size_t element = 0;  // bytes per element
+  size_t element = 0;                       // bytes per element
   size_t width = 0, height = 0, depth = 0;  // at least 1 each; depth counts layers and faces
   std::vector<unsigned char> data;
   size_t row_bytes() const { return width * element; }
@@ -108,7 +108,9 @@ cudaError_t make_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, cuda
   return cudaSuccess;
 }
 
-bool kind_ok(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
+bool kind_ok(cudaMemcpyKind kind) {
+  return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+}
 
 }  // namespace
 
@@ -240,13 +242,12 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset,
   cudaArray* a = find_array(dst);
   if (!a) return api_result(cudaErrorInvalidValue);
   if (!kind_ok(kind)) return api_result(cudaErrorInvalidMemcpyDirection);
-  return api_result(linear_array_copy(a, w_offset, h_offset,
-                                      const_cast<char*>(static_cast<const char*>(src)), count,
-                                      true));
+  return api_result(linear_array_copy(
+      a, w_offset, h_offset, const_cast<char*>(static_cast<const char*>(src)), count, true));
 }
 
-cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t w_offset,
-                                size_t h_offset, size_t count, cudaMemcpyKind kind) {
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                size_t count, cudaMemcpyKind kind) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   cudaArray* a = find_array(src);
   if (!a) return api_result(cudaErrorInvalidValue);
@@ -300,7 +301,7 @@ struct Resource {
   cudaChannelFormatDesc desc{};
   size_t element = 0;
   size_t width = 1, height = 1, depth = 1;  // depth: slices, layers or faces
-  size_t pitch = 0, slice = 0;             // bytes
+  size_t pitch = 0, slice = 0;              // bytes
   bool layered = false, cubemap = false;
   int dims = 1;  // of the array: 1, 2 or 3
   cudaArray* source = nullptr;
@@ -347,7 +348,9 @@ cudaError_t describe(const cudaResourceDesc* r, Resource* out) {
       res.slice = res.pitch * a->height;
       res.layered = a->flags & cudaArrayLayered;
       res.cubemap = a->flags & cudaArrayCubemap;
-      res.dims = a->extent.height == 0 ? 1 : (a->extent.depth == 0 || res.layered || res.cubemap) ? 2 : 3;
+      res.dims = a->extent.height == 0                                  ? 1
+                 : (a->extent.depth == 0 || res.layered || res.cubemap) ? 2
+                                                                        : 3;
       res.source = a;
       break;
     }
@@ -434,8 +437,8 @@ void set_border(Object& o) {
     if (i >= n) c = 0;
     if (norm && i < n) {
       const bool is_signed = d.f == cudaChannelFormatKindSigned;
-      const double max = is_signed ? double((int64_t(1) << (d.x - 1)) - 1)
-                                   : double((int64_t(1) << d.x) - 1);
+      const double max =
+          is_signed ? double((int64_t(1) << (d.x - 1)) - 1) : double((int64_t(1) << d.x) - 1);
       const double q = std::nearbyint(std::clamp(double(c), is_signed ? -1.0 : 0.0, 1.0) * max);
       c = std::max(float(q / max), -1.0f);
       o.border_units[i] = sixteen_bit_units(int64_t(q), d.x, is_signed);
@@ -503,8 +506,7 @@ cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* texture, cudaTextur
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object,
-                                    const cudaResourceDesc* resource) {
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object, const cudaResourceDesc* resource) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (!object || !resource) return api_result(cudaErrorInvalidValue);
   auto o = std::make_unique<Object>();
@@ -538,12 +540,12 @@ namespace {
   const RuntimeScope runtime;
   const Launch& l = *tl_block->launch;
   const uint3 b = tl_block->index, t = tl_thread->index;
-  stop_launch_from_thread(
-      error, launch_heading(l) + " stopped in thread (" + std::to_string(t.x) + "," +
-                 std::to_string(t.y) + "," + std::to_string(t.z) + ") of block (" +
-                 std::to_string(b.x) + "," + std::to_string(b.y) + "," + std::to_string(b.z) +
-                 "): " + what + "; every later CUDA call returns " + cudaGetErrorName(error) +
-                 "\n");
+  stop_launch_from_thread(error, launch_heading(l) + " stopped in thread (" + std::to_string(t.x) +
+                                     "," + std::to_string(t.y) + "," + std::to_string(t.z) +
+                                     ") of block (" + std::to_string(b.x) + "," +
+                                     std::to_string(b.y) + "," + std::to_string(b.z) +
+                                     "): " + what + "; every later CUDA call returns " +
+                                     cudaGetErrorName(error) + "\n");
 }
 
 // During a launch the table does not change (the host waits): no lock.
@@ -613,8 +615,12 @@ inline void read_channel(const Object& o, const unsigned char* q, Texel& t, int 
       if constexpr (kValues) t.value[c] = f;
       return;
     }
-    case Format::s8: v = int8_t(*q); break;
-    case Format::u8: v = *q; break;
+    case Format::s8:
+      v = int8_t(*q);
+      break;
+    case Format::u8:
+      v = *q;
+      break;
     case Format::s16: {
       int16_t x;
       std::memcpy(&x, q, 2);
@@ -721,7 +727,7 @@ float round_to_half(double e) {
   if (!std::isfinite(e) || e == 0) return float(e);
   const double a = std::fabs(e);
   int exp = 0;
-  std::frexp(a, &exp);                     // a = m * 2^exp, m in [0.5, 1)
+  std::frexp(a, &exp);                              // a = m * 2^exp, m in [0.5, 1)
   const int quantum_exp = std::max(exp - 11, -24);  // 11 significant bits, subnormals below 2^-14
   const double q = std::ldexp(1.0, quantum_exp);
   double r = std::floor(a / q + 0.5) * q;
@@ -756,8 +762,8 @@ class Sampler {
     if (dims_ >= 3) z = address(z, int64_t(r.depth), o_.tex.addressMode[2], nc);
     if (x < 0 || y < 0 || z < 0) return border_texel(o_);
     const size_t slice = layer_ >= 0 ? size_t(layer_) : size_t(z);
-    return read_texel<kValues>(o_, r.base + slice * r.slice + size_t(y) * r.pitch +
-                                       size_t(x) * r.element);
+    return read_texel<kValues>(
+        o_, r.base + slice * r.slice + size_t(y) * r.pitch + size_t(x) * r.element);
   }
 
   TexResult point(const float c[3]) const {
@@ -980,8 +986,9 @@ TexResult cudalab::detail::texture_fetch(unsigned long long handle, const TexReq
   if (q.op == TexOp::cubemap) {
     const int face = cube_face(q.x, q.y, q.z, &c[0], &c[1]);
     const int layers = int(r.depth / 6);
-    const int l = q.layer == -1 && !r.layered ? 0
-                  : int(std::min<uint32_t>(uint32_t(q.layer), uint32_t(layers) - 1));
+    const int l = q.layer == -1 && !r.layered
+                      ? 0
+                      : int(std::min<uint32_t>(uint32_t(q.layer), uint32_t(layers) - 1));
     layer = l * 6 + face;
     dims = 2;
     // Cubemap coordinates are normalized whatever the description says.
@@ -1018,12 +1025,12 @@ void cudalab::detail::surface_access(unsigned long long handle, SurfDims dims, i
   }
   if (dims == SurfDims::d1) iy = 0;
   if (ix % int64_t(size) != 0)
-    kernel_fault(cudaErrorMisalignedAddress,
-                 "a surface access at byte " + std::to_string(x) +
-                     ", not a multiple of its size (" + std::to_string(size) + " bytes)");
+    kernel_fault(cudaErrorMisalignedAddress, "a surface access at byte " + std::to_string(x) +
+                                                 ", not a multiple of its size (" +
+                                                 std::to_string(size) + " bytes)");
   const int64_t row = int64_t(r.width * r.element);
-  const bool inside = ix >= 0 && ix + int64_t(size) <= row && iy >= 0 && iy < ny && iz >= 0 &&
-                      iz < nz;
+  const bool inside =
+      ix >= 0 && ix + int64_t(size) <= row && iy >= 0 && iy < ny && iz >= 0 && iz < nz;
   (void)layered;
   if (!inside) {
     if (mode == cudaBoundaryModeZero) {
@@ -1035,13 +1042,14 @@ void cudalab::detail::surface_access(unsigned long long handle, SurfDims dims, i
       iy = std::clamp<int64_t>(iy, 0, ny - 1);
       iz = std::clamp<int64_t>(iz, 0, nz - 1);
     } else {
-      kernel_fault(cudaErrorIllegalAddress,
-                   "a surface access outside the array (x " + std::to_string(x) + " bytes, y " +
-                       std::to_string(y) + ", z " + std::to_string(z) + ") with cudaBoundaryModeTrap");
+      kernel_fault(cudaErrorIllegalAddress, "a surface access outside the array (x " +
+                                                std::to_string(x) + " bytes, y " +
+                                                std::to_string(y) + ", z " + std::to_string(z) +
+                                                ") with cudaBoundaryModeTrap");
     }
   }
-  unsigned char* p = const_cast<unsigned char*>(r.base) + size_t(iz) * r.slice +
-                     size_t(iy) * r.pitch + size_t(ix);
+  unsigned char* p =
+      const_cast<unsigned char*>(r.base) + size_t(iz) * r.slice + size_t(iy) * r.pitch + size_t(ix);
   if (write)
     std::memcpy(p, data, size);
   else

@@ -161,8 +161,8 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_offset_dst, size_
                                      cudaMemcpyKind kind = cudaMemcpyDeviceToDevice);
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src,
                               size_t count, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t w_offset,
-                                size_t h_offset, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                size_t count, cudaMemcpyKind kind);
 inline cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset,
                                             const void* src, size_t spitch, size_t width,
                                             size_t height, cudaMemcpyKind kind,
@@ -194,21 +194,20 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t object);
 cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* resource,
                                              cudaTextureObject_t object);
 cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* texture, cudaTextureObject_t object);
-cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object,
-                                    const cudaResourceDesc* resource);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* object, const cudaResourceDesc* resource);
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t object);
 cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* resource,
                                              cudaSurfaceObject_t object);
 
 // ---- fetches -----------------------------------------------------------------------------------
-#define CUDALAB_TEX_FN(name, params, call)                       \
-  template <class T>                                            \
-  T name params {                                               \
-    return cudalab::detail::texture_result_as<T>(call);         \
-  }                                                             \
-  template <class T>                                            \
-  void name(T* result, CUDALAB_TEX_UNPAREN params) {            \
-    *result = cudalab::detail::texture_result_as<T>(call);      \
+#define CUDALAB_TEX_FN(name, params, call)                 \
+  template <class T>                                       \
+  T name params {                                          \
+    return cudalab::detail::texture_result_as<T>(call);    \
+  }                                                        \
+  template <class T>                                       \
+  void name(T* result, CUDALAB_TEX_UNPAREN params) {       \
+    *result = cudalab::detail::texture_result_as<T>(call); \
   }
 #define CUDALAB_TEX_UNPAREN(...) __VA_ARGS__
 
@@ -251,7 +250,8 @@ CUDALAB_TEX_FN(tex2Dgather, (cudaTextureObject_t t, float x, float y, int comp =
 #undef CUDALAB_TEX_FN
 #undef CUDALAB_TEX_UNPAREN
 
-// ---- surfaces: x in bytes ------------------------------------------------------------------------
+// ---- surfaces: x in bytes
+// ------------------------------------------------------------------------
 #define CUDALAB_SURF_FN(read_name, write_name, dims, params, args)                                 \
   template <class T>                                                                               \
   T read_name(cudaSurfaceObject_t s, CUDALAB_SURF_UNPAREN params,                                  \
@@ -321,9 +321,8 @@ cudaError_t bind_reference(const textureReference* reference, int read_mode,
                            const cudaResourceDesc& resource, size_t* offset);
 cudaError_t unbind_reference(const textureReference* reference);
 template <class T, cudaTextureReadMode mode>
-using ReferenceResult =
-    std::conditional_t<mode == cudaReadModeElementType, T,
-                       typename FloatVector<VecTraits<T>::count>::type>;
+using ReferenceResult = std::conditional_t<mode == cudaReadModeElementType, T,
+                                           typename FloatVector<VecTraits<T>::count>::type>;
 }  // namespace cudalab::detail
 
 cudaError_t cudaBindTexture(size_t* offset, const textureReference* reference, const void* ptr,
@@ -386,13 +385,13 @@ cudaError_t cudaUnbindTexture(const texture<T, dim, mode>& tex) {
   return cudalab::detail::unbind_reference(&tex);
 }
 
-#define CUDALAB_REF_FN(name, dim_value, op, dims, params, x, y, z, layer, index)           \
-  template <class T, cudaTextureReadMode mode>                                             \
-  cudalab::detail::ReferenceResult<T, mode> name(const texture<T, dim_value, mode>& tex,   \
-                                                 CUDALAB_REF_UNPAREN params) {             \
-    using R = cudalab::detail::ReferenceResult<T, mode>;                                   \
-    return cudalab::detail::texture_result_as<R>(                                          \
-        cudalab::detail::fetch(cudalab::detail::reference_object(&tex),                    \
+#define CUDALAB_REF_FN(name, dim_value, op, dims, params, x, y, z, layer, index)             \
+  template <class T, cudaTextureReadMode mode>                                               \
+  cudalab::detail::ReferenceResult<T, mode> name(const texture<T, dim_value, mode>& tex,     \
+                                                 CUDALAB_REF_UNPAREN params) {               \
+    using R = cudalab::detail::ReferenceResult<T, mode>;                                     \
+    return cudalab::detail::texture_result_as<R>(                                            \
+        cudalab::detail::fetch(cudalab::detail::reference_object(&tex),                      \
                                cudalab::detail::TexOp::op, dims, x, y, z, layer, 0, index)); \
   }
 #define CUDALAB_REF_UNPAREN(...) __VA_ARGS__

@@ -47,26 +47,26 @@ struct VecTraits {
   using scalar = T;
   static constexpr int count = 1;
 };
-#define CUDALAB_VEC_TRAITS(base, scalar_type)       \
-  template <>                                       \
-  struct VecTraits<base##1> {                       \
-    using scalar = scalar_type;                     \
-    static constexpr int count = 1;                 \
-  };                                                \
-  template <>                                       \
-  struct VecTraits<base##2> {                       \
-    using scalar = scalar_type;                     \
-    static constexpr int count = 2;                 \
-  };                                                \
-  template <>                                       \
-  struct VecTraits<base##3> {                       \
-    using scalar = scalar_type;                     \
-    static constexpr int count = 3;                 \
-  };                                                \
-  template <>                                       \
-  struct VecTraits<base##4> {                       \
-    using scalar = scalar_type;                     \
-    static constexpr int count = 4;                 \
+#define CUDALAB_VEC_TRAITS(base, scalar_type) \
+  template <>                                 \
+  struct VecTraits<base##1> {                 \
+    using scalar = scalar_type;               \
+    static constexpr int count = 1;           \
+  };                                          \
+  template <>                                 \
+  struct VecTraits<base##2> {                 \
+    using scalar = scalar_type;               \
+    static constexpr int count = 2;           \
+  };                                          \
+  template <>                                 \
+  struct VecTraits<base##3> {                 \
+    using scalar = scalar_type;               \
+    static constexpr int count = 3;           \
+  };                                          \
+  template <>                                 \
+  struct VecTraits<base##4> {                 \
+    using scalar = scalar_type;               \
+    static constexpr int count = 4;           \
   };
 CUDALAB_VEC_TRAITS(char, signed char)
 CUDALAB_VEC_TRAITS(uchar, unsigned char)
