@@ -61,9 +61,16 @@ size_t element_bytes(const cudaChannelFormatDesc& d) {
 
 // ---- arrays ------------------------------------------------------------------------------------
 std::mutex g_mutex;
-std::unordered_map<const cudaArray*, std::unique_ptr<cudaArray>>& arrays() {
-  static std::unordered_map<const cudaArray*, std::unique_ptr<cudaArray>> a;
+// Shared: a texture or surface object keeps its array's texels alive
+// after cudaFreeArray, so a fetch through it never reads freed memory.
+std::unordered_map<const cudaArray*, std::shared_ptr<cudaArray>>& arrays() {
+  static std::unordered_map<const cudaArray*, std::shared_ptr<cudaArray>> a;
   return a;
+}
+std::shared_ptr<cudaArray> shared_array(const cudaArray* a) {
+  std::lock_guard lock(g_mutex);
+  auto it = arrays().find(a);
+  return it == arrays().end() ? nullptr : it->second;
 }
 cudaArray* find_array(const cudaArray* a) {
   std::lock_guard lock(g_mutex);
@@ -87,7 +94,7 @@ cudaError_t make_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, cuda
   }
   if ((flags & cudaArrayLayered) && e.depth == 0) return cudaErrorInvalidValue;
   if (e.depth > 0 && e.height == 0 && !(flags & cudaArrayLayered)) return cudaErrorInvalidValue;
-  auto a = std::make_unique<cudaArray>();
+  auto a = std::make_shared<cudaArray>();
   a->desc = *desc;
   a->extent = e;
   a->flags = flags;
@@ -305,6 +312,7 @@ struct Resource {
   bool layered = false, cubemap = false;
   int dims = 1;  // of the array: 1, 2 or 3
   cudaArray* source = nullptr;
+  std::shared_ptr<cudaArray> keep;  // the array's texels, alive as long as the object
   cudaResourceDesc given{};
 };
 
@@ -335,7 +343,8 @@ cudaError_t describe(const cudaResourceDesc* r, Resource* out) {
   res.given = *r;
   switch (r->resType) {
     case cudaResourceTypeArray: {
-      cudaArray* a = find_array(r->res.array.array);
+      res.keep = shared_array(r->res.array.array);
+      cudaArray* a = res.keep.get();
       if (!a) return cudaErrorInvalidResourceHandle;
       res.kind = Resource::array;
       res.base = a->data.data();

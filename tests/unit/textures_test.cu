@@ -164,6 +164,34 @@ TEST(Textures, ReferencesReadAsTextureObjects) {
 }
 
 __global__ void fetch_through(cudaTextureObject_t t, float* out) { *out = tex1D<float>(t, 0.5f); }
+
+TEST(Textures, AnObjectOutlivesItsFreedArray) {
+  cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+  cudaArray_t a;
+  ASSERT_EQ(cudaMallocArray(&a, &d, 4), cudaSuccess);
+  const float v[4] = {2.5f, 3, 4, 5};
+  ASSERT_EQ(cudaMemcpy2DToArray(a, 0, 0, v, sizeof v, sizeof v, 1, cudaMemcpyHostToDevice),
+            cudaSuccess);
+  cudaResourceDesc r;
+  std::memset(&r, 0, sizeof r);
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = a;
+  cudaTextureDesc td;
+  std::memset(&td, 0, sizeof td);
+  cudaTextureObject_t t = 0;
+  ASSERT_EQ(cudaCreateTextureObject(&t, &r, &td, nullptr), cudaSuccess);
+  ASSERT_EQ(cudaFreeArray(a), cudaSuccess);
+  EXPECT_EQ(cudaFreeArray(a), cudaErrorInvalidValue) << "freed twice";
+  float* out;
+  ASSERT_EQ(cudaMalloc(&out, sizeof(float)), cudaSuccess);
+  fetch_through<<<1, 1>>>(t, out);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  float h = 0;
+  cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h, 2.5f) << "the object still reads the texels it was made over";
+  EXPECT_EQ(cudaDestroyTextureObject(t), cudaSuccess);
+  cudaFree(out);
+}
 __global__ void write_outside(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, 400, 0); }
 
 TEST(Textures, BadHandlesAndTrapsFaultTheKernel) {
