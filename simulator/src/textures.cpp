@@ -786,7 +786,15 @@ class Sampler {
 
   TexResult linear(const float c[3]) const {
     Axis ax[3] = {{0, 0}, {0, 0}, {0, 0}};
-    for (int a = 0; a < dims_; ++a) ax[a] = linear_axis(scaled(c[a], a));
+    for (int a = 0; a < dims_; ++a) {
+      double t = scaled(c[a], a);
+      if (dims_ == 3 && o_.tex.addressMode[a] == cudaAddressModeClamp) {
+        const Resource& r = o_.res;
+        const double n = double(a == 0 ? r.width : a == 1 ? r.height : r.depth);
+        t = std::clamp(t, 0.5, n - 0.5);
+      }
+      ax[a] = linear_axis(t);
+    }
     // A GPU filters a 1D texture as a 2D one of one row sampled at y = 0:
     // half from the row above it, which the address mode maps to row 0 or
     // to the border.
@@ -844,31 +852,30 @@ class Sampler {
     return fixed * double(n);
   }
 
-  // The weights of the 2^dims taps in 1/256 (tap k: x + 2y + 4z): products
-  // of the axes' weights rounded to 1/256, halfway cases up for the taps on
-  // the diagonal and down for the others (as an H100 rounds them). In 3D
-  // the x-z weights are split between the two rows in y; this matches an
-  // H100 for about 96% of weights (docs/simulator.md).
+  // The weights of the 2^dims taps in 1/256 (tap k: x + 2y + 4z), as an
+  // H100 rounds them. In 2D, the products of the axes' weights rounded to
+  // 1/256, halfway cases up for the (0,0) and (1,1) taps and down for the
+  // others. In 3D, the x-z products are rounded that way (halfway cases up
+  // where x is 1), and each is then split between the two rows in y: the
+  // share of y = 1 rounded (halfway up where x is 1), the rest to y = 0.
   static void weights(const Axis ax[3], int dims, int w[8]) {
     const auto up = [](int p) { return (p + 128) >> 8; };
     const auto down = [](int p) { return (p + 127) >> 8; };
-    const auto pair = [&](int a1, int b1, int out[4]) {
-      const int a0 = 256 - a1, b0 = 256 - b1;
-      out[0] = up(a0 * b0);
-      out[1] = down(a1 * b0);
-      out[2] = down(a0 * b1);
-      out[3] = up(a1 * b1);
-    };
     if (dims == 2) {
-      pair(ax[0].weight, ax[1].weight, w);
+      const int x1 = ax[0].weight, x0 = 256 - x1, y1 = ax[1].weight, y0 = 256 - y1;
+      w[0] = up(x0 * y0);
+      w[1] = down(x1 * y0);
+      w[2] = down(x0 * y1);
+      w[3] = up(x1 * y1);
       return;
     }
-    int xz[4];
-    pair(ax[0].weight, ax[2].weight, xz);
+    const int x1 = ax[0].weight, x0 = 256 - x1, z1 = ax[2].weight, z0 = 256 - z1;
+    const int xz[4] = {down(x0 * z0), up(x1 * z0), down(x0 * z1), up(x1 * z1)};
     for (int k = 0; k < 4; ++k) {
-      const int hi = up(xz[k] * ax[1].weight), lo = xz[k] - hi;
       const int x = k & 1, z = k >> 1;
-      w[x + 4 * z] = lo;
+      const int share = xz[k] * ax[1].weight;
+      const int hi = x ? up(share) : down(share);
+      w[x + 4 * z] = xz[k] - hi;
       w[x + 2 + 4 * z] = hi;
     }
   }
