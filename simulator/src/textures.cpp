@@ -1098,6 +1098,9 @@ cudaError_t cudalab::detail::bind_reference(const textureReference* ref, int rea
   cudaTextureDesc td{};
   for (int i = 0; i < 3; ++i) td.addressMode[i] = ref->addressMode[i];
   td.filterMode = ref->filterMode;
+  // A bind through a textureReference* takes the read mode the reference
+  // was declared with.
+  if (read_mode < 0) read_mode = ref->__cudaReserved[0] > 0 ? ref->__cudaReserved[0] - 1 : 0;
   td.readMode = cudaTextureReadMode(read_mode);
   td.normalizedCoords = ref->normalized;
   auto o = std::make_unique<Object>();
@@ -1143,7 +1146,7 @@ cudaError_t cudaBindTexture(size_t* offset, const textureReference* reference, c
   r.res.linear.devPtr = const_cast<void*>(ptr);
   r.res.linear.desc = *desc;
   r.res.linear.sizeInBytes = size;
-  return cudalab::detail::bind_reference(reference, cudaReadModeElementType, r, offset);
+  return cudalab::detail::bind_reference(reference, -1, r, offset);
 }
 
 cudaError_t cudaBindTexture2D(size_t* offset, const textureReference* reference, const void* ptr,
@@ -1157,7 +1160,7 @@ cudaError_t cudaBindTexture2D(size_t* offset, const textureReference* reference,
   r.res.pitch2D.width = width;
   r.res.pitch2D.height = height;
   r.res.pitch2D.pitchInBytes = pitch;
-  return cudalab::detail::bind_reference(reference, cudaReadModeElementType, r, offset);
+  return cudalab::detail::bind_reference(reference, -1, r, offset);
 }
 
 cudaError_t cudaBindTextureToArray(const textureReference* reference, cudaArray_const_t array,
@@ -1165,7 +1168,7 @@ cudaError_t cudaBindTextureToArray(const textureReference* reference, cudaArray_
   cudaResourceDesc r{};
   r.resType = cudaResourceTypeArray;
   r.res.array.array = const_cast<cudaArray_t>(array);
-  return cudalab::detail::bind_reference(reference, cudaReadModeElementType, r, nullptr);
+  return cudalab::detail::bind_reference(reference, -1, r, nullptr);
 }
 
 cudaError_t cudaUnbindTexture(const textureReference* reference) {

@@ -94,7 +94,10 @@ TEST(Textures, ReferencesReadAsTextureObjects) {
   image_ref.addressMode[0] = image_ref.addressMode[1] = cudaAddressModeClamp;
   cudaChannelFormatDesc df = cudaCreateChannelDesc<float>();
   ASSERT_EQ(cudaBindTexture2D(nullptr, image_ref, img, df, 7, 5, pitch), cudaSuccess);
-  ASSERT_EQ(cudaBindTexture(nullptr, bytes_ref, bytes, 40), cudaSuccess);
+  // Through the textureReference* form, which keeps the declared read mode.
+  const cudaChannelFormatDesc d8 = cudaCreateChannelDesc<unsigned char>();
+  const textureReference* bytes_pointer = &bytes_ref;
+  ASSERT_EQ(cudaBindTexture(nullptr, bytes_pointer, bytes, &d8, 40), cudaSuccess);
   array_ref.normalized = 1;
   array_ref.filterMode = cudaFilterModeLinear;
   array_ref.addressMode[0] = cudaAddressModeWrap;

@@ -313,6 +313,7 @@ struct texture : textureReference {
     filterMode = filter;
     addressMode[0] = addressMode[1] = addressMode[2] = address;
     channelDesc = desc;
+    __cudaReserved[0] = int(mode) + 1;  // the read mode, for binds through a textureReference*
   }
 };
 
