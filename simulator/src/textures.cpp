@@ -744,6 +744,21 @@ float round_to_half(double e) {
   return float(e < 0 ? -r : r);
 }
 
+// The filter adds float texels in fixed point aligned to the largest of
+// them (of the taps it weights), keeping 27 bits below its leading one:
+// the smaller texels lose their lowest bits (toward zero).
+void align_to_largest(double* v, const int* w, int taps) {
+  double largest = 0;
+  for (int k = 0; k < taps; ++k)
+    if (w[k]) largest = std::max(largest, std::fabs(v[k]));
+  if (largest == 0 || !std::isfinite(largest)) return;
+  int exp = 0;
+  std::frexp(largest, &exp);  // largest in [2^(exp-1), 2^exp)
+  const double quantum = std::ldexp(1.0, exp - 1 - 27);
+  for (int k = 0; k < taps; ++k)
+    if (w[k]) v[k] = std::trunc(v[k] / quantum) * quantum;
+}
+
 struct Axis {
   int64_t i0;
   int weight;  // of i0 + 1, in 1/256
@@ -803,11 +818,20 @@ class Sampler {
     const int taps = 1 << dims;
     int w[8];
     weights(ax, dims, w);
-    double sum[4] = {-0.0, -0.0, -0.0, -0.0};  // -0 stays -0, as on a GPU
+    double values[8][4];
     for (int k = 0; k < taps; ++k) {
       if (w[k] == 0) continue;
       const Texel t = texel(ax[0].i0 + (k & 1), ax[1].i0 + ((k >> 1) & 1), ax[2].i0 + (k >> 2));
-      for (int ch = 0; ch < 4; ++ch) sum[ch] += double(w[k]) / 256.0 * t.value[ch];
+      std::copy(t.value, t.value + 4, values[k]);
+    }
+    const bool floats = o_.res.desc.f == cudaChannelFormatKindFloat;
+    double sum[4] = {-0.0, -0.0, -0.0, -0.0};  // -0 stays -0, as on a GPU
+    for (int ch = 0; ch < 4; ++ch) {
+      double v[8];
+      for (int k = 0; k < taps; ++k) v[k] = w[k] ? values[k][ch] : 0.0;
+      if (floats) align_to_largest(v, w, taps);
+      for (int k = 0; k < taps; ++k)
+        if (w[k]) sum[ch] += double(w[k]) / 256.0 * v[k];
     }
     TexResult out;
     if (normalized_integers(o_)) {
@@ -956,9 +980,9 @@ TexResult fast_linear_2d(const Object& o, float fx, float fy) {
                     (x1 * y1 + 128) >> 8};
   double sum[4] = {-0.0, -0.0, -0.0, -0.0};
   const int n = o.channels;
+  double values[4][4];
   for (int k = 0; k < 4; ++k) {
     if (w[k] == 0) continue;
-    const double wk = double(w[k]) * (1.0 / 256.0);
     const unsigned char* p = texel_2d(o, ax.i0 + (k & 1), ay.i0 + (k >> 1));
     for (int c = 0; c < n; ++c) {
       float v;
@@ -966,8 +990,15 @@ TexResult fast_linear_2d(const Object& o, float fx, float fy) {
         std::memcpy(&v, p + 4 * c, 4);
       else
         std::memcpy(&v, &o.border[c], 4);
-      sum[c] += wk * double(v);
+      values[c][k] = v;
     }
+  }
+  for (int c = 0; c < n; ++c) {
+    for (int k = 0; k < 4; ++k)
+      if (!w[k]) values[c][k] = 0;
+    align_to_largest(values[c], w, 4);
+    for (int k = 0; k < 4; ++k)
+      if (w[k]) sum[c] += double(w[k]) * (1.0 / 256.0) * values[c][k];
   }
   TexResult out;
   for (int c = 0; c < 4; ++c) out.v[c] = c < n ? float_bits(round_half_away(sum[c])) : 0u;
