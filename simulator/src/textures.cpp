@@ -87,8 +87,8 @@ cudaError_t make_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, cuda
                         cudaArrayTextureGather))
     return cudaErrorInvalidValue;
   if (flags & cudaArrayCubemap) {
-    const size_t faces = (flags & cudaArrayLayered) ? 6 : 6;
-    if (e.width != e.height || e.depth == 0 || e.depth % faces != 0 ||
+    // Square faces, six of them (six per layer when layered).
+    if (e.width != e.height || e.depth == 0 || e.depth % 6 != 0 ||
         (!(flags & cudaArrayLayered) && e.depth != 6))
       return cudaErrorInvalidValue;
   }
@@ -751,12 +751,26 @@ void align_to_largest(double* v, const int* w, int taps) {
   double largest = 0;
   for (int k = 0; k < taps; ++k)
     if (w[k]) largest = std::max(largest, std::fabs(v[k]));
-  if (largest == 0 || !std::isfinite(largest)) return;
-  int exp = 0;
-  std::frexp(largest, &exp);  // largest in [2^(exp-1), 2^exp)
-  const double quantum = std::ldexp(1.0, exp - 1 - 27);
+  // The leading one's exponent, read from the double's bits (texels are
+  // floats: normal doubles, well inside the range used below).
+  uint64_t bits;
+  std::memcpy(&bits, &largest, 8);
+  const int exp = int((bits >> 52) & 0x7FF) - 1023;
+  if (largest == 0 || exp > 127 + 1) return;  // zero, infinity or NaN
+  uint64_t q_bits = uint64_t(exp - 27 + 1023) << 52, inv_bits = uint64_t(27 - exp + 1023) << 52;
+  double quantum, inverse;
+  std::memcpy(&quantum, &q_bits, 8);
+  std::memcpy(&inverse, &inv_bits, 8);
   for (int k = 0; k < taps; ++k)
-    if (w[k]) v[k] = std::trunc(v[k] / quantum) * quantum;
+    if (w[k]) v[k] = double(int64_t(v[k] * inverse)) * quantum;  // toward zero, exactly
+}
+
+// floor() without a call into the C library (the coordinates a fetch
+// works with are far inside int64's range once clamped).
+inline double fast_floor(double v) {
+  if (!(std::fabs(v) < 4.0e15)) return std::floor(v);
+  const double t = double(int64_t(v));
+  return t > v ? t - 1 : t;
 }
 
 struct Axis {
@@ -767,8 +781,8 @@ struct Axis {
 Axis linear_axis(double scaled) {
   if (std::isnan(scaled)) scaled = 0;
   const double b = scaled - 0.5;
-  const double fl = std::floor(b);
-  const int w = int(std::floor((b - fl) * 256.0 + 0.5));
+  const double fl = fast_floor(b);
+  const int w = int(fast_floor((b - fl) * 256.0 + 0.5));
   return Axis{floor_index(fl), w};
 }
 
@@ -872,7 +886,7 @@ class Sampler {
     const size_t n = axis == 0 ? r.width : axis == 1 ? r.height : r.depth;
     // The GPU keeps a normalized coordinate as a fixed-point number with 21
     // fractional bits (rounded down), then scales it exactly.
-    const double fixed = std::floor(double(v) * 2097152.0) / 2097152.0;
+    const double fixed = fast_floor(double(v) * 2097152.0) / 2097152.0;
     return fixed * double(n);
   }
 
@@ -954,7 +968,7 @@ inline const unsigned char* texel_2d(const Object& o, int64_t x, int64_t y) {
 
 inline double texels_2d(const Object& o, float v, int axis) {
   if (!o.tex.normalizedCoords) return v;
-  const double fixed = std::floor(double(v) * 2097152.0) / 2097152.0;
+  const double fixed = fast_floor(double(v) * 2097152.0) / 2097152.0;
   return fixed * double(axis == 0 ? o.res.width : o.res.height);
 }
 
@@ -981,9 +995,18 @@ TexResult fast_linear_2d(const Object& o, float fx, float fy) {
   double sum[4] = {-0.0, -0.0, -0.0, -0.0};
   const int n = o.channels;
   double values[4][4];
+  const Resource& r = o.res;
+  const bool nc = o.tex.normalizedCoords;
+  // Each axis's two indices after the address mode (-1: the border).
+  const int64_t xs[2] = {address(ax.i0, int64_t(r.width), o.tex.addressMode[0], nc),
+                         address(ax.i0 + 1, int64_t(r.width), o.tex.addressMode[0], nc)};
+  const int64_t ys[2] = {address(ay.i0, int64_t(r.height), o.tex.addressMode[1], nc),
+                         address(ay.i0 + 1, int64_t(r.height), o.tex.addressMode[1], nc)};
   for (int k = 0; k < 4; ++k) {
     if (w[k] == 0) continue;
-    const unsigned char* p = texel_2d(o, ax.i0 + (k & 1), ay.i0 + (k >> 1));
+    const int64_t x = xs[k & 1], y = ys[k >> 1];
+    const unsigned char* p =
+        x < 0 || y < 0 ? nullptr : r.base + size_t(y) * r.pitch + size_t(x) * r.element;
     for (int c = 0; c < n; ++c) {
       float v;
       if (p)
@@ -1062,8 +1085,6 @@ void cudalab::detail::surface_access(unsigned long long handle, SurfDims dims, i
   const Resource& r = o.res;
   int64_t ix = x, iy = y, iz = z;
   int64_t nz = int64_t(r.depth);
-  const bool layered = dims == SurfDims::layered1 || dims == SurfDims::layered2 ||
-                       dims == SurfDims::cubemap || dims == SurfDims::cubemap_layered;
   const int64_t ny = (dims == SurfDims::d1 || dims == SurfDims::layered1) ? 1 : int64_t(r.height);
   if (dims == SurfDims::d1 || dims == SurfDims::d2) iz = 0;
   if (dims == SurfDims::layered1) {
@@ -1078,7 +1099,6 @@ void cudalab::detail::surface_access(unsigned long long handle, SurfDims dims, i
   const int64_t row = int64_t(r.width * r.element);
   const bool inside =
       ix >= 0 && ix + int64_t(size) <= row && iy >= 0 && iy < ny && iz >= 0 && iz < nz;
-  (void)layered;
   if (!inside) {
     if (mode == cudaBoundaryModeZero) {
       if (!write) std::memset(data, 0, size);
