@@ -252,6 +252,3 @@ inline cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* sr
 }
 inline cudaError_t cudaDeviceEnablePeerAccess(int, unsigned int) { return cudaErrorInvalidDevice; }
 inline cudaError_t cudaDeviceDisablePeerAccess(int) { return cudaErrorInvalidDevice; }
-
-// CUDA arrays, textures and surfaces.
-#include "cudalab/texture.h"
