@@ -3,3 +3,4 @@
 #define __CUDA_RUNTIME_H__  // CUDA's include guard, which programs test
 #include "cudalab/kernel_language.h"
 #include "cudalab/runtime_api.h"
+#include "cudalab/texture.h"  // CUDA arrays, textures and surfaces

@@ -391,6 +391,8 @@ void shadow_allocation(Allocation& a);
 uint32_t next_shadow_phase();
 // Host copies and memsets initialize device memory.
 void shadow_host_wrote(const void* device_address, size_t bytes);
+// cudaMemcpy3D with a CUDA array on either side (textures.cpp).
+cudaError_t memcpy3d_with_arrays(const cudaMemcpy3DParms* p);
 void shadow_block_start(BlockContext& b, uint32_t threads);
 // Write-after-write hazards wait until their store is done (same value: no
 // hazard); the next access or the block's end settles them.

@@ -594,12 +594,7 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* pitched, cudaExtent extent) {
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   if (sticky_error() != cudaSuccess) return api_result(cudaSuccess);
   if (!p) return api_result(cudaErrorInvalidValue);
-  if (p->srcArray || p->dstArray) {
-    std::fprintf(stderr,
-                 "cudalab: cudaMemcpy3D with CUDA arrays is not supported by the "
-                 "simulator; use pitched pointers (cudaErrorNotSupported)\n");
-    return api_result(cudaErrorNotSupported);
-  }
+  if (p->srcArray || p->dstArray) return api_result(memcpy3d_with_arrays(p));  // textures.cpp
   const cudaExtent e = p->extent;
   for (size_t z = 0; z < e.depth; ++z) {
     char* dst = static_cast<char*>(p->dstPtr.ptr) +

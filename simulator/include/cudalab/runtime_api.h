@@ -28,19 +28,20 @@ inline cudaError_t cudaMalloc(void** ptr, size_t bytes, const char* file = __bui
 template <class T>
 cudaError_t cudaMalloc(T** ptr, size_t bytes, const char* file = __builtin_FILE(),
                        int line = __builtin_LINE()) {
-  return cudalab::detail::malloc_device(reinterpret_cast<void**>(ptr), bytes, file, line);
+  return cudalab::detail::malloc_device(static_cast<void**>(static_cast<void*>(ptr)), bytes, file,
+                                        line);
 }
 cudaError_t cudaFree(void* ptr);
 // Page-locked host memory: ordinary host memory on the simulator.
 cudaError_t cudaMallocHost(void** ptr, size_t bytes);
 template <class T>
 cudaError_t cudaMallocHost(T** ptr, size_t bytes) {
-  return cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+  return cudaMallocHost(static_cast<void**>(static_cast<void*>(ptr)), bytes);
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned int flags);
 template <class T>
 cudaError_t cudaHostAlloc(T** ptr, size_t bytes, unsigned int flags) {
-  return cudaHostAlloc(reinterpret_cast<void**>(ptr), bytes, flags);
+  return cudaHostAlloc(static_cast<void**>(static_cast<void*>(ptr)), bytes, flags);
 }
 cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
@@ -95,12 +96,13 @@ inline cudaError_t cudaMallocManaged(void** ptr, size_t bytes,
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal,
                               const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return cudalab::detail::malloc_managed(reinterpret_cast<void**>(ptr), bytes, flags, file, line);
+  return cudalab::detail::malloc_managed(static_cast<void**>(static_cast<void*>(ptr)), bytes, flags,
+                                         file, line);
 }
 cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags);
 template <class T>
 cudaError_t cudaHostGetDevicePointer(T** device, void* host, unsigned int flags) {
-  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
+  return cudaHostGetDevicePointer(static_cast<void**>(static_cast<void*>(device)), host, flags);
 }
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
@@ -111,7 +113,7 @@ cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device,
 cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
 template <class T>
 cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
-  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+  return cudaMallocPitch(static_cast<void**>(static_cast<void*>(ptr)), pitch, width, height);
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind);
