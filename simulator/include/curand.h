@@ -84,8 +84,8 @@ curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double* 
                                            size_t num);
 curandStatus_t curandGenerateNormal(curandGenerator_t generator, float* output_ptr, size_t n,
                                     float mean, float stddev);
-curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double* output_ptr,
-                                          size_t n, double mean, double stddev);
+curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double* output_ptr, size_t n,
+                                          double mean, double stddev);
 curandStatus_t curandGenerateLogNormal(curandGenerator_t generator, float* output_ptr, size_t n,
                                        float mean, float stddev);
 curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double* output_ptr,

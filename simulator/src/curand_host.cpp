@@ -6,14 +6,13 @@
 // counters for doubles). The offset counts units (XORWOW, MRG32k3a) or
 // outputs (Philox), and each call moves it past what it used. Laid out from
 // tests/data/curand_host_gpu.txt; what it does not cover answers an error.
-#include "curand.h"
-
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "curand.h"
 #include "curand_kernel.h"
 
 namespace cudalab::detail::curand_host {
@@ -58,8 +57,8 @@ namespace {
 // Raw values of a stateful generator, unit-major: raw[k * per_unit + j] is
 // the j-th value of unit first + k (state (first + k) mod 4096).
 template <class State, class Raw, class Next>
-void stateful_raw(curandGenerator_st* g, std::vector<State>& states, uint64_t first,
-                  uint64_t units, int per_unit, Raw* raw, Next next) {
+void stateful_raw(curandGenerator_st* g, std::vector<State>& states, uint64_t first, uint64_t units,
+                  int per_unit, Raw* raw, Next next) {
   if (states.empty()) {
     states.resize(kStates);
     g->position.assign(kStates, 0);
@@ -154,12 +153,10 @@ curandStatus_t generate(curandGenerator_t g, Out* out, size_t n, int per_unit, i
     staged.assign(count * per_unit, Out{});
     if (g->kind == Kind::mrg) {
       rawd.resize(count * raw_per_unit);
-      stateful_raw(g, g->mrg, g->offset + done, count, raw_per_unit, rawd.data(),
-                   [](curandStateMRG32k3a_t* s) {
-                     return cudalab::detail::curand::mrg_next(s->s1, s->s2);
-                   });
-      for (uint64_t k = 0; k < count; ++k)
-        from_mrg(&rawd[k * raw_per_unit], &staged[k * per_unit]);
+      stateful_raw(
+          g, g->mrg, g->offset + done, count, raw_per_unit, rawd.data(),
+          [](curandStateMRG32k3a_t* s) { return cudalab::detail::curand::mrg_next(s->s1, s->s2); });
+      for (uint64_t k = 0; k < count; ++k) from_mrg(&rawd[k * raw_per_unit], &staged[k * per_unit]);
     } else {
       raw32.resize(count * raw_per_unit);
       stateful_raw(g, g->xorwow, g->offset + done, count, raw_per_unit, raw32.data(),
@@ -216,8 +213,8 @@ curandStatus_t create(curandGenerator_t* out, curandRngType_t type, bool host) {
 }  // namespace cudalab::detail::curand_host
 
 using cudalab::detail::curand_host::generate;
-using cudalab::detail::curand_host::kMrgScale;
 using cudalab::detail::curand_host::Kind;
+using cudalab::detail::curand_host::kMrgScale;
 
 curandStatus_t curandCreateGenerator(curandGenerator_t* generator, curandRngType_t rng_type) {
   return cudalab::detail::curand_host::create(generator, rng_type, false);
@@ -275,8 +272,7 @@ curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrd
 
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int* output_ptr, size_t num) {
   return generate(
-      generator, output_ptr, num, 1, 1, 1,
-      [](const uint32_t* r, unsigned int* o) { o[0] = r[0]; },
+      generator, output_ptr, num, 1, 1, 1, [](const uint32_t* r, unsigned int* o) { o[0] = r[0]; },
       [](const double* r, unsigned int* o) {
         o[0] = static_cast<unsigned int>(r[0] * 1.000000048662);
       },
@@ -374,8 +370,8 @@ curandStatus_t curandGenerateNormal(curandGenerator_t generator, float* output_p
   return normal_float(generator, output_ptr, n,
                       [mean, stddev](float z) { return mean + stddev * z; });
 }
-curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double* output_ptr,
-                                          size_t n, double mean, double stddev) {
+curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double* output_ptr, size_t n,
+                                          double mean, double stddev) {
   return normal_double(generator, output_ptr, n,
                        [mean, stddev](double z) { return mean + stddev * z; });
 }

@@ -66,7 +66,11 @@ void LocalHeaders::visit(const fs::path& original, const std::string& text, cons
         std::ofstream(copy, std::ios::binary) << r.text.substr(r.text.find('\n') + 1);
       }
     }
+    // Headers that include each other (each behind its include guard):
+    // once round the cycle is enough.
+    if (!visiting_.insert(found.string()).second) continue;
     visit(found, header, copy.parent_path(), problems);
+    visiting_.erase(found.string());
   }
 }
 

@@ -39,7 +39,8 @@ class LocalHeaders {
              const std::filesystem::path& out_dir, std::vector<Problem>& problems);
   std::vector<std::filesystem::path> include_dirs_;
   std::filesystem::path root_;
-  std::set<std::string> done_;  // header|folder pairs already written
+  std::set<std::string> done_;      // header|folder pairs already written
+  std::set<std::string> visiting_;  // the headers being visited: a cycle stops there
   std::set<std::string> read_;
 };
 

@@ -129,6 +129,26 @@ TEST_F(Compiler, AKernelInALocalHeaderBuildsWithEitherBuilder) {
   EXPECT_TRUE(Says(r.output, "header kernel: h[0]=255 h[255]=0"));
 }
 
+// Local headers that include each other through an include folder (each
+// behind its guard): the build ends, and the kernel in one of them runs.
+TEST_F(Compiler, HeadersThatIncludeEachOtherBuild) {
+  fs::create_directories(path("inc"));
+  std::ofstream(path("inc/a.h")) << "#ifndef A_H\n#define A_H\n#include \"inc/b.h\"\n"
+                                    "__global__ void fill(int* p) { p[threadIdx.x] = B; }\n"
+                                    "#endif\n";
+  std::ofstream(path("inc/b.h")) << "#ifndef B_H\n#define B_H\n#define B 7\n"
+                                    "#include \"inc/a.h\"\n#endif\n";
+  std::ofstream(path("main.cu"))
+      << "#include <cstdio>\n#include \"inc/a.h\"\nint main() {\n  int* d; int h = 0;\n"
+         "  cudaMalloc(&d, 4 * sizeof(int));\n  fill<<<1, 4>>>(d);\n"
+         "  cudaMemcpy(&h, d + 3, sizeof(int), cudaMemcpyDeviceToHost);\n"
+         "  std::printf(\"h=%d\\n\", h);\n}\n";
+  Result b =
+      run("timeout 120 " + kCC + " -I " + path("") + " " + path("main.cu") + " -o " + path("p"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_TRUE(Says(run(path("p")).output, "h=7"));
+}
+
 // The flags a build adds for the simulator, beyond the caller's own
 // (optimization, standard, warnings, include folders, sanitizers).
 std::set<std::string> recipe_flags(const std::string& command) {
