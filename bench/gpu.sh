@@ -90,6 +90,32 @@ done
 echo "== launch and API errors"
 step "launch and API errors" "$out/launch_errors_gpu"
 
+# The programs whose H100 output the simulator's unit tests compare with:
+# built here with nvcc, their output must still be what is stored.
+same_as() {
+  local expected=$1
+  shift
+  "$@" 2>/dev/null | diff -u "$expected" - >"$out/diff.log" || { cat "$out/diff.log"; return 1; }
+}
+gpu_program() {
+  local name=$1 expected=$2
+  shift 2
+  step "build of $name" nvcc -O3 -std=c++17 "${arch[@]}" "$@" -o "$out/${name}_gpu"
+  echo "== $name: its output against $expected"
+  step "$name: output as stored" same_as "$expected" "$out/${name}_gpu"
+}
+gpu_program warp_synchronous tests/programs/warp_synchronous.expected tests/programs/warp_synchronous.cu
+gpu_program dynamic_parallelism tests/programs/dynamic_parallelism.expected -rdc=true \
+  tests/programs/dynamic_parallelism.cu -lcudadevrt
+gpu_program graphs_as_cuda tests/programs/graphs_as_cuda.expected tests/programs/graphs_as_cuda.cu
+gpu_program textures tests/data/textures_gpu.txt tests/programs/textures.cu
+gpu_program source_module examples/source_module/expected_output.txt \
+  examples/source_module/source_module.cu -lnvrtc -lcuda
+step "build of driver_api_errors" nvcc -O3 -std=c++17 "${arch[@]}" \
+  tests/programs/driver_api_errors.cu -lnvrtc -lcuda -o "$out/driver_api_errors_gpu"
+echo "== driver API and NVRTC errors"
+step "driver API and NVRTC errors as CUDA's" sh -c "'$out/driver_api_errors_gpu' | grep 'all as CUDA'"
+
 if [ ${#failed[@]} -gt 0 ]; then
   echo "gpu.sh: ${#failed[@]} step(s) failed:"
   printf '  %s\n' "${failed[@]}"
