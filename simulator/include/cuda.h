@@ -35,7 +35,8 @@
 
 extern "C" {
 
-enum cudaError_enum {
+// int underneath: any code a program passes (cuGetErrorName(CUresult(12345))) is a value.
+enum cudaError_enum : int {
   CUDA_SUCCESS = 0,
   CUDA_ERROR_INVALID_VALUE = 1,
   CUDA_ERROR_OUT_OF_MEMORY = 2,
