@@ -47,6 +47,11 @@ static void dump_u32(const char* name, curandRngType_t type, curandOrdering_t or
 }
 
 int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
   int version = 0;
   curandGetVersion(&version);
   std::printf("version %d\n", version);

@@ -41,6 +41,11 @@ __global__ void launch_in_stream(int* out) {
 }
 
 int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
   int* d;
   cudaMalloc(&d, 16 * sizeof(int));
   cudaMemset(d, 0, 16 * sizeof(int));

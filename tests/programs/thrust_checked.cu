@@ -34,6 +34,11 @@ __global__ void gather(const int* from, const int* index, int* to, int n) {
 }
 
 int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
   const int n = 1000;
   thrust::device_vector<int> keys(n), values(n);
   thrust::transform(thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(n),

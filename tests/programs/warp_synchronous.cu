@@ -56,6 +56,11 @@ __global__ void butterfly(float* data) {
 }
 
 int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
   const int blocks = 4;
   int h_in[blocks * 128], h_out[blocks];
   for (int i = 0; i < blocks * 128; ++i) h_in[i] = i % 7 + 1;

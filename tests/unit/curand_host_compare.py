@@ -28,7 +28,11 @@ def blocks(lines):
 
 
 expected = blocks(open(sys.argv[1]))
-got = blocks(sys.stdin)
+text = sys.stdin.read().splitlines(keepends=True)
+if text and text[0].startswith("no CUDA device"):
+    print("skipped: no CUDA device")  # the GPU twin without a GPU
+    sys.exit(0)
+got = blocks(text)
 compared, bad = 0, 0
 for key, values in got.items():
     if key not in expected:
