@@ -75,6 +75,12 @@ function(cudalab_add_cuda_executable name)
   endif()
   target_compile_options(${name} PRIVATE ${CUDALAB_COMPILE_OPTIONS} ${CUDALAB_NOT_SANITIZED})
   target_link_libraries(${name} PRIVATE ${CUDALAB_RECIPE_LINK_LIBS})
+  if(CUDALAB_BLOCK_LOOPS_PLUGIN AND NOT (ARG_INSTRUMENTED AND can_instrument))
+    # The plain build's block loops (simulator/passes/); C++ sources only.
+    target_compile_options(${name} PRIVATE
+                           "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_BLOCK_LOOPS_PLUGIN}>")
+    add_dependencies(${name} cudalab_block_loops)
+  endif()
   if(ARG_INSTRUMENTED AND can_instrument)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
   elseif(can_instrument AND NOT ARG_PLAIN)

@@ -48,6 +48,10 @@ set(CUDALAB_RECIPE_COMPILE_FLAGS
     # A store through a null pointer stays a store, which faults as on a GPU
     # (the optimizer may otherwise drop it as undefined behaviour).
     -fno-delete-null-pointer-checks
+    # A loop that never ends stays a loop, which runs until CUDALAB_TIMEOUT
+    # stops it as a GPU's watchdog would (C++ lets the optimizer assume that
+    # a loop with no I/O, atomic or volatile access ends, and delete it).
+    -fno-finite-loops
     ${CUDALAB_RECIPE_THRUST_FLAGS})
 
 # The instrumented twin: every load, store and basic block of the program's

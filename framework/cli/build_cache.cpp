@@ -55,7 +55,8 @@ std::string build_key(const std::vector<std::string>& sources) {
     h = (h ^ 0xff) * 1099511628211ull;
   };
   for (const auto& s : sources) mix(s);
-  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY}) {
+  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY,
+                           CUDALAB_BLOCK_LOOPS_PLUGIN}) {
     struct stat st {};
     stat(tool, &st);
     mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));

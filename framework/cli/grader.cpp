@@ -82,6 +82,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   std::vector<std::string> toolchain = {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR,
                                         CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
                                         CUDALAB_FRAMEWORK_LIBRARY};
+  if (*CUDALAB_BLOCK_LOOPS_PLUGIN) toolchain.push_back(CUDALAB_BLOCK_LOOPS_PLUGIN);
   if (o.gpu) toolchain.push_back(CUDALAB_FRAMEWORK_GPU_LIBRARY);
   {
     std::error_code ec;

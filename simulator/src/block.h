@@ -57,6 +57,13 @@ class BlockRun {
   void lockstep_access(uintptr_t pc);
   void* scratch(size_t bytes_per_thread);
 
+  // Block loops (simulator/passes/block_loops.cpp): a kernel compiled with
+  // them takes the offer at its entry and runs every thread of the block
+  // itself, from one thread to the next; frames are its threads' memory.
+  bool take_block_loops();
+  void* block_loops_frames(size_t stride, uint32_t* threads);
+  void enter_block_loops_thread(uint32_t linear);
+
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
   void thread_exited(SimThread& t);
@@ -84,6 +91,11 @@ class BlockRun {
   std::unique_ptr<BlockTrace, BlockTraceDeleter> trace_;
   bool checking_ = false;  // racecheck or initcheck: keep the shadow's epochs
   bool lockstep_ = false;  // lock-step warps (lockstep.cpp)
+  bool block_loops_ = false;        // this launch's blocks may run as loops
+  bool block_loops_offered_ = false;  // to the thread starting the block now
+  bool block_loops_taken_ = false;
+  sigjmp_buf* block_loops_jump_ = nullptr;
+  std::vector<unsigned char> frames_;
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;
   uint32_t exited_ = 0;

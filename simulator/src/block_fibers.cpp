@@ -12,6 +12,7 @@
 // barrier and tile barriers), warp_ops.cpp (shuffles, votes, reductions,
 // __syncwarp) and deadlock.cpp (when no thread can go on).
 #include <algorithm>
+#include <cstring>
 #include <random>
 
 #include "block.h"
@@ -47,6 +48,10 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
   context_.run = this;
   checking_ = shadow_enabled();
   lockstep_ = lockstep_enabled();
+  // Loops keep the in-order schedule, and the plain build has no checks or
+  // traces to attribute to fibers; a cooperative launch's blocks keep theirs.
+  block_loops_ = block_loops_setting() && schedule().kind == Schedule::kInOrder &&
+                 !check_settings().any && !checking_ && !lockstep_ && !launch.cooperative;
   trace_.reset(new_block_trace(thread_count_));
   context_.trace = trace_.get();
 }
@@ -70,7 +75,18 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     t.fault_jump = &jump;
     enter_thread(t);
     tl_in_runtime = 0;
+    b->block_loops_offered_ = b->block_loops_ && b->next_thread_ == 1 && !b->trace_;
+    b->block_loops_jump_ = &jump;
     b->launch_.body(b->launch_.closure);
+    b->block_loops_offered_ = false;
+    if (b->block_loops_taken_) {
+      // The kernel ran every thread of the block (take_block_loops).
+      b->block_loops_taken_ = false;
+      b->next_thread_ = b->thread_count_;
+      for (SimThread& each : b->threads_)
+        if (!each.exited) each.started = true, b->thread_exited(each);
+      break;
+    }
     b->thread_exited(*tl_thread);  // the same thread, maybe resumed several times
   }
   tl_thread = nullptr;
@@ -87,6 +103,7 @@ void BlockRun::run(uint32_t linear) {
   if (trace_) trace_block_start(context_);
   next_thread_ = exited_ = 0;
   idle_ = 0;
+  block_loops_offered_ = block_loops_taken_ = false;
   ready_.clear();
   ready_head_ = 0;
   at_barrier_.clear();
@@ -162,6 +179,33 @@ void BlockRun::thread_exited(SimThread& t) {
   if (lockstep_) recheck_lockstep(w);
 }
 
+// ---- block loops -----------------------------------------------------------------------
+
+bool BlockRun::take_block_loops() {
+  if (!block_loops_offered_) return false;
+  block_loops_offered_ = false;
+  block_loops_taken_ = true;
+  return true;
+}
+
+void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
+  *threads = thread_count_;
+  constexpr size_t kAlign = 64;
+  const size_t bytes = stride * thread_count_;
+  if (frames_.size() < bytes + kAlign) frames_.resize(bytes + kAlign);
+  auto at = reinterpret_cast<uintptr_t>(frames_.data());
+  auto* aligned = reinterpret_cast<unsigned char*>((at + kAlign - 1) & ~uintptr_t(kAlign - 1));
+  std::memset(aligned, 0, bytes);  // every thread at the kernel's start
+  return aligned;
+}
+
+void BlockRun::enter_block_loops_thread(uint32_t linear) {
+  SimThread& t = threads_[linear];
+  t.started = true;
+  t.fault_jump = block_loops_jump_;
+  enter_thread(t);
+}
+
 // ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------
 
 void BlockRun::schedule_block(uint32_t linear) {
@@ -189,3 +233,17 @@ void BlockRun::reorder(std::vector<SimThread*>& threads) {
 }
 
 }  // namespace cudalab::rt
+
+// What a kernel compiled with block loops calls (simulator/passes/).
+extern "C" {
+bool cudalab_block_loops_offered() {
+  using namespace cudalab::rt;
+  return tl_block && tl_block->run->take_block_loops();
+}
+void* cudalab_block_loops_frame(size_t stride, uint32_t* threads) {
+  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);
+}
+void cudalab_block_loops_enter(uint32_t linear) {
+  cudalab::rt::tl_block->run->enter_block_loops_thread(linear);
+}
+}

@@ -18,6 +18,8 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 // The recipe's paths and flags (cudalab-cc's); its include folder is the
 // same as the one this library was built with.
@@ -39,6 +41,7 @@ namespace {
 const char* const kCuDefines[] = {CUDALAB_RECIPE_CU_DEFINES};
 const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
 const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
+const std::vector<std::string> kPlainFlags = {CUDALAB_RECIPE_PLAIN_FLAGS};
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -308,6 +311,8 @@ ModuleBuild build_module(const ModuleSource& m) {
   cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
   if (m.instrumented)
     cmd.insert(cmd.end(), std::begin(kInstrumentFlags), std::end(kInstrumentFlags));
+  else
+    cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
   cmd.insert(cmd.end(), user_flags.begin(), user_flags.end());  // a later -std= wins
   cmd.push_back("-I" + (dir / "include").string());
   // Quoted includes next to the program: in the current folder, as NVRTC

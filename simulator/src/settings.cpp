@@ -179,6 +179,23 @@ Lockstep lockstep_setting() {
   return mode;
 }
 
+// ---- block loops ---------------------------------------------------------------------
+
+Parsed<bool> parse_block_loops(const char* text) {
+  std::string v = empty(text) ? "on" : text;
+  for (char& c : v) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "on" || v == "1" || v == "yes" || v == "true") return good(true);
+  if (v == "off" || v == "0" || v == "no" || v == "false") return good(false);
+  return bad<bool>("is not on or off",
+                   "use on (the default: a block's threads as loops where the kernel allows) "
+                   "or off (a fiber per thread)");
+}
+
+bool block_loops_setting() {
+  static const bool on = read_setting("CUDALAB_BLOCK_LOOPS", parse_block_loops);
+  return on;
+}
+
 // ---- the time limit ------------------------------------------------------------------
 
 Parsed<double> parse_timeout(const char* text) {

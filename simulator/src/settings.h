@@ -92,6 +92,14 @@ Lockstep lockstep_setting();
 // auto, on or off (also 1/0, yes/no, true/false), in any case.
 Parsed<Lockstep> parse_lockstep(const char* text);
 
+// ---- CUDALAB_BLOCK_LOOPS -----------------------------------------------------------
+// Whether the plain build may run a block's threads as loops on one stack
+// where its kernel waits only at __syncthreads() (simulator/passes/): on
+// (the default) or off (every thread on its own fiber, for comparison).
+bool block_loops_setting();
+// on or off (also 1/0, yes/no, true/false), in any case; unset: on.
+Parsed<bool> parse_block_loops(const char* text);
+
 // ---- CUDALAB_NVRTC_CXX, CUDALAB_NVRTC_INCLUDE ------------------------------------------
 // The host compiler and the simulator's headers for kernels compiled while a
 // program runs (NVRTC); "" (unset): the ones cudalab was built with.

@@ -18,6 +18,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <string>
+#include <vector>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -374,6 +376,7 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
 const char* const kCuDefines[] = {CUDALAB_RECIPE_CU_DEFINES};
 const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
 const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
+const std::vector<std::string> kPlainFlags = {CUDALAB_RECIPE_PLAIN_FLAGS};
 const char* const kLinkLibs[] = {CUDALAB_RECIPE_LINK_LIBS};
 
 // Builds the image of `-fatbin` (and -cubin, -ptx) from the rewritten
@@ -393,6 +396,8 @@ int build_module_image(const Options& o, const std::string& input,
     cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
     if (variant == 1)
       for (const char* f : kInstrumentFlags) cmd.push_back(f);
+    else
+      cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
     const std::string out = (tmp / (variant ? "instrumented.so" : "plain.so")).string();
     cmd.insert(cmd.end(), {"-DCUDALAB_MODULE", "-fPIC", "-shared", "-x", "c++", input, "-o", out});
     compiles.push_back(cmd);
@@ -523,6 +528,8 @@ int main(int argc, char** argv) {
       cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
       if (variant == 1)
         for (const char* f : kInstrumentFlags) cmd.push_back(f);
+      else if (!is_c)
+        cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
       if (o.is_cuda[k]) {
         cmd.push_back("-x");
         cmd.push_back("c++");

@@ -25,6 +25,7 @@ TEST(Settings, UnsetOrEmptyMeansTheDefault) {
     EXPECT_EQ(parse_device(text).value, DeviceModel::kH100);
     EXPECT_EQ(parse_schedule(text).value.kind, Schedule::kInOrder);
     EXPECT_EQ(parse_lockstep(text).value, Lockstep::kAuto);
+    EXPECT_TRUE(parse_block_loops(text).value) << "block loops where the kernel allows";
     EXPECT_EQ(parse_timeout(text).value, 0.0) << "no time limit";
     EXPECT_EQ(parse_trace_max_accesses(text).value, 20'000'000u);
     EXPECT_TRUE(parse_trace_blocks(text).value.empty()) << "every block";
@@ -61,6 +62,8 @@ TEST(Settings, GoodValuesAreParsed) {
   EXPECT_EQ(parse_lockstep("on").value, Lockstep::kOn);
   EXPECT_EQ(parse_lockstep("OFF").value, Lockstep::kOff) << "in any case";
   EXPECT_EQ(parse_lockstep("1").value, Lockstep::kOn);
+  EXPECT_FALSE(parse_block_loops("Off").value);
+  EXPECT_TRUE(parse_block_loops("yes").value);
 
   EXPECT_EQ(parse_timeout("0.5").value, 0.5);
   EXPECT_EQ(parse_trace_max_accesses("70").value, 70u);
@@ -88,6 +91,8 @@ TEST(Settings, BadValuesSayWhatIsAccepted) {
        parse_schedule("sideways").accepted},
       {"CUDALAB_LOCKSTEP", "sometimes", parse_lockstep("sometimes").problem,
        parse_lockstep("sometimes").accepted},
+      {"CUDALAB_BLOCK_LOOPS", "fast", parse_block_loops("fast").problem,
+       parse_block_loops("fast").accepted},
       {"CUDALAB_TIMEOUT", "-1", parse_timeout("-1").problem, parse_timeout("-1").accepted},
       {"CUDALAB_TRACE_MAX_ACCESSES", "lots", parse_trace_max_accesses("lots").problem,
        parse_trace_max_accesses("lots").accepted},

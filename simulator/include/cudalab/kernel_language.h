@@ -24,7 +24,13 @@
 #include "cudalab/detail/sync.h"
 #include "cudalab/runtime_api.h"
 
+// Kernels are marked for the plain build's block loops (simulator/passes/),
+// which find them by this annotation.
+#ifdef __clang__
+#define __global__ __attribute__((annotate("cudalab_kernel")))
+#else
 #define __global__
+#endif
 #define __device__
 #define __host__
 #ifdef CUDALAB_MODULE
@@ -53,10 +59,22 @@
 #define __shared__ \
   static thread_local __attribute__((abi_tag("cudalab_shared"), section("cudalab_shared")))
 
-extern thread_local uint3 threadIdx;
-extern thread_local uint3 blockIdx;
-extern thread_local dim3 blockDim;
-extern thread_local dim3 gridDim;
+// Constant-initialized (workers.cpp): saying so lets clang read them straight
+// from thread-local storage, without a call to an initialization wrapper at
+// every use (which also kept loop values out of registers). Not in the
+// instrumented twin, whose loads and stores must each stay at their own line
+// for the checks: without that call in a loop, the optimizer moves a
+// `counts[threadIdx.x] += ...` out of it, to the loop's first line.
+#if defined(__clang__) && __has_cpp_attribute(clang::require_constant_initialization) && \
+    !defined(CUDALAB_INSTRUMENTED)
+#define CUDALAB_CONSTANT_INITIALIZED [[clang::require_constant_initialization]]
+#else
+#define CUDALAB_CONSTANT_INITIALIZED
+#endif
+CUDALAB_CONSTANT_INITIALIZED extern thread_local uint3 threadIdx;
+CUDALAB_CONSTANT_INITIALIZED extern thread_local uint3 blockIdx;
+CUDALAB_CONSTANT_INITIALIZED extern thread_local dim3 blockDim;
+CUDALAB_CONSTANT_INITIALIZED extern thread_local dim3 gridDim;
 constexpr int warpSize = 32;
 
 void __syncthreads();
