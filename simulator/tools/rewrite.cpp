@@ -394,9 +394,82 @@ bool volatile_data_at(const std::string& s, const std::vector<bool>& code, size_
   return false;
 }
 
+// Where the `volatile` at `i` is in effect: the body of the function whose
+// parameter it is, or the rest of the block it is declared in, or of the file.
+std::pair<size_t, size_t> volatile_scope(const std::string& s, const std::vector<bool>& code,
+                                         size_t i) {
+  int parens = 0, braces = 0;
+  for (size_t k = i; k-- > 0;) {
+    if (!code[k]) continue;
+    const char c = s[k];
+    if (c == ')') ++parens;
+    if (c == '}') ++braces;
+    if (c == '(' && parens-- == 0 && braces == 0) {
+      // A parameter: the function's body follows the list.
+      size_t close = matching(s, code, k);
+      if (close == std::string::npos) break;
+      size_t body = s.find('{', close);
+      const size_t end = s.find(';', close);
+      if (body == std::string::npos || (end != std::string::npos && end < body)) break;
+      const size_t last = matching(s, code, body);
+      return {body, last == std::string::npos ? s.size() : last};
+    }
+    if (c == '{' && braces-- == 0) {
+      const size_t last = matching(s, code, k);
+      return {i, last == std::string::npos ? s.size() : last};
+    }
+  }
+  return {i, s.size()};
+}
+
+// Whether [from, to) waits for other threads: __syncthreads(), __syncwarp(),
+// or a cooperative group's sync (`cg::sync(block)`, `block.sync()`).
+bool waits_in(const std::string& s, const std::vector<bool>& code, size_t from, size_t to) {
+  for (size_t k = from; k < to && k < s.size(); ++k) {
+    if (!code[k] || (k > 0 && ident_char(s[k - 1]))) continue;
+    if (word_at(s, code, k, "__syncthreads") || word_at(s, code, k, "__syncwarp")) return true;
+    if (word_at(s, code, k, "sync") && k > 0 && (s[k - 1] == '.' || s[k - 1] == ':')) return true;
+  }
+  return false;
+}
+
+// The name that `volatile T* name` declares ("" for a cast or __shared__).
+std::string volatile_name(const std::string& s, const std::vector<bool>& code, size_t i) {
+  size_t k = i + 8;
+  while (k < s.size() && (!code[k] || (s[k] != '*' && s[k] != '&' && s[k] != ';'))) ++k;
+  if (k >= s.size() || s[k] == ';') return "";
+  ++k;
+  while (true) {
+    while (k < s.size() && std::isspace(static_cast<unsigned char>(s[k]))) ++k;
+    size_t start = k;
+    while (k < s.size() && ident_char(s[k])) ++k;
+    const std::string word = s.substr(start, k - start);
+    if (word == "__restrict__" || word == "__restrict" || word == "const") continue;
+    return word;
+  }
+}
+
+// Whether `name` is read or written through in [from, to): name[...],
+// *name or name->.
+bool accessed_in(const std::string& s, const std::vector<bool>& code, const std::string& name,
+                 size_t from, size_t to) {
+  for (size_t k = from; k < to && k < s.size(); ++k) {
+    if (!word_at(s, code, k, name.c_str())) continue;
+    size_t after = k + name.size();
+    while (after < s.size() && std::isspace(static_cast<unsigned char>(s[after]))) ++after;
+    size_t before = skip_space_back(s, code, k);
+    if (s[after] == '[' || s.compare(after, 2, "->") == 0 || (before > 0 && s[before - 1] == '*'))
+      return true;
+  }
+  return false;
+}
+
 // The line of the first volatile shared data (above) in a source that has
-// __shared__ memory: warp-synchronous code, which a GPU runs with its warps
-// in lock-step (0: none).
+// __shared__ memory and uses it as warp-synchronous code does, which a GPU
+// runs with its warps in lock-step (0: none): accessed through the volatile
+// name with no barrier where it is in effect. Code that waits at barriers
+// between its volatile accesses (NVIDIA's scan, say) is not warp-synchronous,
+// nor is a function that only passes the pointer on.
 int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
   bool shared = false;
   size_t first = std::string::npos;
@@ -404,8 +477,12 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
     if (!code[i] || (i > 0 && ident_char(s[i - 1]))) continue;
     if (!shared && word_at(s, code, i, "__shared__")) shared = true;
     if (first == std::string::npos && word_at(s, code, i, "volatile") &&
-        volatile_data_at(s, code, i))
-      first = i;
+        volatile_data_at(s, code, i)) {
+      const auto [from, to] = volatile_scope(s, code, i);
+      const std::string name = volatile_name(s, code, i);
+      if (!waits_in(s, code, from, to) && (name.empty() || accessed_in(s, code, name, from, to)))
+        first = i;
+    }
     if (shared && first != std::string::npos) return line_of(s, first);
   }
   return 0;

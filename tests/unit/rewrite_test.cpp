@@ -181,7 +181,7 @@ TEST(Rewrite, WarpSynchronousCodeIsMarkedAtItsLine) {
   for (const char* marked :
        {"__global__ void k() { volatile __shared__ float d[4]; d[0] = 1; }\n",
         "__global__ void k() { __shared__ volatile float d[4]; d[0] = 1; }\n",
-        "__device__ void f(volatile unsigned int *s) {}\n__shared__ int x[2];\n",
+        "__device__ void f(volatile unsigned int *s) { s[0] += s[1]; }\n__shared__ int x[2];\n",
         "__global__ void k() { __shared__ int s[2]; ((volatile int&)s[0]) = 1; }\n"})
     EXPECT_EQ(rewrite(marked, "t.cu").warp_synchronous_line, 1) << marked;
   auto r = rewrite(src, "dir/red.cu");
@@ -196,7 +196,14 @@ TEST(Rewrite, WarpSynchronousCodeIsMarkedAtItsLine) {
         "// volatile is not enough\n__global__ void k() { __shared__ int s[2]; s[0] = 1; }\n",
         "__global__ void k(volatile int* flag) { while (!*flag) {} }\n",
         "__global__ void k() { __shared__ int s[2]; volatile double x = s[0]; }\n",
-        "__global__ void k() { __shared__ int s[2]; int* volatile p = s; }\n"}) {
+        "__global__ void k() { __shared__ int s[2]; int* volatile p = s; }\n",
+        // Volatile accesses with barriers between them (NVIDIA's scan), and a
+        // function that only passes the pointer on.
+        "__device__ int f(volatile int* s, cg::thread_block b) {\n"
+        "  for (int o = 1; o < 32; o *= 2) { b.sync(); int t = s[o]; cg::sync(b); s[0] = t; }\n"
+        "  return s[0]; }\n__shared__ int x[2];\n",
+        "__device__ void g(volatile int* s) { __syncthreads(); s[0] = 1; }\n__shared__ int x[2];\n",
+        "__device__ int h(volatile int* s) { return f(s, 1); }\n__shared__ int x[2];\n"}) {
     auto u = rewrite(unmarked, "t.cu");
     EXPECT_EQ(u.warp_synchronous_line, 0) << unmarked;
     EXPECT_EQ(u.text.find("cudalab_warp_synchronous_source"), std::string::npos) << unmarked;
