@@ -196,15 +196,14 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
   auto at = reinterpret_cast<uintptr_t>(frames_.data());
   auto* aligned = reinterpret_cast<unsigned char*>((at + kAlign - 1) & ~uintptr_t(kAlign - 1));
   std::memset(aligned, 0, bytes);  // every thread at the kernel's start
+  for (SimThread& t : threads_) {
+    t.started = true;
+    t.fault_jump = block_loops_jump_;  // a fault ends the launch, as on a fiber
+  }
   return aligned;
 }
 
-void BlockRun::enter_block_loops_thread(uint32_t linear) {
-  SimThread& t = threads_[linear];
-  t.started = true;
-  t.fault_jump = block_loops_jump_;
-  enter_thread(t);
-}
+void BlockRun::enter_block_loops_thread(uint32_t linear) { enter_thread(threads_[linear]); }
 
 // ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------
 
