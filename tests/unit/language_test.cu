@@ -1,6 +1,7 @@
 // CUDA's math, integer intrinsics, conversions, half precision, vector types
 // and atomics, checked against values CUDA documents (and, for rounding, the
 // IEEE rules a GPU follows).
+#include <cfenv>
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
@@ -58,6 +59,17 @@ TEST(Language, ConversionsRoundAndSaturateAsTheGpu) {
   EXPECT_EQ(__fadd_rd(1.0f, 1e-8f), 1.0f);
   EXPECT_EQ(__fadd_rn(1.0f, 1e-8f), 1.0f);
   EXPECT_LT(__fmul_rz(1.1f, 1.1f), __fmul_ru(1.1f, 1.1f));
+  // Directed rounding brackets the exact result one step apart (what
+  // interval arithmetic relies on), and the mode is the default again after.
+  EXPECT_EQ(__ddiv_ru(1.0, 3.0), std::nextafter(__ddiv_rd(1.0, 3.0), 1.0));
+  EXPECT_EQ(__dsqrt_ru(2.0), std::nextafter(__dsqrt_rd(2.0), 2.0));
+  EXPECT_EQ(__dsqrt_rz(2.0), __dsqrt_rd(2.0));
+  EXPECT_EQ(__dadd_ru(1.0, 1e-30), std::nextafter(1.0, 2.0));
+  EXPECT_EQ(__dsub_rd(1.0, 1e-30), std::nextafter(1.0, 0.0));
+  EXPECT_EQ(__fdiv_rd(-1.0f, 3.0f), std::nextafter(__fdiv_ru(-1.0f, 3.0f), -1.0f));
+  volatile double one = 1.0, three = 3.0;
+  EXPECT_EQ(one / three, __ddiv_rn(1.0, 3.0));
+  EXPECT_EQ(std::fegetround(), FE_TONEAREST);
   EXPECT_EQ(__double2float_rd(0.1), std::nextafter(__double2float_ru(0.1), 0.0f));
   EXPECT_EQ(__float_as_int(1.0f), 0x3f800000);
   EXPECT_EQ(__uint_as_float(0x40490fdbu), 3.14159274f);

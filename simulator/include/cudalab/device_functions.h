@@ -103,15 +103,15 @@ inline float __saturatef(float x) { return saturatef(x); }
 #define CUDALAB_ROUNDED(name, T, expr)                          \
   inline T name##_rn(T a, T b) { return expr; }                 \
   inline T name##_rz(T a, T b) {                                \
-    return cudalab::detail::with_rounding(                      \
+    return cudalab::detail::with_sse_rounding(                  \
         FE_TOWARDZERO, [](T a, T b) { return T(expr); }, a, b); \
   }                                                             \
   inline T name##_ru(T a, T b) {                                \
-    return cudalab::detail::with_rounding(                      \
+    return cudalab::detail::with_sse_rounding(                  \
         FE_UPWARD, [](T a, T b) { return T(expr); }, a, b);     \
   }                                                             \
   inline T name##_rd(T a, T b) {                                \
-    return cudalab::detail::with_rounding(                      \
+    return cudalab::detail::with_sse_rounding(                  \
         FE_DOWNWARD, [](T a, T b) { return T(expr); }, a, b);   \
   }
 CUDALAB_ROUNDED(__fadd, float, a + b)
@@ -141,15 +141,15 @@ inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
 #define CUDALAB_ROUNDED1(name, T, expr)                 \
   inline T name##_rn(T a) { return expr; }              \
   inline T name##_rz(T a) {                             \
-    return cudalab::detail::with_rounding(              \
+    return cudalab::detail::with_sse_rounding(          \
         FE_TOWARDZERO, [](T a) { return T(expr); }, a); \
   }                                                     \
   inline T name##_ru(T a) {                             \
-    return cudalab::detail::with_rounding(              \
+    return cudalab::detail::with_sse_rounding(          \
         FE_UPWARD, [](T a) { return T(expr); }, a);     \
   }                                                     \
   inline T name##_rd(T a) {                             \
-    return cudalab::detail::with_rounding(              \
+    return cudalab::detail::with_sse_rounding(          \
         FE_DOWNWARD, [](T a) { return T(expr); }, a);   \
   }
 CUDALAB_ROUNDED1(__frcp, float, 1.0f / a)

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 namespace cudalab::detail {
 // Runs f(args...) with the rounding mode `mode` (FE_TOWARDZERO, FE_UPWARD,
@@ -23,6 +26,31 @@ auto with_rounding(int mode, F f, A... args) {
   std::fesetround(saved);
   return r;
 }
+// The same for one addition, subtraction, multiplication, division or
+// square root. On x86-64 these are SSE instructions, whose rounding mode is
+// MXCSR's: set there alone (a few cycles) rather than with fesetround, which
+// also sets the x87 unit's and costs far more (interval arithmetic rounds
+// every operation both ways). Library functions (fma) keep with_rounding.
+#if defined(__x86_64__) && defined(__SSE2__)
+template <class F, class... A>
+auto with_sse_rounding(int mode, F f, A... args) {
+  // FE_TONEAREST, FE_DOWNWARD, FE_UPWARD and FE_TOWARDZERO are the x87
+  // control word's bits 10-11; MXCSR has the same two bits at 13-14.
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr((saved & ~0x6000u) | ((unsigned(mode) & 0xc00u) << 3));
+  volatile auto r = [&](auto... v) {
+    return f(v...);
+  }(static_cast<A>(*static_cast<volatile A*>(&args))...);
+  _mm_setcsr(saved);
+  return r;
+}
+#else
+template <class F, class... A>
+auto with_sse_rounding(int mode, F f, A... args) {
+  return with_rounding(mode, f, args...);
+}
+#endif
+
 template <class To, class From>
 To bit_cast(From v) {
   static_assert(sizeof(To) == sizeof(From));
