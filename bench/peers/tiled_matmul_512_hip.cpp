@@ -35,8 +35,8 @@ int main() {
     return 1;
   hipMemcpy(da, a.data(), n * n * sizeof(float), hipMemcpyHostToDevice);
   hipMemcpy(db, b.data(), n * n * sizeof(float), hipMemcpyHostToDevice);
-  hipLaunchKernelGGL(matmul_tiled, dim3(n / kTile, n / kTile), dim3(kTile, kTile), 0, 0, da, db,
-                     dc, n);
+  hipLaunchKernelGGL(matmul_tiled, dim3(n / kTile, n / kTile), dim3(kTile, kTile), 0, 0, da, db, dc,
+                     n);
   hipMemcpy(c.data(), dc, n * n * sizeof(float), hipMemcpyDeviceToHost);
   int wrong = 0;
   for (int i = 0; i < n; i += 37)

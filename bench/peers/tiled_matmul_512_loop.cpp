@@ -25,8 +25,7 @@ void matmul_tiled(const float* a, const float* b, float* c, int n) {
             for (int k = 0; k < kTile; ++k) sum[ty][tx] += ta[ty][k] * tb[k][tx];
       }
       for (int ty = 0; ty < kTile; ++ty)
-        for (int tx = 0; tx < kTile; ++tx)
-          c[(by * kTile + ty) * n + bx * kTile + tx] = sum[ty][tx];
+        for (int tx = 0; tx < kTile; ++tx) c[(by * kTile + ty) * n + bx * kTile + tx] = sum[ty][tx];
     }
 }
 

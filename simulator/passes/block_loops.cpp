@@ -70,8 +70,8 @@ std::vector<Function*> kernels(Module& m) {
 // reaching one of them (other than its own __syncthreads calls) keeps the
 // fibers.
 bool is_waiting_operation(StringRef name) {
-  for (const char* part : {"__syncthreads", "block_barrier", "warp_op", "active_mask",
-                           "tile_sync", "grid_sync", "lockstep"})
+  for (const char* part : {"__syncthreads", "block_barrier", "warp_op", "active_mask", "tile_sync",
+                           "grid_sync", "lockstep"})
     if (name.contains(part)) return true;
   return false;
 }
@@ -102,8 +102,7 @@ class Eligibility {
   // Whether instruction `i` may wait (or leaves the kernel in a way a loop
   // over threads cannot follow).
   bool calls_waiting(Instruction& i, bool barrier_allowed) {
-    if (isa<InvokeInst>(i) || isa<CallBrInst>(i) || isa<LandingPadInst>(i) ||
-        isa<ResumeInst>(i))
+    if (isa<InvokeInst>(i) || isa<CallBrInst>(i) || isa<LandingPadInst>(i) || isa<ResumeInst>(i))
       return true;
     auto* call = dyn_cast<CallInst>(&i);
     if (!call) return false;
@@ -192,8 +191,7 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   for (Instruction* i : dropped) i->eraseFromParent();
 
   DebugLoc where;
-  if (DISubprogram* sp = g->getSubprogram())
-    where = DILocation::get(c, sp->getLine(), 0, sp);
+  if (DISubprogram* sp = g->getSubprogram()) where = DILocation::get(c, sp->getLine(), 0, sp);
 
   BasicBlock* start = &g->getEntryBlock();
   BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
@@ -205,14 +203,14 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   // setup: the block's frames, and the loop's own variables.
   IRBuilder<> b(setup);
   b.SetCurrentDebugLocation(where);
-  AllocaInst* step_slot = b.CreateAlloca(i32, nullptr, "step");  // in the phase
+  AllocaInst* step_slot = b.CreateAlloca(i32, nullptr, "step");    // in the phase
   AllocaInst* first_slot = b.CreateAlloca(i32, nullptr, "first");  // thread to start it
   AllocaInst* last_slot = b.CreateAlloca(i32, nullptr, "last");    // the last to run
   AllocaInst* last_waits_slot = b.CreateAlloca(i1, nullptr, "last_waits");
   AllocaInst* any_slot = b.CreateAlloca(i1, nullptr, "waiting");
   AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
-  const SmallPtrSet<AllocaInst*, 8> loop_variables = {
-      step_slot, first_slot, last_slot, last_waits_slot, any_slot, threads_slot};
+  const SmallPtrSet<AllocaInst*, 8> loop_variables = {step_slot,       first_slot, last_slot,
+                                                      last_waits_slot, any_slot,   threads_slot};
   ConstantInt* placeholder = ConstantInt::get(cast<IntegerType>(i64), 0);
   CallInst* frames = b.CreateCall(rt.frame, {placeholder, threads_slot}, "frames");
   Value* threads = b.CreateLoad(i32, threads_slot, "threads");
@@ -239,9 +237,9 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   // Each barrier ends a thread's phase: it records where to go on.
   for (size_t k = 0; k < barriers.size(); ++k) {
     Instruction* call = barriers[k];
-    BasicBlock* after = SplitBlock(call->getParent(), call->getNextNode(),
-                                   static_cast<DominatorTree*>(nullptr), nullptr, nullptr,
-                                   "after_barrier");
+    BasicBlock* after =
+        SplitBlock(call->getParent(), call->getNextNode(), static_cast<DominatorTree*>(nullptr),
+                   nullptr, nullptr, "after_barrier");
     Instruction* br = call->getParent()->getTerminator();
     IRBuilder<> y(br);
     y.SetCurrentDebugLocation(call->getDebugLoc());
@@ -335,9 +333,8 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   IRBuilder<> f(to);
   for (AllocaInst* a : slots) {
     const uint64_t a_align = a->getAlign().value();
-    const uint64_t a_size =
-        dl.getTypeAllocSize(a->getAllocatedType()) *
-        cast<ConstantInt>(a->getArraySize())->getZExtValue();
+    const uint64_t a_size = dl.getTypeAllocSize(a->getAllocatedType()) *
+                            cast<ConstantInt>(a->getArraySize())->getZExtValue();
     size = alignTo(size, a_align);
     Value* at = f.CreateGEP(i8, frame, ConstantInt::get(i64, size));
     Value* typed = f.CreateBitCast(at, a->getType());
@@ -359,7 +356,7 @@ void offer_block_body(Function& kernel, Function* body, const Runtime& rt) {
   BasicBlock::iterator first = entry->begin();
   while (isa<AllocaInst>(*first)) ++first;
   BasicBlock* rest = SplitBlock(entry, &*first, static_cast<DominatorTree*>(nullptr), nullptr,
-                                 nullptr, "one_thread");
+                                nullptr, "one_thread");
   LLVMContext& c = kernel.getContext();
   BasicBlock* whole = BasicBlock::Create(c, "whole_block", &kernel, rest);
   DebugLoc where;
@@ -417,14 +414,14 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
 }  // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "cudalab-block-loops", "1", [](PassBuilder& pb) {
-            pb.registerPipelineStartEPCallback(
-                [](ModulePassManager& mpm, OptimizationLevel) { mpm.addPass(KeepKernels()); });
-            pb.registerOptimizerLastEPCallback([&pb](ModulePassManager& mpm,
-                                                     OptimizationLevel level) {
-              if (level == OptimizationLevel::O0) return;
-              mpm.addPass(BlockLoops(
-                  pb.buildFunctionSimplificationPipeline(level, ThinOrFullLTOPhase::None)));
-            });
-          }};
+  return {
+      LLVM_PLUGIN_API_VERSION, "cudalab-block-loops", "1", [](PassBuilder& pb) {
+        pb.registerPipelineStartEPCallback(
+            [](ModulePassManager& mpm, OptimizationLevel) { mpm.addPass(KeepKernels()); });
+        pb.registerOptimizerLastEPCallback([&pb](ModulePassManager& mpm, OptimizationLevel level) {
+          if (level == OptimizationLevel::O0) return;
+          mpm.addPass(
+              BlockLoops(pb.buildFunctionSimplificationPipeline(level, ThinOrFullLTOPhase::None)));
+        });
+      }};
 }

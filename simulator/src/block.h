@@ -89,9 +89,9 @@ class BlockRun {
   Launch& launch_;
   BlockContext context_;
   std::unique_ptr<BlockTrace, BlockTraceDeleter> trace_;
-  bool checking_ = false;  // racecheck or initcheck: keep the shadow's epochs
-  bool lockstep_ = false;  // lock-step warps (lockstep.cpp)
-  bool block_loops_ = false;        // this launch's blocks may run as loops
+  bool checking_ = false;             // racecheck or initcheck: keep the shadow's epochs
+  bool lockstep_ = false;             // lock-step warps (lockstep.cpp)
+  bool block_loops_ = false;          // this launch's blocks may run as loops
   bool block_loops_offered_ = false;  // to the thread starting the block now
   bool block_loops_taken_ = false;
   sigjmp_buf* block_loops_jump_ = nullptr;

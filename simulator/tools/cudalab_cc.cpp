@@ -18,8 +18,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <string>
-#include <vector>
 #include <regex>
 #include <set>
 #include <sstream>

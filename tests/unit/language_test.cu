@@ -1,10 +1,10 @@
 // CUDA's math, integer intrinsics, conversions, half precision, vector types
 // and atomics, checked against values CUDA documents (and, for rounding, the
 // IEEE rules a GPU follows).
-#include <cfenv>
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <climits>
 #include <cmath>
 #include <vector>
