@@ -117,9 +117,10 @@ def peers(args, tmp, build):
           f"(best of {args.repeat}):", flush=True)
     cxx = shutil.which("clang++") or shutil.which("c++")
 
-    def native(source, name, flags=()):
+    def native(source, name, flags=(), libs=()):
         out = os.path.join(tmp, name)
-        subprocess.run([cxx, "-std=c++17", "-O2", *flags, source, "-o", out], check=True)
+        subprocess.run([cxx, "-std=c++17", "-O2", *flags, source, "-x", "none", "-o", out, *libs],
+                       check=True)
         return out
 
     peers_dir = os.path.join(HERE, "peers")
@@ -140,9 +141,9 @@ def peers(args, tmp, build):
     if hip:
         if not os.path.isfile(os.path.join(hip, "include", "hip", "hip_runtime.h")):
             sys.exit(f"bench: {hip} is not a HIP-CPU checkout (no include/hip/hip_runtime.h)")
-        commands["hip"] = ([native(os.path.join(peers_dir, "tiled_matmul_512_hip.cpp"), "tm_hip",
-                                   ["-I" + os.path.join(hip, "include"), "-ltbb", "-lpthread"])],
-                           env)
+        hip_flags = ["-I" + os.path.join(hip, "include"), "-x", "c++"]
+        commands["hip"] = ([native(os.path.join(peers_dir, "tiled_matmul_512.hip"), "tm_hip",
+                                   hip_flags, ["-ltbb", "-lpthread"])], env)
     t = side_by_side(commands, args.repeat)
     print("  tiled matmul 512x512: simulator " + f"{t['sim']:.3f} s (a fiber per thread: "
           f"{t['fibers']:.3f} s), plain loop nest {t['loop']:.3f} s"

@@ -1,6 +1,7 @@
 // bench/tiled_matmul_512.cu written for HIP-CPU (ROCm's header-only runtime
 // that runs HIP kernels on the CPU with a fiber per thread), to time the
-// same kernel side by side. Built by run.py with -I HIP_CPU/include -ltbb.
+// same kernel side by side. Built by run.py as C++ (-x c++) with
+// -I HIP_CPU/include -ltbb.
 #include <hip/hip_runtime.h>
 
 #include <cmath>
