@@ -3,6 +3,7 @@
 // loops over its threads (simulator/passes/block_loops.cpp); CTest runs this
 // program with them and with CUDALAB_BLOCK_LOOPS=off (a fiber per thread),
 // and both must print the same but for the last line, which says which ran.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -102,6 +103,52 @@ __global__ void barrier_in_call(int* out) {
   v[threadIdx.x] = threadIdx.x;
   wait_here();
   out[threadIdx.x] = v[31 - threadIdx.x];
+}
+
+// A march along z, as 3D stencils do it: each thread keeps the planes
+// behind and in front of it in a queue of registers that shifts each step,
+// and a loop unrolled by 9 whose trip count is not a multiple of 9 (the
+// values a loop's last steps carry across its barriers).
+constexpr int kReach = 3;
+__global__ void z_march(const float* in, float* out, int planes) {
+  __shared__ float plane[16][16 + 2 * kReach];
+  const int x = threadIdx.x, y = threadIdx.y, width = 16 + 2 * kReach;
+  float behind[kReach], ahead[kReach], here = 0;
+  int at = y * width + x + kReach;
+  for (int i = kReach - 1; i >= 0; --i) behind[i] = in[at], at += 16 * width;
+  here = in[at];
+  int write = at;
+  at += 16 * width;
+  for (int i = 0; i < kReach; ++i) ahead[i] = in[at], at += 16 * width;
+#pragma unroll 9
+  for (int z = 0; z < planes; ++z) {
+    for (int i = kReach - 1; i > 0; --i) behind[i] = behind[i - 1];
+    behind[0] = here;
+    here = ahead[0];
+    for (int i = 0; i < kReach - 1; ++i) ahead[i] = ahead[i + 1];
+    ahead[kReach - 1] = in[at];
+    at += 16 * width;
+    write += 16 * width;
+    __syncthreads();
+    plane[y][x + kReach] = here;
+    if (x < kReach) plane[y][x] = plane[y][x + kReach] * 0.5f;
+    __syncthreads();
+    float v = here;
+    for (int i = 0; i < kReach; ++i)
+      v += 0.25f * (behind[i] + ahead[i]) + 0.125f * plane[y][x + kReach - i];
+    out[write] = v;
+  }
+}
+// Step z reads planes z + 1 to z + 2 * kReach + 1 and writes the middle one.
+float z_march_cpu(const std::vector<float>& in, int x, int y, int z) {
+  const int width = 16 + 2 * kReach, stride = 16 * width, c = z + kReach + 1;
+  auto at = [&](int plane, int xx) { return in[size_t(plane) * stride + y * width + xx + kReach]; };
+  float v = at(c, x);
+  for (int i = 0; i < kReach; ++i) {
+    const float left = x - i >= 0 ? at(c, x - i) : 0.5f * at(c, x + kReach - i);
+    v += 0.25f * (at(c - 1 - i, x) + at(c + 1 + i, x)) + 0.125f * left;
+  }
+  return v;
 }
 
 // Which thread goes first after a barrier: the fibers let the last one to
@@ -215,6 +262,27 @@ int main() {
     bool ok2 = true;
     for (int t = 0; t < 32; ++t) ok2 = ok2 && v[t] == 31 - t;
     expect(ok2, "a barrier in a device function kept out of line");
+  }
+  for (int planes : {1, 9, 10, 20, 25}) {
+    const int width = 16 + 2 * kReach, stride = 16 * width, depth = planes + 2 * kReach + 1;
+    std::vector<float> in(size_t(depth) * stride);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = float((i * 7) % 13) * 0.25f;
+    float *d_in = device_copy(in), *d_out;
+    CHECK(cudaMalloc(&d_out, in.size() * sizeof(float)));
+    CHECK(cudaMemset(d_out, 0, in.size() * sizeof(float)));
+    z_march<<<1, dim3(16, 16)>>>(d_in, d_out, planes);
+    const auto out = host_copy(d_out, in.size());
+    bool ok = true;
+    for (int z = 0; z < planes; ++z)
+      for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) {
+          const float want = z_march_cpu(in, x, y, z);
+          const float got = out[size_t(z + kReach + 1) * stride + y * width + x + kReach];
+          ok = ok && std::fabs(got - want) <= 1e-4f * std::fabs(want) + 1e-5f;
+        }
+    char what[80];
+    std::snprintf(what, sizeof(what), "a z-march of %d planes, a register queue", planes);
+    expect(ok, what);
   }
   {
     int *d_order, *d_ticket;
