@@ -280,10 +280,10 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   b.CreateRetVoid();
 
   // Values a barrier separates from their uses now go through the frame:
-  // first onto the stack (as slots), then every slot into the frame. A
-  // PHI's reload (where the PHI was) that a barrier separates from a use gets
-  // a slot of its own in the next round: reloading the PHI's slot at the use
-  // instead would read what the loop stored there since (found in FDTD3d).
+  // first onto the stack (as slots), then every slot into the frame. A PHI
+  // stays a PHI and stores its value where it is: a slot written by the
+  // PHI's incoming edges and read at a later use would read what a later
+  // loop step had stored there (NVIDIA's FDTD3d came out wrong so).
   auto ours = [&](BasicBlock* bb) {
     return bb == setup || bb == dispatch || bb == next || bb == phase_end || bb == done;
   };
@@ -305,10 +305,6 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
     }
     for (Instruction* i : demote) {
       changed = true;
-      if (auto* phi = dyn_cast<PHINode>(i)) {
-        DemotePHIToStack(phi, slot_point);
-        continue;
-      }
       DemoteRegToStack(*i, false, slot_point);
     }
   }
