@@ -164,12 +164,26 @@ const Schedule& schedule() {
 
 // ---- lock-step warps -----------------------------------------------------------------
 
-Parsed<Lockstep> parse_lockstep(const char* text) {
-  std::string v = empty(text) ? "auto" : text;
+namespace {
+
+// An on/off value in any case: on, 1, yes, true or off, 0, no, false
+// (nullopt: none of them). `text` is the variable's text, `unset` its default.
+std::optional<bool> on_or_off(const char* text, const char* unset, std::string* lowered) {
+  std::string v = empty(text) ? unset : text;
   for (char& c : v) c = char(std::tolower(static_cast<unsigned char>(c)));
+  *lowered = v;
+  if (v == "on" || v == "1" || v == "yes" || v == "true") return true;
+  if (v == "off" || v == "0" || v == "no" || v == "false") return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Parsed<Lockstep> parse_lockstep(const char* text) {
+  std::string v;
+  const std::optional<bool> on = on_or_off(text, "auto", &v);
+  if (on) return good(*on ? Lockstep::kOn : Lockstep::kOff);
   if (v == "auto") return good(Lockstep::kAuto);
-  if (v == "on" || v == "1" || v == "yes" || v == "true") return good(Lockstep::kOn);
-  if (v == "off" || v == "0" || v == "no" || v == "false") return good(Lockstep::kOff);
   return bad<Lockstep>("is not a lock-step mode",
                        "use auto (the default: on for warp-synchronous code), on or off");
 }
@@ -182,10 +196,8 @@ Lockstep lockstep_setting() {
 // ---- block loops ---------------------------------------------------------------------
 
 Parsed<bool> parse_block_loops(const char* text) {
-  std::string v = empty(text) ? "on" : text;
-  for (char& c : v) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (v == "on" || v == "1" || v == "yes" || v == "true") return good(true);
-  if (v == "off" || v == "0" || v == "no" || v == "false") return good(false);
+  std::string v;
+  if (const std::optional<bool> on = on_or_off(text, "on", &v)) return good(*on);
   return bad<bool>("is not on or off",
                    "use on (the default: a block's threads as loops where the kernel allows) "
                    "or off (a fiber per thread)");
