@@ -250,7 +250,7 @@ def main():
         with open(os.path.join(HERE, "tiled_matmul_512.cu")) as f:
             open(src256, "w").write(f.read().replace("const int n = 512;", "const int n = 256;"))
         prog256 = os.path.join(tmp, "tiled_matmul_256")
-        subprocess.run([cc, "-O2", src256, "-o", prog256], check=True)
+        subprocess.run([cc, "-O2", "-I", HERE, src256, "-o", prog256], check=True)
         trace = os.path.join(tmp, "tm256.trace")
         env = dict(os.environ, CUDALAB_TRACE=trace, CUDALAB_TRACE_MAX_ACCESSES="100000000")
         best, med = timed([prog256], env=env, repeat=1)
@@ -302,7 +302,7 @@ def main():
         with open(os.path.join(HERE, "vector_add_16m.cu")) as f:
             open(src, "w").write(f.read().replace("1 << 24", "65536"))
         prog = os.path.join(tmp, "va65k")
-        subprocess.run([cc, "--fast", "-O2", src, "-o", prog], check=True)
+        subprocess.run([cc, "--fast", "-O2", "-I", HERE, src, "-o", prog], check=True)
         cbest, cmed = timed([prog], repeat=args.repeat)
         line("cudalab simulator, vector add of 65,536 floats", cbest, cmed)
     print(f"\ncudalab is {best / cbest:.0f}x faster than Numba's simulator at 65,536 elements; "

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "bench_data.h"
+
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
@@ -12,10 +14,7 @@ __global__ void vector_add(const float* a, const float* b, float* c, int n) {
 int main() {
   const int n = 1 << 24;
   std::vector<float> a(n), b(n), c(n);
-  for (int i = 0; i < n; ++i) {
-    a[i] = float(i % 1000);
-    b[i] = 2.0f;
-  }
+  fill_vector_add_inputs(a, b);
   float *da, *db, *dc;
   cudaMalloc(&da, n * sizeof(float));
   cudaMalloc(&db, n * sizeof(float));

@@ -1,9 +1,10 @@
 // The limit for bench/tiled_matmul_512.cu: the same 16x16 tiling written as a
 // plain C++ loop nest (one host thread, clang -O2). Each block's threads
 // become the two innermost loops; each __syncthreads ends a loop over them.
-#include <cmath>
 #include <cstdio>
 #include <vector>
+
+#include "../bench_data.h"
 
 constexpr int kTile = 16;
 
@@ -32,15 +33,9 @@ void matmul_tiled(const float* a, const float* b, float* c, int n) {
 int main() {
   const int n = 512;
   std::vector<float> a(n * n), b(n * n), c(n * n);
-  for (int i = 0; i < n * n; ++i) a[i] = float(i % 7) * 0.5f, b[i] = float(i % 5) - 2.0f;
+  fill_matmul_inputs(a, b, n);
   matmul_tiled(a.data(), b.data(), c.data(), n);
-  int wrong = 0;
-  for (int i = 0; i < n; i += 37)
-    for (int j = 0; j < n; j += 41) {
-      float want = 0;
-      for (int k = 0; k < n; ++k) want += a[i * n + k] * b[k * n + j];
-      wrong += std::abs(want - c[i * n + j]) > 1e-3f * std::abs(want) + 1e-3f;
-    }
+  const int wrong = matmul_wrong(a, b, c, n);
   std::printf("tiled matmul %dx%d (plain loop nest): %d wrong of the checked elements\n", n, n,
               wrong);
   return wrong != 0;

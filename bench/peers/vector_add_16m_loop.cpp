@@ -5,13 +5,12 @@
 #include <cstring>
 #include <vector>
 
+#include "../bench_data.h"
+
 int main() {
   const int n = 1 << 24;
   std::vector<float> a(n), b(n), c(n);
-  for (int i = 0; i < n; ++i) {
-    a[i] = float(i % 1000);
-    b[i] = 2.0f;
-  }
+  fill_vector_add_inputs(a, b);
   std::vector<float> da(n), db(n), dc(n);
   std::memcpy(da.data(), a.data(), n * sizeof(float));
   std::memcpy(db.data(), b.data(), n * sizeof(float));

@@ -1,0 +1,33 @@
+// What the benchmark programs share with their peers (bench/peers/): the same
+// inputs and the same check of the result, so that each times the same work.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+// Vector add: a[i] = i % 1000, b[i] = 2.
+inline void fill_vector_add_inputs(std::vector<float>& a, std::vector<float>& b) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = float(i % 1000);
+    b[i] = 2.0f;
+  }
+}
+
+// Matmul of n x n: small exact values, so that sums are the same in any order.
+inline void fill_matmul_inputs(std::vector<float>& a, std::vector<float>& b, int n) {
+  for (int i = 0; i < n * n; ++i) a[i] = float(i % 7) * 0.5f, b[i] = float(i % 5) - 2.0f;
+}
+
+// The elements of c = a x b, on a grid of rows and columns, that differ from
+// the CPU's.
+inline int matmul_wrong(const std::vector<float>& a, const std::vector<float>& b,
+                        const std::vector<float>& c, int n) {
+  int wrong = 0;
+  for (int i = 0; i < n; i += 37)
+    for (int j = 0; j < n; j += 41) {
+      float want = 0;
+      for (int k = 0; k < n; ++k) want += a[i * n + k] * b[k * n + j];
+      wrong += std::abs(want - c[i * n + j]) > 1e-3f * std::abs(want) + 1e-3f;
+    }
+  return wrong;
+}
