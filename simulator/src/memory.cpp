@@ -513,8 +513,57 @@ cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   return api_result(cudaSuccess);
 }
 
-cudaError_t cudaMemPrefetchAsync(const void*, size_t, int device, cudaStream_t) {
-  return api_result(device == 0 || device == -1 ? cudaSuccess : cudaErrorInvalidDevice);
+// Prefetches, advice and attachments: one address space and one device, so
+// there is nothing to move; they check what a GPU's runtime checks.
+namespace {
+bool location_ok(cudaMemLocation location) {
+  switch (location.type) {
+    case cudaMemLocationTypeDevice:
+      return location.id == 0;
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNumaCurrent:
+      return true;
+    case cudaMemLocationTypeHostNuma:
+      return location.id >= 0;
+    default:
+      return false;
+  }
+}
+cudaError_t hint_result(const void* ptr, size_t bytes, bool location_ok) {
+  if (!ptr || bytes == 0) return api_result(cudaErrorInvalidValue);
+  return api_result(location_ok ? cudaSuccess : cudaErrorInvalidDevice);
+}
+bool advice_ok(cudaMemoryAdvise advice) {
+  return advice >= cudaMemAdviseSetReadMostly && advice <= cudaMemAdviseUnsetAccessedBy;
+}
+}  // namespace
+
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device, cudaStream_t) {
+  return hint_result(ptr, bytes, device == 0 || device == cudaCpuDeviceId);
+}
+
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t) {
+  if (flags != 0) return api_result(cudaErrorInvalidValue);
+  return hint_result(ptr, bytes, location_ok(location));
+}
+
+cudaError_t cudaMemAdvise(const void* ptr, size_t bytes, cudaMemoryAdvise advice, int device) {
+  if (!advice_ok(advice)) return api_result(cudaErrorInvalidValue);
+  return hint_result(ptr, bytes, device == 0 || device == cudaCpuDeviceId);
+}
+
+cudaError_t cudaMemAdvise(const void* ptr, size_t bytes, cudaMemoryAdvise advice,
+                          cudaMemLocation location) {
+  if (!advice_ok(advice)) return api_result(cudaErrorInvalidValue);
+  return hint_result(ptr, bytes, location_ok(location));
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* ptr, size_t, unsigned int flags) {
+  if (!ptr) return api_result(cudaErrorInvalidValue);
+  const bool known =
+      flags == cudaMemAttachGlobal || flags == cudaMemAttachHost || flags == cudaMemAttachSingle;
+  return api_result(known ? cudaSuccess : cudaErrorInvalidValue);
 }
 
 // ---- pitched memory and 2D/3D copies -----------------------------------------------------

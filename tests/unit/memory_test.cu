@@ -84,6 +84,47 @@ TEST(Memory, ManagedAndMappedMemory) {
   EXPECT_GT(total, free_bytes / 2);
 }
 
+// CUDA 12's int-device prefetch and advice, CUDA 13's cudaMemLocation forms
+// and stream attachment: the data stays where it is and the arguments are checked.
+TEST(Memory, PrefetchAdviceAndAttachmentKeepTheData) {
+  int* m;
+  ASSERT_EQ(cudaMallocManaged(&m, 64 * sizeof(int)), cudaSuccess);
+  for (int i = 0; i < 64; ++i) m[i] = i;
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  cudaMemLocation device{cudaMemLocationTypeDevice, 0}, host{cudaMemLocationTypeHost, 0};
+  EXPECT_EQ(cudaMemAdvise(m, 64 * sizeof(int), cudaMemAdviseSetReadMostly, 0), cudaSuccess);
+  EXPECT_EQ(cudaMemAdvise(m, 64 * sizeof(int), cudaMemAdviseSetPreferredLocation, device),
+            cudaSuccess);
+  EXPECT_EQ(cudaStreamAttachMemAsync(stream, m, 0, cudaMemAttachGlobal), cudaSuccess);
+  EXPECT_EQ(cudaMemPrefetchAsync(m, 64 * sizeof(int), device, 0, stream), cudaSuccess);
+  double_all<<<2, 32, 0, stream>>>(m, 64);
+  EXPECT_EQ(cudaMemPrefetchAsync(m, 64 * sizeof(int), host, 0, stream), cudaSuccess);
+  EXPECT_EQ(cudaMemPrefetchAsync(m, 64 * sizeof(int), cudaCpuDeviceId, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_EQ(m[63], 126);
+
+  EXPECT_EQ(cudaMemPrefetchAsync(m, 64 * sizeof(int), 3), cudaErrorInvalidDevice)
+      << "one device: device 3 does not exist";
+  cudaGetLastError();
+  EXPECT_EQ(
+      cudaMemPrefetchAsync(m, 64 * sizeof(int), cudaMemLocation{cudaMemLocationTypeDevice, 1}, 0),
+      cudaErrorInvalidDevice);
+  cudaGetLastError();
+  EXPECT_EQ(cudaMemPrefetchAsync(m, 64 * sizeof(int), device, 7), cudaErrorInvalidValue)
+      << "no flags are defined";
+  cudaGetLastError();
+  EXPECT_EQ(cudaMemAdvise(m, 64 * sizeof(int), static_cast<cudaMemoryAdvise>(99), 0),
+            cudaErrorInvalidValue);
+  cudaGetLastError();
+  EXPECT_EQ(cudaStreamAttachMemAsync(stream, m, 0, 0x10), cudaErrorInvalidValue);
+  cudaGetLastError();
+  EXPECT_EQ(cudaMemPrefetchAsync(nullptr, 4, 0), cudaErrorInvalidValue);
+  cudaGetLastError();
+  cudaStreamDestroy(stream);
+  cudaFree(m);
+}
+
 __global__ void fill_pitched(float* base, size_t pitch, int width, int height) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x < width && y < height) {

@@ -244,6 +244,28 @@ enum cudaDeviceAttr {
 // ---- more memory: managed, pitched, 2D and 3D copies ------------------------------------------
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+
+// Where memory lives, for prefetches, advice and memory pools.
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4,
+};
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6,
+};
 #define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterMapped 0x02
 #define cudaDeviceScheduleAuto 0x00

@@ -42,17 +42,6 @@ enum cudaMemAllocationHandleType {
   cudaMemHandleTypeWin32Kmt = 0x4,
   cudaMemHandleTypeFabric = 0x8,
 };
-enum cudaMemLocationType {
-  cudaMemLocationTypeInvalid = 0,
-  cudaMemLocationTypeDevice = 1,
-  cudaMemLocationTypeHost = 2,
-  cudaMemLocationTypeHostNuma = 3,
-  cudaMemLocationTypeHostNumaCurrent = 4,
-};
-struct cudaMemLocation {
-  cudaMemLocationType type;
-  int id;
-};
 enum cudaMemAccessFlags {
   cudaMemAccessFlagsProtNone = 0,
   cudaMemAccessFlagsProtRead = 1,

@@ -107,8 +107,17 @@ cudaError_t cudaHostGetDevicePointer(T** device, void* host, unsigned int flags)
 cudaError_t cudaHostRegister(void* ptr, size_t bytes, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+// Prefetches and advice: one address space, so they only check their
+// arguments. The int-device forms are CUDA 12's, the cudaMemLocation ones CUDA 13's.
 cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device,
                                  cudaStream_t stream = nullptr);
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t bytes, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream = nullptr);
+cudaError_t cudaMemAdvise(const void* ptr, size_t bytes, cudaMemoryAdvise advice, int device);
+cudaError_t cudaMemAdvise(const void* ptr, size_t bytes, cudaMemoryAdvise advice,
+                          cudaMemLocation location);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
 
 cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
 template <class T>
