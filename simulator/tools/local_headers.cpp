@@ -23,8 +23,9 @@ std::vector<LocalHeaders::Problem> LocalHeaders::rewrite_included(const fs::path
   return problems;
 }
 
-void LocalHeaders::visit(const fs::path& original, const std::string& text, const fs::path& out_dir,
+bool LocalHeaders::visit(const fs::path& original, const std::string& text, const fs::path& out_dir,
                          std::vector<Problem>& problems) {
+  bool any_written = false;
   static const std::regex include_re(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
@@ -41,7 +42,12 @@ void LocalHeaders::visit(const fs::path& original, const std::string& text, cons
         break;
       }
     }
-    if (found.empty() || !done_.insert(found.string() + "|" + out_dir.string()).second) continue;
+    const std::string key = found.string() + "|" + out_dir.string();
+    if (found.empty()) continue;
+    if (!done_.insert(key).second) {
+      any_written = any_written || written_.count(key);
+      continue;
+    }
     read_.insert(found.string());
     std::ifstream in(found, std::ios::binary);
     std::stringstream ss;
@@ -50,28 +56,43 @@ void LocalHeaders::visit(const fs::path& original, const std::string& text, cons
     const bool needs = std::regex_search(header, std::regex("<[ \t]*<[ \t]*<")) ||
                        header.find("__shared__") != std::string::npos ||
                        header.find("__global__") != std::string::npos ||
-                       header.find("clock") != std::string::npos;
+                       header.find("clock") != std::string::npos ||
+                       header.find("asm") != std::string::npos;
     const fs::path copy = (out_dir / name).lexically_normal();
     const fs::path inside = copy.lexically_relative(root_);
     if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;
     if (needs) {
       Result r = rewrite(header, found.string());
       for (const auto& p : r.problems) problems.push_back({found.string(), p.line, p.message});
-      if (r.problems.empty() &&
-          (r.launches || r.dynamic_shared || r.registered_kernels || r.clock_calls)) {
+      if (r.problems.empty() && (r.launches || r.dynamic_shared || r.registered_kernels ||
+                                 r.clock_calls || r.inline_ptx)) {
         fs::create_directories(copy.parent_path());
         // Without the #include <cuda_runtime.h> line, which the .cu has
         // already; from the #line directive on, so messages name the
         // original header.
         std::ofstream(copy, std::ios::binary) << r.text.substr(r.text.find('\n') + 1);
+        written_.insert(key);
       }
     }
     // Headers that include each other (each behind its include guard):
     // once round the cycle is enough.
     if (!visiting_.insert(found.string()).second) continue;
-    visit(found, header, copy.parent_path(), problems);
+    const bool below = visit(found, header, copy.parent_path(), problems);
     visiting_.erase(found.string());
+    if (below && !written_.count(key)) {
+      // Unchanged, but beside the rewritten headers it includes.
+      fs::create_directories(copy.parent_path());
+      std::string escaped;
+      for (char c : found.string()) {
+        if (c == '"' || c == '\\') escaped += '\\';
+        escaped += c;
+      }
+      std::ofstream(copy, std::ios::binary) << "#line 1 \"" << escaped << "\"\n" << header;
+      written_.insert(key);
+    }
+    any_written = any_written || written_.count(key);
   }
+  return any_written;
 }
 
 }  // namespace cudalab::rewriter

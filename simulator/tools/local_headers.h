@@ -1,6 +1,6 @@
 // The local headers of a .cu file that need the rewriter too: a quoted
 // include that holds a launch, extern __shared__, a kernel or a call of
-// clock() (the GPU's cycle counter in device code) gets a
+// clock() (the GPU's cycle counter in device code) or inline PTX gets a
 // rewritten copy in the folder of the rewritten source, where the compiler
 // looks first. cudalab-cc and cudalab-rewrite (for CMake builds) both use it,
 // so a kernel in a .cuh builds the same way with either.
@@ -35,13 +35,17 @@ class LocalHeaders {
   const std::set<std::string>& read() const { return read_; }
 
  private:
-  void visit(const std::filesystem::path& original, const std::string& text,
+  // Returns whether a copy of a header it includes, directly or not, was
+  // written (its includer then needs a copy beside it, so that the compiler,
+  // which looks next to the including file first, finds the rewritten one).
+  bool visit(const std::filesystem::path& original, const std::string& text,
              const std::filesystem::path& out_dir, std::vector<Problem>& problems);
   std::vector<std::filesystem::path> include_dirs_;
   std::filesystem::path root_;
   std::set<std::string> done_;      // header|folder pairs already written
   std::set<std::string> visiting_;  // the headers being visited: a cycle stops there
   std::set<std::string> read_;
+  std::set<std::string> written_;  // header|folder pairs with a copy written
 };
 
 }  // namespace cudalab::rewriter

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <iterator>
 
+#include "inline_ptx.h"
+
 namespace cudalab::rewriter {
 namespace {
 
@@ -492,8 +494,10 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
 
 Result rewrite(const std::string& original, const std::string& path) {
   Result r;
-  const std::string source =
+  const std::string renamed =
       rename_clock_calls(register_kernels(original, &r.registered_kernels), &r.clock_calls);
+  const std::string source =
+      translate_inline_ptx(renamed, code_mask(renamed), &r.problems, &r.inline_ptx);
   const std::vector<bool> code = code_mask(source);
   std::string out;
   out.reserve(source.size() + 1024);
@@ -601,7 +605,9 @@ Result rewrite(const std::string& original, const std::string& path) {
     if (c == '"' || c == '\\') escaped += '\\';
     escaped += c;
   }
-  r.text = "#include <cuda_runtime.h>\n#line 1 \"" + escaped + "\"\n" + out;
+  r.text = "#include <cuda_runtime.h>\n" +
+           std::string(r.inline_ptx ? "#include <cudalab/detail/ptx.h>\n" : "") + "#line 1 \"" +
+           escaped + "\"\n" + out;
   r.warp_synchronous_line = warp_synchronous_line(source, code);
   if (r.warp_synchronous_line) {
     // After the last line, at file scope; once per program (weak), once per

@@ -19,6 +19,10 @@
 //        clock() elsewhere; declarations, &clock, t.clock() and
 //        Timer::clock() are left alone
 //
+//   asm("PTX" : outputs : inputs)  (also __asm__, asm volatile)
+//     -> C++ doing what the PTX does (inline_ptx.h says which instructions);
+//        an asm statement whose text is not PTX is left alone
+//
 //   volatile T* / volatile T& / volatile __shared__, in a file with __shared__
 //   memory (warp-synchronous code)
 //     -> after the last line, a weak definition of
@@ -45,6 +49,7 @@ struct Result {
   int dynamic_shared = 0;
   int registered_kernels = 0;  // for cudaLaunchKernel through a void pointer
   int clock_calls = 0;         // calls of clock() made calls of the runtime's
+  int inline_ptx = 0;          // asm statements translated from PTX
   // The line of warp-synchronous code (volatile data in a file with
   // __shared__ memory), marked for the runtime's lock-step warps; 0: none.
   int warp_synchronous_line = 0;

@@ -209,3 +209,53 @@ TEST(Language, Float4LoadsAndStores) {
 }
 
 }  // namespace
+
+// Inline PTX (simulator/tools/inline_ptx.cpp): what a GPU refuses at run time
+// stops the kernel with the GPU's error and a message naming the instruction.
+__global__ void misaligned_vector_store(unsigned* p) {
+  asm volatile("st.global.v2.u32 [%0+4], {%1, %2};" ::"l"(p), "r"(1u), "r"(2u) : "memory");
+}
+__global__ void odd_shuffle_packing(unsigned* out) {
+  unsigned v;
+  asm volatile("shfl.sync.idx.b32 %0, %1, 0, 0x0703, 0xffffffff;" : "=r"(v) : "r"(threadIdx.x));
+  out[threadIdx.x] = v;
+}
+__global__ void guarded_ptx(const int* in, int* out) {
+  int r;
+  asm("{ .reg .pred neg; setp.lt.s32 neg, %1, 0; mov.s32 %0, %1; @neg neg.s32 %0, %0; }"
+      : "=r"(r)
+      : "r"(in[threadIdx.x]));
+  out[threadIdx.x] = r;
+}
+
+TEST(Language, InlinePtxRunsAndStopsWhereAGpuWould) {
+  int *in, *out;
+  ASSERT_EQ(cudaMallocManaged(&in, 4 * sizeof(int)), cudaSuccess);
+  ASSERT_EQ(cudaMallocManaged(&out, 4 * sizeof(int)), cudaSuccess);
+  const int values[4] = {-5, 7, INT_MIN + 1, 0};
+  for (int i = 0; i < 4; ++i) in[i] = values[i];
+  guarded_ptx<<<1, 4>>>(in, out);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(out[0], 5);
+  EXPECT_EQ(out[1], 7);
+  EXPECT_EQ(out[2], INT_MAX);
+  EXPECT_EQ(out[3], 0);
+
+  unsigned* p;
+  ASSERT_EQ(cudaMalloc(&p, 64), cudaSuccess);
+  testing::internal::CaptureStderr();
+  misaligned_vector_store<<<1, 1>>>(p);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorMisalignedAddress);
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("st.global.v2.u32"), std::string::npos) << said;
+  EXPECT_NE(said.find("not a multiple of 8"), std::string::npos) << said;
+  cudaDeviceReset();
+
+  ASSERT_EQ(cudaMalloc(&p, 32 * sizeof(unsigned)), cudaSuccess);
+  testing::internal::CaptureStderr();
+  odd_shuffle_packing<<<1, 32>>>(p);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorNotSupported);
+  const std::string shuffle = testing::internal::GetCapturedStderr();
+  EXPECT_NE(shuffle.find("shfl.sync"), std::string::npos) << shuffle;
+  cudaDeviceReset();
+}

@@ -12,8 +12,8 @@ namespace {
 std::string body(const std::string& src) {
   auto r = rewrite(src, "t.cu");
   EXPECT_TRUE(r.problems.empty()) << r.problems[0].message;
-  // Drop the two preamble lines (#include, #line).
-  auto p = r.text.find('\n', r.text.find('\n') + 1);
+  // Drop the preamble (#include lines, #line).
+  auto p = r.text.find('\n', r.text.find("#line"));
   return r.text.substr(p + 1);
 }
 size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end(), '\n')); }
@@ -207,5 +207,82 @@ TEST(Rewrite, WarpSynchronousCodeIsMarkedAtItsLine) {
     auto u = rewrite(unmarked, "t.cu");
     EXPECT_EQ(u.warp_synchronous_line, 0) << unmarked;
     EXPECT_EQ(u.text.find("cudalab_warp_synchronous_source"), std::string::npos) << unmarked;
+  }
+}
+
+// ---- inline PTX -------------------------------------------------------------------------
+
+TEST(Rewrite, InlinePtxBecomesCppOnItsOwnLines) {
+  const std::string src =
+      "__device__ unsigned lane() {\n"
+      "  unsigned l;\n"
+      "  asm volatile(\"mov.u32 %0, %%laneid;\"\n"
+      "               : \"=r\"(l));\n"
+      "  return l;\n"
+      "}\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty()) << r.problems[0].message;
+  EXPECT_EQ(r.inline_ptx, 1);
+  EXPECT_NE(r.text.find("#include <cudalab/detail/ptx.h>\n#line 1"), std::string::npos);
+  const std::string out = r.text.substr(r.text.find("#line"));
+  EXPECT_EQ(lines(out), lines(src) + 1) << out;
+  EXPECT_NE(out.find("::cudalab::ptx::laneid()"), std::string::npos) << out;
+  EXPECT_EQ(out.find("asm"), std::string::npos) << out;
+  // The statement's second line stays a line of its own; `return` keeps line 5.
+  size_t at = 0;
+  for (int k = 0; k < 5; ++k) at = out.find('\n', at) + 1;
+  EXPECT_EQ(out.compare(at, 10, "  return l"), 0) << out;
+}
+
+TEST(Rewrite, InlinePtxInAMacroKeepsItsContinuations) {
+  const std::string src =
+      "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" \\\n"
+      "                    : \"=r\"(x))\n"
+      "int y;\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty()) << r.problems[0].message;
+  EXPECT_NE(r.text.find("while (0) \\\n"), std::string::npos) << r.text;
+}
+
+TEST(Rewrite, AsmThatIsNotPtxIsLeftAlone) {
+  for (const char* host :
+       {"unsigned long long t() { unsigned lo, hi; asm volatile(\"rdtsc\" : \"=a\"(lo), "
+        "\"=d\"(hi)); return lo; }\n",
+        "void f() { asm volatile(\"\" ::: \"memory\"); }\n",
+        "void f() { __asm__ __volatile__(\"pause\"); }\n", "void f() { asm(\"nop\"); }\n"}) {
+    auto r = rewrite(host, "t.cu");
+    EXPECT_TRUE(r.problems.empty()) << host;
+    EXPECT_EQ(r.inline_ptx, 0) << host;
+    EXPECT_NE(r.text.find(host), std::string::npos) << r.text;
+  }
+}
+
+TEST(Rewrite, InlinePtxTheSimulatorDoesNotRunIsAProblemNamingIt) {
+  const struct {
+    const char* source;
+    const char* says;
+  } cases[] = {
+      {"__device__ void f(unsigned s, const void* g) {\n\n"
+       "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(s), \"l\"(g));\n}\n",
+       "cp.async"},
+      {"__device__ void f(int x) {\n\n  asm(\"@p bra DONE;\" :: \"r\"(x));\n}\n", "bra"},
+      {"__device__ void f(int x) {\n\n  asm(\"mov.u32 %0, 1;\" :: \"r\"(x));\n}\n",
+       "input operand"},
+      {"__device__ void f(int x) {\n\n  asm(\"mov.u32 %0, %3;\" : \"=r\"(x));\n}\n",
+       "%3 names no operand"},
+      {"__device__ void f(unsigned short h) {\n\n  asm(\"neg.f16 %0, %0;\" : \"+h\"(h));\n}\n",
+       ".f16"},
+      {"__device__ void f(unsigned a, unsigned b, unsigned c) {\n\n"
+       "  asm(\"selp.b32 %0, %1, %2, %0;\" : \"+r\"(a) : \"r\"(b), \"r\"(c));\n}\n",
+       "predicate"},
+      {"__device__ void f(unsigned a) {\n\n  asm(\"mov.u32 %0, %%nosuchreg;\" : \"=r\"(a));\n}\n",
+       "%nosuchreg"},
+  };
+  for (const auto& c : cases) {
+    auto r = rewrite(c.source, "t.cu");
+    ASSERT_EQ(r.problems.size(), 1u) << c.source;
+    EXPECT_EQ(r.problems[0].line, 3) << c.source;
+    EXPECT_NE(r.problems[0].message.find("inline PTX"), std::string::npos) << r.problems[0].message;
+    EXPECT_NE(r.problems[0].message.find(c.says), std::string::npos) << r.problems[0].message;
   }
 }

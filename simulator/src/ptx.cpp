@@ -1,0 +1,182 @@
+// The parts of inline PTX's semantics (cudalab/detail/ptx.h) that need the
+// runtime (special registers) or are too long for the header.
+#include "cudalab/detail/ptx.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cudalab/kernel_language.h"
+#include "internal.h"
+
+namespace cudalab::ptx {
+namespace {
+uint32_t linear_thread() {
+  const auto* t = rt::tl_thread;
+  return t ? t->linear : 0;
+}
+}  // namespace
+
+unsigned laneid() { return detail::lane_id(); }
+unsigned warpid() { return linear_thread() / 32; }
+unsigned nwarpid() { return 64; }  // an H100 SM's warp slots
+unsigned smid() {
+  // Blocks spread over the SMs in turn, as a GPU's first wave does.
+  const auto* b = rt::tl_block;
+  return b ? b->linear % unsigned(rt::device_properties().multiProcessorCount) : 0;
+}
+unsigned nsmid() { return unsigned(rt::device_properties().multiProcessorCount); }
+unsigned long long gridid() {
+  const auto* b = rt::tl_block;
+  return b && b->launch ? b->launch->id : 0;
+}
+unsigned lanemask(int which) {
+  const unsigned lane = laneid(), bit = 1u << lane;
+  switch (which) {
+    case 0:
+      return bit;
+    case 1:
+      return bit - 1;
+    case 2:
+      return (bit - 1) | bit;
+    case 3:
+      return ~((bit - 1) | bit);
+    default:
+      return ~(bit - 1);
+  }
+}
+unsigned clock32() { return unsigned(::clock64()); }
+unsigned long long clock64() { return static_cast<unsigned long long>(::clock64()); }
+unsigned long long globaltimer() {
+  return static_cast<unsigned long long>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                             std::chrono::system_clock::now().time_since_epoch())
+                                             .count());
+}
+unsigned dynamic_smem_size() {
+  const auto* b = rt::tl_block;
+  return b && b->launch ? unsigned(b->launch->shmem) : 0;
+}
+unsigned index_register(int which, int axis) {
+  const uint3 t = threadIdx, c = blockIdx;
+  const dim3 nt = blockDim, nc = gridDim;
+  const unsigned v[4][3] = {
+      {t.x, t.y, t.z}, {nt.x, nt.y, nt.z}, {c.x, c.y, c.z}, {nc.x, nc.y, nc.z}};
+  return v[which & 3][std::clamp(axis, 0, 2)];
+}
+
+uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, int mode) {
+  const uint64_t bytes = (uint64_t(b) << 32) | a;
+  auto byte = [&](unsigned i) { return uint32_t((bytes >> (8 * (i & 7))) & 0xff); };
+  uint32_t r = 0;
+  if (mode == 0) {
+    for (int i = 0; i < 4; ++i) {
+      const unsigned sel = (c >> (4 * i)) & 0xf;
+      uint32_t v = byte(sel & 7);
+      if (sel & 8) v = (v & 0x80) ? 0xff : 0;  // the byte's sign, replicated
+      r |= v << (8 * i);
+    }
+    return r;
+  }
+  // The other modes: d.b0..d.b3 as byte indices, for each value of c[1:0].
+  static const unsigned char kTable[6][4][4] = {
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},  // f4e
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},  // b4e
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},  // rc8
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},  // ecl
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},  // ecr
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},  // rc16
+  };
+  const auto& row = kTable[std::clamp(mode - 1, 0, 5)][c & 3];
+  for (int i = 0; i < 4; ++i) r |= byte(row[i]) << (8 * i);
+  return r;
+}
+
+uint32_t shf(uint32_t a, uint32_t b, uint32_t n, bool left, bool clamp) {
+  n = clamp ? std::min(n, 32u) : (n & 31);
+  const uint64_t both = (uint64_t(b) << 32) | a;
+  return left ? uint32_t((both << n) >> 32) : uint32_t(both >> n);
+}
+
+uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, bool sat,
+                int second) {
+  auto lane = [&](uint32_t v, int i) {
+    const uint32_t byte = (v >> (8 * i)) & 0xff;
+    return is_signed ? int32_t(int8_t(byte)) : int32_t(byte);
+  };
+  int32_t sum = int32_t(c);
+  uint32_t packed = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int32_t x = lane(a, i), y = lane(b, i);
+    int32_t r = 0;
+    switch (op) {
+      case kVAbsdiff:
+        r = x > y ? x - y : y - x;
+        break;
+      case kVAdd:
+        r = x + y;
+        break;
+      case kVSub:
+        r = x - y;
+        break;
+      case kVMin:
+        r = std::min(x, y);
+        break;
+      case kVMax:
+        r = std::max(x, y);
+        break;
+    }
+    if (second == 1) {
+      sum += r;
+      continue;
+    }
+    if (second == 2) r = std::min(r, lane(c, i));
+    if (second == 3) r = std::max(r, lane(c, i));
+    if (sat) r = is_signed ? std::clamp(r, -128, 127) : std::clamp(r, 0, 255);
+    packed |= (uint32_t(r) & 0xff) << (8 * i);
+  }
+  return second == 1 ? uint32_t(sum) : packed;
+}
+
+namespace {
+[[noreturn]] void stop(cudaError_t error, const std::string& what) {
+  if (!rt::tl_thread || !rt::tl_block) {
+    std::fputs(("cudalab: " + what + "\n").c_str(), stderr);
+    std::abort();
+  }
+  const rt::RuntimeScope runtime;
+  const uint3 b = rt::tl_block->index, t = rt::tl_thread->index;
+  rt::stop_launch_from_thread(
+      error, rt::launch_heading(*rt::tl_block->launch) + " stopped in thread (" +
+                 std::to_string(t.x) + "," + std::to_string(t.y) + "," + std::to_string(t.z) +
+                 ") of block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," +
+                 std::to_string(b.z) + "): " + what + "\n");
+}
+}  // namespace
+
+void misaligned(const char* instruction, uintptr_t address, unsigned bytes) {
+  char where[32];
+  std::snprintf(where, sizeof where, "0x%llx", static_cast<unsigned long long>(address));
+  stop(cudaErrorMisalignedAddress,
+       std::string("inline PTX `") + instruction + "` accesses " + std::to_string(bytes) +
+           " bytes at " + where + ", which is not a multiple of " + std::to_string(bytes) +
+           " (a misaligned address: a GPU stops the kernel with cudaErrorMisalignedAddress)");
+}
+
+int shuffle_width(uint32_t c, bool up) {
+  const uint32_t segmask = (c >> 8) & 0x1f, clamp = c & 0x1f;
+  const int width = 32 - int(segmask);
+  // CUDA's own shuffles: the segment is a power of two and the clamp its end
+  // (0 for shfl.up); other packings have no __shfl_*_sync equivalent.
+  const bool power_of_two = (width & (width - 1)) == 0;
+  if (!power_of_two || clamp != (up ? 0u : 0x1fu)) {
+    stop(cudaErrorNotSupported,
+         "inline PTX: a shfl.sync whose c operand (" + std::to_string(c) +
+             ") packs a segment and clamp that CUDA's __shfl_*_sync functions do not make; the "
+             "simulator runs only theirs, c = ((32 - width) << 8) | " +
+             (up ? "0" : "0x1f"));
+  }
+  return width;
+}
+}  // namespace cudalab::ptx

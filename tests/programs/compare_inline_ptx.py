@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Compares inline_ptx.cu's output on the simulator with an H100's.
+
+usage: compare_inline_ptx.py SIMULATOR_OUTPUT GPU_OUTPUT
+
+Lines are compared one by one. Lines marked `~` hold decimal results of
+PTX's approximate instructions (rcp.approx, ex2.approx, ...), which a GPU
+computes to within the error bound the PTX ISA gives, not IEEE-rounded:
+those values must agree within that bound (tanh.approx's is 2^-10.987
+relative; sin.approx's and cos.approx's 2^-20.5 absolute in [-pi, pi]; the
+others' are taken as 2^-18 relative or 2^-20 absolute). Every
+other line must be equal. Prints each difference and the counts; exit
+status 1 on any difference.
+"""
+import sys
+
+TANH = "approx 7~:"
+
+
+def lines(path):
+    with open(path) as f:
+        return [l.rstrip("\n") for l in f]
+
+
+def close(a, b, section):
+    if a == b:
+        return True
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return False
+    relative = 2.0 ** -10.987 if section == TANH else 2.0 ** -18
+    absolute = 2.0 ** -20
+    return abs(x - y) <= max(abs(x), abs(y)) * relative or abs(x - y) <= absolute
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sim, gpu = lines(sys.argv[1]), lines(sys.argv[2])
+    if len(sim) != len(gpu):
+        print(f"the simulator printed {len(sim)} lines, the GPU {len(gpu)}")
+    different, values, section = 0, 0, ""
+    for n, (s, g) in enumerate(zip(sim, gpu), 1):
+        if not s.startswith((" ", "~")):
+            section = g.split(":")[0] + ":"
+        if "~" in g:
+            ts, tg = s.split(":")[-1].split(), g.split(":")[-1].split()
+            ts = [t for t in ts if t != "~"]
+            tg = [t for t in tg if t != "~"]
+            values += len(tg)
+            bad = len(ts) != len(tg) or not all(close(a, b, section) for a, b in zip(ts, tg))
+        else:
+            values += max(0, len(g.split()) - (0 if g.startswith(" ") else 2))
+            bad = s != g
+        if bad:
+            different += 1
+            print(f"line {n} ({section}):\n  simulator: {s}\n  GPU:       {g}")
+    ok = different == 0 and len(sim) == len(gpu)
+    print(f"{len(gpu)} lines, about {values} values: "
+          f"{'all equal' if ok else str(different) + ' lines differ'}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
