@@ -20,12 +20,6 @@ std::string trim(const std::string& t) {
   return t.substr(a, b - a);
 }
 
-int line_of(const std::string& s, size_t pos) {
-  int line = 1;
-  for (size_t i = 0; i < pos && i < s.size(); ++i) line += s[i] == '\n';
-  return line;
-}
-
 bool word_at(const std::string& s, const std::vector<bool>& code, size_t i, const char* w) {
   const size_t n = std::strlen(w);
   if (i + n > s.size() || s.compare(i, n, w) != 0 || !code[i]) return false;
@@ -980,7 +974,7 @@ std::string line_breaks(const std::string& s, size_t from, size_t to) {
 }  // namespace
 
 std::string translate_inline_ptx(const std::string& source, const std::vector<bool>& code,
-                                 std::vector<Problem>* problems, int* count) {
+                                 int* count) {
   std::string out;
   size_t copied = 0;
   for (size_t i = 0; i < source.size(); ++i) {
@@ -1017,31 +1011,25 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
       }
     }
     if (!looks_like_ptx(text)) continue;
-    const int line = line_of(source, i);
-    if (!literal_only) {
-      problems->push_back({line,
-                           "inline PTX whose text is built from macros or expressions: "
-                           "the simulator translates asm statements written as string "
-                           "literals"});
-      continue;
-    }
+    std::string error;
     std::vector<Operand> operands;
-    bool ok = true;
-    for (size_t c = 0; c < colons.size() && c < 2; ++c) {
-      const size_t from = colons[c] + 1;
-      const size_t to = c + 1 < colons.size() ? colons[c + 1] : close;
-      ok = ok && parse_operands(source.substr(from, to - from), c == 0, &operands);
-    }
-    if (!ok) {
-      problems->push_back({line,
-                           "an inline PTX operand list the simulator cannot read "
-                           "(each operand is \"constraint\"(expression))"});
-      continue;
+    if (!literal_only) {
+      error =
+          "its text is built from macros or expressions; the simulator translates asm "
+          "statements written as string literals";
+    } else {
+      bool ok = true;
+      for (size_t c = 0; c < colons.size() && c < 2; ++c) {
+        const size_t from = colons[c] + 1;
+        const size_t to = c + 1 < colons.size() ? colons[c + 1] : close;
+        ok = ok && parse_operands(source.substr(from, to - from), c == 0, &operands);
+      }
+      if (!ok)
+        error = "an operand list the simulator cannot read (each is \"constraint\"(expression))";
     }
     // Placeholders: %0, %[name], %% (a literal %).
     std::string ptx;
-    std::string error;
-    for (size_t k = 0; k < text.size(); ++k) {
+    for (size_t k = 0; error.empty() && k < text.size(); ++k) {
       if (text[k] != '%') {
         ptx += text[k];
       } else if (k + 1 < text.size() && text[k + 1] == '%') {
@@ -1076,18 +1064,26 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
         error = "an instruction the simulator cannot read";
       }
     }
+    out.append(source, copied, i - copied);
     if (!error.empty()) {
-      // Operands as the source names them.
+      // A compile error at the statement's line, naming the instruction with
+      // the operands as the source writes them; a static_assert rather than a
+      // rewriter's problem, so that an asm statement the preprocessor drops
+      // (in an #if for another architecture) does not stop the build.
       std::string shown;
       for (size_t k = 0; k < error.size(); ++k) {
         if (error.compare(k, 12, "cudalab_ptx_") == 0) {
           shown += '%';
           k += 11;
         } else {
-          shown += error[k];
+          shown += error[k] == '"' || error[k] == '\\' ? std::string("\\") + error[k]
+                                                       : std::string(1, error[k]);
         }
       }
-      problems->push_back({line, "inline PTX: " + shown});
+      out += "do { static_assert(false, \"inline PTX: " + shown + "\"); } while (0)";
+      out += line_breaks(source, i, close + 1);
+      copied = close + 1;
+      i = close;
       continue;
     }
     std::string bind;
@@ -1097,7 +1093,6 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
                                  : "const auto " + v + " = (" + operands[n].expression + "); ";
       bind += "(void)" + v + "; ";
     }
-    out.append(source, copied, i - copied);
     out += "do { " + bind + body + "} while (0)";
     out += line_breaks(source, i, close + 1);
     copied = close + 1;

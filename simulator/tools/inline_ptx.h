@@ -5,8 +5,9 @@
 // guards, integer, bit, float and conversion instructions, special registers,
 // loads, stores and atomics, warp shuffles and votes, barriers and fences,
 // the SIMD video instructions. Branches, asynchronous copies, tensor-core and
-// half-precision instructions are problems with the line and the
-// instruction named. An asm statement whose text is not PTX (a host
+// half-precision instructions become a static_assert at the statement's line
+// naming the instruction (a compile error only where the preprocessor keeps
+// the statement). An asm statement whose text is not PTX (a host
 // program's x86 `rdtsc`, an empty `asm volatile("" ::: "memory")`) is left
 // alone.
 #pragma once
@@ -22,6 +23,6 @@ namespace cudalab::rewriter {
 // literals). Returns the source with every PTX statement translated, with as
 // many lines as before; `count` is how many were translated.
 std::string translate_inline_ptx(const std::string& source, const std::vector<bool>& code,
-                                 std::vector<Problem>* problems, int* count);
+                                 int* count);
 
 }  // namespace cudalab::rewriter

@@ -496,8 +496,7 @@ Result rewrite(const std::string& original, const std::string& path) {
   Result r;
   const std::string renamed =
       rename_clock_calls(register_kernels(original, &r.registered_kernels), &r.clock_calls);
-  const std::string source =
-      translate_inline_ptx(renamed, code_mask(renamed), &r.problems, &r.inline_ptx);
+  const std::string source = translate_inline_ptx(renamed, code_mask(renamed), &r.inline_ptx);
   const std::vector<bool> code = code_mask(source);
   std::string out;
   out.reserve(source.size() + 1024);
