@@ -38,6 +38,25 @@ if(CUDALAB_THRUST_INCLUDE_DIR)
                                   "-isystem ${CUDALAB_THRUST_LINKS}")
 endif()
 
+# CUDA code often passes a variable that only some lanes set to a shuffle
+# (`if (lane == 0) x = ...; x = __shfl_sync(mask, x, 0);`), which a GPU runs
+# as meant. Clang marks call arguments noundef, and its optimizer then takes
+# such a call as proof that the lanes which did not set it never get there:
+# it deletes the `if`, and every lane does lane 0's work. Without the
+# marks an unset value is only unknown, as on a GPU. (The option's name
+# changed after clang 14.)
+include(CheckCXXCompilerFlag)
+set(CUDALAB_RECIPE_NOUNDEF_FLAG)
+check_cxx_compiler_flag("-Xclang -disable-noundef-analysis" CUDALAB_HAS_DISABLE_NOUNDEF)
+if(CUDALAB_HAS_DISABLE_NOUNDEF)
+  set(CUDALAB_RECIPE_NOUNDEF_FLAG "-Xclang -disable-noundef-analysis")
+else()
+  check_cxx_compiler_flag("-Xclang -no-enable-noundef-analysis" CUDALAB_HAS_NO_ENABLE_NOUNDEF)
+  if(CUDALAB_HAS_NO_ENABLE_NOUNDEF)
+    set(CUDALAB_RECIPE_NOUNDEF_FLAG "-Xclang -no-enable-noundef-analysis")
+  endif()
+endif()
+
 # Every source of a simulated program, plain and instrumented.
 set(CUDALAB_RECIPE_COMPILE_FLAGS
     # Lines for the reports (a fault, a finding, a trace at the student's line).
@@ -52,6 +71,7 @@ set(CUDALAB_RECIPE_COMPILE_FLAGS
     # stops it as a GPU's watchdog would (C++ lets the optimizer assume that
     # a loop with no I/O, atomic or volatile access ends, and delete it).
     -fno-finite-loops
+    ${CUDALAB_RECIPE_NOUNDEF_FLAG}
     ${CUDALAB_RECIPE_THRUST_FLAGS})
 
 # The instrumented twin: every load, store and basic block of the program's

@@ -2,6 +2,7 @@
 // each operation, as on a GPU, whatever order the simulator runs them in.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -31,6 +32,26 @@ TEST(Warp, ShuffleDownReduction) {
     for (int l = 0; l < 32; ++l) want += w * 32 + l;
     EXPECT_EQ(h[w], want) << "warp " << w;
   }
+}
+
+// Lane 0 alone claims space with an atomic and broadcasts where it starts;
+// the other lanes' copy of the variable is never set before the shuffle
+// (as in NVIDIA's cdpAdvancedQuicksort). Only lane 0 may do the atomic: the
+// optimizer must not take the unset value as proof that every lane is lane 0.
+__global__ void claim_and_broadcast(int* out) {
+  const int lane = threadIdx.x % 32;
+  int start;
+  if (lane == 0) start = atomicAdd(&out[0], 32);
+  start = __shfl_sync(0xffffffff, start, 0);
+  out[1 + threadIdx.x] = start + lane;
+}
+
+TEST(Warp, ALaneThatSetsNothingBeforeAShuffleStillTakesPart) {
+  auto h = run1<int>([](int* d) { claim_and_broadcast<<<1, 128>>>(d); }, 129);
+  EXPECT_EQ(h[0], 128) << "one atomic per warp";
+  std::vector<int> seen(h.begin() + 1, h.end());
+  std::sort(seen.begin(), seen.end());
+  for (int i = 0; i < 128; ++i) EXPECT_EQ(seen[i], i);
 }
 
 __global__ void shfl_variants(int* out) {
