@@ -254,6 +254,33 @@ void shadow_warp_sync(uint32_t warp, unsigned lanes) {
   }
 }
 
+namespace {
+// Whether static __shared__ variable `v` is declared in another kernel than
+// the running launch's. Decided once per variable, launch and worker: it
+// compares names and looks the kernels up under a lock, far too slow for
+// every access.
+bool another_kernels(const StaticSharedVariable& v) {
+  thread_local const Launch* launch = nullptr;
+  thread_local uint32_t launch_id = 0;
+  thread_local std::vector<int8_t> known;  // -1: not decided yet
+  const auto& vars = static_shared_variables();
+  const Launch* l = tl_block->launch;
+  if (l != launch || l->id != launch_id || known.size() != vars.size()) {
+    launch = l;
+    launch_id = l->id;
+    known.assign(vars.size(), -1);
+  }
+  const size_t i = size_t(&v - vars.data());
+  if (known[i] < 0) {
+    const std::string& kernel = l->site.kernel;
+    const size_t in = v.name.rfind("` in ");
+    const std::string f = in == std::string::npos ? std::string() : v.name.substr(in + 5);
+    known[i] = !f.empty() && f != kernel && f.rfind(kernel + "<", 0) != 0 && is_kernel_name(f);
+  }
+  return known[i] != 0;
+}
+}  // namespace
+
 void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, uintptr_t pc) {
   const SharedRanges& r = tl_shared;
   const bool dynamic = address - r.dynamic_low < r.dynamic_size;
@@ -268,20 +295,12 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
                            : words[off / 4].kind == SharedWord::Kind::kPadding;
     // Another kernel's static __shared__ variable: on a GPU this kernel's
     // shared memory holds only its own, and a read past them faults.
-    const std::string& kernel = tl_block->launch->site.kernel;
-    auto function_of = [](const StaticSharedVariable& v) {
-      const size_t in = v.name.rfind("` in ");
-      return in == std::string::npos ? std::string() : v.name.substr(in + 5);
-    };
     std::string landed_in;
     if (!dynamic && !outside)
-      if (const StaticSharedVariable* v =
-              static_shared_variable_at(address - static_shared_base())) {
-        const std::string f = function_of(*v);
-        if (!f.empty() && f != kernel && f.rfind(kernel + "<", 0) != 0 && is_kernel_name(f)) {
-          outside = true;
-          landed_in = v->name;
-        }
+      if (const StaticSharedVariable* v = static_shared_variable_at(address - static_shared_base());
+          v && another_kernels(*v)) {
+        outside = true;
+        landed_in = v->name;
       }
     if (outside) {
       std::string where;

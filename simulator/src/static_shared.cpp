@@ -101,9 +101,12 @@ const Symbols& symbols() {
 const std::vector<StaticSharedVariable>& static_shared_variables() { return symbols().shared; }
 const std::vector<StaticSharedVariable>& other_thread_locals() { return symbols().others; }
 
-// The program's own thread-local block (module 1's) for the calling thread.
+// The program's own thread-local block (module 1's) for the calling thread;
+// it stays where it is while the thread lives, so it is looked up once (the
+// checks ask at every shared-memory access).
 uintptr_t static_shared_base() {
-  uintptr_t base = 0;
+  thread_local uintptr_t base = 0;
+  if (base) return base;
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* out) {
         if (info->dlpi_tls_modid != 1) return 0;

@@ -103,6 +103,19 @@ TEST_F(Checks, MemcheckNamesEachBufferOfALine) {
   EXPECT_EQ(r.output.find("buffer `a`"), std::string::npos) << r.output;
 }
 
+// A read past a kernel's static __shared__ arrays that lands in another
+// kernel's (the simulator keeps them side by side; a GPU gives each kernel
+// only its own) is out of bounds, and says whose array it reached.
+TEST_F(Checks, MemcheckNamesAnotherKernelsSharedArrayAsOutOfBounds) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/other_kernels_shared.cu -o " + path("p")).status,
+            0);
+  const Result r = run("CUDALAB_CHECK=memcheck " + path("p"));
+  EXPECT_TRUE(Says(r.output, "other_kernels_shared.cu:13")) << r.output;
+  EXPECT_TRUE(Says(r.output, "lands in `theirs` in second, another kernel's shared memory"))
+      << r.output;
+  EXPECT_TRUE(Says(r.output, "after first: cudaErrorLaunchFailure")) << r.output;
+}
+
 TEST_F(Checks, SynccheckReportsABarrierReachedByPartOfTheBlock) {
   const std::string dir = kPrograms + "/checks/";
   ASSERT_EQ(run(kCC + " " + dir + "partial_barrier.cu -o " + path("p")).status, 0);
