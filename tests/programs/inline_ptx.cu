@@ -569,6 +569,11 @@ static void run_simple(const char* group, Kernel kernel, int ops) {
 }
 
 int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device\n");
+    return 77;
+  }
   run_simple("int", integers, kIntOps);
   run_simple("bits", bit_ops, kBitOps);
   run_simple("pred", predicates, kPredOps);
