@@ -114,7 +114,9 @@ TEST(Memory, PrefetchAdviceAndAttachmentKeepTheData) {
   EXPECT_EQ(cudaMemPrefetchAsync(m, 64 * sizeof(int), device, 7), cudaErrorInvalidValue)
       << "no flags are defined";
   cudaGetLastError();
-  EXPECT_EQ(cudaMemAdvise(m, 64 * sizeof(int), static_cast<cudaMemoryAdvise>(99), 0),
+  // 7: in the enumeration's range (a value past it would be undefined
+  // behaviour in C++), but no advice.
+  EXPECT_EQ(cudaMemAdvise(m, 64 * sizeof(int), static_cast<cudaMemoryAdvise>(7), 0),
             cudaErrorInvalidValue);
   cudaGetLastError();
   EXPECT_EQ(cudaStreamAttachMemAsync(stream, m, 0, 0x10), cudaErrorInvalidValue);
