@@ -105,7 +105,7 @@ uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, 
     const uint32_t byte = (v >> (8 * i)) & 0xff;
     return is_signed ? int32_t(int8_t(byte)) : int32_t(byte);
   };
-  int32_t sum = int32_t(c);
+  uint32_t sum = c;  // .add wraps at 32 bits, as a register does
   uint32_t packed = 0;
   for (int i = 0; i < 4; ++i) {
     const int32_t x = lane(a, i), y = lane(b, i);
@@ -128,7 +128,7 @@ uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, 
         break;
     }
     if (second == 1) {
-      sum += r;
+      sum += uint32_t(r);
       continue;
     }
     if (second == 2) r = std::min(r, lane(c, i));
@@ -136,7 +136,7 @@ uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, 
     if (sat) r = is_signed ? std::clamp(r, -128, 127) : std::clamp(r, 0, 255);
     packed |= (uint32_t(r) & 0xff) << (8 * i);
   }
-  return second == 1 ? uint32_t(sum) : packed;
+  return second == 1 ? sum : packed;
 }
 
 namespace {
