@@ -8,24 +8,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "source_text.h"
+
 namespace cudalab::rewriter {
 namespace {
-
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-std::string trim(const std::string& t) {
-  size_t a = 0, b = t.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(t[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(t[b - 1]))) --b;
-  return t.substr(a, b - a);
-}
-
-bool word_at(const std::string& s, const std::vector<bool>& code, size_t i, const char* w) {
-  const size_t n = std::strlen(w);
-  if (i + n > s.size() || s.compare(i, n, w) != 0 || !code[i]) return false;
-  if (i > 0 && ident_char(s[i - 1])) return false;
-  return i + n == s.size() || !ident_char(s[i + n]);
-}
 
 size_t skip_space(const std::string& s, size_t i) {
   while (i < s.size()) {
@@ -952,16 +938,6 @@ std::vector<size_t> section_colons(const std::string& s, const std::vector<bool>
   return colons;
 }
 
-size_t matching_paren(const std::string& s, const std::vector<bool>& code, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < s.size(); ++i) {
-    if (!code[i]) continue;
-    if (s[i] == '(') ++depth;
-    if (s[i] == ')' && --depth == 0) return i;
-  }
-  return std::string::npos;
-}
-
 // The line breaks inside [from, to), as they must stay: inside a macro's
 // definition each keeps its backslash.
 std::string line_breaks(const std::string& s, size_t from, size_t to) {
@@ -993,7 +969,7 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
         }
     }
     if (j >= source.size() || source[j] != '(') continue;
-    const size_t close = matching_paren(source, code, j);
+    const size_t close = matching(source, code, j);
     if (close == std::string::npos) continue;
     const std::vector<size_t> colons = section_colons(source, code, j, close);
     // The template: string literals, nothing else.

@@ -6,11 +6,10 @@
 #include <iterator>
 
 #include "inline_ptx.h"
+#include "source_text.h"
 
 namespace cudalab::rewriter {
 namespace {
-
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // Marks which bytes of the source are code (not comment, string or char
 // literal), so that searches below only look at code.
@@ -166,37 +165,10 @@ size_t config_end(const std::string& s, const std::vector<bool>& code, size_t fr
   return std::string::npos;
 }
 
-bool word_at(const std::string& s, const std::vector<bool>& code, size_t i, const char* w) {
-  const size_t n = std::strlen(w);
-  if (i + n > s.size() || s.compare(i, n, w) != 0 || !code[i]) return false;
-  if (i > 0 && ident_char(s[i - 1])) return false;
-  return i + n == s.size() || !ident_char(s[i + n]);
-}
-
-std::string trim(const std::string& t) {
-  size_t a = 0, b = t.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(t[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(t[b - 1]))) --b;
-  return t.substr(a, b - a);
-}
-
 size_t count_newlines(const std::string& t, size_t from, size_t to) {
   size_t k = 0;
   for (size_t i = from; i < to; ++i) k += t[i] == '\n';
   return k;
-}
-
-size_t matching(const std::string& s, const std::vector<bool>& code, size_t open) {
-  const char o = s[open], c = o == '(' ? ')' : o == '{' ? '}' : ']';
-  int depth = 0;
-  for (size_t i = open; i < s.size(); ++i) {
-    if (!code[i]) continue;
-    if (s[i] == o)
-      ++depth;
-    else if (s[i] == c && --depth == 0)
-      return i;
-  }
-  return std::string::npos;
 }
 
 // After each non-template __global__ function a file defines, a registration
