@@ -156,6 +156,16 @@ def peers(args, tmp, build):
         print("  (HIP-CPU: give --hip-cpu DIR or CUDALAB_HIP_CPU, a checkout of "
               "ROCm/HIP-CPU; it needs libtbb-dev)", flush=True)
 
+    t = side_by_side({
+        "sim": ([build("block_sum_16m")], env),
+        "fibers": ([os.path.join(tmp, "block_sum_16m")], fibers),
+        "loop": ([native(os.path.join(peers_dir, "block_sum_16m_loop.cpp"), "bs_loop")], env),
+    }, args.repeat)
+    print(f"  block sum 16M with warp shuffles: simulator {t['sim']:.3f} s (a fiber per thread: "
+          f"{t['fibers']:.3f} s, {t['fibers'] / t['sim']:.2f}x slower), plain loop "
+          f"{t['loop']:.3f} s ({t['sim'] / t['loop']:.1f}x faster than the simulator; no target)",
+          flush=True)
+
     compat = os.path.join(HERE, "..", "tests", "compat")
     for flag, option, env_name, runner, names in (
             (args.samples, "--samples", "CUDALAB_SAMPLES", "run-cuda-samples", SLOW_SAMPLES),

@@ -14,13 +14,21 @@
 // around the block; when the last thread of a phase returned instead, the
 // next phase keeps the order.
 //
+// A kernel that also meets warp operations (shuffles, votes, __syncwarp,
+// __activemask) or barrier votes (__syncthreads_count, _and, _or) gets the
+// same frames, but the runtime picks which thread runs next, from the ready
+// list the fibers use: each of those calls becomes an arrival that answers
+// whether the thread must wait (then the next thread runs) or goes on (the
+// last lane to arrive completes the operation for all, as with fibers). So
+// the order, and every result, is the fibers' own.
+//
 // At run time the kernel's entry asks the runtime whether the block may run
 // so (cudalab_block_loops_offered: the plain build, in-order schedule, no
 // trace, not cooperative, CUDALAB_BLOCK_LOOPS not off); if not, each thread
-// runs the original body on its fiber as before. A kernel that calls any
-// other waiting operation (warp operations, votes of __syncthreads_count,
-// tile or grid syncs), calls through a pointer, unwinds, or sizes a local
-// array at run time keeps the fibers only.
+// runs the original body on its fiber as before. A kernel that waits inside
+// a function it does not inline, calls tile or grid syncs, calls through a
+// pointer, unwinds, or sizes a local array at run time keeps the fibers
+// only.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -67,13 +75,31 @@ std::vector<Function*> kernels(Module& m) {
 }
 
 // The runtime's operations that make a thread wait for others. A kernel
-// reaching one of them (other than its own __syncthreads calls) keeps the
-// fibers.
+// reaching one of them other than through its own calls of those below
+// keeps the fibers.
 bool is_waiting_operation(StringRef name) {
   for (const char* part : {"__syncthreads", "block_barrier", "warp_op", "active_mask", "tile_sync",
                            "grid_sync", "lockstep"})
     if (name.contains(part)) return true;
   return false;
+}
+
+// The waits a kernel's body can turn into phases (cudalab/detail/sync.h).
+enum class Wait { kNone, kBarrier, kBarrierVote, kWarpOp, kActiveMask };
+
+Wait wait_of(const Function* callee) {
+  if (!callee) return Wait::kNone;
+  const StringRef name = callee->getName();
+  if (name == kBarrier) return Wait::kBarrier;
+  if (name.startswith("_ZN7cudalab6detail13block_barrierE")) return Wait::kBarrierVote;
+  if (name.startswith("_ZN7cudalab6detail7warp_opE")) return Wait::kWarpOp;
+  if (name == "_ZN7cudalab6detail11active_maskEv") return Wait::kActiveMask;
+  return Wait::kNone;
+}
+
+Wait wait_of(const Instruction& i) {
+  const auto* call = dyn_cast<CallInst>(&i);
+  return call ? wait_of(call->getCalledFunction()) : Wait::kNone;
 }
 
 class Eligibility {
@@ -90,7 +116,7 @@ class Eligibility {
     } else {
       waits = false;
       for (Instruction& i : instructions(*f))
-        if (calls_waiting(i, /*barrier_allowed=*/false)) {
+        if (calls_waiting(i, /*waits_allowed=*/false)) {
           waits = true;
           break;
         }
@@ -101,7 +127,7 @@ class Eligibility {
 
   // Whether instruction `i` may wait (or leaves the kernel in a way a loop
   // over threads cannot follow).
-  bool calls_waiting(Instruction& i, bool barrier_allowed) {
+  bool calls_waiting(Instruction& i, bool waits_allowed) {
     if (isa<InvokeInst>(i) || isa<CallBrInst>(i) || isa<LandingPadInst>(i) || isa<ResumeInst>(i))
       return true;
     auto* call = dyn_cast<CallInst>(&i);
@@ -110,7 +136,7 @@ class Eligibility {
     Function* callee = call->getCalledFunction();
     if (!callee) return true;  // through a pointer: could be anything
     if (callee->hasFnAttribute(Attribute::ReturnsTwice)) return true;
-    if (callee->getName() == kBarrier) return !barrier_allowed;
+    if (wait_of(callee) != Wait::kNone) return !waits_allowed;
     return may_wait(callee);
   }
 
@@ -118,29 +144,35 @@ class Eligibility {
   std::map<Function*, bool> known_;
 };
 
-// A kernel the loops can run: it calls __syncthreads() itself, waits at
-// nothing else, and keeps its locals in fixed-size stack slots.
-bool eligible(Function& f, Eligibility& e) {
+// How the loops can run a kernel: not at all, as phases between its own
+// __syncthreads() calls, or with the runtime picking the next thread (it
+// also calls warp operations or barrier votes itself). Either way it waits
+// at nothing else and keeps its locals in fixed-size stack slots.
+enum class Mode { kNone, kPhases, kScheduled };
+
+Mode mode_of(Function& f, Eligibility& e) {
   if (f.isDeclaration() || f.hasFnAttribute(Attribute::OptimizeNone) || f.isVarArg() ||
       !f.getReturnType()->isVoidTy())
-    return false;
-  bool barrier = false;
+    return Mode::kNone;
+  Mode mode = Mode::kNone;
   for (Instruction& i : instructions(f)) {
     if (auto* a = dyn_cast<AllocaInst>(&i))
-      if (!a->isStaticAlloca()) return false;
-    if (auto* call = dyn_cast<CallInst>(&i)) {
-      if (Function* callee = call->getCalledFunction()) {
-        if (callee->getName() == kBarrier) barrier = true;
-        if (callee->getIntrinsicID() == Intrinsic::stacksave) return false;
-      }
-    }
-    if (e.calls_waiting(i, /*barrier_allowed=*/true)) return false;
+      if (!a->isStaticAlloca()) return Mode::kNone;
+    if (auto* call = dyn_cast<CallInst>(&i))
+      if (Function* callee = call->getCalledFunction())
+        if (callee->getIntrinsicID() == Intrinsic::stacksave) return Mode::kNone;
+    const Wait w = wait_of(i);
+    if (w == Wait::kBarrier && mode == Mode::kNone) mode = Mode::kPhases;
+    if (w != Wait::kNone && w != Wait::kBarrier) mode = Mode::kScheduled;
+    if (e.calls_waiting(i, /*waits_allowed=*/true)) return Mode::kNone;
   }
-  return barrier;
+  return mode;
 }
 
 struct Runtime {
   FunctionCallee offered, frame, enter;
+  // Scheduled by the runtime (block_fibers.cpp).
+  FunctionCallee scheduled_frame, next, barrier, vote, warp_op, active_mask, exit;
 };
 
 Runtime runtime_of(Module& m) {
@@ -152,46 +184,125 @@ Runtime runtime_of(Module& m) {
   r.offered = m.getOrInsertFunction("cudalab_block_loops_offered", Type::getInt1Ty(c));
   r.frame = m.getOrInsertFunction("cudalab_block_loops_frame", i8p, i64, PointerType::get(i32, 0));
   r.enter = m.getOrInsertFunction("cudalab_block_loops_enter", Type::getVoidTy(c), i32);
+  r.scheduled_frame = m.getOrInsertFunction("cudalab_block_loops_scheduled_frame", i8p, i64,
+                                            PointerType::get(i32, 0));
+  r.next = m.getOrInsertFunction("cudalab_block_loops_next", i32);
+  // {result, waits}: two registers, as the runtime's two-field struct.
+  Type* arrival = StructType::get(i64, i64);
+  r.barrier = m.getOrInsertFunction("cudalab_block_loops_barrier", arrival, i32, i8p);
+  r.vote = m.getOrInsertFunction("cudalab_block_loops_vote", i32, i32, i64);
+  r.warp_op =
+      m.getOrInsertFunction("cudalab_block_loops_warp_op", arrival, i32, i32, i64, i32, i32, i8p);
+  r.active_mask = m.getOrInsertFunction("cudalab_block_loops_active_mask", arrival, i8p);
+  r.exit = m.getOrInsertFunction("cudalab_block_loops_exit", Type::getVoidTy(c));
   // Not marked noalias (as a fresh allocation would be): with that, the
   // optimizer miscompiled NVIDIA's FDTD3d, and it gained nothing measurable.
   return r;
 }
 
-// Builds `kernel`'s body as loops over the block's threads; returns it.
-Function* build_block_body(Function& kernel, const Runtime& rt) {
+// A copy of `kernel` to become its block body, with the places where a
+// thread waits (`waits`, in order) and returns. Variable locations and
+// lifetimes describe one thread's stack, which the frames replace: dropped.
+Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
+                          std::vector<Instruction*>& returns) {
   ValueToValueMapTy map;
   Function* g = CloneFunction(&kernel, map);
   g->setName(kernel.getName() + ".cudalab_block_loops");
   g->setLinkage(GlobalValue::InternalLinkage);
   g->setComdat(nullptr);
   g->addFnAttr(Attribute::NoInline);
+  std::vector<Instruction*> dropped;
+  for (Instruction& i : instructions(*g)) {
+    if (isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd())
+      dropped.push_back(&i);
+    else if (wait_of(i) != Wait::kNone)
+      waits.push_back(&i);
+    else if (isa<ReturnInst>(i))
+      returns.push_back(&i);
+  }
+  for (Instruction* i : dropped) i->eraseFromParent();
+  return g;
+}
+
+// Where the loop's own code stands in the body: the function's line.
+DebugLoc function_line(Function& g) {
+  if (DISubprogram* sp = g.getSubprogram())
+    return DILocation::get(g.getContext(), sp->getLine(), 0, sp);
+  return {};
+}
+
+// Values a wait separates from their uses now go through the frame: first
+// onto the stack (as slots at `slot_point`), then every slot into the
+// frame, addressed from `frame` before `before`. A PHI stays a PHI and
+// stores its value where it is: a slot written by the PHI's incoming edges
+// and read at a later use would read what a later loop step had stored
+// there (NVIDIA's FDTD3d came out wrong so). The frame holds `header` bytes
+// (the thread's state word first), then each slot; `offset` (tid x 1) and
+// `frames` (asked for 0 bytes a thread) are given the stride.
+void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
+                 const SmallPtrSetImpl<AllocaInst*>& loop_variables, Instruction* slot_point,
+                 Instruction* before, Value* frame, Instruction* offset, CallInst* frames,
+                 uint64_t header) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    DominatorTree dt(g);
+    std::vector<Instruction*> demote;
+    for (BasicBlock& bb : g) {
+      if (ours.count(&bb)) continue;
+      for (Instruction& i : bb) {
+        if (isa<AllocaInst>(i)) continue;
+        for (Use& u : i.uses())
+          if (!dt.dominates(&i, u)) {
+            demote.push_back(&i);
+            break;
+          }
+      }
+    }
+    for (Instruction* i : demote) {
+      changed = true;
+      DemoteRegToStack(*i, false, slot_point);
+    }
+  }
+
+  const DataLayout& dl = g.getParent()->getDataLayout();
+  LLVMContext& c = g.getContext();
+  Type* i8 = Type::getInt8Ty(c);
+  Type* i64 = Type::getInt64Ty(c);
+  std::vector<AllocaInst*> slots;
+  for (Instruction& i : instructions(g))
+    if (auto* a = dyn_cast<AllocaInst>(&i))
+      if (!loop_variables.count(a)) slots.push_back(a);
+  uint64_t size = header;
+  uint64_t align = 16;
+  IRBuilder<> f(before);
+  for (AllocaInst* a : slots) {
+    const uint64_t a_align = a->getAlign().value();
+    const uint64_t a_size = dl.getTypeAllocSize(a->getAllocatedType()) *
+                            cast<ConstantInt>(a->getArraySize())->getZExtValue();
+    size = alignTo(size, a_align);
+    Value* at = f.CreateGEP(i8, frame, ConstantInt::get(i64, size));
+    Value* typed = f.CreateBitCast(at, a->getType());
+    a->replaceAllUsesWith(typed);
+    a->eraseFromParent();
+    size += a_size;
+    align = std::max(align, a_align);
+  }
+  const uint64_t stride = alignTo(size, align);
+  offset->setOperand(1, ConstantInt::get(i64, stride));
+  frames->setArgOperand(0, ConstantInt::get(i64, stride));
+}
+
+// Builds `kernel`'s body as phases between its barriers, each a loop over
+// the block's threads; returns it.
+Function* build_block_body(Function& kernel, const Runtime& rt) {
+  std::vector<Instruction*> barriers, returns;
+  Function* g = clone_for_block(kernel, barriers, returns);
   LLVMContext& c = g->getContext();
-  const DataLayout& dl = g->getParent()->getDataLayout();
   Type* i1 = Type::getInt1Ty(c);
   Type* i32 = Type::getInt32Ty(c);
   Type* i64 = Type::getInt64Ty(c);
   Type* i8 = Type::getInt8Ty(c);
-
-  // Variable locations and lifetimes describe one thread's stack; the
-  // frames below replace it.
-  std::vector<Instruction*> barriers, returns, dropped;
-  std::vector<AllocaInst*> locals;
-  for (Instruction& i : instructions(*g)) {
-    if (isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd()) {
-      dropped.push_back(&i);
-    } else if (auto* a = dyn_cast<AllocaInst>(&i)) {
-      locals.push_back(a);
-    } else if (auto* call = dyn_cast<CallInst>(&i)) {
-      if (Function* callee = call->getCalledFunction())
-        if (callee->getName() == kBarrier) barriers.push_back(&i);
-    } else if (isa<ReturnInst>(i)) {
-      returns.push_back(&i);
-    }
-  }
-  for (Instruction* i : dropped) i->eraseFromParent();
-
-  DebugLoc where;
-  if (DISubprogram* sp = g->getSubprogram()) where = DILocation::get(c, sp->getLine(), 0, sp);
+  const DebugLoc where = function_line(*g);
 
   BasicBlock* start = &g->getEntryBlock();
   BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
@@ -209,8 +320,8 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   AllocaInst* last_waits_slot = b.CreateAlloca(i1, nullptr, "last_waits");
   AllocaInst* any_slot = b.CreateAlloca(i1, nullptr, "waiting");
   AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
-  const SmallPtrSet<AllocaInst*, 8> loop_variables = {step_slot,       first_slot, last_slot,
-                                                      last_waits_slot, any_slot,   threads_slot};
+  SmallPtrSet<AllocaInst*, 8> loop_variables = {step_slot,       first_slot, last_slot,
+                                                last_waits_slot, any_slot,   threads_slot};
   ConstantInt* placeholder = ConstantInt::get(cast<IntegerType>(i64), 0);
   CallInst* frames = b.CreateCall(rt.frame, {placeholder, threads_slot}, "frames");
   Value* threads = b.CreateLoad(i32, threads_slot, "threads");
@@ -279,59 +390,126 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   b.SetInsertPoint(done);
   b.CreateRetVoid();
 
-  // Values a barrier separates from their uses now go through the frame:
-  // first onto the stack (as slots), then every slot into the frame. A PHI
-  // stays a PHI and stores its value where it is: a slot written by the
-  // PHI's incoming edges and read at a later use would read what a later
-  // loop step had stored there (NVIDIA's FDTD3d came out wrong so).
-  auto ours = [&](BasicBlock* bb) {
-    return bb == setup || bb == dispatch || bb == next || bb == phase_end || bb == done;
-  };
-  Instruction* slot_point = setup->getFirstNonPHI();
-  for (bool changed = true; changed;) {
-    changed = false;
-    DominatorTree dt(*g);
-    std::vector<Instruction*> demote;
-    for (BasicBlock& bb : *g) {
-      if (ours(&bb)) continue;
-      for (Instruction& i : bb) {
-        if (isa<AllocaInst>(i)) continue;
-        for (Use& u : i.uses())
-          if (!dt.dominates(&i, u)) {
-            demote.push_back(&i);
-            break;
-          }
-      }
+  SmallPtrSet<BasicBlock*, 8> ours = {setup, dispatch, next, phase_end, done};
+  into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
+              /*header=*/4);
+  return g;
+}
+
+// Builds `kernel`'s body with the runtime choosing the next thread at each
+// wait; returns it.
+Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
+  std::vector<Instruction*> waits, returns;
+  Function* g = clone_for_block(kernel, waits, returns);
+  LLVMContext& c = g->getContext();
+  Type* i32 = Type::getInt32Ty(c);
+  Type* i64 = Type::getInt64Ty(c);
+  Type* i8 = Type::getInt8Ty(c);
+  Type* i8p = Type::getInt8PtrTy(c);
+  const DebugLoc where = function_line(*g);
+
+  BasicBlock* start = &g->getEntryBlock();
+  BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
+  BasicBlock* next = BasicBlock::Create(c, "next", g, start);
+  BasicBlock* dispatch = BasicBlock::Create(c, "dispatch", g, start);
+  BasicBlock* done = BasicBlock::Create(c, "done", g);
+
+  // setup: the block's frames.
+  IRBuilder<> b(setup);
+  b.SetCurrentDebugLocation(where);
+  AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
+  SmallPtrSet<AllocaInst*, 8> loop_variables = {threads_slot};
+  CallInst* frames = b.CreateCall(
+      rt.scheduled_frame, {ConstantInt::get(cast<IntegerType>(i64), 0), threads_slot}, "frames");
+  b.CreateBr(next);
+  // next: the thread the runtime picks (entered), or the end of the block.
+  b.SetInsertPoint(next);
+  Value* tid = b.CreateCall(rt.next, {}, "tid");
+  b.CreateCondBr(b.CreateICmpSLT(tid, ConstantInt::get(i32, 0)), done, dispatch);
+  // dispatch: to where that thread stands.
+  b.SetInsertPoint(dispatch);
+  auto* offset = cast<Instruction>(
+      b.CreateMul(b.CreateZExt(tid, i64), ConstantInt::get(i64, 1), "frame.offset"));
+  Value* frame = b.CreateGEP(i8, frames, offset, "frame");
+  Value* state_ptr = b.CreateBitCast(frame, PointerType::get(i32, 0), "state.ptr");
+  Value* state = b.CreateLoad(i32, state_ptr, "state");
+  SwitchInst* to = b.CreateSwitch(state, next, unsigned(waits.size()) + 1);
+  to->addCase(ConstantInt::get(cast<IntegerType>(i32), 0), start);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+
+  // Each wait: the thread arrives; it goes on at once with the result when
+  // it completed the operation, else the next thread runs, and this one
+  // later finds the result in its frame (offset 8) where it goes on.
+  Constant* no_pc = ConstantPointerNull::get(cast<PointerType>(i8p));
+  for (size_t k = 0; k < waits.size(); ++k) {
+    auto* call = cast<CallInst>(waits[k]);
+    const Wait kind = wait_of(*call);
+    BasicBlock* arrives = call->getParent();
+    BasicBlock* after = SplitBlock(arrives, call, static_cast<DominatorTree*>(nullptr), nullptr,
+                                   nullptr, "after_wait");
+    Instruction* br = arrives->getTerminator();
+    IRBuilder<> y(br);
+    y.SetCurrentDebugLocation(call->getDebugLoc());
+    auto arg = [&](unsigned n, Type* t) -> Value* {
+      Value* v = call->getArgOperand(n);
+      return t->isPointerTy() ? y.CreatePointerCast(v, t) : y.CreateZExtOrTrunc(v, t);
+    };
+    Value* arrival = nullptr;
+    switch (kind) {
+      case Wait::kBarrier:
+        arrival = y.CreateCall(rt.barrier, {ConstantInt::get(i32, 0), no_pc});
+        break;
+      case Wait::kBarrierVote:
+        arrival = y.CreateCall(rt.barrier, {arg(1, i32), arg(2, i8p)});
+        break;
+      case Wait::kWarpOp:
+        arrival = y.CreateCall(rt.warp_op, {arg(0, i32), arg(1, i32), arg(2, i64), arg(3, i32),
+                                            arg(4, i32), arg(5, i8p)});
+        break;
+      case Wait::kActiveMask:
+      case Wait::kNone:
+        arrival = y.CreateCall(rt.active_mask, {no_pc});
+        break;
     }
-    for (Instruction* i : demote) {
-      changed = true;
-      DemoteRegToStack(*i, false, slot_point);
+    Value* now = y.CreateExtractValue(arrival, 0, "result");
+    Value* waiting = y.CreateExtractValue(arrival, 1, "waits");
+    Value* op = kind == Wait::kBarrierVote ? arg(0, i32) : nullptr;
+    y.CreateStore(ConstantInt::get(i32, uint64_t(k) + 1), state_ptr);
+    y.CreateCondBr(y.CreateICmpNE(waiting, ConstantInt::get(i64, 0)), next, after);
+    br->eraseFromParent();
+    BasicBlock* resume = BasicBlock::Create(c, "resume", g, after);
+    IRBuilder<> z(resume);
+    z.SetCurrentDebugLocation(call->getDebugLoc());
+    Value* slot =
+        z.CreateBitCast(z.CreateGEP(i8, frame, ConstantInt::get(i64, 8)), PointerType::get(i64, 0));
+    Value* later = z.CreateLoad(i64, slot, "result");
+    z.CreateBr(after);
+    to->addCase(ConstantInt::get(cast<IntegerType>(i32), uint64_t(k) + 1), resume);
+    IRBuilder<> r(call);
+    r.SetCurrentDebugLocation(call->getDebugLoc());
+    PHINode* result = r.CreatePHI(i64, 2, "result");
+    result->addIncoming(now, arrives);
+    result->addIncoming(later, resume);
+    if (!call->getType()->isVoidTy()) {
+      Value* value = result;
+      if (op) value = r.CreateCall(rt.vote, {op, result});
+      call->replaceAllUsesWith(r.CreateZExtOrTrunc(value, call->getType()));
     }
+    call->eraseFromParent();
+  }
+  // A return ends the thread.
+  for (Instruction* ret : returns) {
+    IRBuilder<> y(ret);
+    y.CreateCall(rt.exit, {});
+    y.CreateStore(ConstantInt::get(i32, uint32_t(-1)), state_ptr);
+    y.CreateBr(next);
+    ret->eraseFromParent();
   }
 
-  // The frame: the thread's state word, then each slot.
-  std::vector<AllocaInst*> slots;
-  for (Instruction& i : instructions(*g))
-    if (auto* a = dyn_cast<AllocaInst>(&i))
-      if (!loop_variables.count(a)) slots.push_back(a);
-  uint64_t size = 4;
-  uint64_t align = 16;
-  IRBuilder<> f(to);
-  for (AllocaInst* a : slots) {
-    const uint64_t a_align = a->getAlign().value();
-    const uint64_t a_size = dl.getTypeAllocSize(a->getAllocatedType()) *
-                            cast<ConstantInt>(a->getArraySize())->getZExtValue();
-    size = alignTo(size, a_align);
-    Value* at = f.CreateGEP(i8, frame, ConstantInt::get(i64, size));
-    Value* typed = f.CreateBitCast(at, a->getType());
-    a->replaceAllUsesWith(typed);
-    a->eraseFromParent();
-    size += a_size;
-    align = std::max(align, a_align);
-  }
-  const uint64_t stride = alignTo(size, align);
-  offset->setOperand(1, ConstantInt::get(i64, stride));
-  frames->setArgOperand(0, ConstantInt::get(i64, stride));
+  SmallPtrSet<BasicBlock*, 8> ours = {setup, next, dispatch, done};
+  into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
+              /*header=*/16);
   return g;
 }
 
@@ -374,15 +552,16 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
   explicit BlockLoops(FunctionPassManager cleanup) : cleanup_(std::move(cleanup)) {}
   PreservedAnalyses run(Module& m, ModuleAnalysisManager& mam) {
     Eligibility e;
-    std::vector<Function*> todo;
+    std::vector<std::pair<Function*, Mode>> todo;
     for (Function* f : kernels(m))
-      if (eligible(*f, e)) todo.push_back(f);
+      if (const Mode mode = mode_of(*f, e); mode != Mode::kNone) todo.emplace_back(f, mode);
     if (todo.empty()) return PreservedAnalyses::all();
     const Runtime rt = runtime_of(m);
     FunctionAnalysisManager& fam =
         mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
-    for (Function* f : todo) {
-      Function* body = build_block_body(*f, rt);
+    for (auto [f, mode] : todo) {
+      Function* body =
+          mode == Mode::kPhases ? build_block_body(*f, rt) : build_scheduled_body(*f, rt);
       if (verifyFunction(*body)) {
         // A shape this pass does not handle: the kernel keeps its fibers.
         body->eraseFromParent();

@@ -14,6 +14,12 @@ namespace cudalab::rt {
 
 uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
   SimThread& t = *tl_thread;
+  if (barrier_arrive(predicate, pc)) suspend(t);
+  return t.result;
+}
+
+bool BlockRun::barrier_arrive(int predicate, uintptr_t pc) {
+  SimThread& t = *tl_thread;
   barrier_sum_ += predicate != 0;
   barrier_and_ &= predicate != 0;
   barrier_or_ |= predicate != 0;
@@ -22,12 +28,11 @@ uint64_t BlockRun::barrier(int predicate, uintptr_t pc) {
   t.wait_pc = pc;
   if (next_thread_ == thread_count_ && at_barrier_.size() == thread_count_ - exited_) {
     release_barrier();  // this thread came last: it goes on at once
-  } else {
-    if (!warps_[t.warp].pending.empty()) recheck_active_masks(warps_[t.warp]);
-    if (lockstep_) recheck_lockstep(warps_[t.warp]);
-    suspend(t);
+    return false;
   }
-  return t.result;
+  if (!warps_[t.warp].pending.empty()) recheck_active_masks(warps_[t.warp]);
+  if (lockstep_) recheck_lockstep(warps_[t.warp]);
+  return true;
 }
 
 void BlockRun::release_barrier() {
@@ -131,6 +136,19 @@ void* BlockRun::scratch(size_t bytes_per_thread) {
   return scratch_.data();
 }
 
+int barrier_vote(detail::BarrierOp op, uint64_t packed) {
+  switch (op) {
+    case detail::BarrierOp::kCount:
+      return int(uint32_t(packed));
+    case detail::BarrierOp::kAnd:
+      return int((packed >> 32) & 1);
+    case detail::BarrierOp::kOr:
+      return int((packed >> 33) & 1);
+    default:
+      return 0;
+  }
+}
+
 }  // namespace cudalab::rt
 
 // ---- the kernel-language entry points --------------------------------------------------
@@ -142,17 +160,7 @@ __attribute__((noinline)) int block_barrier(BarrierOp op, int predicate, const v
   if (!tl_thread) return predicate;  // outside a kernel: nothing to wait for
   const RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
-  const uint64_t r = tl_block->run->barrier(predicate, reinterpret_cast<uintptr_t>(pc));
-  switch (op) {
-    case BarrierOp::kCount:
-      return int(uint32_t(r));
-    case BarrierOp::kAnd:
-      return int((r >> 32) & 1);
-    case BarrierOp::kOr:
-      return int((r >> 33) & 1);
-    default:
-      return 0;
-  }
+  return barrier_vote(op, tl_block->run->barrier(predicate, reinterpret_cast<uintptr_t>(pc)));
 }
 
 }  // namespace cudalab::detail

@@ -17,12 +17,15 @@ namespace cudalab::rt {
 // others in its mask have not yet: shuffles, votes, matches, reductions and
 // __syncwarp all wait here until every lane of the mask arrives (or exits).
 struct PendingWarpOp {
+  // Only the arrived lanes' operands are ever read: left unset, as clearing
+  // 512 bytes at every shuffle costs more than the shuffle.
+  PendingWarpOp(unsigned m, detail::WarpOp o) : mask(m), op(o) {}
   unsigned mask = 0;
   unsigned arrived = 0;
   detail::WarpOp op = detail::WarpOp::kSync;
-  std::array<uint64_t, 32> value{};
-  std::array<int, 32> arg{};
-  std::array<int, 32> width{};
+  std::array<uint64_t, 32> value;
+  std::array<int, 32> arg;
+  std::array<int, 32> width;
 };
 
 struct WarpState {
@@ -49,6 +52,11 @@ class BlockRun {
   [[gnu::always_inline]] inline uint64_t barrier(int predicate, uintptr_t pc);
   uint64_t warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                    uintptr_t pc);
+  // The same without waiting: the thread arrives, and the answer says
+  // whether it must wait (its result is in tl_thread->result once not).
+  bool barrier_arrive(int predicate, uintptr_t pc);
+  bool warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
+                   uintptr_t pc);
   // A barrier among threads [first, first + size) of the block (a tile
   // larger than a warp), and per-thread scratch memory for such tiles.
   void group_barrier(uint32_t first, uint32_t size, uintptr_t pc);
@@ -60,9 +68,14 @@ class BlockRun {
   // Block loops (simulator/passes/block_loops.cpp): a kernel compiled with
   // them takes the offer at its entry and runs every thread of the block
   // itself, from one thread to the next; frames are its threads' memory.
+  // A kernel with warp operations or barrier votes asks the runtime which
+  // thread runs next (`scheduled`): the order of the fibers, from the same
+  // ready list; -1 when none is left.
   bool take_block_loops();
-  void* block_loops_frames(size_t stride, uint32_t* threads);
+  void* block_loops_frames(size_t stride, uint32_t* threads, bool scheduled);
   void enter_block_loops_thread(uint32_t linear);
+  int32_t next_block_loops_thread();
+  void block_loops_thread_exited() { thread_exited(*tl_thread); }
 
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
@@ -96,6 +109,10 @@ class BlockRun {
   bool block_loops_taken_ = false;
   sigjmp_buf* block_loops_jump_ = nullptr;
   std::vector<unsigned char> frames_;
+  // Scheduled loops: where each thread's frame is; at offset 8 in it the
+  // result of the wait it goes on from.
+  unsigned char* frames_base_ = nullptr;
+  size_t frames_stride_ = 0;
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;
   uint32_t exited_ = 0;
@@ -120,6 +137,10 @@ class BlockRun {
   std::vector<SimThread*> at_barrier_;
   int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;
 };
+
+// What __syncthreads_count, _and or _or return, from a barrier's packed
+// result (count, and in bit 32, or in bit 33).
+int barrier_vote(detail::BarrierOp op, uint64_t packed);
 
 // "__shfl_sync", "__ballot_sync (or __any_sync/__all_sync)", ...: the call a
 // warp operation came from, for reports.

@@ -85,6 +85,8 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
       b->next_thread_ = b->thread_count_;
       for (SimThread& each : b->threads_)
         if (!each.exited) each.started = true, b->thread_exited(each);
+      b->ready_.clear();  // (after a deadlock: none of them will run)
+      b->ready_head_ = 0;
       break;
     }
     b->thread_exited(*tl_thread);  // the same thread, maybe resumed several times
@@ -188,7 +190,7 @@ bool BlockRun::take_block_loops() {
   return true;
 }
 
-void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
+void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool scheduled) {
   *threads = thread_count_;
   constexpr size_t kAlign = 64;
   const size_t bytes = stride * thread_count_;
@@ -197,13 +199,37 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
   auto* aligned = reinterpret_cast<unsigned char*>((at + kAlign - 1) & ~uintptr_t(kAlign - 1));
   std::memset(aligned, 0, bytes);  // every thread at the kernel's start
   for (SimThread& t : threads_) {
-    t.started = true;
+    t.started = !scheduled;            // scheduled: started as the fibers start them
     t.fault_jump = block_loops_jump_;  // a fault ends the launch, as on a fiber
   }
+  if (scheduled) next_thread_ = 0;  // the runner had started the first: it starts afresh
+  frames_base_ = aligned;
+  frames_stride_ = stride;
   return aligned;
 }
 
 void BlockRun::enter_block_loops_thread(uint32_t linear) { enter_thread(threads_[linear]); }
+
+int32_t BlockRun::next_block_loops_thread() {
+  // As the fibers go on: a thread made ready first (with the result of what
+  // it waited at), else the next to start (where the fibers' loop looks at
+  // whether another block stopped the launch).
+  SimThread* t = take_ready();
+  if (t) {
+    std::memcpy(frames_base_ + t->linear * frames_stride_ + 8, &t->result, sizeof(t->result));
+  } else {
+    if (launch_.aborted.load(std::memory_order_relaxed)) return -1;
+    if (next_thread_ == thread_count_) {
+      if (exited_ < thread_count_) report_deadlock();
+      return -1;
+    }
+    t = &threads_[start_order_.empty() ? next_thread_ : start_order_[next_thread_]];
+    ++next_thread_;
+    t->started = true;
+  }
+  enter_thread(*t);
+  return int32_t(t->linear);
+}
 
 // ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------
 
@@ -240,9 +266,61 @@ bool cudalab_block_loops_offered() {
   return tl_block && tl_block->run->take_block_loops();
 }
 void* cudalab_block_loops_frame(size_t stride, uint32_t* threads) {
-  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);
+  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, false);
 }
 void cudalab_block_loops_enter(uint32_t linear) {
   cudalab::rt::tl_block->run->enter_block_loops_thread(linear);
+}
+
+// Kernels with warp operations or barrier votes: the runtime picks the next
+// thread; a waiting operation answers whether the thread must wait, and if
+// not, its result (a thread that waited finds it at offset 8 of its frame).
+// Sixteen bytes come back in two registers, as a two-field struct does.
+struct CudalabArrival {
+  uint64_t result;
+  uint64_t waits;
+};
+void* cudalab_block_loops_scheduled_frame(size_t stride, uint32_t* threads) {
+  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, true);
+}
+int32_t cudalab_block_loops_next() {
+  using namespace cudalab::rt;
+  const RuntimeScope runtime;
+  return tl_block->run->next_block_loops_thread();
+}
+__attribute__((noinline)) CudalabArrival cudalab_block_loops_barrier(int predicate,
+                                                                     const void* pc) {
+  using namespace cudalab::rt;
+  const RuntimeScope runtime;
+  if (!pc) pc = __builtin_return_address(0);
+  const bool waits = tl_block->run->barrier_arrive(predicate, reinterpret_cast<uintptr_t>(pc));
+  return {tl_thread->result, waits};
+}
+int cudalab_block_loops_vote(int op, uint64_t packed) {
+  using namespace cudalab;
+  return rt::barrier_vote(detail::BarrierOp(op), packed);
+}
+__attribute__((noinline)) CudalabArrival cudalab_block_loops_warp_op(int op, unsigned mask,
+                                                                     uint64_t value, int arg,
+                                                                     int width, const void* pc) {
+  using namespace cudalab;
+  const rt::RuntimeScope runtime;
+  if (!pc) pc = __builtin_return_address(0);
+  const bool waits = rt::tl_block->run->warp_arrive(detail::WarpOp(op), mask, value, arg, width,
+                                                    reinterpret_cast<uintptr_t>(pc));
+  return {rt::tl_thread->result, waits};
+}
+__attribute__((noinline)) CudalabArrival cudalab_block_loops_active_mask(const void* pc) {
+  using namespace cudalab;
+  const rt::RuntimeScope runtime;
+  if (!pc) pc = __builtin_return_address(0);
+  const bool waits = rt::tl_block->run->warp_arrive(detail::WarpOp::kActiveMask, 0, 0, 0, 32,
+                                                    reinterpret_cast<uintptr_t>(pc));
+  return {rt::tl_thread->result, waits};
+}
+void cudalab_block_loops_exit() {
+  using namespace cudalab::rt;
+  const RuntimeScope runtime;
+  tl_block->run->block_loops_thread_exited();
 }
 }

@@ -174,10 +174,12 @@ struct Launch {
   uintptr_t frame_low = 0, frame_high = 0;  // the launch's objects in host memory
   uint32_t id = 0;
   uint32_t threads_per_block = 0;
-  std::atomic<bool> aborted{false};
+  // Read by every worker at each of its threads' switches: a cache line of
+  // its own, apart from what workers write (idle_threads at each block's end).
+  alignas(64) std::atomic<bool> aborted{false};
   std::atomic<bool> faulted{false};
   FaultInfo fault;
-  std::atomic<uint64_t> idle_threads{0};
+  alignas(64) std::atomic<uint64_t> idle_threads{0};
   std::atomic<bool> deadlocked{false};
   std::string deadlock_report;  // written by the block that found it
   bool cooperative = false;
@@ -240,19 +242,20 @@ struct BlockContext {
   struct BlockTrace* trace = nullptr;       // CUDALAB_TRACE: what this block records
 };
 
-extern thread_local SimThread* tl_thread;
+// constinit: read straight from TLS, without a wrapper call at each use.
+extern constinit thread_local SimThread* tl_thread;
 // Set while runtime code runs for a kernel thread (a barrier, a report): the
 // runtime's use of library code that the instrumented build also compiled
 // (std::string, say) is not the kernel's memory access. A thread that leaves
 // through siglongjmp resets it.
-extern thread_local int tl_in_runtime;
+extern constinit thread_local int tl_in_runtime;
 struct RuntimeScope {
   RuntimeScope() { ++tl_in_runtime; }
   ~RuntimeScope() { --tl_in_runtime; }
   RuntimeScope(const RuntimeScope&) = delete;
   RuntimeScope& operator=(const RuntimeScope&) = delete;
 };
-extern thread_local BlockContext* tl_block;
+extern constinit thread_local BlockContext* tl_block;
 
 // Runs every block of `launch` on the worker pool; returns when all are done.
 void run_grid(Launch& launch);
@@ -396,7 +399,7 @@ cudaError_t memcpy3d_with_arrays(const cudaMemcpy3DParms* p);
 void shadow_block_start(BlockContext& b, uint32_t threads);
 // Write-after-write hazards wait until their store is done (same value: no
 // hazard); the next access or the block's end settles them.
-extern thread_local bool tl_pending_writes;
+extern constinit thread_local bool tl_pending_writes;
 void resolve_pending_writes();
 void shadow_barrier(BlockContext& b);
 // __syncwarp among `lanes` of warp `warp` of the block running now.

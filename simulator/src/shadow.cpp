@@ -31,7 +31,7 @@ namespace cudalab::rt {
 // Then 16 bits: the code addresses of the two accesses (indexes into a
 // table of 255), and 4 bits: which bytes anything wrote since cudaMalloc.
 thread_local SharedRanges tl_shared;
-thread_local bool tl_pending_writes = false;
+constinit thread_local bool tl_pending_writes = false;
 
 namespace {
 

@@ -65,6 +65,13 @@ void BlockRun::recheck_active_masks(WarpState& w) {
 uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                            uintptr_t pc) {
   SimThread& t = *tl_thread;
+  if (warp_arrive(op, mask, value, arg, width, pc)) suspend(t);
+  return t.result;
+}
+
+bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
+                           uintptr_t pc) {
+  SimThread& t = *tl_thread;
   WarpState& w = warps_[t.warp];
   // Lanes of one warp meet at the operation with the same mask.
   if (op == detail::WarpOp::kActiveMask) mask = w.existing;
@@ -74,11 +81,7 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
                                           (op == detail::WarpOp::kActiveMask) ||
                                       (w.pending[index].arrived >> t.lane) & 1u))
     ++index;
-  if (index == w.pending.size()) {
-    w.pending.emplace_back();
-    w.pending.back().mask = mask;
-    w.pending.back().op = op;
-  }
+  if (index == w.pending.size()) w.pending.emplace_back(mask, op);
   PendingWarpOp& p = w.pending[index];
   if (synccheck_enabled() && op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) {
     char what[200];
@@ -96,24 +99,24 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
   t.wait_pc = pc;
   if (warp_op_complete(w, p)) {
     complete_warp_op(w, index);
-  } else {
-    if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
-    if (lockstep_) recheck_lockstep(w);
-    if (t.wait != SimThread::Wait::kNone) suspend(t);
+    return false;
   }
-  return t.result;
+  if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
+  if (lockstep_) recheck_lockstep(w);
+  return t.wait != SimThread::Wait::kNone;
 }
 
 void BlockRun::complete_warp_op(WarpState& w, size_t index) {
   using detail::WarpOp;
-  const PendingWarpOp p = w.pending[index];
-  w.pending.erase(w.pending.begin() + long(index));
+  const PendingWarpOp& p = w.pending[index];  // erased at the end
   const unsigned lanes = p.arrived;
   // Reductions and votes over the lanes that took part.
   uint64_t ballot = 0, sum = 0, all_and = ~uint64_t(0), all_or = 0, all_xor = 0;
   uint32_t umin = 0xffffffffu, umax = 0;
   int32_t smin = 0x7fffffff, smax = int32_t(0x80000000u);
-  for (unsigned l = 0; l < 32; ++l) {
+  const bool reduces =
+      p.op == WarpOp::kBallot || (p.op >= WarpOp::kReduceAdd && p.op <= WarpOp::kReduceXor);
+  for (unsigned l = 0; reduces && l < 32; ++l) {
     if (!((lanes >> l) & 1u)) continue;
     const uint64_t v = p.value[l];
     if (v) ballot |= 1ull << l;
@@ -223,6 +226,7 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
     t.wait = SimThread::Wait::kNone;
     if (&t != tl_thread) released.push_back(&t);
   }
+  w.pending.erase(w.pending.begin() + long(index));
   reorder(released);
   ready_.insert(ready_.end(), released.begin(), released.end());
 }

@@ -27,9 +27,9 @@ thread_local dim3 gridDim{1, 1, 1};
 
 namespace cudalab::rt {
 
-thread_local SimThread* tl_thread = nullptr;
-thread_local BlockContext* tl_block = nullptr;
-thread_local int tl_in_runtime = 0;
+constinit thread_local SimThread* tl_thread = nullptr;
+constinit thread_local BlockContext* tl_block = nullptr;
+constinit thread_local int tl_in_runtime = 0;
 
 namespace {
 

@@ -1,8 +1,12 @@
-// Kernels that wait at __syncthreads() in the ways course and library code
-// does, each checked against the CPU. The plain build runs such a block as
-// loops over its threads (simulator/passes/block_loops.cpp); CTest runs this
-// program with them and with CUDALAB_BLOCK_LOOPS=off (a fiber per thread),
-// and both must print the same but for the last line, which says which ran.
+// Kernels that wait at __syncthreads() and at warp operations in the ways
+// course and library code does, each checked against the CPU. The plain
+// build runs such a block as loops over its threads
+// (simulator/passes/block_loops.cpp); CTest runs this program with them and
+// with CUDALAB_BLOCK_LOOPS=off (a fiber per thread), and both must print the
+// same but for the last line, which says which ran.
+#include <cooperative_groups.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -167,6 +171,90 @@ __global__ void where_locals_are(unsigned long long* at) {
   at[threadIdx.x] = reinterpret_cast<unsigned long long>(&local);
 }
 
+// ---- warp operations ----------------------------------------------------------------
+
+// A block reduction as library code writes it: shuffles within each warp, a
+// partial per warp through shared memory, then the first warp's shuffles.
+__device__ float warp_sum(float v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+__global__ void block_sum(const float* in, float* out, int n) {
+  __shared__ float partial[32];
+  float v = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    v += in[i];
+  v = warp_sum(v);
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = warp_sum(lane < (blockDim.x + 31) / 32 ? partial[lane] : 0.0f);
+    if (lane == 0) out[blockIdx.x] = v;
+  }
+}
+
+// Votes, matches, reductions, __activemask in a branch and the barrier's
+// votes, in a block whose last warp has 16 lanes. Eight answers a thread.
+__global__ void votes(const int* in, unsigned* out) {
+  const int t = threadIdx.x, x = in[t];
+  const unsigned all = __activemask();
+  unsigned* mine = out + t * 8;
+  mine[0] = __ballot_sync(all, x > 5);
+  mine[1] = __any_sync(all, x == 7) * 2 + __all_sync(all, x >= 0);
+  mine[2] = __match_any_sync(all, x % 4);
+  mine[3] = unsigned(__reduce_add_sync(all, x));
+  unsigned odd = 0;
+  if (t % 2) odd = __activemask();
+  __syncwarp(all);
+  mine[4] = odd;
+  mine[5] = unsigned(__syncthreads_count(x > 5));
+  mine[6] = unsigned(__syncthreads_and(x >= 0) * 2 + __syncthreads_or(x == 100));
+  mine[7] = all;
+}
+
+// Lanes past the end return first; the others name only themselves.
+__global__ void shift_left(const int* in, int* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const unsigned mask = __ballot_sync(__activemask(), 1);
+  const int left = __shfl_up_sync(mask, in[i], 1);
+  out[i] = threadIdx.x % 32 == 0 ? -1 : left;
+}
+
+// Sixteen-byte values through a tile's shuffles (two warp operations each,
+// in a loop) and an inclusive scan of doubles.
+__global__ void tile_scan(const double* in, double2* out) {
+  namespace cg = cooperative_groups;
+  const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  double2 v = {in[t], -in[t]};
+  for (unsigned d = 1; d < 32; d *= 2) {
+    const double2 up = tile.shfl_up(v, d);
+    if (tile.thread_rank() >= d) v.x += up.x, v.y += up.y;
+  }
+  out[t] = v;
+}
+
+// Which thread goes on first after a shuffle: the lane that completed it,
+// then the others of its warp in order, then the next warp's.
+__global__ void first_after_shuffle(int* order, int* ticket) {
+  const int v = __shfl_down_sync(0xffffffffu, int(threadIdx.x), 1);
+  order[threadIdx.x] = atomicAdd(ticket, 1) + 0 * v;
+}
+
+__global__ void where_locals_are_warp(unsigned long long* at) {
+  int local = int(threadIdx.x);
+  __syncwarp();
+  bump(&local, 1);
+  at[threadIdx.x] = reinterpret_cast<unsigned long long>(&local);
+}
+
+__global__ void never_meets(int* out) {
+  if (threadIdx.x < 16) out[threadIdx.x] = __shfl_sync(0xffffffffu, 1, 20);
+  __syncthreads();
+}
+
 template <class T>
 T* device_copy(const std::vector<T>& v) {
   T* d;
@@ -179,6 +267,104 @@ std::vector<T> host_copy(const T* d, size_t n) {
   std::vector<T> v(n);
   CHECK(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   return v;
+}
+
+void warp_operations() {
+  {
+    const int n = 100003, threads = 96, blocks = 5;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 17);
+    float *d_in = device_copy(in), *d_out;
+    CHECK(cudaMalloc(&d_out, blocks * sizeof(float)));
+    block_sum<<<blocks, threads>>>(d_in, d_out, n);
+    CHECK(cudaGetLastError());
+    const auto out = host_copy(d_out, blocks);
+    double got = 0, want = 0;
+    for (float v : out) got += v;
+    for (float v : in) want += v;
+    expect(got == want, "block sum: shuffles, shared memory, shuffles");
+  }
+  {
+    const int threads = 80;
+    std::vector<int> in(threads);
+    for (int t = 0; t < threads; ++t) in[t] = (t * 7 + 3) % 11;
+    int* d_in = device_copy(in);
+    unsigned* d_out;
+    CHECK(cudaMalloc(&d_out, threads * 8 * sizeof(unsigned)));
+    votes<<<1, threads>>>(d_in, d_out);
+    CHECK(cudaGetLastError());
+    const auto out = host_copy(d_out, threads * 8);
+    bool ok = true;
+    int count = 0, every = 1, some = 0;
+    for (int x : in) count += x > 5, every &= x >= 0, some |= x == 100;
+    for (int t = 0; t < threads; ++t) {
+      const int base = t / 32 * 32, lanes = std::min(32, threads - base);
+      unsigned ballot = 0, odd = 0, same = 0, all = lanes == 32 ? ~0u : (1u << lanes) - 1;
+      int any7 = 0, nonneg = 1, sum = 0;
+      for (int l = 0; l < lanes; ++l) {
+        const int x = in[base + l];
+        ballot |= unsigned(x > 5) << l;
+        odd |= unsigned(l % 2) << l;
+        same |= unsigned(x % 4 == in[t] % 4) << l;
+        any7 |= x == 7, nonneg &= x >= 0, sum += x;
+      }
+      const unsigned* m = &out[t * 8];
+      ok = ok && m[0] == ballot && m[1] == unsigned(any7 * 2 + nonneg) && m[2] == same &&
+           m[3] == unsigned(sum) && m[4] == (t % 2 ? odd : 0) && m[5] == unsigned(count) &&
+           m[6] == unsigned(every * 2 + some) && m[7] == all;
+    }
+    expect(ok, "votes, matches, __activemask in a branch, barrier votes");
+  }
+  {
+    const int n = 200;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = i * 5;
+    int *d_in = device_copy(in), *d_out;
+    CHECK(cudaMalloc(&d_out, n * sizeof(int)));
+    shift_left<<<2, 128>>>(d_in, d_out, n);
+    CHECK(cudaGetLastError());
+    const auto out = host_copy(d_out, n);
+    bool ok = true;
+    for (int i = 0; i < n; ++i) ok = ok && out[i] == (i % 128 % 32 == 0 ? -1 : in[i - 1]);
+    expect(ok, "lanes past the end return before a shuffle");
+  }
+  {
+    const int n = 128;
+    std::vector<double> in(n);
+    for (int i = 0; i < n; ++i) in[i] = 0.5 * (i % 7);
+    double* d_in = device_copy(in);
+    double2* d_out;
+    CHECK(cudaMalloc(&d_out, n * sizeof(double2)));
+    tile_scan<<<2, 64>>>(d_in, d_out);
+    const auto out = host_copy(d_out, n);
+    bool ok = true;
+    double run = 0;
+    for (int i = 0; i < n; ++i) {
+      run = i % 32 == 0 ? in[i] : run + in[i];
+      ok = ok && out[i].x == run && out[i].y == -run;
+    }
+    expect(ok, "a tile's 16-byte shuffles in a scan loop");
+  }
+  {
+    int *d_order, *d_ticket;
+    CHECK(cudaMalloc(&d_order, 64 * sizeof(int)));
+    CHECK(cudaMalloc(&d_ticket, sizeof(int)));
+    CHECK(cudaMemset(d_ticket, 0, sizeof(int)));
+    first_after_shuffle<<<1, 64>>>(d_order, d_ticket);
+    const auto order = host_copy(d_order, 64);
+    expect(order[31] == 0 && order[0] == 1 && order[30] == 31 && order[63] == 32 &&
+               order[32] == 33 && order[62] == 63,
+           "after a shuffle, the lane that completed it goes first");
+  }
+  {
+    // Lanes 16..31 wait at the barrier, lanes 0..15 at a shuffle naming
+    // them: the launch ends with an error, as the fibers end it.
+    int* d;
+    CHECK(cudaMalloc(&d, 32 * sizeof(int)));
+    never_meets<<<2, 32>>>(d);
+    expect(cudaDeviceSynchronize() == cudaErrorLaunchFailure, "a deadlock ends the launch");
+    CHECK(cudaDeviceReset());
+  }
 }
 
 int main() {
@@ -292,14 +478,24 @@ int main() {
     first_after_barrier<<<1, 64>>>(d_order, d_ticket);
     const auto order = host_copy(d_order, 64);
     expect(order[63] == 0 && order[0] == 1, "after a barrier, the last thread to arrive goes first");
+  }
+  warp_operations();
+  {
+    // The last line: whether a barrier's kernel and a warp operation's
+    // kept their threads' locals side by side (frames) or apart (fibers).
     unsigned long long* d_at;
-    CHECK(cudaMalloc(&d_at, 2 * sizeof(unsigned long long)));
+    CHECK(cudaMalloc(&d_at, 4 * sizeof(unsigned long long)));
     where_locals_are<<<1, 2>>>(d_at);
-    const auto at = host_copy(d_at, 2);
-    const unsigned long long apart = at[1] > at[0] ? at[1] - at[0] : at[0] - at[1];
+    where_locals_are_warp<<<1, 2>>>(d_at + 2);
+    const auto at = host_copy(d_at, 4);
+    auto near = [](unsigned long long a, unsigned long long b) { return (a > b ? a - b : b - a) < 4096; };
+    const bool barrier_frames = near(at[0], at[1]), warp_frames = near(at[2], at[3]);
     std::printf("checks that failed: %d\n", failures);
     std::printf("threads keep their locals in the block's frames: %s\n",
-                apart < 4096 ? "yes (block loops)" : "no (a fiber each)");
+                barrier_frames && warp_frames    ? "yes (block loops)"
+                : !barrier_frames && !warp_frames ? "no (a fiber each)"
+                                                  : (barrier_frames ? "only at barriers"
+                                                                    : "only at warp operations"));
   }
   return failures != 0;
 }
