@@ -26,11 +26,6 @@ struct PendingWarpOp {
   std::array<uint64_t, 32> value;
   std::array<int, 32> arg;
   std::array<int, 32> width;
-  // A mask that leaves out its caller: lanes meet by call site (`pc`), each
-  // with its own mask (warp_ops.cpp).
-  bool loose = false;
-  uintptr_t pc = 0;
-  std::array<unsigned, 32> lane_mask;
 };
 
 struct WarpState {

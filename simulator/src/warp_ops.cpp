@@ -36,8 +36,8 @@ const char* warp_op_name(detail::WarpOp op) {
 }
 
 bool BlockRun::warp_op_complete(const WarpState& w, const PendingWarpOp& p) const {
-  const unsigned needed = (p.loose ? ~0u : p.mask) & w.existing & ~w.exited;
-  if (p.op == detail::WarpOp::kActiveMask || p.loose) {
+  const unsigned needed = p.mask & w.existing & ~w.exited;
+  if (p.op == detail::WarpOp::kActiveMask) {
     // Complete once every other live lane has been started and waits
     // somewhere else: those are not converged with this one.
     const uint32_t base = uint32_t(&w - warps_.data()) * 32;
@@ -55,8 +55,7 @@ bool BlockRun::warp_op_complete(const WarpState& w, const PendingWarpOp& p) cons
 
 void BlockRun::recheck_active_masks(WarpState& w) {
   for (size_t i = 0; i < w.pending.size();) {
-    if ((w.pending[i].op == detail::WarpOp::kActiveMask || w.pending[i].loose) &&
-        warp_op_complete(w, w.pending[i]))
+    if (w.pending[i].op == detail::WarpOp::kActiveMask && warp_op_complete(w, w.pending[i]))
       complete_warp_op(w, i);
     else
       ++i;
@@ -74,29 +73,16 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
                            uintptr_t pc) {
   SimThread& t = *tl_thread;
   WarpState& w = warps_[t.warp];
-  // Lanes of one warp meet at the operation with the same mask. A mask that
-  // leaves out the calling lane (undefined, but code such as a binary scan
-  // passes each lane the lanes below it) meets the lanes at the same call,
-  // whatever their masks, once every other lane has come or waits elsewhere,
-  // as a warp that arrives together would.
+  // Lanes of one warp meet at the operation with the same mask.
   if (op == detail::WarpOp::kActiveMask) mask = w.existing;
-  const bool loose = op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u);
   size_t index = 0;
-  for (; index < w.pending.size(); ++index) {
-    const PendingWarpOp& q = w.pending[index];
-    if ((q.arrived >> t.lane) & 1u || q.loose != loose) continue;
-    if (loose ? q.op == op && q.pc == pc
-              : q.mask == mask &&
-                    (q.op == detail::WarpOp::kActiveMask) == (op == detail::WarpOp::kActiveMask))
-      break;
-  }
-  if (index == w.pending.size()) {
-    w.pending.emplace_back(mask, op);
-    w.pending.back().loose = loose;
-    w.pending.back().pc = pc;
-  }
+  while (index < w.pending.size() && (w.pending[index].mask != mask ||
+                                      (w.pending[index].op == detail::WarpOp::kActiveMask) !=
+                                          (op == detail::WarpOp::kActiveMask) ||
+                                      (w.pending[index].arrived >> t.lane) & 1u))
+    ++index;
+  if (index == w.pending.size()) w.pending.emplace_back(mask, op);
   PendingWarpOp& p = w.pending[index];
-  p.lane_mask[t.lane] = mask;
   if (synccheck_enabled() && op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) {
     char what[200];
     std::snprintf(what, sizeof(what),
@@ -146,7 +132,7 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
   }
   const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
   if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
-  if (synccheck_enabled() && p.op != WarpOp::kActiveMask && !p.loose && (p.mask & ~lanes)) {
+  if (synccheck_enabled() && p.op != WarpOp::kActiveMask && (p.mask & ~lanes)) {
     const unsigned missing = p.mask & ~lanes;
     const SimThread& first = threads_[warp_base + unsigned(std::countr_zero(lanes ? lanes : 1u))];
     char what[260];
@@ -194,7 +180,7 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
         break;
       }
       case WarpOp::kBallot:
-        r = p.loose ? ballot & p.lane_mask[l] : ballot;  // the lanes its own mask names
+        r = ballot;
         break;
       case WarpOp::kMatchAny: {
         for (unsigned k = 0; k < 32; ++k)

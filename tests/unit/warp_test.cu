@@ -186,38 +186,6 @@ TEST(Warp, SyncthreadsCountAndOr) {
   EXPECT_EQ(h[3], 0);
 }
 
-// A binary scan as HeCBench's bscan writes it: each lane's ballot names only
-// the lanes below it, so every mask leaves out its caller (undefined, and
-// synccheck says so), and lane 0's names no lane. A warp that arrives
-// together gives each lane the ballot of the lanes its mask names (an H100
-// gives these counts); the lanes must not wait for one another's masks.
-__global__ void ballot_of_lanes_below(const int* in, int* out) {
-  const unsigned lane = threadIdx.x % 32;
-  const unsigned below = (1u << lane) - 1;
-  out[threadIdx.x] = __popc(__ballot_sync(below, in[threadIdx.x] > 0));
-}
-
-TEST(Warp, MasksThatLeaveOutTheirCallerMeetAtTheSameCall) {
-  const int n = 96;
-  std::vector<int> in(n);
-  for (int i = 0; i < n; ++i) in[i] = (i * 7) % 5 - 2;
-  int *d_in, *d_out;
-  cudaMalloc(&d_in, n * sizeof(int));
-  cudaMalloc(&d_out, n * sizeof(int));
-  cudaMemcpy(d_in, in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
-  ballot_of_lanes_below<<<1, n>>>(d_in, d_out);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  std::vector<int> out(n);
-  cudaMemcpy(out.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost);
-  for (int i = 0, before = 0; i < n; ++i) {
-    if (i % 32 == 0) before = 0;
-    EXPECT_EQ(out[i], before) << "thread " << i;
-    before += in[i] > 0;
-  }
-  cudaFree(d_in);
-  cudaFree(d_out);
-}
-
 __global__ void never_meets(int* out) {
   // Lanes 16..31 wait at the block barrier, lanes 0..15 at a shuffle that
   // names them: neither can finish.
