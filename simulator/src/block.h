@@ -36,6 +36,10 @@ struct WarpState {
   // and the code address of each one's access.
   unsigned at_access = 0;
   std::array<uintptr_t, 32> access_pc{};
+  // The first call of this warp whose mask left out its caller: where, the
+  // mask and the lane (warp_ops.cpp).
+  uintptr_t unnamed_pc = 0;
+  unsigned unnamed_mask = 0, unnamed_lane = 0;
 };
 
 class BlockRun {
@@ -87,6 +91,8 @@ class BlockRun {
   [[gnu::always_inline]] inline void arrived(boost::context::fiber&& from);
   [[gnu::always_inline]] inline SimThread* take_ready();
   void recheck_active_masks(WarpState& w);
+  // The running lane passed `mask`, which does not name it (warp_ops.cpp).
+  void lane_left_out(WarpState& w, detail::WarpOp op, unsigned mask, uintptr_t pc);
   // A lane of `w` now waits elsewhere or has returned: the lanes at a memory
   // access may be able to go on.
   void recheck_lockstep(WarpState& w);

@@ -122,6 +122,7 @@ void BlockRun::run(uint32_t linear) {
     w.exited = 0;
     w.pending.clear();
     w.at_access = 0;
+    w.unnamed_pc = 0;
   }
   group_barriers_.clear();
   auto resume = [&](ctx::fiber f) {

@@ -28,6 +28,7 @@ void BlockRun::report_deadlock() {
   };
   std::vector<Group> groups;
   size_t k = 0;
+  size_t leave_themselves_out = 0;  // lanes waiting with a mask that does not name them
   for (const auto& t : threads_) {
     if (t.exited) continue;
     std::string what;
@@ -42,6 +43,7 @@ void BlockRun::report_deadlock() {
       unsigned mask = 0;
       for (const auto& p : w.pending)
         if ((p.arrived >> t.lane) & 1u) name = warp_op_name(p.op), mask = p.mask;
+      if (!((mask >> t.lane) & 1u)) ++leave_themselves_out;
       char m[64];
       std::snprintf(m, sizeof(m), " with mask 0x%08x (warp %u)", mask, t.warp);
       what = name + m;
@@ -60,6 +62,11 @@ void BlockRun::report_deadlock() {
     if (!g.where.empty()) s << " at " << g.where;
     s << "\n";
   }
+  if (leave_themselves_out)
+    s << "cudalab:     " << leave_themselves_out
+      << (leave_themselves_out == 1 ? " thread waits with a mask that leaves out its own lane"
+                                    : " threads wait with masks that leave out their own lanes")
+      << ": a warp operation's mask must name the calling lane (undefined on a GPU)\n";
   bool expected = false;
   if (launch_.deadlocked.compare_exchange_strong(expected, true)) launch_.deadlock_report = s.str();
   launch_.aborted.store(true);

@@ -185,4 +185,19 @@ void stop_launch_from_thread(cudaError_t error, const std::string& report) {
   siglongjmp(*tl_thread->fault_jump, 1);
 }
 
+void stop_thread(cudaError_t error, const std::string& what) {
+  if (!tl_thread || !tl_block) {
+    std::fprintf(stderr, "cudalab: %s, outside a kernel\n", what.c_str());
+    std::abort();
+  }
+  const RuntimeScope runtime;
+  const uint3 b = tl_block->index, t = tl_thread->index;
+  stop_launch_from_thread(error, launch_heading(*tl_block->launch) + " stopped in thread (" +
+                                     std::to_string(t.x) + "," + std::to_string(t.y) + "," +
+                                     std::to_string(t.z) + ") of block (" + std::to_string(b.x) +
+                                     "," + std::to_string(b.y) + "," + std::to_string(b.z) +
+                                     "): " + what + "; every later CUDA call returns " +
+                                     cudaGetErrorName(error) + "\n");
+}
+
 }  // namespace cudalab::rt

@@ -208,6 +208,10 @@ std::string launch_heading(const Launch& l);
 // Ends the calling CUDA thread and aborts its launch with `error`, printing
 // `report` after the launch (first one wins). Does not return.
 [[noreturn]] void stop_launch_from_thread(cudaError_t error, const std::string& report);
+// The same for a fault the runtime finds in the running thread: "cudalab:
+// kernel 'k' (launched at f.cu:12) stopped in thread (x,y,z) of block
+// (x,y,z): `what`; every later CUDA call returns `error`'s name".
+[[noreturn]] void stop_thread(cudaError_t error, const std::string& what);
 
 // The context of one CUDA thread while it runs on a worker.
 struct SimThread {

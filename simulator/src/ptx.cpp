@@ -139,29 +139,14 @@ uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, 
   return second == 1 ? sum : packed;
 }
 
-namespace {
-[[noreturn]] void stop(cudaError_t error, const std::string& what) {
-  if (!rt::tl_thread || !rt::tl_block) {
-    std::fputs(("cudalab: " + what + "\n").c_str(), stderr);
-    std::abort();
-  }
-  const rt::RuntimeScope runtime;
-  const uint3 b = rt::tl_block->index, t = rt::tl_thread->index;
-  rt::stop_launch_from_thread(
-      error, rt::launch_heading(*rt::tl_block->launch) + " stopped in thread (" +
-                 std::to_string(t.x) + "," + std::to_string(t.y) + "," + std::to_string(t.z) +
-                 ") of block (" + std::to_string(b.x) + "," + std::to_string(b.y) + "," +
-                 std::to_string(b.z) + "): " + what + "\n");
-}
-}  // namespace
-
 void misaligned(const char* instruction, uintptr_t address, unsigned bytes) {
   char where[32];
   std::snprintf(where, sizeof where, "0x%llx", static_cast<unsigned long long>(address));
-  stop(cudaErrorMisalignedAddress,
-       std::string("inline PTX `") + instruction + "` accesses " + std::to_string(bytes) +
-           " bytes at " + where + ", which is not a multiple of " + std::to_string(bytes) +
-           " (a misaligned address: a GPU stops the kernel with cudaErrorMisalignedAddress)");
+  rt::stop_thread(
+      cudaErrorMisalignedAddress,
+      std::string("inline PTX `") + instruction + "` accesses " + std::to_string(bytes) +
+          " bytes at " + where + ", which is not a multiple of " + std::to_string(bytes) +
+          " (a misaligned address: a GPU stops the kernel with cudaErrorMisalignedAddress)");
 }
 
 int shuffle_width(uint32_t c, bool up) {
@@ -171,11 +156,12 @@ int shuffle_width(uint32_t c, bool up) {
   // (0 for shfl.up); other packings have no __shfl_*_sync equivalent.
   const bool power_of_two = (width & (width - 1)) == 0;
   if (!power_of_two || clamp != (up ? 0u : 0x1fu)) {
-    stop(cudaErrorNotSupported,
-         "inline PTX: a shfl.sync whose c operand (" + std::to_string(c) +
-             ") packs a segment and clamp that CUDA's __shfl_*_sync functions do not make; the "
-             "simulator runs only theirs, c = ((32 - width) << 8) | " +
-             (up ? "0" : "0x1f"));
+    rt::stop_thread(
+        cudaErrorNotSupported,
+        "inline PTX: a shfl.sync whose c operand (" + std::to_string(c) +
+            ") packs a segment and clamp that CUDA's __shfl_*_sync functions do not make; the "
+            "simulator runs only theirs, c = ((32 - width) << 8) | " +
+            (up ? "0" : "0x1f"));
   }
   return width;
 }

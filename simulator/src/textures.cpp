@@ -541,21 +541,6 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* resource,
 
 // ---- faults in kernels -------------------------------------------------------------------------
 namespace {
-[[noreturn]] void kernel_fault(cudaError_t error, const std::string& what) {
-  if (!tl_thread || !tl_block) {
-    std::fprintf(stderr, "cudalab: %s, outside a kernel\n", what.c_str());
-    std::abort();
-  }
-  const RuntimeScope runtime;
-  const Launch& l = *tl_block->launch;
-  const uint3 b = tl_block->index, t = tl_thread->index;
-  stop_launch_from_thread(error, launch_heading(l) + " stopped in thread (" + std::to_string(t.x) +
-                                     "," + std::to_string(t.y) + "," + std::to_string(t.z) +
-                                     ") of block (" + std::to_string(b.x) + "," +
-                                     std::to_string(b.y) + "," + std::to_string(b.z) +
-                                     "): " + what + "; every later CUDA call returns " +
-                                     cudaGetErrorName(error) + "\n");
-}
 
 // During a launch the table does not change (the host waits): no lock.
 const Object* object_in_kernel(unsigned long long handle, bool surface) {
@@ -570,7 +555,7 @@ const Object* object_in_kernel(unsigned long long handle, bool surface) {
       why += "was destroyed (" + std::to_string(handle) + ")";
     else
       why += "does not exist (" + std::to_string(handle) + ")";
-    kernel_fault(cudaErrorIllegalAddress, "a fetch through " + why);
+    stop_thread(cudaErrorIllegalAddress, "a fetch through " + why);
   }
   return o;
 }
@@ -1093,9 +1078,9 @@ void cudalab::detail::surface_access(unsigned long long handle, SurfDims dims, i
   }
   if (dims == SurfDims::d1) iy = 0;
   if (ix % int64_t(size) != 0)
-    kernel_fault(cudaErrorMisalignedAddress, "a surface access at byte " + std::to_string(x) +
-                                                 ", not a multiple of its size (" +
-                                                 std::to_string(size) + " bytes)");
+    stop_thread(cudaErrorMisalignedAddress, "a surface access at byte " + std::to_string(x) +
+                                                ", not a multiple of its size (" +
+                                                std::to_string(size) + " bytes)");
   const int64_t row = int64_t(r.width * r.element);
   const bool inside =
       ix >= 0 && ix + int64_t(size) <= row && iy >= 0 && iy < ny && iz >= 0 && iz < nz;
@@ -1109,10 +1094,10 @@ void cudalab::detail::surface_access(unsigned long long handle, SurfDims dims, i
       iy = std::clamp<int64_t>(iy, 0, ny - 1);
       iz = std::clamp<int64_t>(iz, 0, nz - 1);
     } else {
-      kernel_fault(cudaErrorIllegalAddress, "a surface access outside the array (x " +
-                                                std::to_string(x) + " bytes, y " +
-                                                std::to_string(y) + ", z " + std::to_string(z) +
-                                                ") with cudaBoundaryModeTrap");
+      stop_thread(cudaErrorIllegalAddress, "a surface access outside the array (x " +
+                                               std::to_string(x) + " bytes, y " +
+                                               std::to_string(y) + ", z " + std::to_string(z) +
+                                               ") with cudaBoundaryModeTrap");
     }
   }
   unsigned char* p =

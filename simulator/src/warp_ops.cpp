@@ -62,6 +62,34 @@ void BlockRun::recheck_active_masks(WarpState& w) {
   }
 }
 
+void BlockRun::lane_left_out(WarpState& w, detail::WarpOp op, unsigned mask, uintptr_t pc) {
+  const SimThread& t = *tl_thread;
+  if (synccheck_enabled()) {
+    char what[200];
+    std::snprintf(what, sizeof(what),
+                  "%s called by lane %u with mask 0x%08x, which leaves out the calling lane "
+                  "(undefined on a GPU: the mask must name the lane itself)",
+                  warp_op_name(op), t.lane, mask);
+    synccheck_barrier("warp-mask", pc, what);
+  }
+  // Lanes that all pass one such mask run on an H100; lanes of a warp that
+  // pass different ones at the same call (each lane the lanes below it, say)
+  // stop the kernel with an illegal instruction.
+  if (w.unnamed_pc == 0) {
+    w.unnamed_pc = pc, w.unnamed_mask = mask, w.unnamed_lane = t.lane;
+  } else if (w.unnamed_pc == pc && w.unnamed_lane != t.lane && w.unnamed_mask != mask) {
+    const std::string line = symbolize({pc - 1}).front();  // the call, not what follows
+    char what[500];
+    std::snprintf(what, sizeof(what),
+                  "%s%s%s with mask 0x%08x in lane %u and 0x%08x in lane %u: neither mask names "
+                  "the lane that passes it. A warp operation's mask must name the calling lane; "
+                  "an H100 stops such a kernel with an illegal instruction",
+                  warp_op_name(op), line.empty() ? "" : " at ", line.c_str(), mask, t.lane,
+                  w.unnamed_mask, w.unnamed_lane);
+    stop_thread(cudaErrorIllegalInstruction, what);
+  }
+}
+
 uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                            uintptr_t pc) {
   SimThread& t = *tl_thread;
@@ -81,16 +109,9 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
                                           (op == detail::WarpOp::kActiveMask) ||
                                       (w.pending[index].arrived >> t.lane) & 1u))
     ++index;
+  if (op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) lane_left_out(w, op, mask, pc);
   if (index == w.pending.size()) w.pending.emplace_back(mask, op);
   PendingWarpOp& p = w.pending[index];
-  if (synccheck_enabled() && op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) {
-    char what[200];
-    std::snprintf(what, sizeof(what),
-                  "%s called by lane %u with mask 0x%08x, which leaves out the calling lane "
-                  "(undefined on a GPU: the mask must name the lane itself)",
-                  warp_op_name(op), t.lane, mask);
-    synccheck_barrier("warp-mask", pc, what);
-  }
   p.arrived |= 1u << t.lane;
   p.value[t.lane] = value;
   p.arg[t.lane] = arg;

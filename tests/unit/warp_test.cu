@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 namespace {
@@ -184,6 +185,32 @@ TEST(Warp, SyncthreadsCountAndOr) {
   EXPECT_EQ(h[1], 1);
   EXPECT_EQ(h[2], 1);
   EXPECT_EQ(h[3], 0);
+}
+
+// A binary scan as HeCBench's bscan writes it: each lane's ballot names only
+// the lanes below it, so no mask names its caller, and the masks differ. An
+// H100 stops this kernel with an illegal instruction (lanes that all pass
+// one mask leaving some of them out run there: see the synccheck corpus).
+__global__ void ballot_of_lanes_below(int* out) {
+  const unsigned lane = threadIdx.x % 32;
+  out[threadIdx.x] = __popc(__ballot_sync((1u << lane) - 1, lane % 3 == 0));
+}
+
+TEST(Warp, DifferentMasksThatLeaveOutTheirCallersAreAnIllegalInstruction) {
+  int* d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  testing::internal::CaptureStderr();
+  ballot_of_lanes_below<<<1, 32>>>(d);
+  const cudaError_t e = cudaDeviceSynchronize();
+  const std::string report = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(e, cudaErrorIllegalInstruction);
+  EXPECT_NE(report.find("__ballot_sync (or __any_sync/__all_sync) at "), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("warp_test.cu:"), std::string::npos) << report;
+  EXPECT_NE(report.find("with mask 0x00000001 in lane 1 and 0x00000000 in lane 0"),
+            std::string::npos)
+      << report;
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
 }
 
 __global__ void never_meets(int* out) {

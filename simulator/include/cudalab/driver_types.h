@@ -35,6 +35,7 @@ enum cudaError {
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
   cudaErrorHardwareStackError = 714,
+  cudaErrorIllegalInstruction = 715,
   cudaErrorAssert = 710,
   cudaErrorMisalignedAddress = 716,
   cudaErrorCooperativeLaunchTooLarge = 720,
