@@ -1,9 +1,9 @@
-// Benchmark program: a sum of 16M floats as library code writes it: each
-// thread adds a grid-stride share, five shuffles sum a warp, one partial a
-// warp through shared memory, the first warp's five shuffles sum those, and
-// one atomicAdd a block. 256 threads a block, 1024 blocks: 262,144 threads,
-// each with 10 warp operations and a barrier (block loops the runtime
-// schedules, or a fiber per thread).
+// Benchmark program: a sum of 16M floats as course code writes it: a thread
+// an element, five shuffles sum a warp, one partial a warp through shared
+// memory, the first warp's five shuffles sum those, and one atomicAdd a
+// block. 256 threads a block, 65,536 blocks: 16M threads, each with 5 or 10
+// warp operations and a barrier (block loops the runtime schedules, or a
+// fiber per thread).
 #include <cstdio>
 #include <vector>
 
@@ -30,7 +30,7 @@ __global__ void block_sum(const float* in, float* total, int n) {
 }
 
 int main() {
-  const int n = 1 << 24, threads = 256, blocks = 1024;
+  const int n = 1 << 24, threads = 256, blocks = n / threads;
   std::vector<float> in(n);
   fill_block_sum_input(in);
   float *d_in, *d_total;
