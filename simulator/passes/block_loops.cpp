@@ -1,7 +1,7 @@
 // A clang pass plugin for the simulator's plain build: each kernel that waits
-// only at __syncthreads() gets a second body that runs all the threads of a
-// block on one stack, as a loop over them, instead of one fiber per thread
-// switched at every barrier.
+// at __syncthreads() or warp operations gets a second body that runs all the
+// threads of a block on one stack, one after another, instead of one fiber
+// per thread switched at every wait.
 //
 // The second body is a small state machine. Each thread keeps a frame: a
 // word saying where it stands (at the kernel's start, after barrier k, or

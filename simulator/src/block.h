@@ -36,10 +36,12 @@ struct WarpState {
   // and the code address of each one's access.
   unsigned at_access = 0;
   std::array<uintptr_t, 32> access_pc{};
-  // The first call of this warp whose mask left out its caller: where, the
-  // mask and the lane (warp_ops.cpp).
+  // Calls whose mask leaves out the caller (warp_ops.cpp): the last such
+  // call's address, the lanes that made it since it changed (each once) and
+  // the mask each passed.
   uintptr_t unnamed_pc = 0;
-  unsigned unnamed_mask = 0, unnamed_lane = 0;
+  unsigned unnamed_lanes = 0;
+  std::array<unsigned, 32> unnamed_mask;
 };
 
 class BlockRun {
@@ -79,7 +81,10 @@ class BlockRun {
   void* block_loops_frames(size_t stride, uint32_t* threads, bool scheduled);
   void enter_block_loops_thread(uint32_t linear);
   int32_t next_block_loops_thread();
-  void block_loops_thread_exited() { thread_exited(*tl_thread); }
+  void block_loops_thread_exited() {
+    thread_exited(*tl_thread);
+    block_loops_exited_ = true;
+  }
 
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
@@ -119,6 +124,7 @@ class BlockRun {
   // result of the wait it goes on from.
   unsigned char* frames_base_ = nullptr;
   size_t frames_stride_ = 0;
+  bool block_loops_exited_ = false;  // the thread that ran last returned
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;
   uint32_t exited_ = 0;

@@ -123,6 +123,7 @@ void BlockRun::run(uint32_t linear) {
     w.pending.clear();
     w.at_access = 0;
     w.unnamed_pc = 0;
+    w.unnamed_lanes = 0;
   }
   group_barriers_.clear();
   auto resume = [&](ctx::fiber f) {
@@ -204,6 +205,7 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool schedu
     t.fault_jump = block_loops_jump_;  // a fault ends the launch, as on a fiber
   }
   if (scheduled) next_thread_ = 0;  // the runner had started the first: it starts afresh
+  block_loops_exited_ = false;
   frames_base_ = aligned;
   frames_stride_ = stride;
   return aligned;
@@ -212,13 +214,16 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool schedu
 void BlockRun::enter_block_loops_thread(uint32_t linear) { enter_thread(threads_[linear]); }
 
 int32_t BlockRun::next_block_loops_thread() {
-  // As the fibers go on: a thread made ready first (with the result of what
-  // it waited at), else the next to start (where the fibers' loop looks at
-  // whether another block stopped the launch).
-  SimThread* t = take_ready();
+  // As the fibers go on: after a thread returned, the next to start (its
+  // runner starts it), else a thread made ready (with the result of what it
+  // waited at); a thread that waits gives way to a ready one first.
+  const bool exited = block_loops_exited_;
+  block_loops_exited_ = false;
+  SimThread* t = exited && next_thread_ < thread_count_ ? nullptr : take_ready();
   if (t) {
     std::memcpy(frames_base_ + t->linear * frames_stride_ + 8, &t->result, sizeof(t->result));
   } else {
+    // Where the fibers' loops look at whether another block stopped the launch.
     if (launch_.aborted.load(std::memory_order_relaxed)) return -1;
     if (next_thread_ == thread_count_) {
       if (exited_ < thread_count_) report_deadlock();

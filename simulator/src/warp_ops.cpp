@@ -74,10 +74,16 @@ void BlockRun::lane_left_out(WarpState& w, detail::WarpOp op, unsigned mask, uin
   }
   // Lanes that all pass one such mask run on an H100; lanes of a warp that
   // pass different ones at the same call (each lane the lanes below it, say)
-  // stop the kernel with an illegal instruction.
-  if (w.unnamed_pc == 0) {
-    w.unnamed_pc = pc, w.unnamed_mask = mask, w.unnamed_lane = t.lane;
-  } else if (w.unnamed_pc == pc && w.unnamed_lane != t.lane && w.unnamed_mask != mask) {
+  // stop the kernel with an illegal instruction. Compared: the lanes' latest
+  // visits of the same call (a lane's second visit starts a new round).
+  const unsigned me = 1u << t.lane;
+  if (w.unnamed_pc != pc || (w.unnamed_lanes & me)) w.unnamed_pc = pc, w.unnamed_lanes = 0;
+  unsigned other = 32;
+  for (unsigned l = 0; l < 32 && other == 32; ++l)
+    if ((w.unnamed_lanes >> l) & 1u && w.unnamed_mask[l] != mask) other = l;
+  w.unnamed_lanes |= me;
+  w.unnamed_mask[t.lane] = mask;
+  if (other < 32) {
     const std::string line = symbolize({pc - 1}).front();  // the call, not what follows
     char what[500];
     std::snprintf(what, sizeof(what),
@@ -85,7 +91,7 @@ void BlockRun::lane_left_out(WarpState& w, detail::WarpOp op, unsigned mask, uin
                   "the lane that passes it. A warp operation's mask must name the calling lane; "
                   "an H100 stops such a kernel with an illegal instruction",
                   warp_op_name(op), line.empty() ? "" : " at ", line.c_str(), mask, t.lane,
-                  w.unnamed_mask, w.unnamed_lane);
+                  w.unnamed_mask[other], other);
     stop_thread(cudaErrorIllegalInstruction, what);
   }
 }

@@ -236,11 +236,14 @@ __global__ void tile_scan(const double* in, double2* out) {
   out[t] = v;
 }
 
-// Which thread goes on first after a shuffle: the lane that completed it,
-// then the others of its warp in order, then the next warp's.
-__global__ void first_after_shuffle(int* order, int* ticket) {
+// Who runs when around a shuffle: each thread takes a ticket before it and
+// one after. The lane that completes a shuffle goes on at once; a thread
+// that returns gives way to the next thread to start, a thread that waits
+// to one made ready (the fibers' order).
+__global__ void tickets_around_shuffle(int* before, int* after, int* ticket) {
+  before[threadIdx.x] = atomicAdd(ticket, 1);
   const int v = __shfl_down_sync(0xffffffffu, int(threadIdx.x), 1);
-  order[threadIdx.x] = atomicAdd(ticket, 1) + 0 * v;
+  after[threadIdx.x] = atomicAdd(ticket, 1) + 0 * v;
 }
 
 __global__ void where_locals_are_warp(unsigned long long* at) {
@@ -346,15 +349,20 @@ void warp_operations() {
     expect(ok, "a tile's 16-byte shuffles in a scan loop");
   }
   {
-    int *d_order, *d_ticket;
-    CHECK(cudaMalloc(&d_order, 64 * sizeof(int)));
+    int *d_before, *d_after, *d_ticket;
+    CHECK(cudaMalloc(&d_before, 64 * sizeof(int)));
+    CHECK(cudaMalloc(&d_after, 64 * sizeof(int)));
     CHECK(cudaMalloc(&d_ticket, sizeof(int)));
     CHECK(cudaMemset(d_ticket, 0, sizeof(int)));
-    first_after_shuffle<<<1, 64>>>(d_order, d_ticket);
-    const auto order = host_copy(d_order, 64);
-    expect(order[31] == 0 && order[0] == 1 && order[30] == 31 && order[63] == 32 &&
-               order[32] == 33 && order[62] == 63,
-           "after a shuffle, the lane that completed it goes first");
+    tickets_around_shuffle<<<1, 64>>>(d_before, d_after, d_ticket);
+    const auto before = host_copy(d_before, 64), after = host_copy(d_after, 64);
+    // Warp 0 arrives in order; lane 31 completes the shuffle and returns;
+    // then thread 32 + k starts and waits, and lane k of warp 0 goes on,
+    // in turn; thread 63 completes warp 1's shuffle, then warp 1 goes on.
+    bool ok = after[31] == 32 && after[63] == 96;
+    for (int k = 0; k < 32; ++k) ok = ok && before[k] == k && before[32 + k] == 33 + 2 * k;
+    for (int k = 0; k < 31; ++k) ok = ok && after[k] == 34 + 2 * k && after[32 + k] == 97 + k;
+    expect(ok, "around a shuffle, threads run in the fibers' order");
   }
   {
     // Lanes 16..31 wait at the barrier, lanes 0..15 at a shuffle naming
