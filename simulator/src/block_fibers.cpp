@@ -294,13 +294,27 @@ int32_t cudalab_block_loops_next() {
   const RuntimeScope runtime;
   return tl_block->run->next_block_loops_thread();
 }
-__attribute__((noinline)) CudalabArrival cudalab_block_loops_barrier(int predicate,
-                                                                     const void* pc) {
+}  // extern "C"
+
+namespace {
+// The three arrivals below: the running thread arrives (`arrive` answers
+// whether it must wait); its result comes back with that answer.
+template <class Arrive>
+CudalabArrival arrival(Arrive arrive) {
   using namespace cudalab::rt;
   const RuntimeScope runtime;
-  if (!pc) pc = __builtin_return_address(0);
-  const bool waits = tl_block->run->barrier_arrive(predicate, reinterpret_cast<uintptr_t>(pc));
+  const bool waits = arrive(*tl_block->run);
   return {tl_thread->result, waits};
+}
+}  // namespace
+
+extern "C" {
+__attribute__((noinline)) CudalabArrival cudalab_block_loops_barrier(int predicate,
+                                                                     const void* pc) {
+  if (!pc) pc = __builtin_return_address(0);
+  return arrival([&](cudalab::rt::BlockRun& b) {
+    return b.barrier_arrive(predicate, reinterpret_cast<uintptr_t>(pc));
+  });
 }
 int cudalab_block_loops_vote(int op, uint64_t packed) {
   using namespace cudalab;
@@ -309,20 +323,18 @@ int cudalab_block_loops_vote(int op, uint64_t packed) {
 __attribute__((noinline)) CudalabArrival cudalab_block_loops_warp_op(int op, unsigned mask,
                                                                      uint64_t value, int arg,
                                                                      int width, const void* pc) {
-  using namespace cudalab;
-  const rt::RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
-  const bool waits = rt::tl_block->run->warp_arrive(detail::WarpOp(op), mask, value, arg, width,
-                                                    reinterpret_cast<uintptr_t>(pc));
-  return {rt::tl_thread->result, waits};
+  return arrival([&](cudalab::rt::BlockRun& b) {
+    return b.warp_arrive(cudalab::detail::WarpOp(op), mask, value, arg, width,
+                         reinterpret_cast<uintptr_t>(pc));
+  });
 }
 __attribute__((noinline)) CudalabArrival cudalab_block_loops_active_mask(const void* pc) {
-  using namespace cudalab;
-  const rt::RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
-  const bool waits = rt::tl_block->run->warp_arrive(detail::WarpOp::kActiveMask, 0, 0, 0, 32,
-                                                    reinterpret_cast<uintptr_t>(pc));
-  return {rt::tl_thread->result, waits};
+  return arrival([&](cudalab::rt::BlockRun& b) {
+    return b.warp_arrive(cudalab::detail::WarpOp::kActiveMask, 0, 0, 0, 32,
+                         reinterpret_cast<uintptr_t>(pc));
+  });
 }
 void cudalab_block_loops_exit() {
   using namespace cudalab::rt;
