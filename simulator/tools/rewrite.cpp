@@ -165,10 +165,29 @@ size_t config_end(const std::string& s, const std::vector<bool>& code, size_t fr
   return std::string::npos;
 }
 
-size_t count_newlines(const std::string& t, size_t from, size_t to) {
-  size_t k = 0;
-  for (size_t i = from; i < to; ++i) k += t[i] == '\n';
-  return k;
+// The line breaks of t[from, to), to keep the lines of text that a rewrite
+// puts on one line: a break continued with a backslash (inside a #define)
+// stays continued.
+std::string line_breaks(const std::string& t, size_t from, size_t to) {
+  std::string breaks;
+  for (size_t i = from; i < to; ++i) {
+    if (t[i] != '\n') continue;
+    const size_t end = i > from && t[i - 1] == '\r' ? i - 1 : i;  // CR LF ends a line too
+    breaks += end > from && t[end - 1] == '\\' ? "\\\n" : "\n";
+  }
+  return breaks;
+}
+
+// `text` on one line: its line breaks, continued ones with their backslash,
+// become spaces.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const size_t next = i + 1 < text.size() && text[i + 1] == '\r' ? i + 2 : i + 1;
+    if (text[i] == '\\' && next < text.size() && text[next] == '\n') continue;
+    out += text[i] == '\n' || text[i] == '\r' ? ' ' : text[i];
+  }
+  return out;
 }
 
 // After each non-template __global__ function a file defines, a registration
@@ -464,8 +483,12 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
 
 }  // namespace
 
-Result rewrite(const std::string& original, const std::string& path) {
+Result rewrite(const std::string& file_text, const std::string& path) {
   Result r;
+  // A UTF-8 byte order mark (editors on Windows write one), which nvcc and
+  // clang skip at a file's start: the rewritten file puts lines before it.
+  const bool marked = file_text.rfind("\xEF\xBB\xBF", 0) == 0;
+  const std::string original = marked ? file_text.substr(3) : file_text;
   const std::string renamed =
       rename_clock_calls(register_kernels(original, &r.registered_kernels), &r.clock_calls);
   const std::string source = translate_inline_ptx(renamed, code_mask(renamed), &r.inline_ptx);
@@ -503,17 +526,16 @@ Result rewrite(const std::string& original, const std::string& path) {
       }
       out.append(source, copied, kstart - copied);
       // Keep the newlines of the kernel expression and the gap before <<<.
-      std::string kernel_one_line;
-      for (char c : kernel) kernel_one_line += (c == '\n') ? ' ' : c;
+      const std::string kernel_one_line = one_line(kernel);
       // KernelPointer gives the kernel as a pointer of the arguments' exact
       // types when it has them (launch.h passes arguments the CUDA way).
       out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " + kernel_one_line +
              "(cudalab_args_...); }, ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
              "decltype(static_cast<decltype(cudalab_type_)>(&" +
              kernel_one_line + ")) { return static_cast<decltype(cudalab_type_)>(&" +
-             kernel_one_line + "); }}, ::cudalab::detail::LaunchSite{\"" + flatten(kernel) +
+             kernel_one_line + "); }}, ::cudalab::detail::LaunchSite{\"" + flatten(kernel_one_line) +
              "\", __FILE__, __LINE__})(";
-      out.append(count_newlines(source, kstart, i), '\n');
+      out += line_breaks(source, kstart, i);
       out += config;
       out += ")";  // closes the configuration call
       copied = close_end;
@@ -558,12 +580,10 @@ Result rewrite(const std::string& original, const std::string& path) {
         continue;
       }
       out.append(source, copied, i - copied);
-      std::string t = trim(type);
-      for (char& c : t)
-        if (c == '\n') c = ' ';
+      const std::string t = one_line(trim(type));
       out += "static thread_local " + t + "* const " + name + " = static_cast<" + t +
              "*>(::cudalab::detail::dynamic_shared_memory());";
-      out.append(count_newlines(source, i, semi), '\n');
+      out += line_breaks(source, i, semi);
       copied = semi + 1;
       i = semi;
       ++r.dynamic_shared;

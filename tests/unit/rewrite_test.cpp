@@ -55,6 +55,37 @@ TEST(Rewrite, LeavesCommentsAndStringsAlone) {
   EXPECT_NE(r.text.find(src), std::string::npos);
 }
 
+// A launch inside a #define whose template arguments go over several
+// continued lines (as HeCBench's bincount writes it): the kernel goes on one
+// line, and the lines it took stay continued, so the macro does not end.
+TEST(Rewrite, LaunchInAMacroKeepsItsContinuations) {
+  const std::string src =
+      "#define RUN(T) \\\n"
+      "  k<          \\\n"
+      "    T,        \\\n"
+      "    4><<<1, 32>>>(p)\n"
+      "int b;\n";
+  std::string out = body(src);
+  EXPECT_EQ(lines(out), lines(src)) << out;
+  const size_t from = out.find("{ k<"), to = out.find("(cudalab_args_...); }");
+  ASSERT_LT(from, to) << out;
+  const std::string kernel = out.substr(from + 2, to - from - 2);
+  EXPECT_EQ(kernel.find_first_of("\\\n"), std::string::npos) << kernel;
+  EXPECT_NE(kernel.find("T,"), std::string::npos) << kernel;
+  EXPECT_NE(out.find("LaunchSite{\"k<T,4>\", __FILE__, __LINE__})(\\\n\\\n1, 32)(p)\nint b;"),
+            std::string::npos)
+      << out;
+}
+
+// A UTF-8 byte order mark at the start of a file, which nvcc skips.
+TEST(Rewrite, ByteOrderMarkIsDropped) {
+  auto r = rewrite("\xEF\xBB\xBFint a;\nk<<<1, 1>>>();\n", "t.cu");
+  ASSERT_TRUE(r.problems.empty()) << r.problems[0].message;
+  EXPECT_EQ(r.launches, 1);
+  EXPECT_EQ(r.text.find("\xEF\xBB\xBF"), std::string::npos);
+  EXPECT_NE(r.text.find("\nint a;\n"), std::string::npos) << r.text;
+}
+
 // nvcc takes a launch with spaces inside its brackets (as clang-format
 // once wrote them); so does the rewriter.
 TEST(Rewrite, SpacedLaunchBrackets) {
