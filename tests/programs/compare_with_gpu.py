@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""Compares inline_ptx.cu's output on the simulator with an H100's.
+"""Compares a test program's output on the simulator with an H100's
+(inline_ptx.cu, half_complex.cu: tests/data/*_gpu.txt).
 
-usage: compare_inline_ptx.py SIMULATOR_OUTPUT GPU_OUTPUT
+usage: compare_with_gpu.py SIMULATOR_OUTPUT GPU_OUTPUT
 
 Lines are compared one by one. Lines marked `~` hold decimal results of
 PTX's approximate instructions (rcp.approx, ex2.approx, ...), which a GPU
 computes to within the error bound the PTX ISA gives, not IEEE-rounded:
 those values must agree within that bound (tanh.approx's is 2^-10.987
 relative; sin.approx's and cos.approx's 2^-20.5 absolute in [-pi, pi]; the
-others' are taken as 2^-18 relative or 2^-20 absolute). Every
+others' are taken as 2^-18 relative or 2^-20 absolute). Values marked `~h`
+are half-precision functions a GPU approximates (hexp, hsin, ...): within
+one half-precision unit in the last place (2^-10 relative). Every
 other line must be equal. Prints each difference and the counts; exit
 status 1 on any difference.
 """
@@ -22,14 +25,14 @@ def lines(path):
         return [l.rstrip("\n") for l in f]
 
 
-def close(a, b, section):
+def close(a, b, section, half=False):
     if a == b:
         return True
     try:
         x, y = float(a), float(b)
     except ValueError:
         return False
-    relative = 2.0 ** -10.987 if section == TANH else 2.0 ** -18
+    relative = 2.0 ** -10 if half else 2.0 ** -10.987 if section == TANH else 2.0 ** -18
     absolute = 2.0 ** -20
     return abs(x - y) <= max(abs(x), abs(y)) * relative or abs(x - y) <= absolute
 
@@ -46,10 +49,12 @@ def main():
             section = g.split(":")[0] + ":"
         if "~" in g:
             ts, tg = s.split(":")[-1].split(), g.split(":")[-1].split()
-            ts = [t for t in ts if t != "~"]
-            tg = [t for t in tg if t != "~"]
+            half = "~h" in tg
+            ts = [t for t in ts if t not in ("~", "~h")]
+            tg = [t for t in tg if t not in ("~", "~h")]
             values += len(tg)
-            bad = len(ts) != len(tg) or not all(close(a, b, section) for a, b in zip(ts, tg))
+            bad = len(ts) != len(tg) or not all(close(a, b, section, half)
+                                                for a, b in zip(ts, tg))
         else:
             values += max(0, len(g.split()) - (0 if g.startswith(" ") else 2))
             bad = s != g

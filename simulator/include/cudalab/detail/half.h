@@ -1,6 +1,8 @@
 // Conversions between float and the bits of an IEEE binary16 value, in each
 // of the GPU's rounding modes: what __half (cuda_fp16.h) is built on. Not for
-// programs to call.
+// programs to call. A NaN becomes the one NaN a GPU's conversions give
+// (0x7fff as a half, 0x7fffffff as a float), so every half operation that
+// results in NaN gives 0x7fff, as on an H100.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +15,8 @@ inline unsigned short float_to_half_bits(float f, int mode = 0 /* 0 rn, 1 rz, 2 
   std::memcpy(&x, &f, 4);
   const uint32_t sign = (x >> 16) & 0x8000u;
   const uint32_t abs = x & 0x7fffffffu;
-  if (abs >= 0x7f800000u)  // inf or nan
-    return static_cast<unsigned short>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
+  if (abs > 0x7f800000u) return 0x7fffu;  // a NaN: the GPU's one half NaN
+  if (abs == 0x7f800000u) return static_cast<unsigned short>(sign | 0x7c00u);
   const bool negative = sign != 0;
   auto round_up = [&](uint32_t kept, uint32_t rest, uint32_t half) {
     switch (mode) {
@@ -67,7 +69,7 @@ inline float half_bits_to_float(unsigned short h) {
       x = sign | (uint32_t(127 - 15 - e) << 23) | ((m & 0x3ffu) << 13);
     }
   } else if (exp == 31) {
-    x = sign | 0x7f800000u | (mant << 13);
+    x = mant ? 0x7fffffffu : sign | 0x7f800000u;  // a NaN: the GPU's one float NaN
   } else {
     x = sign | ((exp + 127 - 15) << 23) | (mant << 13);
   }
