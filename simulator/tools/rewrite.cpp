@@ -165,6 +165,48 @@ size_t config_end(const std::string& s, const std::vector<bool>& code, size_t fr
   return std::string::npos;
 }
 
+// The arguments after a launch's `>>>` (at `from`) written `0` or `NULL`,
+// as [begin, end) spans: a null pointer constant for a pointer parameter,
+// which forwarding them through the launch would turn into an int.
+std::vector<std::pair<size_t, size_t>> zero_arguments(const std::string& s,
+                                                      const std::vector<bool>& code, size_t from) {
+  std::vector<std::pair<size_t, size_t>> zeros;
+  size_t i = from;
+  while (i < s.size() && (!code[i] || std::isspace(static_cast<unsigned char>(s[i])) ||
+                          (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\n')))
+    ++i;
+  if (i >= s.size() || s[i] != '(') return zeros;
+  int depth = 0;
+  size_t start = i + 1;
+  auto argument_ends = [&](size_t end) {
+    size_t a = start, b = end;
+    while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+    const std::string text = s.substr(a, b - a);
+    bool all_code = true;
+    for (size_t k = a; k < b; ++k) all_code = all_code && code[k];
+    if (all_code && (text == "0" || text == "NULL")) zeros.emplace_back(a, b);
+    start = end + 1;
+  };
+  for (; i < s.size(); ++i) {
+    if (!code[i]) continue;
+    const char c = s[i];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        argument_ends(i);
+        return zeros;
+      }
+    } else if (c == ',' && depth == 1) {
+      argument_ends(i);
+    } else if (c == ';') {
+      break;
+    }
+  }
+  return {};
+}
+
 // The line breaks of t[from, to), to keep the lines of text that a rewrite
 // puts on one line: a break continued with a backslash (inside a #define)
 // stays continued.
@@ -527,10 +569,20 @@ Result rewrite(const std::string& file_text, const std::string& path) {
       out.append(source, copied, kstart - copied);
       // Keep the newlines of the kernel expression and the gap before <<<.
       const std::string kernel_one_line = one_line(kernel);
+      const auto zeros = zero_arguments(source, code, close_end);
+      // The kernel called with the arguments; with an argument written 0 or
+      // NULL (a LiteralZero), through call_kernel, which passes it as the
+      // int 0 where that calls the kernel and else as a null pointer.
+      const std::string call =
+          zeros.empty()
+              ? kernel_one_line + "(cudalab_args_...); }"
+              : "::cudalab::detail::call_kernel([&](auto&&... cudalab_zero_args_) -> decltype(" +
+                    kernel_one_line + "(cudalab_zero_args_...)) { " + kernel_one_line +
+                    "(cudalab_zero_args_...); }, cudalab_args_...); }";
       // KernelPointer gives the kernel as a pointer of the arguments' exact
       // types when it has them (launch.h passes arguments the CUDA way).
-      out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " + kernel_one_line +
-             "(cudalab_args_...); }, ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
+      out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " + call +
+             ", ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
              "decltype(static_cast<decltype(cudalab_type_)>(&" +
              kernel_one_line + ")) { return static_cast<decltype(cudalab_type_)>(&" +
              kernel_one_line + "); }}, ::cudalab::detail::LaunchSite{\"" + flatten(kernel_one_line) +
@@ -539,22 +591,29 @@ Result rewrite(const std::string& file_text, const std::string& path) {
       out += config;
       out += ")";  // closes the configuration call
       copied = close_end;
+      for (const auto& [begin, end] : zeros) {
+        out.append(source, copied, begin - copied);
+        out += "::cudalab::detail::LiteralZero{}";
+        copied = end;
+      }
       i = close_end - 1;
       ++r.launches;
     } else if (word_at(source, code, i, "extern")) {
-      // extern __shared__ T name[];  (or extern T __shared__ name[];)
+      // extern __shared__ T name[];  (or extern T __shared__ name[];, or
+      // __shared__ extern T name[];)
       const size_t semi = source.find(';', i);
       if (semi == std::string::npos) continue;
       size_t shared = std::string::npos;
-      for (size_t k = i + 6; k < semi; ++k)
-        if (word_at(source, code, k, "__shared__")) {
-          shared = k;
-          break;
-        }
+      const size_t before = skip_space_back(source, code, i);
+      if (before >= copied + 10 && word_at(source, code, before - 10, "__shared__"))
+        shared = before - 10;
+      for (size_t k = i + 6; k < semi && shared == std::string::npos; ++k)
+        if (word_at(source, code, k, "__shared__")) shared = k;
       if (shared == std::string::npos) continue;
       // `extern "C" __global__ void k() { __shared__ float t[64]; ...`: a
       // static array inside a function declared extern "C", not dynamic.
-      if (source.find_first_of("{\"", i) < shared) continue;
+      if (shared > i && source.find_first_of("{\"", i) < shared) continue;
+      const size_t from = std::min(i, shared);  // where the declaration starts
       const size_t open = source.rfind('[', semi);
       if (open == std::string::npos || open < shared) {
         r.problems.push_back({line_of(source, i),
@@ -566,7 +625,7 @@ Result rewrite(const std::string& file_text, const std::string& path) {
       size_t name_begin = name_end;
       while (name_begin > i && ident_char(source[name_begin - 1])) --name_begin;
       std::string type = source.substr(i + 6, name_begin - i - 6);
-      type.replace(shared - i - 6, 10, " ");
+      if (shared > i) type.replace(shared - i - 6, 10, " ");
       // Alignment requests are met: the arena is aligned to 128 bytes.
       if (size_t a = type.find("__align__"); a != std::string::npos) {
         size_t close = type.find(')', a);
@@ -579,11 +638,11 @@ Result rewrite(const std::string& file_text, const std::string& path) {
                               "type and a name"});
         continue;
       }
-      out.append(source, copied, i - copied);
+      out.append(source, copied, from - copied);
       const std::string t = one_line(trim(type));
       out += "static thread_local " + t + "* const " + name + " = static_cast<" + t +
              "*>(::cudalab::detail::dynamic_shared_memory());";
-      out += line_breaks(source, i, semi);
+      out += line_breaks(source, from, semi);
       copied = semi + 1;
       i = semi;
       ++r.dynamic_shared;

@@ -208,6 +208,28 @@ TEST(Language, Float4LoadsAndStores) {
   cudaFree(out);
 }
 
+// CUDA's math API has the classification functions in the global namespace
+// (HeCBench's hellinger calls signbit so).
+__global__ void classify(const float* in, int* out) {
+  const float x = in[threadIdx.x];
+  out[threadIdx.x] = signbit(x) | isnan(x) << 1 | isinf(x) << 2 | isfinite(x) << 3;
+}
+
+TEST(Language, ClassificationFunctionsAreGlobal) {
+  const std::vector<float> h = {-1.0f, 0.0f, NAN, -INFINITY};
+  float* in;
+  int* out;
+  cudaMalloc(&in, 4 * sizeof(float));
+  cudaMalloc(&out, 4 * sizeof(int));
+  cudaMemcpy(in, h.data(), 4 * sizeof(float), cudaMemcpyHostToDevice);
+  classify<<<1, 4>>>(in, out);
+  std::vector<int> r(4);
+  cudaMemcpy(r.data(), out, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(r, (std::vector<int>{9, 8, 2, 5}));
+  cudaFree(in);
+  cudaFree(out);
+}
+
 }  // namespace
 
 // Inline PTX (simulator/tools/inline_ptx.cpp): what a GPU refuses at run time

@@ -77,6 +77,18 @@ TEST(Rewrite, LaunchInAMacroKeepsItsContinuations) {
       << out;
 }
 
+// An argument written 0 or NULL becomes a LiteralZero (a null pointer or a
+// zero, as the parameter needs); a 0 inside an argument does not.
+TEST(Rewrite, ZeroAndNullArgumentsAreMarked) {
+  std::string out = body("k<<<1, 2>>>(p, 0, NULL, f(0, 1), x0, 10,\n 0 );\n");
+  EXPECT_NE(out.find("(p, ::cudalab::detail::LiteralZero{}, ::cudalab::detail::LiteralZero{}, "
+                     "f(0, 1), x0, 10,\n ::cudalab::detail::LiteralZero{} );"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("::cudalab::detail::call_kernel("), std::string::npos) << out;
+  EXPECT_EQ(body("k<<<1, 2>>>(p, n);\n").find("call_kernel"), std::string::npos);
+}
+
 // A UTF-8 byte order mark at the start of a file, which nvcc skips.
 TEST(Rewrite, ByteOrderMarkIsDropped) {
   auto r = rewrite("\xEF\xBB\xBFint a;\nk<<<1, 1>>>();\n", "t.cu");
@@ -124,6 +136,10 @@ TEST(Rewrite, ExternShared) {
   EXPECT_NE(out.find("unsigned char* const raw"), std::string::npos) << out;
   std::string after = body("extern double __shared__ sdata[];\n");
   EXPECT_NE(after.find("static thread_local double* const sdata"), std::string::npos) << after;
+  // __shared__ first (HeCBench's hungarian): the whole declaration goes.
+  std::string first = body("__shared__ extern data sdata[];\nint x;\n");
+  EXPECT_EQ(first.find("static thread_local data* const sdata"), 0u) << first;
+  EXPECT_EQ(first.find("__shared__"), std::string::npos) << first;
 }
 
 TEST(Rewrite, StaticSharedInAnExternCKernelIsNotDynamic) {

@@ -289,6 +289,39 @@ TEST(Runtime, TemplateKernelsAndLaunchesOverSeveralLines) {
   cudaFree(d);
 }
 
+// Arguments written 0 or NULL are null pointers for pointer parameters and
+// zeros for numbers, as in a direct call (HeCBench's idivide passes 0 for
+// an `int*` it never writes).
+__global__ void fill_unless_null(int* out, const float* optional, int value, int n) {
+  const int i = threadIdx.x;
+  if (i < n) out[i] = optional ? -1 : value;
+}
+template <class T>
+__global__ void store_value(int* out, T value, int* unused) {
+  out[threadIdx.x] = sizeof(value) * 100 + int(value) + (unused ? 1000 : 0);
+}
+
+TEST(Runtime, ZeroAndNullArgumentsAreNullPointersOrZeros) {
+  int* d;
+  cudaMalloc(&d, 4 * sizeof(int));
+  fill_unless_null<<<1, 4>>>(d, NULL, 7, 4);
+  std::vector<int> h(4);
+  cudaMemcpy(h.data(), d, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h, std::vector<int>(4, 7));
+  fill_unless_null<<<1, 4>>>(d, 0, 0, 4);
+  cudaMemcpy(h.data(), d, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h, std::vector<int>(4, 0));
+  // A template parameter deduced from a 0 is int, as with nvcc.
+  store_value<<<1, 4>>>(d, 0, 0);
+  cudaMemcpy(h.data(), d, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h[3], int(sizeof(int)) * 100);
+  store_value<double><<<1, 4>>>(d, 0, NULL);
+  cudaMemcpy(h.data(), d, 4 * sizeof(int), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h[0], 800);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  cudaFree(d);
+}
+
 // A kernel argument whose type has a destructor (CUDA by Example's Lock frees
 // its mutex in its destructor): CUDA copies the argument's bytes to the
 // device, so no constructor or destructor runs per thread.

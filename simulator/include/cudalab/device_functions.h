@@ -51,6 +51,13 @@ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
   return a < b ? b : a;
 }
 
+// ---- classification, in the global namespace as CUDA's math API has it ----------------------
+// (C's macros of these names are gone once <cmath> is included.)
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
+
 // ---- float and double functions that C++ lacks -----------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }

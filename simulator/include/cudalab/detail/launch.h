@@ -279,6 +279,86 @@ int register_kernel(void (*kernel)(P...), const char* name) {
   return 0;
 }
 
+// A launch argument written `0` or `NULL` (the rewriter puts this in its
+// place). Called directly, the kernel would take it as a null pointer for a
+// pointer parameter and as 0 for a number; forwarded through the launch it
+// would be an int, which no pointer parameter takes. So it converts to
+// both, and call_kernel passes each such argument as the int 0 or as
+// itself (which becomes a null pointer), the first choice that calls the
+// kernel, ints first: a parameter whose type a template deduces from it
+// gets int, as with nvcc.
+struct LiteralZero {
+  constexpr operator int() const { return 0; }
+  template <class T>
+  constexpr operator T*() const {
+    return nullptr;
+  }
+  template <class T, class C>
+  constexpr operator T C::*() const {
+    return nullptr;
+  }
+};
+template <class T>
+struct ZeroAsInt {
+  using type = T;
+};
+template <>
+struct ZeroAsInt<LiteralZero> {
+  using type = int;
+};
+template <class T>
+using zero_as_int_t = typename ZeroAsInt<T>::type;
+template <class T>
+constexpr bool kIsLiteralZero = std::is_same_v<std::decay_t<T>, LiteralZero>;
+
+// Argument `value`, the `ordinal`-th LiteralZero or another: a LiteralZero
+// stays one where bit `ordinal` of `Mask` is set, else becomes the int 0.
+template <size_t Mask, size_t Ordinal, class T>
+decltype(auto) zero_choice(T&& value) {
+  if constexpr (!kIsLiteralZero<T>)
+    return std::forward<T>(value);
+  else if constexpr (((Mask >> Ordinal) & 1) != 0)
+    return LiteralZero{};
+  else
+    return int(0);
+}
+template <class... A>
+constexpr size_t zero_ordinal(size_t position) {
+  const bool zero[] = {kIsLiteralZero<A>..., false};
+  size_t n = 0;
+  for (size_t i = 0; i < position; ++i) n += zero[i];
+  return n;
+}
+template <size_t Mask, class Call, class Args, size_t... I>
+constexpr bool calls_with(std::index_sequence<I...>) {
+  return std::is_invocable_v<
+      Call&, decltype(zero_choice<Mask, zero_ordinal<std::tuple_element_t<I, Args>...>(I)>(
+                 std::declval<std::tuple_element_t<I, Args>>()))...>;
+}
+template <size_t Mask, class Call, class Args, size_t... I>
+void call_with(Call& call, Args& args, std::index_sequence<I...>) {
+  call(zero_choice<Mask, zero_ordinal<std::tuple_element_t<I, Args>...>(I)>(
+      std::forward<std::tuple_element_t<I, Args>>(std::get<I>(args)))...);
+}
+// The first choice of masks that calls the kernel; none: all null pointers
+// (for the compiler's message).
+template <class Call, class Args, size_t... Mask>
+constexpr size_t first_that_calls(std::index_sequence<Mask...>) {
+  constexpr auto each = std::make_index_sequence<std::tuple_size_v<Args>>{};
+  size_t found = ~size_t(0);
+  ((found = found == ~size_t(0) && calls_with<Mask, Call, Args>(each) ? Mask : found), ...);
+  return found;
+}
+template <class Call, class... A>
+void call_kernel(Call call, A&&... args) {
+  constexpr size_t zeros = (size_t(0) + ... + size_t(kIsLiteralZero<A>));
+  using Args = std::tuple<A&&...>;
+  Args forwarded(std::forward<A>(args)...);
+  constexpr size_t mask = first_that_calls<Call, Args>(
+      std::make_index_sequence<(size_t(1) << (zeros < 6 ? zeros : 6))>{});
+  call_with<mask>(call, forwarded, std::make_index_sequence<sizeof...(A)>{});
+}
+
 // Given a null `void (*)(A...)`, returns the kernel as that type when the
 // kernel expression names a function of exactly those parameters (the
 // rewriter's lambda), or nullptr. (Programs may be C++17: no `requires`.)
@@ -327,7 +407,7 @@ class Launcher {
   // kernel's parameter space; each thread then gets its own copy of them.
   template <class... Args>
   void run_now(Args&&... args) {
-    using Exact = void (*)(std::decay_t<Args>...);
+    using Exact = void (*)(zero_as_int_t<std::decay_t<Args>>...);
     using Found = decltype(pointer_(Exact{}));
     if (capturing_launches(stream_)) {
       // Kept in the graph: the arguments are copied now, as CUDA copies them.
