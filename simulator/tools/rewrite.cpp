@@ -585,8 +585,8 @@ Result rewrite(const std::string& file_text, const std::string& path) {
              ", ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
              "decltype(static_cast<decltype(cudalab_type_)>(&" +
              kernel_one_line + ")) { return static_cast<decltype(cudalab_type_)>(&" +
-             kernel_one_line + "); }}, ::cudalab::detail::LaunchSite{\"" + flatten(kernel_one_line) +
-             "\", __FILE__, __LINE__})(";
+             kernel_one_line + "); }}, ::cudalab::detail::LaunchSite{\"" +
+             flatten(kernel_one_line) + "\", __FILE__, __LINE__})(";
       out += line_breaks(source, kstart, i);
       out += config;
       out += ")";  // closes the configuration call
