@@ -9,9 +9,11 @@
 
 # What nvcc defines for a .cu file. One compilation serves host and device,
 # so device code guarded by __CUDA_ARCH__ (the simulated H100's 9.0) is
-# compiled too. Each .cu also gets -iquote its own folder: its quoted
-# includes are found next to the original file, not the rewritten one.
-set(CUDALAB_RECIPE_CU_DEFINES __CUDACC__ __CUDA_ARCH__=900)
+# compiled too; code that asks whether nvcc compiles it (__NVCC__) is told
+# so (NVRTC's compiles leave that one out). Each .cu also gets -iquote its
+# own folder: its quoted includes are found next to the original file, not
+# the rewritten one.
+set(CUDALAB_RECIPE_CU_DEFINES __CUDACC__ __NVCC__ __CUDA_ARCH__=900)
 
 # Thrust, from Debian's libthrust-dev (Thrust 1.17 in /usr/include), when
 # it is installed: its algorithms run on the host (its CPP system), its
@@ -71,6 +73,9 @@ set(CUDALAB_RECIPE_COMPILE_FLAGS
     # stops it as a GPU's watchdog would (C++ lets the optimizer assume that
     # a loop with no I/O, atomic or volatile access ends, and delete it).
     -fno-finite-loops
+    # C++17 removed the `register` storage class; nvcc still takes it (older
+    # CUDA code writes `register float x`), and so does the simulator.
+    -Wno-register
     ${CUDALAB_RECIPE_NOUNDEF_FLAG}
     ${CUDALAB_RECIPE_THRUST_FLAGS})
 

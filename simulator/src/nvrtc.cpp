@@ -307,7 +307,8 @@ ModuleBuild build_module(const ModuleSource& m) {
       "-DCUDALAB_MODULE",
       std::string("-fdebug-compilation-dir=") +
           std::string(kRuntimeCompileFolder).substr(0, std::strlen(kRuntimeCompileFolder) - 1)};
-  for (const char* d : kCuDefines) cmd.push_back(std::string("-D") + d);
+  for (const char* d : kCuDefines)  // NVRTC compiles as nvcc does, but is not nvcc
+    if (std::strcmp(d, "__NVCC__") != 0) cmd.push_back(std::string("-D") + d);
   cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
   if (m.instrumented)
     cmd.insert(cmd.end(), std::begin(kInstrumentFlags), std::end(kInstrumentFlags));

@@ -285,9 +285,16 @@ std::string register_kernels(const std::string& src, int* count) {
     const size_t body_end = matching(src, code, body);
     if (body_end == std::string::npos) continue;
     std::string params;
-    for (size_t k = paren + 1; k < close; ++k)
+    bool directive = false;  // an #if inside the parameters (HeCBench's pad)
+    for (size_t k = paren + 1; k < close; ++k) {
       params += (!code[k] || src[k] == '\n' || src[k] == '\r') ? ' ' : src[k];
-    if (params.find('=') != std::string::npos) continue;  // default arguments
+      if (src[k] == '#' && code[k] &&
+          trim(src.substr(src.rfind('\n', k) + 1, k - src.rfind('\n', k) - 1)).empty())
+        directive = true;
+    }
+    // Default arguments and directives cannot go on the one line: such a
+    // kernel is launched with <<<>>> only, not by cudaLaunchKernel.
+    if (params.find('=') != std::string::npos || directive) continue;
     inserts.push_back(
         {body_end + 1, " static const int cudalab_kernel_registered_" + name + "_" +
                            std::to_string(line_of(src, i)) +

@@ -208,6 +208,15 @@ TEST(Language, Float4LoadsAndStores) {
   cudaFree(out);
 }
 
+// A .cu file is compiled as nvcc would: code that asks which compiler it is
+// (`#ifdef __NVCC__`, HeCBench's ssim and lr) takes the CUDA path.
+TEST(Language, ACuFileIsCompiledAsNvccWould) {
+#if !defined(__NVCC__) || !defined(__CUDACC__) || __CUDA_ARCH__ != 900
+  FAIL() << "__NVCC__, __CUDACC__ or __CUDA_ARCH__ is not what nvcc for an H100 defines";
+#endif
+  EXPECT_EQ(__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10, CUDART_VERSION);
+}
+
 // CUDA's math API has the classification functions in the global namespace
 // (HeCBench's hellinger calls signbit so).
 __global__ void classify(const float* in, int* out) {

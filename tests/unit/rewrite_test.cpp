@@ -89,6 +89,25 @@ TEST(Rewrite, ZeroAndNullArgumentsAreMarked) {
   EXPECT_EQ(body("k<<<1, 2>>>(p, n);\n").find("call_kernel"), std::string::npos);
 }
 
+// Each non-template kernel is registered for cudaLaunchKernel on the line
+// its body ends, unless its parameters hold what one line cannot: default
+// arguments, or an #if (HeCBench's pad).
+TEST(Rewrite, KernelsAreRegisteredWhereTheirParametersFitOnOneLine) {
+  auto plain = rewrite("__global__ void k(int* p,\n  int n) {\n}\nint x;\n", "t.cu");
+  EXPECT_EQ(plain.registered_kernels, 1);
+  EXPECT_NE(plain.text.find("register_kernel(static_cast<void (*)(int* p,   int n)>(&k), \"k\");\n"
+                            "int x;"),
+            std::string::npos)
+      << plain.text;
+  const std::string with_if =
+      "__global__ void k(int* p\n#ifdef MORE\n, int n\n#endif\n) {\n}\nint x;\n";
+  auto r = rewrite(with_if, "t.cu");
+  ASSERT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.registered_kernels, 0);
+  EXPECT_NE(r.text.find(with_if), std::string::npos) << r.text;
+  EXPECT_EQ(rewrite("__global__ void k(int n = 1) {}\n", "t.cu").registered_kernels, 0);
+}
+
 // A UTF-8 byte order mark at the start of a file, which nvcc skips.
 TEST(Rewrite, ByteOrderMarkIsDropped) {
   auto r = rewrite("\xEF\xBB\xBFint a;\nk<<<1, 1>>>();\n", "t.cu");

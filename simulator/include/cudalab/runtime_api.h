@@ -16,6 +16,8 @@
 #define __CUDA_RUNTIME_API_H__
 #define CUDART_VERSION 13000
 #define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
+#define __CUDACC_VER_BUILD__ 0
 
 #include "cudalab/detail/runtime.h"
 #include "cudalab/driver_types.h"

@@ -30,4 +30,9 @@
     "On the cudalab simulator Thrust runs its algorithms on the host: leave THRUST_DEVICE_SYSTEM and THRUST_HOST_SYSTEM undefined (they are THRUST_DEVICE_SYSTEM_CPP and THRUST_HOST_SYSTEM_CPP)."
 #endif
 
+// Thrust's CUDA system includes CUB, which includes <iostream>: programs
+// built with nvcc use std::cout after including only Thrust's headers
+// (HeCBench's mtf).
+#include <iostream>
+
 #endif  // CUDALAB_THRUST_CONFIG_H
