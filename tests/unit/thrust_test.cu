@@ -204,6 +204,21 @@ TEST(Thrust, Scans) {
   EXPECT_EQ(d[4], 15);
 }
 
+// The CUDA system's policies that programs built with nvcc name, on a
+// stream or not (HeCBench's nosync): here the host's, in the stream's order.
+TEST(Thrust, CudaPoliciesOnAStream) {
+  cudaStream_t s;
+  ASSERT_EQ(cudaStreamCreate(&s), cudaSuccess);
+  thrust::device_vector<int> d(1000);
+  thrust::sequence(thrust::cuda::par.on(s), d.begin(), d.end());
+  thrust::inclusive_scan(thrust::cuda::par_nosync.on(s), d.begin(), d.end(), d.begin());
+  cudaStreamSynchronize(s);
+  EXPECT_EQ(d[999], 999 * 1000 / 2);
+  EXPECT_EQ(thrust::reduce(thrust::cuda::par, d.begin(), d.begin() + 3), 0 + 1 + 3);
+  EXPECT_EQ(thrust::count(thrust::system::cuda::par.on(s), d.begin(), d.end(), 3), 1);
+  cudaStreamDestroy(s);
+}
+
 TEST(Thrust, FillSequenceAndExtrema) {
   thrust::device_vector<int> d(6);
   thrust::fill(d.begin(), d.end(), 7);
