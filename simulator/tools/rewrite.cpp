@@ -102,6 +102,14 @@ size_t kernel_start(const std::string& s, const std::vector<bool>& code, size_t 
       while (pos > 0 && ident_char(s[pos - 1])) --pos;
       any = true;
       size_t before = skip_space_back(s, code, pos);
+      // `run_##f<<<...>>>` in a #define: the pasted name is the kernel.
+      if (before >= 2 && s[before - 1] == '#' && s[before - 2] == '#') {
+        const size_t pasted = skip_space_back(s, code, before - 2);
+        if (pasted > 0 && ident_char(s[pasted - 1])) {
+          pos = pasted;
+          continue;
+        }
+      }
       if (before >= 2 && s[before - 1] == ':' && s[before - 2] == ':') {
         pos = skip_space_back(s, code, before - 2);
         if (pos == 0 || !(ident_char(s[pos - 1]) || s[pos - 1] == '>')) return before - 2;
@@ -242,7 +250,7 @@ std::string register_kernels(const std::string& src, int* count) {
     if (!word_at(src, code, i, "__global__")) continue;
     const size_t line_start = src.rfind('\n', i) == std::string::npos ? 0 : src.rfind('\n', i) + 1;
     const size_t first = src.find_first_not_of(" \t", line_start);
-    if (first != std::string::npos && src[first] == '#') continue;  // inside a macro
+    if (first != std::string::npos && src[first] == '#') continue;  // a #define's line
     // A template kernel has no single address to register.
     size_t back = i;
     bool is_template = false;
@@ -284,6 +292,12 @@ std::string register_kernels(const std::string& src, int* count) {
     if (body >= src.size() || src[body] != '{') continue;  // a declaration
     const size_t body_end = matching(src, code, body);
     if (body_end == std::string::npos) continue;
+    // A kernel a #define defines over continued lines (`__global__ void
+    // run_##f(...) \`): each expansion is a kernel of its own name.
+    if (src.find("\\\n", i) < body_end || src.find("\\\r\n", i) < body_end) {
+      i = body_end;
+      continue;
+    }
     std::string params;
     bool directive = false;  // an #if inside the parameters (HeCBench's pad)
     for (size_t k = paren + 1; k < close; ++k) {

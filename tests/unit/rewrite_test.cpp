@@ -106,6 +106,22 @@ TEST(Rewrite, KernelsAreRegisteredWhereTheirParametersFitOnOneLine) {
   EXPECT_EQ(r.registered_kernels, 0);
   EXPECT_NE(r.text.find(with_if), std::string::npos) << r.text;
   EXPECT_EQ(rewrite("__global__ void k(int n = 1) {}\n", "t.cu").registered_kernels, 0);
+  // Nor one a #define defines: its expansions have names of their own.
+  const std::string in_macro =
+      "#define K(f) \\\n  __global__ void run_##f(int* p) { \\\n    p[0] = f(1); \\\n  }\nK(abs)\n";
+  auto m = rewrite(in_macro, "t.cu");
+  EXPECT_EQ(m.registered_kernels, 0);
+  EXPECT_NE(m.text.find(in_macro), std::string::npos) << m.text;
+  EXPECT_EQ(rewrite("#define K(f) __global__ void run_##f(int* p) { p[0] = f(1); }\n", "t.cu")
+                .registered_kernels,
+            0);
+}
+
+// A launch in a #define of a kernel whose name the macro pastes.
+TEST(Rewrite, LaunchOfAPastedKernelName) {
+  std::string out = body("#define RUN(f) run_##f<<<1, 1>>>(p)\n");
+  EXPECT_NE(out.find("{ run_##f(cudalab_args_...); }"), std::string::npos) << out;
+  EXPECT_NE(out.find("(&run_##f)"), std::string::npos) << out;
 }
 
 // A UTF-8 byte order mark at the start of a file, which nvcc skips.

@@ -337,3 +337,90 @@ template <class T>
 void __stwt(T* p, T v) {
   *p = v;
 }
+
+// ---- SIMD intrinsics: two 16-bit or four 8-bit lanes in a 32-bit word ---------------------
+// Per lane, signed (s) or unsigned (u); ss and us saturate, the others wrap.
+// __vcmp* give all ones in a lane where it holds, __vset* give 1.
+#define CUDALAB_SIMD(name2, name4, is_signed, expr)                            \
+  inline unsigned name2(unsigned a, unsigned b) {                              \
+    return cudalab::detail::simd_lanes<16, is_signed>(a, b, [](int x, int y) { \
+      constexpr int kBits = 16;                                                \
+      (void)kBits;                                                             \
+      return expr;                                                             \
+    });                                                                        \
+  }                                                                            \
+  inline unsigned name4(unsigned a, unsigned b) {                              \
+    return cudalab::detail::simd_lanes<8, is_signed>(a, b, [](int x, int y) {  \
+      constexpr int kBits = 8;                                                 \
+      (void)kBits;                                                             \
+      return expr;                                                             \
+    });                                                                        \
+  }
+CUDALAB_SIMD(__vadd2, __vadd4, false, x + y)
+CUDALAB_SIMD(__vsub2, __vsub4, false, x - y)
+CUDALAB_SIMD(__vaddss2, __vaddss4, true, cudalab::detail::simd_clamp_signed<kBits>(x + y))
+CUDALAB_SIMD(__vsubss2, __vsubss4, true, cudalab::detail::simd_clamp_signed<kBits>(x - y))
+CUDALAB_SIMD(__vaddus2, __vaddus4, false, cudalab::detail::simd_clamp_unsigned<kBits>(x + y))
+CUDALAB_SIMD(__vsubus2, __vsubus4, false, cudalab::detail::simd_clamp_unsigned<kBits>(x - y))
+CUDALAB_SIMD(__vabsdiffs2, __vabsdiffs4, true, x > y ? x - y : y - x)
+CUDALAB_SIMD(__vabsdiffu2, __vabsdiffu4, false, x > y ? x - y : y - x)
+CUDALAB_SIMD(__vavgs2, __vavgs4, true, (x + y + ((x + y) >= 0 ? 1 : 0)) >> 1)
+CUDALAB_SIMD(__vavgu2, __vavgu4, false, (x + y + 1) >> 1)
+CUDALAB_SIMD(__vhaddu2, __vhaddu4, false, (x + y) >> 1)
+CUDALAB_SIMD(__vmaxs2, __vmaxs4, true, x > y ? x : y)
+CUDALAB_SIMD(__vmaxu2, __vmaxu4, false, x > y ? x : y)
+CUDALAB_SIMD(__vmins2, __vmins4, true, x < y ? x : y)
+CUDALAB_SIMD(__vminu2, __vminu4, false, x < y ? x : y)
+CUDALAB_SIMD(__vcmpeq2, __vcmpeq4, false, x == y ? -1 : 0)
+CUDALAB_SIMD(__vcmpne2, __vcmpne4, false, x != y ? -1 : 0)
+CUDALAB_SIMD(__vcmpges2, __vcmpges4, true, x >= y ? -1 : 0)
+CUDALAB_SIMD(__vcmpgeu2, __vcmpgeu4, false, x >= y ? -1 : 0)
+CUDALAB_SIMD(__vcmpgts2, __vcmpgts4, true, x > y ? -1 : 0)
+CUDALAB_SIMD(__vcmpgtu2, __vcmpgtu4, false, x > y ? -1 : 0)
+CUDALAB_SIMD(__vcmples2, __vcmples4, true, x <= y ? -1 : 0)
+CUDALAB_SIMD(__vcmpleu2, __vcmpleu4, false, x <= y ? -1 : 0)
+CUDALAB_SIMD(__vcmplts2, __vcmplts4, true, x < y ? -1 : 0)
+CUDALAB_SIMD(__vcmpltu2, __vcmpltu4, false, x < y ? -1 : 0)
+CUDALAB_SIMD(__vseteq2, __vseteq4, false, x == y ? 1 : 0)
+CUDALAB_SIMD(__vsetne2, __vsetne4, false, x != y ? 1 : 0)
+CUDALAB_SIMD(__vsetges2, __vsetges4, true, x >= y ? 1 : 0)
+CUDALAB_SIMD(__vsetgeu2, __vsetgeu4, false, x >= y ? 1 : 0)
+CUDALAB_SIMD(__vsetgts2, __vsetgts4, true, x > y ? 1 : 0)
+CUDALAB_SIMD(__vsetgtu2, __vsetgtu4, false, x > y ? 1 : 0)
+CUDALAB_SIMD(__vsetles2, __vsetles4, true, x <= y ? 1 : 0)
+CUDALAB_SIMD(__vsetleu2, __vsetleu4, false, x <= y ? 1 : 0)
+CUDALAB_SIMD(__vsetlts2, __vsetlts4, true, x < y ? 1 : 0)
+CUDALAB_SIMD(__vsetltu2, __vsetltu4, false, x < y ? 1 : 0)
+#undef CUDALAB_SIMD
+// One operand: absolute value and negation (ss: saturated).
+inline unsigned __vabs2(unsigned a) { return __vabsdiffs2(a, 0); }
+inline unsigned __vabs4(unsigned a) { return __vabsdiffs4(a, 0); }
+inline unsigned __vabsss2(unsigned a) {
+  return cudalab::detail::simd_lanes<16, true>(
+      a, 0, [](int x, int) { return cudalab::detail::simd_clamp_signed<16>(x < 0 ? -x : x); });
+}
+inline unsigned __vabsss4(unsigned a) {
+  return cudalab::detail::simd_lanes<8, true>(
+      a, 0, [](int x, int) { return cudalab::detail::simd_clamp_signed<8>(x < 0 ? -x : x); });
+}
+inline unsigned __vneg2(unsigned a) { return __vsub2(0, a); }
+inline unsigned __vneg4(unsigned a) { return __vsub4(0, a); }
+inline unsigned __vnegss2(unsigned a) { return __vsubss2(0, a); }
+inline unsigned __vnegss4(unsigned a) { return __vsubss4(0, a); }
+// Sums of absolute differences over the lanes.
+inline unsigned __vsads2(unsigned a, unsigned b) {
+  return cudalab::detail::simd_sum<16, true>(a, b,
+                                             [](int x, int y) { return x > y ? x - y : y - x; });
+}
+inline unsigned __vsads4(unsigned a, unsigned b) {
+  return cudalab::detail::simd_sum<8, true>(a, b,
+                                            [](int x, int y) { return x > y ? x - y : y - x; });
+}
+inline unsigned __vsadu2(unsigned a, unsigned b) {
+  return cudalab::detail::simd_sum<16, false>(a, b,
+                                              [](int x, int y) { return x > y ? x - y : y - x; });
+}
+inline unsigned __vsadu4(unsigned a, unsigned b) {
+  return cudalab::detail::simd_sum<8, false>(a, b,
+                                             [](int x, int y) { return x > y ? x - y : y - x; });
+}

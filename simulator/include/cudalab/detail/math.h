@@ -67,4 +67,42 @@ I saturate_to(F x) {
   if (x >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
   return I(x);
 }
+// The SIMD intrinsics' lanes (__vadd2, __vcmpgeu4, ...): `a` and `b` as
+// 32 / Bits lanes of Bits bits, each lane's result f(x, y) of the lanes'
+// values (signed or not), kept to Bits bits in its place.
+template <int Bits, bool Signed, class F>
+unsigned simd_lanes(unsigned a, unsigned b, F f) {
+  constexpr unsigned mask = (1u << Bits) - 1u;
+  unsigned out = 0;
+  for (int shift = 0; shift < 32; shift += Bits) {
+    const unsigned ua = (a >> shift) & mask, ub = (b >> shift) & mask;
+    const int x = Signed ? int(ua << (32 - Bits)) >> (32 - Bits) : int(ua);
+    const int y = Signed ? int(ub << (32 - Bits)) >> (32 - Bits) : int(ub);
+    out |= (unsigned(f(x, y)) & mask) << shift;
+  }
+  return out;
+}
+// The sum over the lanes of f(x, y) (the sums of absolute differences).
+template <int Bits, bool Signed, class F>
+unsigned simd_sum(unsigned a, unsigned b, F f) {
+  constexpr unsigned mask = (1u << Bits) - 1u;
+  unsigned sum = 0;
+  for (int shift = 0; shift < 32; shift += Bits) {
+    const unsigned ua = (a >> shift) & mask, ub = (b >> shift) & mask;
+    const int x = Signed ? int(ua << (32 - Bits)) >> (32 - Bits) : int(ua);
+    const int y = Signed ? int(ub << (32 - Bits)) >> (32 - Bits) : int(ub);
+    sum += unsigned(f(x, y));
+  }
+  return sum;
+}
+template <int Bits>
+int simd_clamp_signed(int v) {
+  constexpr int high = (1 << (Bits - 1)) - 1, low = -(1 << (Bits - 1));
+  return v < low ? low : (v > high ? high : v);
+}
+template <int Bits>
+int simd_clamp_unsigned(int v) {
+  constexpr int high = (1 << Bits) - 1;
+  return v < 0 ? 0 : (v > high ? high : v);
+}
 }  // namespace cudalab::detail
