@@ -1,5 +1,7 @@
 // CUDA's SIMD intrinsics (two 16-bit or four 8-bit lanes in a word:
-// __vadd2, __vcmpgeu4, __vsads2, ...) on every pair of words whose lanes
+// __vadd2, __vcmpgeu4, __vsads2, ...) and DPX intrinsics (CUDA 12's
+// __vimax3_s16x2, __viaddmin_u32, __vibmax_s32, ...) on every pair (for
+// three operands, every triple of the first seven) of words whose lanes
 // hold the awkward values: 0, 1, -1, the largest and smallest of each
 // width, and mixtures. One line per function, its results in hex, so that
 // the simulator's lines can be compared with a GPU's
@@ -9,6 +11,7 @@
 namespace {
 
 constexpr int kWords = 12;
+constexpr int kTriple = 7;  // words used as three operands
 __constant__ unsigned kWord[kWords] = {
     0x00000000u, 0x00010001u, 0xffffffffu, 0x7fff7fffu, 0x80008000u, 0x7f807f80u,
     0x80017fffu, 0x01ff80feu, 0x12345678u, 0xfedcba98u, 0x7f7f8080u, 0x00ff7f01u};
@@ -21,7 +24,7 @@ void print(const char* name, int count, cudaError_t launched) {
     std::printf("%s: %s\n", name, cudaGetErrorString(e));
     return;
   }
-  static unsigned host[kWords * kWords];
+  static unsigned host[2 * kWords * kWords * kWords];
   cudaMemcpy(host, g_out, sizeof(unsigned) * count, cudaMemcpyDeviceToHost);
   std::printf("%s:", name);
   for (int i = 0; i < count; ++i) std::printf(i && i % kWords == 0 ? "\n  %x" : " %x", host[i]);
@@ -50,6 +53,49 @@ void print(const char* name, int count, cudaError_t launched) {
   X(__vsadu)
 #define EACH_UNARY(X) X(__vabs) X(__vabsss) X(__vneg) X(__vnegss)
 
+#define TERNARY(f)                                                                      \
+  __global__ void run_##f(unsigned* out) {                                              \
+    for (int i = 0; i < kTriple; ++i)                                                   \
+      for (int j = 0; j < kTriple; ++j)                                                 \
+        for (int k = 0; k < kTriple; ++k)                                               \
+          out[(i * kTriple + j) * kTriple + k] = f(kWord[i], kWord[j], kWord[k]);       \
+  }
+// The result, then the outcomes' bits (pred, or pred_hi * 2 + pred_lo).
+#define CHOOSE32(f)                                                                     \
+  __global__ void run_##f(unsigned* out) {                                              \
+    for (int i = 0; i < kWords; ++i)                                                    \
+      for (int j = 0; j < kWords; ++j) {                                                \
+        bool pred = false;                                                              \
+        out[2 * (i * kWords + j)] = f(kWord[i], kWord[j], &pred);                       \
+        out[2 * (i * kWords + j) + 1] = pred;                                           \
+      }                                                                                 \
+  }
+#define CHOOSE16(f)                                                                     \
+  __global__ void run_##f(unsigned* out) {                                              \
+    for (int i = 0; i < kWords; ++i)                                                    \
+      for (int j = 0; j < kWords; ++j) {                                                \
+        bool hi = false, lo = false;                                                    \
+        out[2 * (i * kWords + j)] = f(kWord[i], kWord[j], &hi, &lo);                    \
+        out[2 * (i * kWords + j) + 1] = hi * 2 + lo;                                    \
+      }                                                                                 \
+  }
+#define EACH_DPX_BINARY(X) \
+  X(__vimax_s32_relu) X(__vimin_s32_relu) X(__vimax_s16x2_relu) X(__vimin_s16x2_relu)
+#define EACH_DPX_TERNARY(X)                                                             \
+  X(__vimax3_s32) X(__vimax3_u32) X(__vimax3_s16x2) X(__vimax3_u16x2)                   \
+  X(__vimax3_s32_relu) X(__vimax3_s16x2_relu) X(__vimin3_s32) X(__vimin3_u32)           \
+  X(__vimin3_s16x2) X(__vimin3_u16x2) X(__vimin3_s32_relu) X(__vimin3_s16x2_relu)       \
+  X(__viaddmax_s32) X(__viaddmax_u32) X(__viaddmax_s16x2) X(__viaddmax_u16x2)           \
+  X(__viaddmax_s32_relu) X(__viaddmax_s16x2_relu) X(__viaddmin_s32) X(__viaddmin_u32)   \
+  X(__viaddmin_s16x2) X(__viaddmin_u16x2) X(__viaddmin_s32_relu) X(__viaddmin_s16x2_relu)
+#define EACH_DPX_CHOOSE32(X) X(__vibmax_s32) X(__vibmax_u32) X(__vibmin_s32) X(__vibmin_u32)
+#define EACH_DPX_CHOOSE16(X) \
+  X(__vibmax_s16x2) X(__vibmax_u16x2) X(__vibmin_s16x2) X(__vibmin_u16x2)
+EACH_DPX_BINARY(BINARY)
+EACH_DPX_TERNARY(TERNARY)
+EACH_DPX_CHOOSE32(CHOOSE32)
+EACH_DPX_CHOOSE16(CHOOSE16)
+
 #define DEFINE_BINARY(name) BOTH_WIDTHS(BINARY, name)
 #define DEFINE_UNARY(name) BOTH_WIDTHS(UNARY, name)
 EACH_BINARY(DEFINE_BINARY)
@@ -67,8 +113,15 @@ int main() {
     std::printf("no CUDA device\n");
     return 77;
   }
-  cudaMalloc(&g_out, sizeof(unsigned) * kWords * kWords);
+  cudaMalloc(&g_out, sizeof(unsigned) * 2 * kWords * kWords * kWords);
   EACH_BINARY(RUN_BINARY)
   EACH_UNARY(RUN_UNARY)
+#define RUN_PAIRS(f) RUN(f, kWords* kWords)
+#define RUN_TRIPLES(f) RUN(f, kTriple* kTriple* kTriple)
+#define RUN_CHOICES(f) RUN(f, 2 * kWords * kWords)
+  EACH_DPX_BINARY(RUN_PAIRS)
+  EACH_DPX_TERNARY(RUN_TRIPLES)
+  EACH_DPX_CHOOSE32(RUN_CHOICES)
+  EACH_DPX_CHOOSE16(RUN_CHOICES)
   return 0;
 }

@@ -424,3 +424,133 @@ inline unsigned __vsadu4(unsigned a, unsigned b) {
   return cudalab::detail::simd_sum<8, false>(a, b,
                                              [](int x, int y) { return x > y ? x - y : y - x; });
 }
+
+// ---- DPX intrinsics (CUDA 12): maxima and minima of 32-bit values or of two
+// 16-bit lanes: of three values, of a sum and a value, and of two with 0 (_relu) ----------
+namespace cudalab::detail {
+inline int dpx_max(int x, int y) { return x > y ? x : y; }
+inline int dpx_min(int x, int y) { return x < y ? x : y; }
+inline unsigned dpx_max_u(unsigned x, unsigned y) { return x > y ? x : y; }
+inline unsigned dpx_min_u(unsigned x, unsigned y) { return x < y ? x : y; }
+// `f` on two signed (or unsigned) 16-bit lanes of each of a, b, c.
+template <bool Signed, class F>
+unsigned dpx_lanes(unsigned a, unsigned b, unsigned c, F f) {
+  unsigned out = 0;
+  for (int shift = 0; shift < 32; shift += 16) {
+    auto lane = [&](unsigned w) {
+      const unsigned u = (w >> shift) & 0xffffu;
+      return Signed ? int(short(u)) : int(u);
+    };
+    out |= (unsigned(f(lane(a), lane(b), lane(c))) & 0xffffu) << shift;
+  }
+  return out;
+}
+}  // namespace cudalab::detail
+
+inline int __vimax_s32_relu(int a, int b) {
+  return cudalab::detail::dpx_max(cudalab::detail::dpx_max(a, b), 0);
+}
+inline int __vimin_s32_relu(int a, int b) {
+  return cudalab::detail::dpx_max(cudalab::detail::dpx_min(a, b), 0);
+}
+inline int __vimax3_s32(int a, int b, int c) {
+  return cudalab::detail::dpx_max(cudalab::detail::dpx_max(a, b), c);
+}
+inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dpx_max_u(cudalab::detail::dpx_max_u(a, b), c);
+}
+inline int __vimin3_s32(int a, int b, int c) {
+  return cudalab::detail::dpx_min(cudalab::detail::dpx_min(a, b), c);
+}
+inline unsigned __vimin3_u32(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dpx_min_u(cudalab::detail::dpx_min_u(a, b), c);
+}
+inline int __vimax3_s32_relu(int a, int b, int c) {
+  return cudalab::detail::dpx_max(__vimax3_s32(a, b, c), 0);
+}
+inline int __vimin3_s32_relu(int a, int b, int c) {
+  return cudalab::detail::dpx_max(__vimin3_s32(a, b, c), 0);
+}
+// The sum wraps, as a 32-bit add does.
+inline int __viaddmax_s32(int a, int b, int c) {
+  return cudalab::detail::dpx_max(int(unsigned(a) + unsigned(b)), c);
+}
+inline unsigned __viaddmax_u32(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dpx_max_u(a + b, c);
+}
+inline int __viaddmin_s32(int a, int b, int c) {
+  return cudalab::detail::dpx_min(int(unsigned(a) + unsigned(b)), c);
+}
+inline unsigned __viaddmin_u32(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dpx_min_u(a + b, c);
+}
+inline int __viaddmax_s32_relu(int a, int b, int c) {
+  return cudalab::detail::dpx_max(__viaddmax_s32(a, b, c), 0);
+}
+inline int __viaddmin_s32_relu(int a, int b, int c) {
+  return cudalab::detail::dpx_max(__viaddmin_s32(a, b, c), 0);
+}
+// With the comparison's outcome: *pred is whether a was chosen (a >= b for
+// max, a <= b for min).
+inline int __vibmax_s32(int a, int b, bool* pred) { return (*pred = a >= b) ? a : b; }
+inline unsigned __vibmax_u32(unsigned a, unsigned b, bool* pred) {
+  return (*pred = a >= b) ? a : b;
+}
+inline int __vibmin_s32(int a, int b, bool* pred) { return (*pred = a <= b) ? a : b; }
+inline unsigned __vibmin_u32(unsigned a, unsigned b, bool* pred) {
+  return (*pred = a <= b) ? a : b;
+}
+
+// Two 16-bit lanes.
+#define CUDALAB_DPX_LANES(name, is_signed, expr)                                    \
+  inline unsigned name(unsigned a, unsigned b, unsigned c = 0) {                    \
+    using cudalab::detail::dpx_max;                                                 \
+    using cudalab::detail::dpx_min;                                                 \
+    return cudalab::detail::dpx_lanes<is_signed>(a, b, c, [](int x, int y, int z) { \
+      (void)z;                                                                      \
+      return expr;                                                                  \
+    });                                                                             \
+  }
+CUDALAB_DPX_LANES(__vimax_s16x2_relu, true, dpx_max(dpx_max(x, y), 0))
+CUDALAB_DPX_LANES(__vimin_s16x2_relu, true, dpx_max(dpx_min(x, y), 0))
+CUDALAB_DPX_LANES(__vimax3_s16x2, true, dpx_max(dpx_max(x, y), z))
+CUDALAB_DPX_LANES(__vimax3_u16x2, false, dpx_max(dpx_max(x, y), z))
+CUDALAB_DPX_LANES(__vimin3_s16x2, true, dpx_min(dpx_min(x, y), z))
+CUDALAB_DPX_LANES(__vimin3_u16x2, false, dpx_min(dpx_min(x, y), z))
+CUDALAB_DPX_LANES(__vimax3_s16x2_relu, true, dpx_max(dpx_max(dpx_max(x, y), z), 0))
+CUDALAB_DPX_LANES(__vimin3_s16x2_relu, true, dpx_max(dpx_min(dpx_min(x, y), z), 0))
+// The lane sums wrap to 16 bits before the comparison.
+CUDALAB_DPX_LANES(__viaddmax_s16x2, true, dpx_max(int(short(x + y)), z))
+CUDALAB_DPX_LANES(__viaddmax_u16x2, false, dpx_max((x + y) & 0xffff, z))
+CUDALAB_DPX_LANES(__viaddmin_s16x2, true, dpx_min(int(short(x + y)), z))
+CUDALAB_DPX_LANES(__viaddmin_u16x2, false, dpx_min((x + y) & 0xffff, z))
+CUDALAB_DPX_LANES(__viaddmax_s16x2_relu, true, dpx_max(dpx_max(int(short(x + y)), z), 0))
+CUDALAB_DPX_LANES(__viaddmin_s16x2_relu, true, dpx_max(dpx_min(int(short(x + y)), z), 0))
+#undef CUDALAB_DPX_LANES
+// Lane by lane with the outcomes: pred_hi for the high lane, pred_lo for the low.
+namespace cudalab::detail {
+template <bool Signed, bool Max>
+unsigned dpx_choose(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  unsigned out = 0;
+  for (int shift = 0; shift < 32; shift += 16) {
+    const unsigned ua = (a >> shift) & 0xffffu, ub = (b >> shift) & 0xffffu;
+    const int x = Signed ? int(short(ua)) : int(ua), y = Signed ? int(short(ub)) : int(ub);
+    const bool take_a = Max ? x >= y : x <= y;
+    *(shift ? pred_hi : pred_lo) = take_a;
+    out |= (take_a ? ua : ub) << shift;
+  }
+  return out;
+}
+}  // namespace cudalab::detail
+inline unsigned __vibmax_s16x2(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  return cudalab::detail::dpx_choose<true, true>(a, b, pred_hi, pred_lo);
+}
+inline unsigned __vibmax_u16x2(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  return cudalab::detail::dpx_choose<false, true>(a, b, pred_hi, pred_lo);
+}
+inline unsigned __vibmin_s16x2(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  return cudalab::detail::dpx_choose<true, false>(a, b, pred_hi, pred_lo);
+}
+inline unsigned __vibmin_u16x2(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  return cudalab::detail::dpx_choose<false, false>(a, b, pred_hi, pred_lo);
+}
