@@ -66,8 +66,15 @@ int line_of(const std::string& s, size_t pos) {
 }
 
 size_t skip_space_back(const std::string& s, const std::vector<bool>& code, size_t pos) {
-  // pos: one past the candidate; returns one past the last non-space code char
-  while (pos > 0 && (std::isspace(static_cast<unsigned char>(s[pos - 1])) || !code[pos - 1])) --pos;
+  // pos: one past the candidate; returns one past the last non-space code
+  // char. A backslash that continues a #define's line is space too.
+  auto space = [&](size_t k) {
+    const char c = s[k];
+    return std::isspace(static_cast<unsigned char>(c)) || !code[k] ||
+           (c == '\\' && k + 1 < s.size() &&
+            (s[k + 1] == '\n' || (s[k + 1] == '\r' && k + 2 < s.size() && s[k + 2] == '\n')));
+  };
+  while (pos > 0 && space(pos - 1)) --pos;
   return pos;
 }
 

@@ -10,8 +10,9 @@ computes to within the error bound the PTX ISA gives, not IEEE-rounded:
 those values must agree within that bound (tanh.approx's is 2^-10.987
 relative; sin.approx's and cos.approx's 2^-20.5 absolute in [-pi, pi]; the
 others' are taken as 2^-18 relative or 2^-20 absolute). Values marked `~h`
-are half-precision functions a GPU approximates (hexp, hsin, ...): within
-one half-precision unit in the last place (2^-10 relative). Every
+or `~b` are half-precision or bfloat16 functions a GPU approximates (hexp,
+hsin, ...): within one unit in the last place of their format (2^-10 or
+2^-7 relative). Every
 other line must be equal. Prints each difference and the counts; exit
 status 1 on any difference.
 """
@@ -25,14 +26,14 @@ def lines(path):
         return [l.rstrip("\n") for l in f]
 
 
-def close(a, b, section, half=False):
+def close(a, b, section, relative16=None):
     if a == b:
         return True
     try:
         x, y = float(a), float(b)
     except ValueError:
         return False
-    relative = 2.0 ** -10 if half else 2.0 ** -10.987 if section == TANH else 2.0 ** -18
+    relative = relative16 or (2.0 ** -10.987 if section == TANH else 2.0 ** -18)
     absolute = 2.0 ** -20
     return abs(x - y) <= max(abs(x), abs(y)) * relative or abs(x - y) <= absolute
 
@@ -49,11 +50,11 @@ def main():
             section = g.split(":")[0] + ":"
         if "~" in g:
             ts, tg = s.split(":")[-1].split(), g.split(":")[-1].split()
-            half = "~h" in tg
-            ts = [t for t in ts if t not in ("~", "~h")]
-            tg = [t for t in tg if t not in ("~", "~h")]
+            relative16 = 2.0 ** -10 if "~h" in tg else 2.0 ** -7 if "~b" in tg else None
+            ts = [t for t in ts if t not in ("~", "~h", "~b")]
+            tg = [t for t in tg if t not in ("~", "~h", "~b")]
             values += len(tg)
-            bad = len(ts) != len(tg) or not all(close(a, b, section, half)
+            bad = len(ts) != len(tg) or not all(close(a, b, section, relative16)
                                                 for a, b in zip(ts, tg))
         else:
             values += max(0, len(g.split()) - (0 if g.startswith(" ") else 2))

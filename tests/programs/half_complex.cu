@@ -1,12 +1,13 @@
-// Half precision (cuda_fp16.h) and complex numbers (cuComplex.h) on awkward
-// inputs: zeros of both signs, subnormals, the largest half, infinities,
+// Half precision (cuda_fp16.h), bfloat16 (cuda_bf16.h) and complex numbers
+// (cuComplex.h) on awkward inputs: zeros of both signs, subnormals, the largest half, infinities,
 // NaN, ties. Every function runs in a kernel and prints its results' bits,
 // one line per function, so that the simulator's lines can be compared
 // with a GPU's (tests/data/half_complex_gpu.txt, taken on an H100).
-// Values marked `~h` are of functions a GPU computes with an approximation:
-// printed as decimals, they are compared within one half-precision unit in
-// the last place. (On a GPU it needs nvcc's --extended-lambda.)
+// Values marked `~h` (half) or `~b` (bfloat16) are of functions a GPU
+// computes with an approximation: printed as decimals, they are compared
+// within one unit in the last place of their format. (On a GPU it needs nvcc's --extended-lambda.)
 #include <cuComplex.h>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <climits>
@@ -22,6 +23,16 @@ constexpr int kHalves = 20;
 __constant__ unsigned short kHalfBits[kHalves] = {
     0x0000, 0x8000, 0x3c00, 0xbc00, 0x3800, 0x3e00, 0x4100, 0xc100, 0x4248, 0x3c01,
     0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x63d0, 0x2e66, 0x7c00, 0xfc00, 0x7e00};
+// The same values as bfloat16 (1 + 2^-7 for 1 + 2^-10, 3.140625 as
+// 3.140625, the largest finite bfloat16 for 65504).
+__constant__ unsigned short kBfloat16Bits[kHalves] = {
+    0x0000, 0x8000, 0x3f80, 0xbf80, 0x3f00, 0x3fc0, 0x4020, 0xc020, 0x4049, 0x3f81,
+    0x0001, 0x007f, 0x0080, 0x7f7f, 0xff7f, 0x447a, 0x3dcd, 0x7f80, 0xff80, 0x7fc0};
+// Floats to round to bfloat16: ties, just past them, the largest, NaN.
+constexpr int kFloats = 10;
+__constant__ float kFloatsToRound[kFloats] = {
+    1.00390625f, 1.01171875f, 1.0039063f, -1.00390625f, 3.3895314e38f,
+    3.4028235e38f, 1e-40f, -2.5f,      0.1f,           NAN};
 constexpr int kInts = 12;
 __constant__ long long kInts64[kInts] = {0,     1,     -1,     2049,          2051,      65519,
                                          65520, 70000, -70000, 1ll << 40, INT_MIN, -3};
@@ -32,7 +43,16 @@ __constant__ float kComplexParts[kComplex][2] = {
     {3.0f, 4.0f},   {-1.5f, 0.25f},  {1e30f, 1e30f},        {3e-30f, -4e-30f},
     {0.0f, 0.0f},   {1.0f, -1e-20f}, {INFINITY, 1.0f},      {NAN, 2.0f}};
 
-__device__ __half half_at(int i) { return __ushort_as_half(kHalfBits[i]); }
+template <class T>
+__device__ T value_at(int i);
+template <>
+__device__ __half value_at<__half>(int i) {
+  return __ushort_as_half(kHalfBits[i]);
+}
+template <>
+__device__ __nv_bfloat16 value_at<__nv_bfloat16>(int i) {
+  return __ushort_as_bfloat16(kBfloat16Bits[i]);
+}
 
 // The bits of float and double results, any NaN as one value: the
 // simulator's float arithmetic gives the host's NaNs, not a GPU's.
@@ -49,16 +69,20 @@ __device__ unsigned* put(unsigned* o, double d) {
 __device__ unsigned* put(unsigned* o, cuFloatComplex z) { return put(put(o, z.x), z.y); }
 __device__ unsigned* put(unsigned* o, cuDoubleComplex z) { return put(put(o, z.x), z.y); }
 
-// One function of one half, on every input.
-template <class F>
+// One function of one value, on every input.
+template <class T, class F>
 __global__ void unary(F f, unsigned* out) {
-  for (int i = 0; i < kHalves; ++i) out[i] = f(half_at(i));
+  for (int i = 0; i < kHalves; ++i) out[i] = f(value_at<T>(i));
 }
-// Of two halves, on every pair.
-template <class F>
+// Of two, on every pair.
+template <class T, class F>
 __global__ void binary(F f, unsigned* out) {
   for (int i = 0; i < kHalves; ++i)
-    for (int j = 0; j < kHalves; ++j) out[i * kHalves + j] = f(half_at(i), half_at(j));
+    for (int j = 0; j < kHalves; ++j) out[i * kHalves + j] = f(value_at<T>(i), value_at<T>(j));
+}
+template <class F>
+__global__ void from_float(F f, unsigned* out) {
+  for (int i = 0; i < kFloats; ++i) out[i] = f(kFloatsToRound[i]);
 }
 template <class F>
 __global__ void from_int(F f, unsigned* out) {
@@ -76,9 +100,10 @@ __global__ void complex_pairs(F f, unsigned* out) {
 
 unsigned* g_out;
 
-// Runs the kernel and prints `count` words of results: bits in hex, or with
-// `approx` the halves as decimals marked `~`.
-void print(const char* name, int count, bool approx = false) {
+enum class Shown { kBits, kHalf, kBfloat16 };
+// Runs the kernel and prints `count` words of results: bits in hex, or the
+// halves or bfloat16 values as decimals marked `~h` or `~b`.
+void print(const char* name, int count, Shown shown = Shown::kBits) {
   const cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::printf("%s: %s\n", name, cudaGetErrorString(e));
@@ -89,11 +114,15 @@ void print(const char* name, int count, bool approx = false) {
   std::printf("%s:", name);
   for (int i = 0; i < count; ++i) {
     if (i && i % 20 == 0) std::printf("\n ");
-    if (approx) {
+    const unsigned short bits = (unsigned short)host[i];
+    if (shown == Shown::kHalf) {
       __half h;
-      const unsigned short bits = (unsigned short)host[i];
       std::memcpy(&h, &bits, 2);
       std::printf(" ~h %.9g", double(__half2float(h)));
+    } else if (shown == Shown::kBfloat16) {
+      __nv_bfloat16 b;
+      std::memcpy(&b, &bits, 2);
+      std::printf(" ~b %.9g", double(__bfloat162float(b)));
     } else {
       std::printf(" %x", host[i]);
     }
@@ -104,18 +133,35 @@ void print(const char* name, int count, bool approx = false) {
 }  // namespace
 
 #define BITS(expr) __half_as_ushort(expr)
-#define UNARY(name, expr)                                                                   \
-  unary<<<1, 1>>>([] __device__(__half a) -> unsigned { return expr; }, g_out); \
+#define UNARY(name, expr)                                                               \
+  unary<__half><<<1, 1>>>([] __device__(__half a) -> unsigned { return expr; }, g_out); \
   print(name, kHalves)
-#define UNARY_APPROX(name, expr)                                                            \
-  unary<<<1, 1>>>([] __device__(__half a) -> unsigned { return expr; }, g_out); \
-  print(name, kHalves, true)
-#define BINARY(name, expr)                                                                  \
-  binary<<<1, 1>>>([] __device__(__half a, __half b) -> unsigned { return expr; }, g_out); \
+#define UNARY_APPROX(name, expr)                                                        \
+  unary<__half><<<1, 1>>>([] __device__(__half a) -> unsigned { return expr; }, g_out); \
+  print(name, kHalves, Shown::kHalf)
+#define BINARY(name, expr)                                                                \
+  binary<__half><<<1, 1>>>([] __device__(__half a, __half b) -> unsigned { return expr; }, \
+                           g_out);                                                        \
   print(name, kHalves * kHalves)
-#define FROM_INT(name, expr)                                                                \
+#define FROM_INT(name, expr)                                                            \
   from_int<<<1, 1>>>([] __device__(long long i) -> unsigned { return expr; }, g_out); \
   print(name, kInts)
+#define BF_BITS(expr) __bfloat16_as_ushort(expr)
+#define BF_UNARY(name, expr)                                                                 \
+  unary<__nv_bfloat16><<<1, 1>>>([] __device__(__nv_bfloat16 a) -> unsigned { return expr; }, \
+                                 g_out);                                                     \
+  print(name, kHalves)
+#define BF_UNARY_APPROX(name, expr)                                                          \
+  unary<__nv_bfloat16><<<1, 1>>>([] __device__(__nv_bfloat16 a) -> unsigned { return expr; }, \
+                                 g_out);                                                     \
+  print(name, kHalves, Shown::kBfloat16)
+#define BF_BINARY(name, expr)                                                         \
+  binary<__nv_bfloat16><<<1, 1>>>(                                                    \
+      [] __device__(__nv_bfloat16 a, __nv_bfloat16 b) -> unsigned { return expr; }, g_out); \
+  print(name, kHalves * kHalves)
+#define FROM_FLOAT(name, expr)                                                        \
+  from_float<<<1, 1>>>([] __device__(float f) -> unsigned { return expr; }, g_out); \
+  print(name, kFloats)
 
 int main() {
   int devices = 0;
@@ -191,6 +237,53 @@ int main() {
   UNARY_APPROX("hsin", BITS(hsin(a)));
   UNARY_APPROX("hcos", BITS(hcos(a)));
   UNARY_APPROX("htanh", BITS(htanh(a)));
+
+  // bfloat16.
+  BF_UNARY("bf16_to_float", __float_as_uint(__bfloat162float(a)));
+  BF_UNARY("bf16_to_int_rz", unsigned(__bfloat162int_rz(a)));
+  BF_UNARY("bf16_to_int_rn", unsigned(__bfloat162int_rn(a)));
+  BF_UNARY("bf16_to_ll_rz", unsigned(__bfloat162ll_rz(a) >> 32) ^ unsigned(__bfloat162ll_rz(a)));
+  BF_UNARY("bf16_to_ushort_rz", unsigned(__bfloat162ushort_rz(a)));
+  FROM_INT("int2bfloat16_rn", BF_BITS(__int2bfloat16_rn(int(i))));
+  FROM_INT("ll2bfloat16_rn", BF_BITS(__ll2bfloat16_rn(i)));
+  FROM_INT("ull2bfloat16_rn", BF_BITS(__ull2bfloat16_rn((unsigned long long)(i))));
+  FROM_FLOAT("float2bfloat16_rn", BF_BITS(__float2bfloat16_rn(f)));
+  FROM_FLOAT("float2bfloat16_rz", BF_BITS(__float2bfloat16_rz(f)));
+  FROM_FLOAT("float2bfloat16_ru", BF_BITS(__float2bfloat16_ru(f)));
+  FROM_FLOAT("float2bfloat16_rd", BF_BITS(__float2bfloat16_rd(f)));
+  BF_UNARY("bf16_neg", BF_BITS(-a));
+  BF_UNARY("bf16_habs", BF_BITS(__habs(a)));
+  BF_UNARY("bf16_htrunc", BF_BITS(htrunc(a)));
+  BF_UNARY("bf16_hfloor", BF_BITS(hfloor(a)));
+  BF_UNARY("bf16_hrint", BF_BITS(hrint(a)));
+  BF_UNARY("bf16_hsqrt", BF_BITS(hsqrt(a)));
+  BF_BINARY("bf16_hadd", BF_BITS(__hadd(a, b)));
+  BF_BINARY("bf16_hsub", BF_BITS(__hsub(a, b)));
+  BF_BINARY("bf16_hmul", BF_BITS(__hmul(a, b)));
+  BF_BINARY("bf16_hdiv", BF_BITS(__hdiv(a, b)));
+  BF_BINARY("bf16_hfma_a_b_a", BF_BITS(__hfma(a, b, a)));
+  BF_BINARY("bf16_hfma_a_a_b", BF_BITS(__hfma(a, a, b)));
+  BF_BINARY("bf16_hmax", BF_BITS(__hmax(a, b)));
+  BF_BINARY("bf16_hmin", BF_BITS(__hmin(a, b)));
+  BF_BINARY("bf16_hmax_nan", BF_BITS(__hmax_nan(a, b)));
+  BF_BINARY("bf16_compare", unsigned(__heq(a, b)) | __hne(a, b) << 1 | __hlt(a, b) << 2 |
+                                __hle(a, b) << 3 | __hgt(a, b) << 4 | __hge(a, b) << 5 |
+                                __hequ(a, b) << 6 | __hneu(a, b) << 7 | __hltu(a, b) << 8 |
+                                __hgeu(a, b) << 9 | (a != b) << 10 | (a < b) << 11);
+  BF_BINARY("bf16_lanes", ([](__nv_bfloat162 x, __nv_bfloat162 y) {
+              const __nv_bfloat162 lt = __hlt2(x, y), m = __hmin2(x, y), s = x * y;
+              return unsigned(BF_BITS(__low2bfloat16(lt))) ^
+                     unsigned(BF_BITS(__high2bfloat16(m))) << 16 ^
+                     unsigned(BF_BITS(__low2bfloat16(s))) ^ unsigned(__hbge2(x, y)) << 31;
+            }(__halves2bfloat162(a, b), __halves2bfloat162(b, a))));
+  BF_UNARY_APPROX("bf16_hrsqrt", BF_BITS(hrsqrt(a)));
+  BF_UNARY_APPROX("bf16_hrcp", BF_BITS(hrcp(a)));
+  BF_UNARY_APPROX("bf16_hexp", BF_BITS(hexp(a)));
+  BF_UNARY_APPROX("bf16_hexp2", BF_BITS(hexp2(a)));
+  BF_UNARY_APPROX("bf16_hlog", BF_BITS(hlog(a)));
+  BF_UNARY_APPROX("bf16_hlog2", BF_BITS(hlog2(a)));
+  BF_UNARY_APPROX("bf16_hsin", BF_BITS(hsin(a)));
+  BF_UNARY_APPROX("bf16_hcos", BF_BITS(hcos(a)));
 
   // Complex numbers: the words of each pair are results' parts' bits.
   complex_pairs<4><<<1, 1>>>(

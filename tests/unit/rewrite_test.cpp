@@ -58,6 +58,13 @@ TEST(Rewrite, LeavesCommentsAndStringsAlone) {
 // A launch inside a #define whose template arguments go over several
 // continued lines (as HeCBench's bincount writes it): the kernel goes on one
 // line, and the lines it took stay continued, so the macro does not end.
+TEST(Rewrite, LaunchInAMacroAfterAContinuedLine) {
+  // The kernel's template arguments end a line, <<< starts the next
+  // (HeCBench's attention-paged).
+  std::string out = body("#define RUN(T) \\\n  k<T, 4>    \\\n    <<<1, 32>>>(p)\nint b;\n");
+  EXPECT_NE(out.find("{ k<T, 4>(cudalab_args_...); }"), std::string::npos) << out;
+}
+
 TEST(Rewrite, LaunchInAMacroKeepsItsContinuations) {
   const std::string src =
       "#define RUN(T) \\\n"
