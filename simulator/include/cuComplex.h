@@ -11,12 +11,48 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 
 #include "cuda_runtime.h"
 
 using cuFloatComplex = float2;
 using cuDoubleComplex = double2;
 using cuComplex = cuFloatComplex;
+
+// ---- the arithmetic, for both precisions (C is float2 or double2) ------------------------
+namespace cudalab::detail {
+template <class C>
+C complex_mul(C a, C b) {
+  return {std::fma(a.x, b.x, -(a.y * b.y)), std::fma(a.x, b.y, a.y * b.x)};
+}
+template <class C>
+C complex_div(C a, C b) {
+  // Scaled by s = |b.re| + |b.im|: (a / s) / (b / s), with |b / s| near 1.
+  using R = decltype(a.x);
+  const R scale = R(1) / (std::fabs(b.x) + std::fabs(b.y));
+  const R ar = a.x * scale, ai = a.y * scale;
+  const R br = b.x * scale, bi = b.y * scale;
+  const R norm = R(1) / std::fma(br, br, bi * bi);
+  return {std::fma(ar, br, ai * bi) * norm, std::fma(ai, br, -(ar * bi)) * norm};
+}
+template <class C>
+auto complex_abs(C z) {
+  // |z| = big * sqrt(1 + (small / big)^2): no square of a part overflows.
+  using R = decltype(z.x);
+  const R a = std::fabs(z.x), b = std::fabs(z.y);
+  const R big = a > b ? a : b, small = a > b ? b : a;
+  if (big == R(0) || big > std::numeric_limits<R>::max() || small > std::numeric_limits<R>::max())
+    return big + small;  // zero, an infinity or a NaN
+  const R ratio = small / big;
+  return big * std::sqrt(std::fma(ratio, ratio, R(1)));
+}
+// a * b + d, each part as two fused multiply-adds.
+template <class C>
+C complex_fma(C a, C b, C d) {
+  return {std::fma(-a.y, b.y, std::fma(a.x, b.x, d.x)),
+          std::fma(a.y, b.x, std::fma(a.x, b.y, d.y))};
+}
+}  // namespace cudalab::detail
 
 // ---- single precision --------------------------------------------------------------------
 
@@ -32,30 +68,14 @@ inline cuFloatComplex cuCsubf(cuFloatComplex a, cuFloatComplex b) {
   return make_float2(a.x - b.x, a.y - b.y);
 }
 inline cuFloatComplex cuCmulf(cuFloatComplex a, cuFloatComplex b) {
-  return make_float2(std::fma(a.x, b.x, -(a.y * b.y)), std::fma(a.x, b.y, a.y * b.x));
+  return cudalab::detail::complex_mul(a, b);
 }
 inline cuFloatComplex cuCdivf(cuFloatComplex a, cuFloatComplex b) {
-  // Scaled by s = |b.re| + |b.im|: (a / s) / (b / s), with |b / s| near 1.
-  const float scale = 1.0f / (std::fabs(b.x) + std::fabs(b.y));
-  const float ar = a.x * scale, ai = a.y * scale;
-  const float br = b.x * scale, bi = b.y * scale;
-  const float norm = 1.0f / std::fma(br, br, bi * bi);
-  return make_float2(std::fma(ar, br, ai * bi) * norm, std::fma(ai, br, -(ar * bi)) * norm);
+  return cudalab::detail::complex_div(a, b);
 }
-inline float cuCabsf(cuFloatComplex z) {
-  // |z| = big * sqrt(1 + (small / big)^2): no square of a part overflows.
-  const float a = std::fabs(z.x), b = std::fabs(z.y);
-  const float big = a > b ? a : b, small = a > b ? b : a;
-  if (big == 0.0f || big > 3.402823466e38f || small > 3.402823466e38f)
-    return big + small;  // zero, an infinity or a NaN
-  const float ratio = small / big;
-  return big * std::sqrt(std::fma(ratio, ratio, 1.0f));
-}
-// a * b + d, each part as two fused multiply-adds.
+inline float cuCabsf(cuFloatComplex z) { return cudalab::detail::complex_abs(z); }
 inline cuFloatComplex cuCfmaf(cuFloatComplex a, cuFloatComplex b, cuFloatComplex d) {
-  const float re = std::fma(-a.y, b.y, std::fma(a.x, b.x, d.x));
-  const float im = std::fma(a.y, b.x, std::fma(a.x, b.y, d.y));
-  return make_float2(re, im);
+  return cudalab::detail::complex_fma(a, b, d);
 }
 
 // ---- double precision --------------------------------------------------------------------
@@ -71,27 +91,14 @@ inline cuDoubleComplex cuCsub(cuDoubleComplex a, cuDoubleComplex b) {
   return make_double2(a.x - b.x, a.y - b.y);
 }
 inline cuDoubleComplex cuCmul(cuDoubleComplex a, cuDoubleComplex b) {
-  return make_double2(std::fma(a.x, b.x, -(a.y * b.y)), std::fma(a.x, b.y, a.y * b.x));
+  return cudalab::detail::complex_mul(a, b);
 }
 inline cuDoubleComplex cuCdiv(cuDoubleComplex a, cuDoubleComplex b) {
-  const double scale = 1.0 / (std::fabs(b.x) + std::fabs(b.y));
-  const double ar = a.x * scale, ai = a.y * scale;
-  const double br = b.x * scale, bi = b.y * scale;
-  const double norm = 1.0 / std::fma(br, br, bi * bi);
-  return make_double2(std::fma(ar, br, ai * bi) * norm, std::fma(ai, br, -(ar * bi)) * norm);
+  return cudalab::detail::complex_div(a, b);
 }
-inline double cuCabs(cuDoubleComplex z) {
-  const double a = std::fabs(z.x), b = std::fabs(z.y);
-  const double big = a > b ? a : b, small = a > b ? b : a;
-  if (big == 0.0 || big > 1.79769313486231570e308 || small > 1.79769313486231570e308)
-    return big + small;
-  const double ratio = small / big;
-  return big * std::sqrt(std::fma(ratio, ratio, 1.0));
-}
+inline double cuCabs(cuDoubleComplex z) { return cudalab::detail::complex_abs(z); }
 inline cuDoubleComplex cuCfma(cuDoubleComplex a, cuDoubleComplex b, cuDoubleComplex d) {
-  const double re = std::fma(-a.y, b.y, std::fma(a.x, b.x, d.x));
-  const double im = std::fma(a.y, b.x, std::fma(a.x, b.y, d.y));
-  return make_double2(re, im);
+  return cudalab::detail::complex_fma(a, b, d);
 }
 
 // ---- conversions -------------------------------------------------------------------------

@@ -436,13 +436,11 @@ inline unsigned dpx_min_u(unsigned x, unsigned y) { return x < y ? x : y; }
 template <bool Signed, class F>
 unsigned dpx_lanes(unsigned a, unsigned b, unsigned c, F f) {
   unsigned out = 0;
-  for (int shift = 0; shift < 32; shift += 16) {
-    auto lane = [&](unsigned w) {
-      const unsigned u = (w >> shift) & 0xffffu;
-      return Signed ? int(short(u)) : int(u);
-    };
-    out |= (unsigned(f(lane(a), lane(b), lane(c))) & 0xffffu) << shift;
-  }
+  for (int shift = 0; shift < 32; shift += 16)
+    out |= (unsigned(f(simd_lane<16, Signed>(a, shift), simd_lane<16, Signed>(b, shift),
+                       simd_lane<16, Signed>(c, shift))) &
+            0xffffu)
+           << shift;
   return out;
 }
 }  // namespace cudalab::detail
@@ -533,11 +531,10 @@ template <bool Signed, bool Max>
 unsigned dpx_choose(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
   unsigned out = 0;
   for (int shift = 0; shift < 32; shift += 16) {
-    const unsigned ua = (a >> shift) & 0xffffu, ub = (b >> shift) & 0xffffu;
-    const int x = Signed ? int(short(ua)) : int(ua), y = Signed ? int(short(ub)) : int(ub);
+    const int x = simd_lane<16, Signed>(a, shift), y = simd_lane<16, Signed>(b, shift);
     const bool take_a = Max ? x >= y : x <= y;
     *(shift ? pred_hi : pred_lo) = take_a;
-    out |= (take_a ? ua : ub) << shift;
+    out |= ((take_a ? unsigned(x) : unsigned(y)) & 0xffffu) << shift;
   }
   return out;
 }

@@ -67,32 +67,29 @@ I saturate_to(F x) {
   if (x >= F(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
   return I(x);
 }
-// The SIMD intrinsics' lanes (__vadd2, __vcmpgeu4, ...): `a` and `b` as
-// 32 / Bits lanes of Bits bits, each lane's result f(x, y) of the lanes'
-// values (signed or not), kept to Bits bits in its place.
+// The SIMD intrinsics' lanes (__vadd2, __vcmpgeu4, ...): a word as 32 / Bits
+// lanes of Bits bits; the value of the lane at `shift`, signed or not.
+template <int Bits, bool Signed>
+int simd_lane(unsigned word, int shift) {
+  const unsigned u = (word >> shift) & ((1u << Bits) - 1u);
+  return Signed ? int(u << (32 - Bits)) >> (32 - Bits) : int(u);
+}
+// Each lane's result f(x, y) of a's and b's lanes, kept to Bits bits in its place.
 template <int Bits, bool Signed, class F>
 unsigned simd_lanes(unsigned a, unsigned b, F f) {
-  constexpr unsigned mask = (1u << Bits) - 1u;
   unsigned out = 0;
-  for (int shift = 0; shift < 32; shift += Bits) {
-    const unsigned ua = (a >> shift) & mask, ub = (b >> shift) & mask;
-    const int x = Signed ? int(ua << (32 - Bits)) >> (32 - Bits) : int(ua);
-    const int y = Signed ? int(ub << (32 - Bits)) >> (32 - Bits) : int(ub);
-    out |= (unsigned(f(x, y)) & mask) << shift;
-  }
+  for (int shift = 0; shift < 32; shift += Bits)
+    out |= (unsigned(f(simd_lane<Bits, Signed>(a, shift), simd_lane<Bits, Signed>(b, shift))) &
+            ((1u << Bits) - 1u))
+           << shift;
   return out;
 }
 // The sum over the lanes of f(x, y) (the sums of absolute differences).
 template <int Bits, bool Signed, class F>
 unsigned simd_sum(unsigned a, unsigned b, F f) {
-  constexpr unsigned mask = (1u << Bits) - 1u;
   unsigned sum = 0;
-  for (int shift = 0; shift < 32; shift += Bits) {
-    const unsigned ua = (a >> shift) & mask, ub = (b >> shift) & mask;
-    const int x = Signed ? int(ua << (32 - Bits)) >> (32 - Bits) : int(ua);
-    const int y = Signed ? int(ub << (32 - Bits)) >> (32 - Bits) : int(ub);
-    sum += unsigned(f(x, y));
-  }
+  for (int shift = 0; shift < 32; shift += Bits)
+    sum += unsigned(f(simd_lane<Bits, Signed>(a, shift), simd_lane<Bits, Signed>(b, shift)));
   return sum;
 }
 template <int Bits>
