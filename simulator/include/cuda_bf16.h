@@ -71,8 +71,17 @@ struct alignas(2) __nv_bfloat16 {
   unsigned short __x = 0;
   __nv_bfloat16() = default;
   __nv_bfloat16(float f) : __x(cudalab::detail::float_to_bfloat16_bits(f)) {}
-  __nv_bfloat16(double d) : __x(cudalab::detail::float_to_bfloat16_bits(float(d))) {}
-  __nv_bfloat16(int i) : __x(cudalab::detail::float_to_bfloat16_bits(float(i))) {}
+  // Rounded once: through a float rounded toward odd.
+  __nv_bfloat16(double d)
+      : __x(cudalab::detail::float_to_bfloat16_bits(cudalab::detail::rounded_to_odd(d))) {}
+  __nv_bfloat16(int i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(unsigned i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(long i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(unsigned long i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(long long i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(unsigned long long i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(short i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
+  __nv_bfloat16(unsigned short i) : __x(cudalab::detail::int_to_bfloat16_bits(i)) {}
   __nv_bfloat16(__nv_bfloat16_raw r) : __x(r.x) {}
   operator float() const { return cudalab::detail::bfloat16_bits_to_float(__x); }
   operator __nv_bfloat16_raw() const { return {__x}; }
@@ -121,7 +130,7 @@ inline __nv_bfloat16 __float2bfloat16_ru(float f) {
 inline __nv_bfloat16 __float2bfloat16_rd(float f) {
   return cudalab::detail::bfloat16_of_bits(cudalab::detail::float_to_bfloat16_bits(f, 3));
 }
-inline __nv_bfloat16 __double2bfloat16(double d) { return float(d); }
+inline __nv_bfloat16 __double2bfloat16(double d) { return __nv_bfloat16(d); }
 inline float __bfloat162float(__nv_bfloat16 b) { return float(b); }
 inline short __bfloat16_as_short(__nv_bfloat16 b) { return short(b.__x); }
 inline unsigned short __bfloat16_as_ushort(__nv_bfloat16 b) { return b.__x; }
@@ -173,6 +182,7 @@ inline float __high2float(__nv_bfloat162 b) { return float(b.y); }
 inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 b) { return b.x; }
 inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 b) { return b.y; }
 inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
+inline __nv_bfloat162 make_bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
 inline __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return {a, a}; }
 inline __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return {a.x, b.x}; }
 inline __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return {a.y, b.y}; }

@@ -23,8 +23,17 @@ struct alignas(2) __half {
   unsigned short __x = 0;
   __half() = default;
   __half(float f) : __x(cudalab::detail::float_to_half_bits(f)) {}
-  __half(double d) : __x(cudalab::detail::float_to_half_bits(float(d))) {}
+  // Rounded once (through a float rounded toward odd). Every integer that
+  // rounds to a finite half is exact in float.
+  __half(double d) : __x(cudalab::detail::float_to_half_bits(cudalab::detail::rounded_to_odd(d))) {}
   __half(int i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(unsigned i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(long i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(unsigned long i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(long long i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(unsigned long long i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(short i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
+  __half(unsigned short i) : __x(cudalab::detail::float_to_half_bits(float(i))) {}
   __half(__half_raw r) : __x(r.x) {}
   operator float() const { return cudalab::detail::half_bits_to_float(__x); }
   operator __half_raw() const { return {__x}; }
@@ -62,7 +71,7 @@ inline __half __float2half_rd(float f) {
   return __half(__half_raw{cudalab::detail::float_to_half_bits(f, 3)});
 }
 inline float __half2float(__half h) { return float(h); }
-inline __half __double2half(double d) { return __half(float(d)); }
+inline __half __double2half(double d) { return __half(d); }
 inline __half __int2half_rn(int i) { return __half(float(i)); }
 inline int __half2int_rz(__half h) {
   return cudalab::detail::saturate_to<int>(std::trunc(float(h)));
@@ -111,6 +120,7 @@ inline float __high2float(__half2 h) { return float(h.y); }
 inline __half __low2half(__half2 h) { return h.x; }
 inline __half __high2half(__half2 h) { return h.y; }
 inline __half2 __halves2half2(__half a, __half b) { return {a, b}; }
+inline __half2 make_half2(__half a, __half b) { return {a, b}; }
 inline __half2 __half2half2(__half a) { return {a, a}; }
 inline __half2 __lows2half2(__half2 a, __half2 b) { return {a.x, b.x}; }
 inline __half2 __highs2half2(__half2 a, __half2 b) { return {a.y, b.y}; }

@@ -373,9 +373,10 @@ cudaError_t launch_by_pointer(const void* func, dim3 grid, dim3 block, void** ar
   if (!invoke) {
     std::fprintf(stderr,
                  "cudalab: %s was given %s, which is not a kernel the simulator knows. cudalab "
-                 "knows the non-template __global__ functions of the .cu files it compiled; "
-                 "for a template kernel pass the kernel itself (not cast to void*) or launch "
-                 "it with <<<...>>> (cudaErrorInvalidDeviceFunction)\n",
+                 "knows the non-template __global__ functions of the .cu files it compiled "
+                 "(not those with default arguments, an #if among their parameters, or "
+                 "defined by a #define); for another kernel pass the kernel itself (not cast "
+                 "to void*) or launch it with <<<...>>> (cudaErrorInvalidDeviceFunction)\n",
                  api, func ? "a function pointer" : "a null pointer");
     record_last_error(cudaErrorInvalidDeviceFunction);
     return cudaErrorInvalidDeviceFunction;

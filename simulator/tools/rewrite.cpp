@@ -186,22 +186,29 @@ size_t config_end(const std::string& s, const std::vector<bool>& code, size_t fr
 std::vector<std::pair<size_t, size_t>> zero_arguments(const std::string& s,
                                                       const std::vector<bool>& code, size_t from) {
   std::vector<std::pair<size_t, size_t>> zeros;
+  auto splice = [&](size_t k) {  // a backslash that continues a #define's line
+    return s[k] == '\\' && k + 1 < s.size() &&
+           (s[k + 1] == '\n' || (s[k + 1] == '\r' && k + 2 < s.size() && s[k + 2] == '\n'));
+  };
   size_t i = from;
-  while (i < s.size() && (!code[i] || std::isspace(static_cast<unsigned char>(s[i])) ||
-                          (s[i] == '\\' && i + 1 < s.size() && s[i + 1] == '\n')))
+  while (i < s.size() && (!code[i] || std::isspace(static_cast<unsigned char>(s[i])) || splice(i)))
     ++i;
   if (i >= s.size() || s[i] != '(') return zeros;
-  int depth = 0;
+  int depth = 0, angle = 0;  // angle: `<` not yet closed in this argument
   size_t start = i + 1;
   auto argument_ends = [&](size_t end) {
-    size_t a = start, b = end;
-    while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-    while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-    const std::string text = s.substr(a, b - a);
-    bool all_code = true;
-    for (size_t k = a; k < b; ++k) all_code = all_code && code[k];
-    if (all_code && (text == "0" || text == "NULL")) zeros.emplace_back(a, b);
+    // The argument's code, without comments, spaces and continuations.
+    std::string text;
+    size_t first = std::string::npos, last = 0;
+    for (size_t k = start; k < end; ++k) {
+      if (!code[k] || std::isspace(static_cast<unsigned char>(s[k])) || splice(k)) continue;
+      text += s[k];
+      if (first == std::string::npos) first = k;
+      last = k + 1;
+    }
+    if (text == "0" || text == "NULL") zeros.emplace_back(first, last);
     start = end + 1;
+    angle = 0;
   };
   for (; i < s.size(); ++i) {
     if (!code[i]) continue;
@@ -213,9 +220,13 @@ std::vector<std::pair<size_t, size_t>> zero_arguments(const std::string& s,
         argument_ends(i);
         return zeros;
       }
-    } else if (c == ',' && depth == 1) {
+    } else if (depth == 1 && c == '<') {
+      ++angle;
+    } else if (depth == 1 && c == '>' && angle > 0) {
+      --angle;
+    } else if (c == ',' && depth == 1 && angle == 0) {  // not one of X<1, 0>'s
       argument_ends(i);
-    } else if (c == ';') {
+    } else if (c == ';' && depth == 1) {
       break;
     }
   }
@@ -300,10 +311,16 @@ std::string register_kernels(const std::string& src, int* count) {
     const size_t body_end = matching(src, code, body);
     if (body_end == std::string::npos) continue;
     // A kernel a #define defines over continued lines (`__global__ void
-    // run_##f(...) \`): each expansion is a kernel of its own name.
-    if (src.find("\\\n", i) < body_end || src.find("\\\r\n", i) < body_end) {
-      i = body_end;
-      continue;
+    // run_##f(...) \` with the line before ending in a backslash): each
+    // expansion is a kernel of its own name. (A #define inside a kernel's
+    // body does not count.)
+    if (line_start > 0) {
+      size_t end = line_start - 1;  // the previous line's newline
+      if (end > 0 && src[end - 1] == '\r') --end;
+      if (end > 0 && src[end - 1] == '\\') {
+        i = body_end;
+        continue;
+      }
     }
     std::string params;
     bool directive = false;  // an #if inside the parameters (HeCBench's pad)
@@ -633,7 +650,8 @@ Result rewrite(const std::string& file_text, const std::string& path) {
       if (semi == std::string::npos) continue;
       size_t shared = std::string::npos;
       const size_t before = skip_space_back(source, code, i);
-      if (before >= copied + 10 && word_at(source, code, before - 10, "__shared__"))
+      if (before >= copied + 10 && word_at(source, code, before - 10, "__shared__") &&
+          source.find('\n', before - 10) > i)  // on the same line
         shared = before - 10;
       for (size_t k = i + 6; k < semi && shared == std::string::npos; ++k)
         if (word_at(source, code, k, "__shared__")) shared = k;

@@ -16,6 +16,7 @@ hsin, ...): within one unit in the last place of their format (2^-10 or
 other line must be equal. Prints each difference and the counts; exit
 status 1 on any difference.
 """
+import math
 import sys
 
 TANH = "approx 7~:"
@@ -26,15 +27,19 @@ def lines(path):
         return [l.rstrip("\n") for l in f]
 
 
-def close(a, b, section, relative16=None):
+def close(a, b, section, format16=None):
+    """format16: None for PTX values, else (relative, absolute) bounds of one
+    unit in the last place of a 16-bit format (absolute: its subnormals')."""
     if a == b:
         return True
     try:
         x, y = float(a), float(b)
     except ValueError:
         return False
-    relative = relative16 or (2.0 ** -10.987 if section == TANH else 2.0 ** -18)
-    absolute = 2.0 ** -20
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return False  # an infinity or NaN must be the same on both sides
+    relative, absolute = format16 or (2.0 ** -10.987 if section == TANH else 2.0 ** -18,
+                                      2.0 ** -20)
     return abs(x - y) <= max(abs(x), abs(y)) * relative or abs(x - y) <= absolute
 
 
@@ -50,11 +55,12 @@ def main():
             section = g.split(":")[0] + ":"
         if "~" in g:
             ts, tg = s.split(":")[-1].split(), g.split(":")[-1].split()
-            relative16 = 2.0 ** -10 if "~h" in tg else 2.0 ** -7 if "~b" in tg else None
+            format16 = ((2.0 ** -10, 2.0 ** -24) if "~h" in tg else
+                        (2.0 ** -7, 2.0 ** -133) if "~b" in tg else None)
             ts = [t for t in ts if t not in ("~", "~h", "~b")]
             tg = [t for t in tg if t not in ("~", "~h", "~b")]
             values += len(tg)
-            bad = len(ts) != len(tg) or not all(close(a, b, section, relative16)
+            bad = len(ts) != len(tg) or not all(close(a, b, section, format16)
                                                 for a, b in zip(ts, tg))
         else:
             values += max(0, len(g.split()) - (0 if g.startswith(" ") else 2))

@@ -33,6 +33,20 @@ constexpr int kFloats = 10;
 __constant__ float kFloatsToRound[kFloats] = {
     1.00390625f, 1.01171875f, 1.0039063f, -1.00390625f, 3.3895314e38f,
     3.4028235e38f, 1e-40f, -2.5f,      0.1f,           NAN};
+// Doubles whose rounding to 16 bits a rounding to float first would change
+// (just past a tie of either format), and plain ones.
+constexpr int kDoubles = 8;
+__constant__ double kDoublesToRound[kDoubles] = {
+    1.0 + 0x1p-8 + 0x1p-40,  1.0 + 0x1p-11 + 0x1p-40, -(1.0 + 0x1p-8 + 0x1p-40),
+    1.0 + 0x1p-8,            65519.999999,           3.5e38,
+    1e-300,                  -2.75};
+// Fused multiply-adds (bits of a, b, c) whose product is a tie that only a
+// tiny c breaks, as half and as bfloat16.
+constexpr int kFmas = 4;
+__constant__ unsigned short kHalfFmas[kFmas][3] = {
+    {0x4200, 0x3c01, 0x0001}, {0x4200, 0x3c01, 0x8001}, {0x4200, 0x3c01, 0x0000}, {0x7bff, 0x7bff, 0xfc00}};
+__constant__ unsigned short kBfloat16Fmas[kFmas][3] = {
+    {0x4040, 0x3f81, 0x2180}, {0x4040, 0x3f81, 0xa180}, {0x4040, 0x3f81, 0x0000}, {0x7f7f, 0x7f7f, 0xff80}};
 constexpr int kInts = 12;
 __constant__ long long kInts64[kInts] = {0,     1,     -1,     2049,          2051,      65519,
                                          65520, 70000, -70000, 1ll << 40, INT_MIN, -3};
@@ -79,6 +93,21 @@ template <class T, class F>
 __global__ void binary(F f, unsigned* out) {
   for (int i = 0; i < kHalves; ++i)
     for (int j = 0; j < kHalves; ++j) out[i * kHalves + j] = f(value_at<T>(i), value_at<T>(j));
+}
+__global__ void from_double(unsigned* out) {
+  for (int i = 0; i < kDoubles; ++i)
+    out[i] = __half_as_ushort(__double2half(kDoublesToRound[i])) |
+             unsigned(__bfloat16_as_ushort(__double2bfloat16(kDoublesToRound[i]))) << 16;
+}
+__global__ void fmas(unsigned* out) {
+  for (int i = 0; i < kFmas; ++i) {
+    const __half a = __ushort_as_half(kHalfFmas[i][0]), b = __ushort_as_half(kHalfFmas[i][1]),
+                 c = __ushort_as_half(kHalfFmas[i][2]);
+    const __nv_bfloat16 x = __ushort_as_bfloat16(kBfloat16Fmas[i][0]),
+                        y = __ushort_as_bfloat16(kBfloat16Fmas[i][1]),
+                        z = __ushort_as_bfloat16(kBfloat16Fmas[i][2]);
+    out[i] = __half_as_ushort(__hfma(a, b, c)) | unsigned(__bfloat16_as_ushort(__hfma(x, y, z))) << 16;
+  }
 }
 template <class F>
 __global__ void from_float(F f, unsigned* out) {
@@ -284,6 +313,12 @@ int main() {
   BF_UNARY_APPROX("bf16_hlog2", BF_BITS(hlog2(a)));
   BF_UNARY_APPROX("bf16_hsin", BF_BITS(hsin(a)));
   BF_UNARY_APPROX("bf16_hcos", BF_BITS(hcos(a)));
+
+  // Rounded once: doubles to both formats, and fused multiply-adds.
+  from_double<<<1, 1>>>(g_out);
+  print("double2half_double2bfloat16", kDoubles);
+  fmas<<<1, 1>>>(g_out);
+  print("hfma_ties", kFmas);
 
   // Complex numbers: the words of each pair are results' parts' bits.
   complex_pairs<4><<<1, 1>>>(

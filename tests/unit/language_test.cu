@@ -1,6 +1,7 @@
 // CUDA's math, integer intrinsics, conversions, half precision, vector types
 // and atomics, checked against values CUDA documents (and, for rounding, the
 // IEEE rules a GPU follows).
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <gtest/gtest.h>
 
@@ -105,6 +106,17 @@ TEST(Language, HalfPrecisionIsIeeeBinary16) {
   const float2 f = __half22float2(__hmul2(v, v));
   EXPECT_EQ(f.x, 2.25f);
   EXPECT_EQ(f.y, 4.0f);
+}
+
+// Every integer type converts to half and bfloat16, as CUDA's constructors
+// allow (a size_t included), rounded once.
+TEST(Language, IntegersConvertToSixteenBitFloats) {
+  const __half h = size_t(3), k = 70000u;
+  const __nv_bfloat16 b = size_t(3), c = (1 << 24) + (1 << 16) + 1;
+  EXPECT_EQ(__half2float(h), 3.0f);
+  EXPECT_TRUE(__hisinf(k));
+  EXPECT_EQ(__bfloat162float(b), 3.0f);
+  EXPECT_EQ(__bfloat162float(c), float((1 << 24) + (1 << 17))) << "rounded once, not twice";
 }
 
 TEST(Language, VectorTypesHaveCudasSizesAndAlignments) {

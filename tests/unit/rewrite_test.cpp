@@ -94,6 +94,16 @@ TEST(Rewrite, ZeroAndNullArgumentsAreMarked) {
       << out;
   EXPECT_NE(out.find("::cudalab::detail::call_kernel("), std::string::npos) << out;
   EXPECT_EQ(body("k<<<1, 2>>>(p, n);\n").find("call_kernel"), std::string::npos);
+  // With a comment beside it, after a continued line, next to a lambda with
+  // statements; not between a template's brackets.
+  std::string more = body(
+      "#define L k<<<1, 2>>>(/*out=*/0, \\\n  NULL, [](int a) { int b = a; return b; }, X<1, "
+      "0>::v)\n");
+  EXPECT_NE(more.find("(/*out=*/::cudalab::detail::LiteralZero{}, \\\n  "
+                      "::cudalab::detail::LiteralZero{}, [](int a)"),
+            std::string::npos)
+      << more;
+  EXPECT_NE(more.find("X<1, 0>::v)"), std::string::npos) << more;
 }
 
 // Each non-template kernel is registered for cudaLaunchKernel on the line
@@ -122,6 +132,11 @@ TEST(Rewrite, KernelsAreRegisteredWhereTheirParametersFitOnOneLine) {
   EXPECT_EQ(rewrite("#define K(f) __global__ void run_##f(int* p) { p[0] = f(1); }\n", "t.cu")
                 .registered_kernels,
             0);
+  // A #define inside a kernel's body, over continued lines, is no reason.
+  EXPECT_EQ(
+      rewrite("__global__ void k(int* p) {\n#define AT(i) \\\n  p[i]\n  AT(0) = 1;\n}\n", "t.cu")
+          .registered_kernels,
+      1);
 }
 
 // A launch in a #define of a kernel whose name the macro pastes.
@@ -182,6 +197,11 @@ TEST(Rewrite, ExternShared) {
   std::string first = body("__shared__ extern data sdata[];\nint x;\n");
   EXPECT_EQ(first.find("static thread_local data* const sdata"), 0u) << first;
   EXPECT_EQ(first.find("__shared__"), std::string::npos) << first;
+  // A __shared__ that ends the line before is not this declaration's.
+  std::string macro = body("#define SMEM __shared__\nextern __shared__ float s[];\n");
+  EXPECT_NE(macro.find("#define SMEM __shared__\nstatic thread_local float* const s"),
+            std::string::npos)
+      << macro;
 }
 
 TEST(Rewrite, StaticSharedInAnExternCKernelIsNotDynamic) {

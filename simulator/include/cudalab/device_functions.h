@@ -499,32 +499,37 @@ inline unsigned __vibmin_u32(unsigned a, unsigned b, bool* pred) {
   return (*pred = a <= b) ? a : b;
 }
 
-// Two 16-bit lanes.
-#define CUDALAB_DPX_LANES(name, is_signed, expr)                                    \
-  inline unsigned name(unsigned a, unsigned b, unsigned c = 0) {                    \
-    using cudalab::detail::dpx_max;                                                 \
-    using cudalab::detail::dpx_min;                                                 \
-    return cudalab::detail::dpx_lanes<is_signed>(a, b, c, [](int x, int y, int z) { \
-      (void)z;                                                                      \
-      return expr;                                                                  \
-    });                                                                             \
+// Two 16-bit lanes: of two operands, or of three.
+#define CUDALAB_DPX_LANES2(name, is_signed, expr)                                                  \
+  inline unsigned name(unsigned a, unsigned b) {                                                   \
+    using cudalab::detail::dpx_max;                                                                \
+    using cudalab::detail::dpx_min;                                                                \
+    return cudalab::detail::dpx_lanes<is_signed>(a, b, 0, [](int x, int y, int) { return expr; }); \
   }
-CUDALAB_DPX_LANES(__vimax_s16x2_relu, true, dpx_max(dpx_max(x, y), 0))
-CUDALAB_DPX_LANES(__vimin_s16x2_relu, true, dpx_max(dpx_min(x, y), 0))
-CUDALAB_DPX_LANES(__vimax3_s16x2, true, dpx_max(dpx_max(x, y), z))
-CUDALAB_DPX_LANES(__vimax3_u16x2, false, dpx_max(dpx_max(x, y), z))
-CUDALAB_DPX_LANES(__vimin3_s16x2, true, dpx_min(dpx_min(x, y), z))
-CUDALAB_DPX_LANES(__vimin3_u16x2, false, dpx_min(dpx_min(x, y), z))
-CUDALAB_DPX_LANES(__vimax3_s16x2_relu, true, dpx_max(dpx_max(dpx_max(x, y), z), 0))
-CUDALAB_DPX_LANES(__vimin3_s16x2_relu, true, dpx_max(dpx_min(dpx_min(x, y), z), 0))
+#define CUDALAB_DPX_LANES3(name, is_signed, expr)                                           \
+  inline unsigned name(unsigned a, unsigned b, unsigned c) {                                \
+    using cudalab::detail::dpx_max;                                                         \
+    using cudalab::detail::dpx_min;                                                         \
+    return cudalab::detail::dpx_lanes<is_signed>(a, b, c,                                   \
+                                                 [](int x, int y, int z) { return expr; }); \
+  }
+CUDALAB_DPX_LANES2(__vimax_s16x2_relu, true, dpx_max(dpx_max(x, y), 0))
+CUDALAB_DPX_LANES2(__vimin_s16x2_relu, true, dpx_max(dpx_min(x, y), 0))
+CUDALAB_DPX_LANES3(__vimax3_s16x2, true, dpx_max(dpx_max(x, y), z))
+CUDALAB_DPX_LANES3(__vimax3_u16x2, false, dpx_max(dpx_max(x, y), z))
+CUDALAB_DPX_LANES3(__vimin3_s16x2, true, dpx_min(dpx_min(x, y), z))
+CUDALAB_DPX_LANES3(__vimin3_u16x2, false, dpx_min(dpx_min(x, y), z))
+CUDALAB_DPX_LANES3(__vimax3_s16x2_relu, true, dpx_max(dpx_max(dpx_max(x, y), z), 0))
+CUDALAB_DPX_LANES3(__vimin3_s16x2_relu, true, dpx_max(dpx_min(dpx_min(x, y), z), 0))
 // The lane sums wrap to 16 bits before the comparison.
-CUDALAB_DPX_LANES(__viaddmax_s16x2, true, dpx_max(int(short(x + y)), z))
-CUDALAB_DPX_LANES(__viaddmax_u16x2, false, dpx_max((x + y) & 0xffff, z))
-CUDALAB_DPX_LANES(__viaddmin_s16x2, true, dpx_min(int(short(x + y)), z))
-CUDALAB_DPX_LANES(__viaddmin_u16x2, false, dpx_min((x + y) & 0xffff, z))
-CUDALAB_DPX_LANES(__viaddmax_s16x2_relu, true, dpx_max(dpx_max(int(short(x + y)), z), 0))
-CUDALAB_DPX_LANES(__viaddmin_s16x2_relu, true, dpx_max(dpx_min(int(short(x + y)), z), 0))
-#undef CUDALAB_DPX_LANES
+CUDALAB_DPX_LANES3(__viaddmax_s16x2, true, dpx_max(int(short(x + y)), z))
+CUDALAB_DPX_LANES3(__viaddmax_u16x2, false, dpx_max((x + y) & 0xffff, z))
+CUDALAB_DPX_LANES3(__viaddmin_s16x2, true, dpx_min(int(short(x + y)), z))
+CUDALAB_DPX_LANES3(__viaddmin_u16x2, false, dpx_min((x + y) & 0xffff, z))
+CUDALAB_DPX_LANES3(__viaddmax_s16x2_relu, true, dpx_max(dpx_max(int(short(x + y)), z), 0))
+CUDALAB_DPX_LANES3(__viaddmin_s16x2_relu, true, dpx_max(dpx_min(int(short(x + y)), z), 0))
+#undef CUDALAB_DPX_LANES2
+#undef CUDALAB_DPX_LANES3
 // Lane by lane with the outcomes: pred_hi for the high lane, pred_lo for the low.
 namespace cudalab::detail {
 template <bool Signed, bool Max>

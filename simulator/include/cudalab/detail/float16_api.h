@@ -18,13 +18,32 @@ T float16_of_bits(unsigned short bits) {
   t.__x = bits;
   return t;
 }
-// `exact` (a double holding a fused multiply-add's result, at most rounded
-// far below the 16-bit formats' precision) to float rounded toward odd,
-// which keeps the bits that rounding it to 16 bits then needs.
+// A double rounded to float toward odd: rounding that float to 16 bits then
+// gives what rounding the double directly would (float has more than twice
+// the 16-bit formats' precision, plus two bits).
 inline float rounded_to_odd(double exact) {
   float f = float(exact);
   if (double(f) != exact && std::isfinite(f)) {
     if (std::fabs(double(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    bits |= 1u;
+    std::memcpy(&f, &bits, 4);
+  }
+  return f;
+}
+// p + c rounded to float toward odd, for a fused multiply-add whose product
+// p is exact in double: the sum's rounding error in double is kept too, so
+// a tiny c still breaks a tie as it does on a GPU.
+inline float sum_rounded_to_odd(double p, double c) {
+  const double s = p + c;
+  if (!std::isfinite(s)) return float(s);
+  const double back = s - p, error = (p - (s - back)) + (c - back);  // s + error == p + c
+  float f = float(s);
+  const double over = (double(f) - s) - error;  // f - (p + c), its sign exact
+  if (over != 0 && std::isfinite(f)) {
+    // Toward zero from the exact sum, then odd.
+    if ((over > 0) == (f > 0)) f = std::nextafter(f, 0.0f);
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
     bits |= 1u;
@@ -77,103 +96,107 @@ T2 float16_pair_atomic_add(T2* address, T2 value) {
 
 // The functions of one value of 16-bit type T whose NaN is `nan_bits` and
 // whose infinity's magnitude is `inf_bits`.
-#define CUDALAB_FLOAT16_SCALAR_API(T, nan_bits, inf_bits)                                         \
-  inline T __hadd(T a, T b) { return T(float(a) + float(b)); }                                    \
-  inline T __hsub(T a, T b) { return T(float(a) - float(b)); }                                    \
-  inline T __hmul(T a, T b) { return T(float(a) * float(b)); }                                    \
-  inline T __hdiv(T a, T b) { return T(float(a) / float(b)); }                                    \
-  /* Rounded once, as a GPU's fused multiply-add: the product is exact in double. */              \
-  inline T __hfma(T a, T b, T c) {                                                                \
-    return T(                                                                                     \
-        cudalab::detail::rounded_to_odd(double(float(a)) * double(float(b)) + double(float(c)))); \
-  }                                                                                               \
-  /* A GPU's neg and abs give a NaN as its one NaN. */                                            \
-  inline T __hneg(T a) {                                                                          \
-    return cudalab::detail::float16_of_bits<T>(                                                   \
-        (a.__x & 0x7fffu) > inf_bits ? nan_bits : (unsigned short)(a.__x ^ 0x8000u));             \
-  }                                                                                               \
-  inline T __habs(T a) {                                                                          \
-    return cudalab::detail::float16_of_bits<T>(                                                   \
-        (a.__x & 0x7fffu) > inf_bits ? nan_bits : (unsigned short)(a.__x & 0x7fffu));             \
-  }                                                                                               \
-  inline T __hmax(T a, T b) { return cudalab::detail::float16_max_min(a, b, true, nan_bits); }    \
-  inline T __hmin(T a, T b) { return cudalab::detail::float16_max_min(a, b, false, nan_bits); }   \
-  inline bool __hisnan(T a) { return std::isnan(float(a)); }                                      \
-  inline int __hisinf(T a) { return std::isinf(float(a)) ? (float(a) > 0 ? 1 : -1) : 0; }         \
-  /* The canonical NaN when either is one (the plain ones give the other). */                     \
-  inline T __hmax_nan(T a, T b) {                                                                 \
-    return __hisnan(a) || __hisnan(b) ? cudalab::detail::float16_of_bits<T>(nan_bits)             \
-                                      : __hmax(a, b);                                             \
-  }                                                                                               \
-  inline T __hmin_nan(T a, T b) {                                                                 \
-    return __hisnan(a) || __hisnan(b) ? cudalab::detail::float16_of_bits<T>(nan_bits)             \
-                                      : __hmin(a, b);                                             \
-  }                                                                                               \
-  /* _sat: clamped to [0, 1] (NaN gives 0). */                                                    \
-  inline T __hadd_sat(T a, T b) { return T(fminf(fmaxf(float(__hadd(a, b)), 0.0f), 1.0f)); }      \
-  inline T __hsub_sat(T a, T b) { return T(fminf(fmaxf(float(__hsub(a, b)), 0.0f), 1.0f)); }      \
-  inline T __hmul_sat(T a, T b) { return T(fminf(fmaxf(float(__hmul(a, b)), 0.0f), 1.0f)); }      \
-  inline T __hfma_sat(T a, T b, T c) {                                                            \
-    return T(fminf(fmaxf(float(__hfma(a, b, c)), 0.0f), 1.0f));                                   \
-  }                                                                                               \
-  /* Ordered (false when either is NaN, as a GPU's setp); u: unordered. */                        \
-  inline bool __heq(T a, T b) { return float(a) == float(b); }                                    \
-  inline bool __hne(T a, T b) { return float(a) < float(b) || float(a) > float(b); }              \
-  inline bool __hlt(T a, T b) { return float(a) < float(b); }                                     \
-  inline bool __hle(T a, T b) { return float(a) <= float(b); }                                    \
-  inline bool __hgt(T a, T b) { return float(a) > float(b); }                                     \
-  inline bool __hge(T a, T b) { return float(a) >= float(b); }                                    \
-  inline bool __hequ(T a, T b) { return !__hne(a, b); }                                           \
-  inline bool __hneu(T a, T b) { return !__heq(a, b); }                                           \
-  inline bool __hltu(T a, T b) { return !__hge(a, b); }                                           \
-  inline bool __hleu(T a, T b) { return !__hgt(a, b); }                                           \
-  inline bool __hgtu(T a, T b) { return !__hle(a, b); }                                           \
-  inline bool __hgeu(T a, T b) { return !__hlt(a, b); }                                           \
-  /* Math functions, computed in float and rounded. */                                            \
-  inline T hsqrt(T a) { return T(std::sqrt(float(a))); }                                          \
-  inline T hrsqrt(T a) { return T(1.0f / std::sqrt(float(a))); }                                  \
-  inline T hrcp(T a) { return T(1.0f / float(a)); }                                               \
-  inline T hexp(T a) { return T(std::exp(float(a))); }                                            \
-  inline T hexp2(T a) { return T(std::exp2(float(a))); }                                          \
-  inline T hexp10(T a) { return T(std::pow(10.0f, float(a))); }                                   \
-  inline T hlog(T a) { return T(std::log(float(a))); }                                            \
-  inline T hlog2(T a) { return T(std::log2(float(a))); }                                          \
-  inline T hlog10(T a) { return T(std::log10(float(a))); }                                        \
-  inline T hsin(T a) { return T(std::sin(float(a))); }                                            \
-  inline T hcos(T a) { return T(std::cos(float(a))); }                                            \
-  inline T htanh(T a) { return T(std::tanh(float(a))); }                                          \
-  /* Correctly rounded: within the error a GPU's approximation may have. */                       \
-  inline T htanh_approx(T a) { return htanh(a); }                                                 \
-  inline T hfloor(T a) { return T(std::floor(float(a))); }                                        \
-  inline T hceil(T a) { return T(std::ceil(float(a))); }                                          \
-  inline T htrunc(T a) { return T(std::trunc(float(a))); }                                        \
-  inline T hrint(T a) { return T(std::nearbyint(float(a))); }                                     \
-  inline T operator+(T a, T b) { return __hadd(a, b); }                                           \
-  inline T operator-(T a, T b) { return __hsub(a, b); }                                           \
-  inline T operator*(T a, T b) { return __hmul(a, b); }                                           \
-  inline T operator/(T a, T b) { return __hdiv(a, b); }                                           \
-  inline T operator-(T a) { return __hneg(a); }                                                   \
-  inline T operator+(T a) { return a; }                                                           \
-  inline T& operator++(T& a) { return a += T(1.0f); }                                             \
-  inline T& operator--(T& a) { return a -= T(1.0f); }                                             \
-  inline T operator++(T& a, int) {                                                                \
-    const T old = a;                                                                              \
-    a += T(1.0f);                                                                                 \
-    return old;                                                                                   \
-  }                                                                                               \
-  inline T operator--(T& a, int) {                                                                \
-    const T old = a;                                                                              \
-    a -= T(1.0f);                                                                                 \
-    return old;                                                                                   \
-  }                                                                                               \
-  inline bool operator==(T a, T b) { return __heq(a, b); }                                        \
-  inline bool operator!=(T a, T b) { return __hneu(a, b); }                                       \
-  inline bool operator<(T a, T b) { return __hlt(a, b); }                                         \
-  inline bool operator<=(T a, T b) { return __hle(a, b); }                                        \
-  inline bool operator>(T a, T b) { return __hgt(a, b); }                                         \
-  inline bool operator>=(T a, T b) { return __hge(a, b); }                                        \
-  inline T atomicAdd(T* address, T value) {                                                       \
-    return cudalab::detail::float16_atomic_add(address, value);                                   \
+#define CUDALAB_FLOAT16_SCALAR_API(T, nan_bits, inf_bits)                                       \
+  inline T __hadd(T a, T b) { return T(float(a) + float(b)); }                                  \
+  inline T __hsub(T a, T b) { return T(float(a) - float(b)); }                                  \
+  inline T __hmul(T a, T b) { return T(float(a) * float(b)); }                                  \
+  inline T __hdiv(T a, T b) { return T(float(a) / float(b)); }                                  \
+  /* Rounded once, as a GPU's fused multiply-add: the product is exact in double. */            \
+  inline T __hfma(T a, T b, T c) {                                                              \
+    return T(cudalab::detail::sum_rounded_to_odd(double(float(a)) * double(float(b)),           \
+                                                 double(float(c))));                            \
+  }                                                                                             \
+  /* A GPU's neg and abs give a NaN as its one NaN. */                                          \
+  inline T __hneg(T a) {                                                                        \
+    return cudalab::detail::float16_of_bits<T>(                                                 \
+        (a.__x & 0x7fffu) > inf_bits ? nan_bits : (unsigned short)(a.__x ^ 0x8000u));           \
+  }                                                                                             \
+  inline T __habs(T a) {                                                                        \
+    return cudalab::detail::float16_of_bits<T>(                                                 \
+        (a.__x & 0x7fffu) > inf_bits ? nan_bits : (unsigned short)(a.__x & 0x7fffu));           \
+  }                                                                                             \
+  inline T __hmax(T a, T b) { return cudalab::detail::float16_max_min(a, b, true, nan_bits); }  \
+  inline T __hmin(T a, T b) { return cudalab::detail::float16_max_min(a, b, false, nan_bits); } \
+  inline bool __hisnan(T a) { return std::isnan(float(a)); }                                    \
+  inline int __hisinf(T a) { return std::isinf(float(a)) ? (float(a) > 0 ? 1 : -1) : 0; }       \
+  /* The canonical NaN when either is one (the plain ones give the other). */                   \
+  inline T __hmax_nan(T a, T b) {                                                               \
+    return __hisnan(a) || __hisnan(b) ? cudalab::detail::float16_of_bits<T>(nan_bits)           \
+                                      : __hmax(a, b);                                           \
+  }                                                                                             \
+  inline T __hmin_nan(T a, T b) {                                                               \
+    return __hisnan(a) || __hisnan(b) ? cudalab::detail::float16_of_bits<T>(nan_bits)           \
+                                      : __hmin(a, b);                                           \
+  }                                                                                             \
+  /* _sat: clamped to [0, 1] (NaN gives 0). */                                                  \
+  inline T __hadd_sat(T a, T b) { return T(fminf(fmaxf(float(__hadd(a, b)), 0.0f), 1.0f)); }    \
+  inline T __hsub_sat(T a, T b) { return T(fminf(fmaxf(float(__hsub(a, b)), 0.0f), 1.0f)); }    \
+  inline T __hmul_sat(T a, T b) { return T(fminf(fmaxf(float(__hmul(a, b)), 0.0f), 1.0f)); }    \
+  inline T __hfma_sat(T a, T b, T c) {                                                          \
+    return T(fminf(fmaxf(float(__hfma(a, b, c)), 0.0f), 1.0f));                                 \
+  }                                                                                             \
+  /* _rn: the same, never contracted with another operation. */                                 \
+  inline T __hadd_rn(T a, T b) { return __hadd(a, b); }                                         \
+  inline T __hsub_rn(T a, T b) { return __hsub(a, b); }                                         \
+  inline T __hmul_rn(T a, T b) { return __hmul(a, b); }                                         \
+  /* Ordered (false when either is NaN, as a GPU's setp); u: unordered. */                      \
+  inline bool __heq(T a, T b) { return float(a) == float(b); }                                  \
+  inline bool __hne(T a, T b) { return float(a) < float(b) || float(a) > float(b); }            \
+  inline bool __hlt(T a, T b) { return float(a) < float(b); }                                   \
+  inline bool __hle(T a, T b) { return float(a) <= float(b); }                                  \
+  inline bool __hgt(T a, T b) { return float(a) > float(b); }                                   \
+  inline bool __hge(T a, T b) { return float(a) >= float(b); }                                  \
+  inline bool __hequ(T a, T b) { return !__hne(a, b); }                                         \
+  inline bool __hneu(T a, T b) { return !__heq(a, b); }                                         \
+  inline bool __hltu(T a, T b) { return !__hge(a, b); }                                         \
+  inline bool __hleu(T a, T b) { return !__hgt(a, b); }                                         \
+  inline bool __hgtu(T a, T b) { return !__hle(a, b); }                                         \
+  inline bool __hgeu(T a, T b) { return !__hlt(a, b); }                                         \
+  /* Math functions, computed in float and rounded. */                                          \
+  inline T hsqrt(T a) { return T(std::sqrt(float(a))); }                                        \
+  inline T hrsqrt(T a) { return T(1.0f / std::sqrt(float(a))); }                                \
+  inline T hrcp(T a) { return T(1.0f / float(a)); }                                             \
+  inline T hexp(T a) { return T(std::exp(float(a))); }                                          \
+  inline T hexp2(T a) { return T(std::exp2(float(a))); }                                        \
+  inline T hexp10(T a) { return T(std::pow(10.0f, float(a))); }                                 \
+  inline T hlog(T a) { return T(std::log(float(a))); }                                          \
+  inline T hlog2(T a) { return T(std::log2(float(a))); }                                        \
+  inline T hlog10(T a) { return T(std::log10(float(a))); }                                      \
+  inline T hsin(T a) { return T(std::sin(float(a))); }                                          \
+  inline T hcos(T a) { return T(std::cos(float(a))); }                                          \
+  inline T htanh(T a) { return T(std::tanh(float(a))); }                                        \
+  /* Correctly rounded: within the error a GPU's approximation may have. */                     \
+  inline T htanh_approx(T a) { return htanh(a); }                                               \
+  inline T hfloor(T a) { return T(std::floor(float(a))); }                                      \
+  inline T hceil(T a) { return T(std::ceil(float(a))); }                                        \
+  inline T htrunc(T a) { return T(std::trunc(float(a))); }                                      \
+  inline T hrint(T a) { return T(std::nearbyint(float(a))); }                                   \
+  inline T operator+(T a, T b) { return __hadd(a, b); }                                         \
+  inline T operator-(T a, T b) { return __hsub(a, b); }                                         \
+  inline T operator*(T a, T b) { return __hmul(a, b); }                                         \
+  inline T operator/(T a, T b) { return __hdiv(a, b); }                                         \
+  inline T operator-(T a) { return __hneg(a); }                                                 \
+  inline T operator+(T a) { return a; }                                                         \
+  inline T& operator++(T& a) { return a += T(1.0f); }                                           \
+  inline T& operator--(T& a) { return a -= T(1.0f); }                                           \
+  inline T operator++(T& a, int) {                                                              \
+    const T old = a;                                                                            \
+    a += T(1.0f);                                                                               \
+    return old;                                                                                 \
+  }                                                                                             \
+  inline T operator--(T& a, int) {                                                              \
+    const T old = a;                                                                            \
+    a -= T(1.0f);                                                                               \
+    return old;                                                                                 \
+  }                                                                                             \
+  inline bool operator==(T a, T b) { return __heq(a, b); }                                      \
+  inline bool operator!=(T a, T b) { return __hneu(a, b); }                                     \
+  inline bool operator<(T a, T b) { return __hlt(a, b); }                                       \
+  inline bool operator<=(T a, T b) { return __hle(a, b); }                                      \
+  inline bool operator>(T a, T b) { return __hgt(a, b); }                                       \
+  inline bool operator>=(T a, T b) { return __hge(a, b); }                                      \
+  inline T atomicAdd(T* address, T value) {                                                     \
+    return cudalab::detail::float16_atomic_add(address, value);                                 \
   }
 
 // The functions of pairs T2 of T, lane by lane: arithmetic, math functions,
@@ -186,6 +209,14 @@ T2 float16_pair_atomic_add(T2* address, T2 value) {
   inline T2 __hmax2(T2 a, T2 b) { return {__hmax(a.x, b.x), __hmax(a.y, b.y)}; }                 \
   inline T2 __hmin2(T2 a, T2 b) { return {__hmin(a.x, b.x), __hmin(a.y, b.y)}; }                 \
   inline T2 __hfma2(T2 a, T2 b, T2 c) { return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; } \
+  inline T2 __hadd2_sat(T2 a, T2 b) { return {__hadd_sat(a.x, b.x), __hadd_sat(a.y, b.y)}; }     \
+  inline T2 __hsub2_sat(T2 a, T2 b) { return {__hsub_sat(a.x, b.x), __hsub_sat(a.y, b.y)}; }     \
+  inline T2 __hmul2_sat(T2 a, T2 b) { return {__hmul_sat(a.x, b.x), __hmul_sat(a.y, b.y)}; }     \
+  inline T2 __hfma2_sat(T2 a, T2 b, T2 c) {                                                      \
+    return {__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)};                               \
+  }                                                                                              \
+  inline T2 __hmax2_nan(T2 a, T2 b) { return {__hmax_nan(a.x, b.x), __hmax_nan(a.y, b.y)}; }     \
+  inline T2 __hmin2_nan(T2 a, T2 b) { return {__hmin_nan(a.x, b.x), __hmin_nan(a.y, b.y)}; }     \
   CUDALAB_FLOAT16_PAIR_MAP(T2, __hneg2, __hneg)                                                  \
   CUDALAB_FLOAT16_PAIR_MAP(T2, __habs2, __habs)                                                  \
   CUDALAB_FLOAT16_PAIR_MAP(T2, h2sqrt, hsqrt)                                                    \

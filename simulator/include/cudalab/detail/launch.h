@@ -409,6 +409,12 @@ class Launcher {
   void run_now(Args&&... args) {
     using Exact = void (*)(zero_as_int_t<std::decay_t<Args>>...);
     using Found = decltype(pointer_(Exact{}));
+    // Such an argument's bytes are copied once only through the kernel's
+    // exact type, which a 0 going to a pointer parameter hides.
+    static_assert(!(kAnyByHiddenPointer<std::decay_t<Args>...> &&
+                    std::is_same_v<Found, std::nullptr_t> && (kIsLiteralZero<Args> || ...)),
+                  "this launch passes 0 or NULL to a pointer parameter of a kernel that also takes "
+                  "an argument with a copy constructor or destructor: write nullptr there");
     if (capturing_launches(stream_)) {
       // Kept in the graph: the arguments are copied now, as CUDA copies them.
       if constexpr (!std::is_same_v<Found, std::nullptr_t>) {
