@@ -433,7 +433,7 @@ uint32_t float_bits(float f) {
 }  // namespace
 
 namespace {
-double sixteen_bit_units(int64_t v, int bits, bool is_signed);
+double filter_units(int64_t v, int bits, bool is_signed);
 // The border color as the texture's format holds it: integer elements get
 // the color's float bits, normalized integers the color rounded to the
 // format, floats the color; channels the format lacks are 0.
@@ -450,7 +450,7 @@ void set_border(Object& o) {
           is_signed ? double((int64_t(1) << (d.x - 1)) - 1) : double((int64_t(1) << d.x) - 1);
       const double q = std::nearbyint(std::clamp(double(c), is_signed ? -1.0 : 0.0, 1.0) * max);
       c = std::max(float(q / max), -1.0f);
-      o.border_units[i] = sixteen_bit_units(int64_t(q), d.x, is_signed);
+      o.border_units[i] = filter_units(int64_t(q), d.x, is_signed);
     } else {
       o.border_units[i] = c;
     }
@@ -576,14 +576,21 @@ float normalized(int64_t v, int bits, bool is_signed) {
   return float(v) / float((int64_t(1) << bits) - 1);
 }
 
-// A normalized integer in the 16-bit units the GPU's filter blends in
-// (an 8-bit 255 is 65535; a signed 8-bit 127 is 32767).
-double sixteen_bit_units(int64_t v, int bits, bool is_signed) {
-  if (is_signed) {
-    const double max = double((int64_t(1) << (bits - 1)) - 1);
-    return std::max(double(v), -max) * (32767.0 / max);
-  }
+// A normalized integer as the GPU's filter blends it: unsigned ones in
+// 16-bit units (an 8-bit 255 is 65535), signed ones as they are (the most
+// negative included; 8-bit ones are widened to 16 bits after the blend:
+// widen_signed_8_bit).
+double filter_units(int64_t v, int bits, bool is_signed) {
+  if (is_signed) return double(v);
   return double(v) * (65535.0 / double((int64_t(1) << bits) - 1));
+}
+
+// A blend of signed 8-bit texels, sum = the weights (in 1/256) times the
+// texels, in 16-bit units, as an H100 widens it: sum + sum * 257 / 2^15
+// with sum's low 4 bits dropped and the product rounded (every pair of
+// values at 32 weights and 1,024 pairs at all 256 weights matched).
+int64_t widen_signed_8_bit(int64_t sum) {
+  return sum + (((sum >> 4) * 257 + 1024) >> 11);
 }
 bool normalized_integers(const Object& o) {
   return o.tex.readMode == cudaReadModeNormalizedFloat && is_integer_format(o.res.desc);
@@ -643,7 +650,7 @@ inline void read_channel(const Object& o, const unsigned char* q, Texel& t, int 
   if (o.normalized_read) {
     const bool is_signed = o.res.desc.f == cudaChannelFormatKindSigned;
     t.reg[c] = float_bits(normalized(v, o.res.desc.x, is_signed));
-    if constexpr (kValues) t.value[c] = sixteen_bit_units(v, o.res.desc.x, is_signed);
+    if constexpr (kValues) t.value[c] = filter_units(v, o.res.desc.x, is_signed);
   } else {
     t.reg[c] = uint32_t(v);
     if constexpr (kValues) t.value[c] = double(v);
@@ -834,11 +841,14 @@ class Sampler {
     }
     TexResult out;
     if (normalized_integers(o_)) {
-      // Normalized integers blend as 16-bit integers, rounded half up.
+      // Normalized integers blend as 16-bit integers, rounded half up (signed
+      // 8-bit ones as 8-bit integers, then widened).
       const bool is_signed = o_.res.desc.f == cudaChannelFormatKindSigned;
+      const bool signed_8_bit = is_signed && o_.res.desc.x == 8;
       const double den = is_signed ? 32767.0 : 65535.0;
       for (int ch = 0; ch < 4; ++ch) {
-        const double k = std::floor(sum[ch] + 0.5);
+        const double k = signed_8_bit ? double(widen_signed_8_bit(int64_t(sum[ch] * 256.0)))
+                                      : std::floor(sum[ch] + 0.5);
         out.v[ch] = float_bits(std::max(float(k / den), -1.0f));
       }
       return out;

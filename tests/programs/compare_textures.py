@@ -1,14 +1,11 @@
 #!/usr/bin/env python3
 """Compares textures.cu's output on the simulator with an H100's.
 
-usage: compare_textures.py SIMULATOR_OUTPUT GPU_OUTPUT KNOWN_DIFFERENCES
+usage: compare_textures.py SIMULATOR_OUTPUT GPU_OUTPUT
 
 Both outputs are sections of hex values ("name: v v v ..." with continuation
-lines). KNOWN_DIFFERENCES lists, one per line, "section<TAB>index" of the
-values where the simulator is known to differ (docs/simulator.md says why).
-Every other value must be equal; a known difference that became equal is
-reported but is no failure. Prints the counts; exit status 1 on any other
-difference.
+lines). Every value must be equal. Prints the count and each difference;
+exit status 1 on any.
 """
 import re
 import sys
@@ -30,16 +27,10 @@ def sections(path):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     sim, _ = sections(sys.argv[1])
     gpu, order = sections(sys.argv[2])
-    known = set()
-    with open(sys.argv[3]) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                name, index = line.rstrip("\n").rsplit("\t", 1)
-                known.add((name, int(index)))
     total = equal = 0
     unexpected = []
     for name in order:
@@ -54,13 +45,9 @@ def main():
             g = got[i] if i < len(got) else "(none)"
             if g == w:
                 equal += 1
-            elif (name, i) not in known:
+            else:
                 unexpected.append(f"{name} [{i}]: simulator {g}, GPU {w}")
-    fixed = [k for k in known if k[0] in gpu and k[1] < len(sim.get(k[0], []))
-             and sim[k[0]][k[1]] == gpu[k[0]][k[1]]]
-    print(f"{equal} of {total} values equal the GPU's; {len(known)} known differences")
-    if fixed:
-        print(f"{len(fixed)} known differences are equal now: update {sys.argv[3]}")
+    print(f"{equal} of {total} values equal the GPU's")
     for u in unexpected:
         print(u)
     sys.exit(1 if unexpected else 0)

@@ -6,6 +6,7 @@
 // normalized-float reads of 8- and 16-bit integers, half floats), 1D, 2D, 3D,
 // layered and cubemap fetches, gathers, level-0 LOD fetches, surfaces and
 // the error codes of wrong calls.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -504,6 +505,71 @@ static void normalized_all(const char* name, int count, int first) {
   dump(line, fetch<float>(tl, kTex1D, c));
   CK(cudaDestroyTextureObject(t));
   CK(cudaDestroyTextureObject(tl));
+  CK(cudaFreeArray(a));
+}
+
+// Blends of every pair of 8-bit values (and 65,536 pairs of 16-bit ones)
+// at eight weights, in a 2D texture whose rows hold the pairs side by side
+// (y on a row's centre, so two texels take part), and a 3D one of random
+// signed 8-bit texels: the filter's fixed point, all of it.
+template <class T>
+static void blend_sweep(const char* name, int (*value)(int)) {
+  const int width = 512, height = 256;
+  std::vector<T> h(size_t(width) * height);
+  for (int r = 0; r < height; ++r)
+    for (int c = 0; c < 256; ++c) {
+      h[size_t(r) * width + 2 * c] = T(value(r));
+      h[size_t(r) * width + 2 * c + 1] = T(value(c));
+    }
+  const cudaChannelFormatDesc d = cudaCreateChannelDesc<T>();
+  cudaArray_t a;
+  CK(cudaMallocArray(&a, &d, width, height));
+  CK(cudaMemcpy2DToArray(a, 0, 0, h.data(), width * sizeof(T), width * sizeof(T), height,
+                         cudaMemcpyHostToDevice));
+  cudaTextureObject_t t = make_texture(array_resource(a), cudaAddressModeClamp,
+                                       cudaFilterModeLinear, cudaReadModeNormalizedFloat, 0);
+  std::vector<Coord> c;
+  for (int r = 0; r < height; ++r)
+    for (int col = 0; col < 256; ++col)
+      for (int j = 0; j < 8; ++j)
+        c.push_back({float(2 * col) + 0.5f + float(1 + 32 * j) / 256.0f, float(r) + 0.5f, 0, 0});
+  const std::vector<float> out = fetch<float>(t, kTex2D, c);
+  char line[96];
+  std::snprintf(line, sizeof line, "blend sweep %s (first 64)", name);
+  dump(line, std::vector<float>(out.begin(), out.begin() + 64));
+  std::printf("blend sweep %s hash: %08x\n", name, hash_of(out));
+  CK(cudaDestroyTextureObject(t));
+  CK(cudaFreeArray(a));
+}
+
+static void blend_sweeps() {
+  blend_sweep<signed char>("char", [](int i) { return i - 128; });
+  blend_sweep<unsigned char>("uchar", [](int i) { return i; });
+  blend_sweep<short>("short", [](int i) { return std::min(i * 257 - 32768 + (i * 37) % 251, 32767); });
+  blend_sweep<unsigned short>("ushort", [](int i) { return i * 257 - (i * 37) % 251 % (i + 1); });
+
+  const int n = 6;
+  std::vector<signed char> v(n * n * n);
+  for (auto& x : v) x = static_cast<signed char>(next_random() & 255);
+  const cudaChannelFormatDesc d = cudaCreateChannelDesc<signed char>();
+  cudaArray_t a;
+  CK(cudaMalloc3DArray(&a, &d, make_cudaExtent(n, n, n)));
+  cudaMemcpy3DParms p;
+  std::memset(&p, 0, sizeof p);
+  p.srcPtr = make_cudaPitchedPtr(v.data(), n, n, n);
+  p.dstArray = a;
+  p.extent = make_cudaExtent(n, n, n);
+  p.kind = cudaMemcpyHostToDevice;
+  CK(cudaMemcpy3D(&p));
+  cudaTextureObject_t t = make_texture(array_resource(a), cudaAddressModeBorder,
+                                       cudaFilterModeLinear, cudaReadModeNormalizedFloat, 0,
+                                       kBorder);
+  std::vector<Coord> c;
+  for (int i = 0; i < 256; ++i)
+    c.push_back({random_float(-0.5f, n + 0.5f), random_float(-0.5f, n + 0.5f),
+                 random_float(-0.5f, n + 0.5f), 0});
+  dump("blend char 3D border", fetch<float>(t, kTex3D, c));
+  CK(cudaDestroyTextureObject(t));
   CK(cudaFreeArray(a));
 }
 
@@ -1045,6 +1111,7 @@ int main() {
   cubemaps();
   surfaces();
   object_errors();
+  blend_sweeps();
   std::printf("done\n");
   return 0;
 }
