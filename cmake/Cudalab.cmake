@@ -66,6 +66,9 @@ function(cudalab_add_cuda_executable name)
   endif()
 
   add_executable(${name} ${sim_sources})
+  if(TARGET cudalab_library_headers)
+    add_dependencies(${name} cudalab_library_headers)
+  endif()
   # A student's file (and any simulated program) keeps its warnings as
   # warnings, in every preset.
   set_target_properties(${name} PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
@@ -85,6 +88,9 @@ function(cudalab_add_cuda_executable name)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
   elseif(can_instrument AND NOT ARG_PLAIN)
     add_executable(${name}_instrumented ${sim_sources})
+    if(TARGET cudalab_library_headers)
+      add_dependencies(${name}_instrumented cudalab_library_headers)
+    endif()
     set_target_properties(${name}_instrumented PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     set_target_properties(${name}_instrumented PROPERTIES OUTPUT_NAME ${name}.instrumented)
     target_link_libraries(${name}_instrumented PRIVATE ${sim_runtime} ${ARG_SIM_LIBS}

@@ -20,20 +20,17 @@ set(CUDALAB_RECIPE_CU_DEFINES __CUDACC__ __NVCC__ __CUDA_ARCH__=900)
 # device memory is the simulator's. Two folders come before the compiler's
 # own: simulator/include-thrust, whose thrust/detail/config.h configures
 # Thrust for that (and two headers more give it the simulator's memory);
-# then a folder of this build with links to /usr/include's thrust/ and
-# cub/ alone, so that a CUDA toolkit's Thrust in /usr/local/include, which
-# the compiler searches before /usr/include, is never the one found. Both
-# are system folders: Thrust's warnings are not the student's.
+# then a folder of this build with /usr/include's thrust/ and cub/ alone
+# (Debian's libcub-dev, CUB 1.17), so that a CUDA toolkit's Thrust in
+# /usr/local/include, which the compiler searches before /usr/include, is
+# never the one found. The build fills that folder (LibraryHeaders.cmake):
+# links to the headers, and rewritten copies of those with inline PTX or
+# launches. Both are system folders: Thrust's warnings are not the student's.
 find_path(CUDALAB_THRUST_INCLUDE_DIR thrust/version.h PATHS /usr/include NO_DEFAULT_PATH)
 set(CUDALAB_RECIPE_THRUST_FLAGS)
 if(CUDALAB_THRUST_INCLUDE_DIR)
   set(CUDALAB_THRUST_LINKS ${CMAKE_BINARY_DIR}/thrust-include)
   file(MAKE_DIRECTORY ${CUDALAB_THRUST_LINKS})
-  foreach(lib thrust cub)
-    if(EXISTS ${CUDALAB_THRUST_INCLUDE_DIR}/${lib} AND NOT EXISTS ${CUDALAB_THRUST_LINKS}/${lib})
-      file(CREATE_LINK ${CUDALAB_THRUST_INCLUDE_DIR}/${lib} ${CUDALAB_THRUST_LINKS}/${lib} SYMBOLIC)
-    endif()
-  endforeach()
   get_filename_component(cudalab_thrust_shim ${CMAKE_CURRENT_LIST_DIR}/../simulator/include-thrust
                          ABSOLUTE)
   set(CUDALAB_RECIPE_THRUST_FLAGS "-isystem ${cudalab_thrust_shim}"
@@ -76,6 +73,9 @@ set(CUDALAB_RECIPE_COMPILE_FLAGS
     # C++17 removed the `register` storage class; nvcc still takes it (older
     # CUDA code writes `register float x`), and so does the simulator.
     -Wno-register
+    # A `#pragma unroll` the optimizer cannot honour (a loop whose trip count
+    # is not known, as in CUB's radix sort) is no warning with nvcc either.
+    -Wno-pass-failed
     ${CUDALAB_RECIPE_NOUNDEF_FLAG}
     ${CUDALAB_RECIPE_THRUST_FLAGS})
 

@@ -28,7 +28,8 @@
 // runs the original body on its fiber as before. A kernel that waits inside
 // a function it does not inline, calls tile or grid syncs, calls through a
 // pointer, unwinds, or sizes a local array at run time keeps the fibers
-// only.
+// only. PTX's exit (cudalab_exit_thread) in the kernel's own body is a
+// return in its block body; reached through a call it keeps the fibers.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
@@ -74,12 +75,15 @@ std::vector<Function*> kernels(Module& m) {
   return found;
 }
 
+// PTX's exit (cudalab/detail/ptx.h): in the kernel's own body, a return.
+constexpr const char* kExit = "cudalab_exit_thread";
+
 // The runtime's operations that make a thread wait for others. A kernel
 // reaching one of them other than through its own calls of those below
 // keeps the fibers.
 bool is_waiting_operation(StringRef name) {
   for (const char* part : {"__syncthreads", "block_barrier", "warp_op", "active_mask", "tile_sync",
-                           "grid_sync", "lockstep"})
+                           "grid_sync", "lockstep", kExit})
     if (name.contains(part)) return true;
   return false;
 }
@@ -136,7 +140,7 @@ class Eligibility {
     Function* callee = call->getCalledFunction();
     if (!callee) return true;  // through a pointer: could be anything
     if (callee->hasFnAttribute(Attribute::ReturnsTwice)) return true;
-    if (wait_of(callee) != Wait::kNone) return !waits_allowed;
+    if (wait_of(callee) != Wait::kNone || callee->getName() == kExit) return !waits_allowed;
     return may_wait(callee);
   }
 
@@ -211,7 +215,7 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
   g->setLinkage(GlobalValue::InternalLinkage);
   g->setComdat(nullptr);
   g->addFnAttr(Attribute::NoInline);
-  std::vector<Instruction*> dropped;
+  std::vector<Instruction*> dropped, exits;
   for (Instruction& i : instructions(*g)) {
     if (isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd())
       dropped.push_back(&i);
@@ -219,8 +223,21 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
       waits.push_back(&i);
     else if (isa<ReturnInst>(i))
       returns.push_back(&i);
+    else if (auto* call = dyn_cast<CallInst>(&i); call && call->getCalledFunction() &&
+                                                  call->getCalledFunction()->getName() == kExit &&
+                                                  isa<UnreachableInst>(call->getNextNode()))
+      exits.push_back(call);
   }
   for (Instruction* i : dropped) i->eraseFromParent();
+  // PTX's exit, where the kernel itself calls it, is its return.
+  for (Instruction* call : exits) {
+    BasicBlock* bb = call->getParent();
+    call->getNextNode()->eraseFromParent();
+    ReturnInst* r = ReturnInst::Create(g->getContext(), bb);
+    r->setDebugLoc(call->getDebugLoc());
+    call->eraseFromParent();
+    returns.push_back(r);
+  }
   return g;
 }
 

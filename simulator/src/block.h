@@ -85,6 +85,9 @@ class BlockRun {
     thread_exited(*tl_thread);
     block_loops_exited_ = true;
   }
+  bool in_block_loops() const { return block_loops_taken_; }
+  // What a runner's jump buffer is given when its thread ends itself.
+  static constexpr int kThreadExit = 2;
 
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);

@@ -61,10 +61,12 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
 ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
   b->scheduler_ = std::move(sink);  // only the block's loop starts runners
   sigjmp_buf jump;
-  if (sigsetjmp(jump, 0) != 0) {
+  if (const int why = sigsetjmp(jump, 0); why != 0) {
     // A fault or a failed assert in the thread that ran on this fiber: the
-    // handler recorded it and aborted the launch; this thread is over.
+    // handler recorded it and aborted the launch; this thread is over. Or
+    // (kThreadExit) the thread ended itself, as PTX's exit does.
     tl_in_runtime = 0;
+    if (why == kThreadExit) b->thread_exited(*tl_thread);
   }
   while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
          b->next_thread_ < b->thread_count_) {
@@ -295,6 +297,22 @@ int32_t cudalab_block_loops_next() {
   return tl_block->run->next_block_loops_thread();
 }
 }  // extern "C"
+
+// PTX's `exit` (CUB's ThreadExit): the thread ends where it is. On a fiber it
+// goes back to its runner, which counts it as returned; in block loops the
+// pass made the kernel's own calls of this a return.
+extern "C" [[noreturn]] void cudalab_exit_thread() {
+  using namespace cudalab::rt;
+  if (!tl_thread || !tl_block) {
+    std::fprintf(stderr, "cudalab: PTX's exit outside a kernel\n");
+    std::abort();
+  }
+  if (tl_block->run->in_block_loops())
+    stop_thread(cudaErrorNotSupported,
+                "inline PTX `exit` in a function the kernel does not inline, while the block runs "
+                "in block loops (CUDALAB_BLOCK_LOOPS=off runs it)");
+  siglongjmp(*tl_thread->fault_jump, BlockRun::kThreadExit);
+}
 
 namespace {
 // The three arrivals below: the running thread arrives (`arrive` answers

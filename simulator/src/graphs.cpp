@@ -1560,7 +1560,7 @@ cudaError_t cudaDeviceGraphMemTrim(int device) {
 namespace {
 cudaError_t begin_capture(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* deps,
                           size_t count, cudaStreamCaptureMode mode) {
-  if (!stream) return cudaErrorStreamCaptureUnsupported;
+  if (!stream || stream == cudaStreamLegacy) return cudaErrorStreamCaptureUnsupported;
   if (mode > cudaStreamCaptureModeRelaxed) return cudaErrorInvalidValue;
   std::lock_guard lock(g_mutex);
   if (capture_of(stream)) return cudaErrorIllegalState;

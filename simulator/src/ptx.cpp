@@ -149,20 +149,80 @@ void misaligned(const char* instruction, uintptr_t address, unsigned bytes) {
           " (a misaligned address: a GPU stops the kernel with cudaErrorMisalignedAddress)");
 }
 
-int shuffle_width(uint32_t c, bool up) {
-  const uint32_t segmask = (c >> 8) & 0x1f, clamp = c & 0x1f;
-  const int width = 32 - int(segmask);
-  // CUDA's own shuffles: the segment is a power of two and the clamp its end
-  // (0 for shfl.up); other packings have no __shfl_*_sync equivalent.
-  const bool power_of_two = (width & (width - 1)) == 0;
-  if (!power_of_two || clamp != (up ? 0u : 0x1fu)) {
-    rt::stop_thread(
-        cudaErrorNotSupported,
-        "inline PTX: a shfl.sync whose c operand (" + std::to_string(c) +
-            ") packs a segment and clamp that CUDA's __shfl_*_sync functions do not make; the "
-            "simulator runs only theirs, c = ((32 - width) << 8) | " +
-            (up ? "0" : "0x1f"));
+ShuffleSource shuffle_source(int mode, uint32_t b, uint32_t c) {
+  const int lane = int(laneid());
+  const int segmask = int((c >> 8) & 0x1f), clamp = int(c & 0x1f);
+  const int max_lane = (lane & segmask) | (clamp & ~segmask);
+  const int min_lane = lane & segmask;
+  int j = 0;
+  bool in_range = false;
+  switch (mode) {
+    case 0:  // up: the clamp is the lowest lane
+      j = lane - int(b & 0x1f);
+      in_range = j >= max_lane;
+      break;
+    case 1:  // down
+      j = lane + int(b & 0x1f);
+      in_range = j <= max_lane;
+      break;
+    case 2:  // bfly
+      j = lane ^ int(b & 0x1f);
+      in_range = j <= max_lane;
+      break;
+    default:  // idx
+      j = min_lane | (int(b & 0x1f) & ~segmask);
+      in_range = j <= max_lane;
+      break;
   }
-  return width;
+  return {in_range ? j : lane, in_range};
+}
+
+uint32_t video1(VideoScalarOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, bool a_signed,
+                bool b_signed, bool sat, int second, bool clamp) {
+  const int64_t x = a_signed ? int64_t(int32_t(a)) : int64_t(a);
+  const int64_t y = b_signed ? int64_t(int32_t(b)) : int64_t(b);
+  int64_t r = 0;
+  switch (op) {
+    case kVsAdd:
+      r = x + y;
+      break;
+    case kVsSub:
+      r = x - y;
+      break;
+    case kVsAbsdiff:
+      r = x > y ? x - y : y - x;
+      break;
+    case kVsMin:
+      r = std::min(x, y);
+      break;
+    case kVsMax:
+      r = std::max(x, y);
+      break;
+    case kVsShl:
+    case kVsShr: {
+      const uint32_t n = clamp ? std::min(uint32_t(b), 32u) : (uint32_t(b) & 31);
+      if (op == kVsShl)
+        r = n >= 32 ? 0 : int64_t(uint32_t(a) << n);
+      else if (a_signed)
+        r = int64_t(int32_t(a)) >> std::min(n, 31u);
+      else
+        r = n >= 32 ? 0 : int64_t(uint32_t(a) >> n);
+      if (op == kVsShl && d_signed) r = int32_t(uint32_t(r));
+      break;
+    }
+  }
+  const int64_t z = d_signed ? int64_t(int32_t(c)) : int64_t(c);
+  if (second == 1) r += z;
+  if (second == 2) r = std::min(r, z);
+  if (second == 3) r = std::max(r, z);
+  if (sat)
+    r = d_signed ? std::clamp<int64_t>(r, INT32_MIN, INT32_MAX)
+                 : std::clamp<int64_t>(r, 0, UINT32_MAX);
+  return uint32_t(r);
+}
+
+void not_run(const char* what) {
+  rt::stop_thread(cudaErrorNotSupported, std::string("inline PTX in a library header: ") + what +
+                                             " (the simulator does not run this instruction)");
 }
 }  // namespace cudalab::ptx

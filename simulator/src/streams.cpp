@@ -27,6 +27,13 @@ bool live(std::set<void*>& set, void* p) {
   std::lock_guard lock(g_handles_mutex);
   return set.count(p) != 0;
 }
+
+// A stream the API takes: the default stream (0, cudaStreamLegacy,
+// cudaStreamPerThread) or one created and not destroyed.
+bool valid_stream(cudaStream_t stream) {
+  return !stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread ||
+         live(g_streams, stream);
+}
 }  // namespace
 
 using cudalab::rt::api_result;
@@ -58,7 +65,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (!valid_stream(stream)) return api_result(cudaErrorInvalidResourceHandle);
   if (const cudaError_t e = cudalab::rt::capture_refuses_stream_sync(stream); e != cudaSuccess)
     return api_result(e);
   cudalab::rt::release_pool_memory();
@@ -113,7 +120,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
-  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (!valid_stream(stream)) return api_result(cudaErrorInvalidResourceHandle);
   if (flags > cudaEventRecordExternal) return api_result(cudaErrorInvalidValue);
   if (cudaError_t e; cudalab::rt::capture_event_record(event, stream, flags, &e))
     return api_result(e);
@@ -145,7 +152,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
                                   void* user_data, unsigned int flags) {
   if (!callback || flags != 0) return api_result(cudaErrorInvalidValue);
-  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (!valid_stream(stream)) return api_result(cudaErrorInvalidResourceHandle);
   if (cudalab::detail::capturing_launches(stream))
     return api_result(cudaErrorStreamCaptureUnsupported);
   // Everything before it in the stream has finished: call it now.
@@ -155,7 +162,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
   if (!fn) return api_result(cudaErrorInvalidValue);
-  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (!valid_stream(stream)) return api_result(cudaErrorInvalidResourceHandle);
   if (cudalab::detail::capturing_launches(stream))
     return api_result(cudalab::rt::capture_host(stream, fn, user_data));
   if (const cudaError_t e = cudalab::rt::capture_refuses_legacy(stream); e != cudaSuccess)
@@ -166,7 +173,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* user_
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   if (!event || !live(g_events, event)) return api_result(cudaErrorInvalidResourceHandle);
-  if (stream && !live(g_streams, stream)) return api_result(cudaErrorInvalidResourceHandle);
+  if (!valid_stream(stream)) return api_result(cudaErrorInvalidResourceHandle);
   if (flags > cudaEventWaitExternal) return api_result(cudaErrorInvalidValue);
   if (cudaError_t e; cudalab::rt::capture_event_wait(stream, event, flags, &e))
     return api_result(e);

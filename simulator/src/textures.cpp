@@ -589,9 +589,7 @@ double filter_units(int64_t v, int bits, bool is_signed) {
 // texels, in 16-bit units, as an H100 widens it: sum + sum * 257 / 2^15
 // with sum's low 4 bits dropped and the product rounded (every pair of
 // values at 32 weights and 1,024 pairs at all 256 weights matched).
-int64_t widen_signed_8_bit(int64_t sum) {
-  return sum + (((sum >> 4) * 257 + 1024) >> 11);
-}
+int64_t widen_signed_8_bit(int64_t sum) { return sum + (((sum >> 4) * 257 + 1024) >> 11); }
 bool normalized_integers(const Object& o) {
   return o.tex.readMode == cudaReadModeNormalizedFloat && is_integer_format(o.res.desc);
 }

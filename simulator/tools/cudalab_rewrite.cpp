@@ -17,8 +17,12 @@ namespace {
 
 const char* kUsage =
     "usage: cudalab-rewrite IN.cu OUT.cpp [-I DIR]... [--depfile FILE]\n"
+    "       cudalab-rewrite --library IN.cuh OUT.cuh\n"
     "  -I DIR          where quoted includes are looked for after IN's folder\n"
-    "  --depfile FILE  write the headers IN includes, as a Makefile rule for OUT\n";
+    "  --depfile FILE  write the headers IN includes, as a Makefile rule for OUT\n"
+    "  --library       IN is a library's header (CUB's): inline PTX the simulator\n"
+    "                  does not run stops the kernel that reaches it, not the build;\n"
+    "                  the headers it includes are left as they are\n";
 
 // A path in a Makefile rule: spaces and # escaped.
 std::string make_escaped(const std::string& path) {
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> positional;
   std::vector<fs::path> include_dirs;
   std::string depfile;
+  bool library = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if ((a == "-I" || a == "--depfile") && i + 1 == argc) {
@@ -48,6 +53,8 @@ int main(int argc, char** argv) {
       include_dirs.emplace_back(a.substr(2));
     } else if (a == "--depfile") {
       depfile = argv[++i];
+    } else if (a == "--library") {
+      library = true;
     } else if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
@@ -62,6 +69,10 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return 2;
   }
+  if (library && (!depfile.empty() || !include_dirs.empty())) {
+    std::cerr << "cudalab-rewrite: --library takes no -I or --depfile\n" << kUsage;
+    return 2;
+  }
   const std::string& in_path = positional[0];
   const fs::path out_path = positional[1];
   std::ifstream in(in_path, std::ios::binary);
@@ -71,13 +82,15 @@ int main(int argc, char** argv) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  auto r = cudalab::rewriter::rewrite(ss.str(), in_path);
+  auto r = cudalab::rewriter::rewrite(ss.str(), in_path, library);
   for (const auto& p : r.problems)
     std::cerr << in_path << ":" << p.line << ": error: " << p.message << "\n";
   if (!r.problems.empty()) return 1;
   const fs::path out_dir = fs::absolute(out_path).parent_path().lexically_normal();
   cudalab::rewriter::LocalHeaders headers(include_dirs, out_dir);
-  const auto problems = headers.rewrite_included(fs::absolute(in_path), ss.str(), out_dir);
+  const auto problems = library
+                            ? std::vector<cudalab::rewriter::LocalHeaders::Problem>{}
+                            : headers.rewrite_included(fs::absolute(in_path), ss.str(), out_dir);
   for (const auto& p : problems)
     std::cerr << p.file << ":" << p.line << ": error: " << p.message << "\n";
   if (!problems.empty()) return 1;

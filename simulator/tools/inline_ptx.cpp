@@ -1,6 +1,7 @@
 #include "inline_ptx.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <map>
@@ -110,6 +111,9 @@ std::string one_line(const std::string& t) {
 
 // ---- PTX text ---------------------------------------------------------------------------
 
+// What stands for a macro's parameter made a string in an asm template.
+const char* const kMacroPart = "cudalab_macro_part";
+
 const std::set<std::string> kBareOpcodes = {"trap", "exit", "brkpt", "pmevent", "bra"};
 
 std::string strip_ptx_comments(const std::string& t) {
@@ -180,7 +184,8 @@ struct Instruction {
 
 class Translator {
  public:
-  explicit Translator(std::vector<Operand> operands) : operands_(std::move(operands)) {}
+  Translator(std::vector<Operand> operands, bool library)
+      : operands_(std::move(operands)), library_(library) {}
 
   // The C++ statements for the PTX text (placeholders already replaced).
   std::string translate(const std::string& ptx) {
@@ -210,6 +215,7 @@ class Translator {
 
  private:
   std::vector<Operand> operands_;
+  bool library_;  // a library's loads and stores are relaxed atomics (ptx.h)
   std::map<std::string, std::string> registers_;  // declared name -> its C++ type
 
   std::string statement_code(const std::string& s) {
@@ -287,7 +293,11 @@ class Translator {
         const std::string piece = op.substr(start, d - start);
         if (start == 0)
           in.base = piece;
-        else if (!piece.empty())
+        else if (piece == kMacroPart && in.base != "ld" && in.base != "st")
+          throw Unsupported("`" + s +
+                            "`: its text is built from a macro's parameter, which the simulator "
+                            "takes only as a load's or store's cache or space modifier");
+        else if (!piece.empty() && piece != kMacroPart)
           in.parts.push_back(piece);
         start = d + 1;
       }
@@ -464,6 +474,9 @@ class Translator {
     if (b == "atom" || b == "red") return atomic(in);
     if (b == "vabsdiff4" || b == "vadd4" || b == "vsub4" || b == "vmin4" || b == "vmax4")
       return video(in);
+    if (b == "vadd" || b == "vsub" || b == "vabsdiff" || b == "vmin" || b == "vmax" ||
+        b == "vshl" || b == "vshr")
+      return video_scalar(in);
     return control(in);
   }
 
@@ -755,7 +768,11 @@ class Translator {
     if (release) code += "__threadfence(); ";
     for (size_t k = 0; k < values.size(); ++k) {
       const std::string at = "cudalab_ptx_a[" + std::to_string(k) + "]";
-      if (load)
+      if (library_ && load)
+        code += put(values[k], ct, "::cudalab::ptx::atomic_load(&" + at + ")");
+      else if (library_)
+        code += "::cudalab::ptx::atomic_store(&" + at + ", " + value(values[k], ct) + "); ";
+      else if (load)
         code += put(values[k], ct, ct + "(" + at + ")");
       else
         code += at + " = " + value(values[k], ct) + "; ";
@@ -817,27 +834,55 @@ class Translator {
                    flag(in.has("sat")) + ", " + std::to_string(second) + ")");
   }
 
+  // vadd.u32.u32.u32.add d, a, b, c and the like: 32-bit operands only.
+  std::string video_scalar(const Instruction& in) {
+    const auto types = in.types();
+    if (types.size() != 3)
+      throw Unsupported("`" + in.text + "`: a video instruction names three types (d, a, b)");
+    for (const auto& t : types)
+      if (t != "u32" && t != "s32")
+        throw Unsupported("`" + in.text + "`: video instructions on ." + t +
+                          " (only .u32 and .s32 are run)");
+    for (const auto& o : in.operands)
+      if (o.find('.') != std::string::npos && o.find_first_of("0123456789") != 0)
+        throw Unsupported("`" + in.text + "`: byte and half selectors (.b0, .h1) are not run");
+    const int second = in.has("add") ? 1 : in.has("min") ? 2 : in.has("max") ? 3 : 0;
+    want(in, second ? 4 : 3);
+    static const std::map<std::string, std::string> kOp = {
+        {"vadd", "kVsAdd"}, {"vsub", "kVsSub"}, {"vabsdiff", "kVsAbsdiff"}, {"vmin", "kVsMin"},
+        {"vmax", "kVsMax"}, {"vshl", "kVsShl"}, {"vshr", "kVsShr"}};
+    const std::string c = second ? value(in.operands[3], "uint32_t") : "0u";
+    return put(in.operands[0], "uint32_t",
+               "::cudalab::ptx::video1(::cudalab::ptx::" + kOp.at(in.base) + ", " +
+                   value(in.operands[1], "uint32_t") + ", " + value(in.operands[2], "uint32_t") +
+                   ", " + c + ", " + flag(types[0] == "s32") + ", " + flag(types[1] == "s32") +
+                   ", " + flag(types[2] == "s32") + ", " + flag(in.has("sat")) + ", " +
+                   std::to_string(second) + ", " + flag(in.has("clamp")) + ")");
+  }
+
   // Warps, barriers, fences and the rest.
   std::string control(const Instruction& in) {
     const std::string& b = in.base;
     if (b == "shfl") {
-      std::string mode;
-      for (const char* m : {"up", "down", "bfly", "idx"})
-        if (in.has(m)) mode = m;
-      if (mode.empty() || !in.has("sync"))
-        throw Unsupported("`" + in.text + "`: shfl.sync.{up,down,bfly,idx}.b32 is run");
-      want(in, 5);
-      if (split_bar(in.operands[0]).size() != 1)
-        throw Unsupported("`" + in.text + "`: the d|p form of shfl.sync");
-      const std::string fn = mode == "up"     ? "__shfl_up_sync"
-                             : mode == "down" ? "__shfl_down_sync"
-                             : mode == "bfly" ? "__shfl_xor_sync"
-                                              : "__shfl_sync";
-      return put(in.operands[0], "uint32_t",
-                 fn + "(" + value(in.operands[4], "uint32_t") + ", " +
-                     value(in.operands[1], "uint32_t") + ", " + value(in.operands[2], "int") +
-                     ", ::cudalab::ptx::shuffle_width(" + value(in.operands[3], "uint32_t") + ", " +
-                     flag(mode == "up") + "))");
+      int mode = -1;
+      for (int m = 0; m < 4; ++m)
+        if (in.has(std::array{"up", "down", "bfly", "idx"}[size_t(m)])) mode = m;
+      if (mode < 0) throw Unsupported("`" + in.text + "`: which shuffle (up, down, bfly, idx)?");
+      // Without .sync (PTX before sm_70) the lanes that take part are the
+      // active ones.
+      const bool sync = in.has("sync");
+      want(in, sync ? 5 : 4);
+      const std::string mask = sync ? value(in.operands[4], "uint32_t") : "__activemask()";
+      const auto dests = split_bar(in.operands[0]);
+      if (dests.size() > 2) throw Unsupported("`" + in.text + "`: a destination d or d|p");
+      const std::string call = "::cudalab::ptx::shuffle(" + std::to_string(mode) + ", " + mask +
+                               ", " + value(in.operands[1], "uint32_t") + ", " +
+                               value(in.operands[2], "uint32_t") + ", " +
+                               value(in.operands[3], "uint32_t");
+      if (dests.size() == 1) return put(dests[0], "uint32_t", call + ")");
+      return "{ bool cudalab_ptx_p = false; const uint32_t cudalab_ptx_d = " + call +
+             ", &cudalab_ptx_p); " + put(dests[0], "uint32_t", "cudalab_ptx_d") +
+             put(dests[1], "bool", "cudalab_ptx_p") + "} ";
     }
     if (b == "vote") {
       const bool sync = in.has("sync");
@@ -881,7 +926,8 @@ class Translator {
       want(in, 1);
       return "__nanosleep(" + value(in.operands[0], "uint32_t") + "); ";
     }
-    if (b == "bra" || b == "call" || b == "ret" || b == "exit")
+    if (b == "exit") return "cudalab_exit_thread(); ";
+    if (b == "bra" || b == "call" || b == "ret")
       throw Unsupported("`" + in.text +
                         "`: branches, calls and exits in inline PTX are not "
                         "something the simulator runs");
@@ -890,11 +936,27 @@ class Translator {
 };
 
 // The operand list after a colon: `"=r"(x), [name] "r"(y)`.
-bool parse_operands(const std::string& text, bool outputs, std::vector<Operand>* out) {
+bool parse_operands(const std::string& text, bool outputs, bool library,
+                    std::vector<Operand>* out) {
   for (const std::string& piece : split_commas(text)) {
     if (piece.empty()) continue;
     Operand o;
     size_t i = 0;
+    // A library's macro for an input, `_CUB_ASM_PTR_(ptr)` for "l"(ptr): the
+    // value of its argument.
+    const size_t first = skip_space(piece, 0);
+    if (library && !outputs && first < piece.size() &&
+        (std::isupper(static_cast<unsigned char>(piece[first])) || piece[first] == '_')) {
+      const size_t open = piece.find('('), close = piece.rfind(')');
+      if (open == std::string::npos || close == std::string::npos || close < open) return false;
+      for (size_t k = first; k < open; ++k)
+        if (!ident_char(piece[k]) && !std::isspace(static_cast<unsigned char>(piece[k])))
+          return false;
+      o.constraint = "l";
+      o.expression = one_line(piece.substr(open + 1, close - open - 1));
+      out->push_back(o);
+      continue;
+    }
     if (piece[0] == '[') {
       const size_t e = piece.find(']');
       if (e == std::string::npos) return false;
@@ -950,7 +1012,7 @@ std::string line_breaks(const std::string& s, size_t from, size_t to) {
 }  // namespace
 
 std::string translate_inline_ptx(const std::string& source, const std::vector<bool>& code,
-                                 int* count) {
+                                 int* count, bool library) {
   std::string out;
   size_t copied = 0;
   for (size_t i = 0; i < source.size(); ++i) {
@@ -972,25 +1034,67 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
     const size_t close = matching(source, code, j);
     if (close == std::string::npos) continue;
     const std::vector<size_t> colons = section_colons(source, code, j, close);
-    // The template: string literals, nothing else.
+    // The template: string literals, nothing else; or one group of
+    // preprocessor branches among them (`"a" #ifdef X "b" #else "c" #endif`),
+    // each branch translated on its own.
     const size_t template_end = colons.empty() ? close : colons[0];
-    std::string text;
+    std::string prefix, suffix;
+    std::vector<std::pair<std::string, std::string>> branches;  // directive, text
+    int group = 0;  // 0 before the group, 1 in it, 2 after it
     bool literal_only = true;
+    auto at_line_start = [&](size_t k) {
+      size_t b = k;
+      while (b > 0 && (source[b - 1] == ' ' || source[b - 1] == '\t')) --b;
+      return b == 0 || source[b - 1] == '\n';
+    };
+    auto append = [&](const std::string& t) {
+      (group == 0 ? prefix : group == 1 ? branches.back().second : suffix) += t;
+    };
     for (size_t k = skip_space(source, j + 1); k < template_end; k = skip_space(source, k)) {
       if (source[k] == '"') {
         size_t e = 0;
-        text += read_literal(source, k, &e);
+        append(read_literal(source, k, &e));
         k = e;
+      } else if (source[k] == '#' && at_line_start(k)) {
+        size_t e = source.find('\n', k);
+        if (e == std::string::npos || e > template_end) e = template_end;
+        const std::string directive = trim(source.substr(k, e - k));
+        size_t w = 1;
+        while (w < directive.size() && directive[w] == ' ') ++w;
+        const std::string word = directive.substr(w, directive.find_first_of(" (", w) - w);
+        if ((word == "if" || word == "ifdef" || word == "ifndef") && group == 0) {
+          group = 1;
+          branches.push_back({directive, ""});
+        } else if ((word == "elif" || word == "else") && group == 1) {
+          branches.push_back({directive, ""});
+        } else if (word == "endif" && group == 1) {
+          group = 2;
+          if (branches.back().first.find("else") == std::string::npos ||
+              branches.back().first.find("elif") != std::string::npos)
+            branches.push_back({"#else", ""});
+        } else {
+          literal_only = false;
+        }
+        k = e;
+      } else if (source[k] == '#' && k + 1 < template_end && source[k + 1] != '#' &&
+                 ident_char(source[skip_space(source, k + 1)])) {
+        // A macro's parameter made a string (`"ld."#modifier".u32 ..."`): the
+        // translation takes it as a load's or store's cache or space modifier.
+        append(kMacroPart);
+        k = skip_space(source, k + 1);
+        while (k < template_end && ident_char(source[k])) ++k;
       } else {
         literal_only = false;
         ++k;
       }
     }
-    if (!looks_like_ptx(text)) continue;
-    std::string error;
+    if (group == 1) literal_only = false;
+    if (branches.empty()) branches.push_back({"", ""});
+    if (!looks_like_ptx(prefix + branches[0].second + suffix)) continue;
+    std::string operand_error;
     std::vector<Operand> operands;
     if (!literal_only) {
-      error =
+      operand_error =
           "its text is built from macros or expressions; the simulator translates asm "
           "statements written as string literals";
     } else {
@@ -998,82 +1102,99 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
       for (size_t c = 0; c < colons.size() && c < 2; ++c) {
         const size_t from = colons[c] + 1;
         const size_t to = c + 1 < colons.size() ? colons[c + 1] : close;
-        ok = ok && parse_operands(source.substr(from, to - from), c == 0, &operands);
+        ok = ok && parse_operands(source.substr(from, to - from), c == 0, library, &operands);
       }
       if (!ok)
-        error = "an operand list the simulator cannot read (each is \"constraint\"(expression))";
+        operand_error =
+            "an operand list the simulator cannot read (each is \"constraint\"(expression))";
     }
-    // Placeholders: %0, %[name], %% (a literal %).
-    std::string ptx;
-    for (size_t k = 0; error.empty() && k < text.size(); ++k) {
-      if (text[k] != '%') {
-        ptx += text[k];
-      } else if (k + 1 < text.size() && text[k + 1] == '%') {
-        ptx += '%';
-        ++k;
-      } else if (k + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[k + 1]))) {
-        size_t e = k + 1;
-        while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
-        const size_t n = std::stoul(text.substr(k + 1, e - k - 1));
-        if (n >= operands.size()) error = "%" + std::to_string(n) + " names no operand";
-        ptx += "cudalab_ptx_" + std::to_string(n);
-        k = e - 1;
-      } else if (k + 1 < text.size() && text[k + 1] == '[') {
-        const size_t e = text.find(']', k);
-        const std::string name = e == std::string::npos ? "" : text.substr(k + 2, e - k - 2);
-        size_t n = 0;
-        while (n < operands.size() && operands[n].name != name) ++n;
-        if (n == operands.size()) error = "%[" + name + "] names no operand";
-        ptx += "cudalab_ptx_" + std::to_string(n);
-        k = e == std::string::npos ? text.size() : e;
-      } else {
-        ptx += '%';
-      }
-    }
-    std::string body;
-    if (error.empty()) {
-      try {
-        body = Translator(operands).translate(ptx);
-      } catch (const Unsupported& e) {
-        error = e.what();
-      } catch (const std::exception&) {
-        error = "an instruction the simulator cannot read";
-      }
-    }
-    out.append(source, copied, i - copied);
-    if (!error.empty()) {
-      // A compile error at the statement's line, naming the instruction with
-      // the operands as the source writes them; a static_assert rather than a
-      // rewriter's problem, so that an asm statement the preprocessor drops
-      // (in an #if for another architecture) does not stop the build.
-      std::string shown;
-      for (size_t k = 0; k < error.size(); ++k) {
-        if (error.compare(k, 12, "cudalab_ptx_") == 0) {
-          shown += '%';
-          k += 11;
+    // One branch's C++: the translation, or what stops the build (or, in a
+    // library, the thread) with the reason.
+    bool translated = false;
+    auto statement = [&](const std::string& text) -> std::string {
+      std::string error = operand_error;
+      // Placeholders: %0, %[name], %% (a literal %).
+      std::string ptx;
+      for (size_t k = 0; error.empty() && k < text.size(); ++k) {
+        if (text[k] != '%') {
+          ptx += text[k];
+        } else if (k + 1 < text.size() && text[k + 1] == '%') {
+          ptx += '%';
+          ++k;
+        } else if (k + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[k + 1]))) {
+          size_t e = k + 1;
+          while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+          const size_t n = std::stoul(text.substr(k + 1, e - k - 1));
+          if (n >= operands.size()) error = "%" + std::to_string(n) + " names no operand";
+          ptx += "cudalab_ptx_" + std::to_string(n);
+          k = e - 1;
+        } else if (k + 1 < text.size() && text[k + 1] == '[') {
+          const size_t e = text.find(']', k);
+          const std::string name = e == std::string::npos ? "" : text.substr(k + 2, e - k - 2);
+          size_t n = 0;
+          while (n < operands.size() && operands[n].name != name) ++n;
+          if (n == operands.size()) error = "%[" + name + "] names no operand";
+          ptx += "cudalab_ptx_" + std::to_string(n);
+          k = e == std::string::npos ? text.size() : e;
         } else {
-          shown += error[k] == '"' || error[k] == '\\' ? std::string("\\") + error[k]
-                                                       : std::string(1, error[k]);
+          ptx += '%';
         }
       }
-      out += "do { static_assert(false, \"inline PTX: " + shown + "\"); } while (0)";
+      std::string body;
+      if (error.empty()) {
+        try {
+          body = Translator(operands, library).translate(ptx);
+        } catch (const Unsupported& e) {
+          error = e.what();
+        } catch (const std::exception&) {
+          error = "an instruction the simulator cannot read";
+        }
+      }
+      if (!error.empty()) {
+        // A compile error at the statement's line, naming the instruction
+        // with the operands as the source writes them; a static_assert rather
+        // than a rewriter's problem, so that an asm statement the
+        // preprocessor drops (in an #if for another architecture) does not
+        // stop the build.
+        std::string shown;
+        for (size_t k = 0; k < error.size(); ++k) {
+          if (error.compare(k, 12, "cudalab_ptx_") == 0) {
+            shown += '%';
+            k += 11;
+          } else {
+            shown += error[k] == '"' || error[k] == '\\' ? std::string("\\") + error[k]
+                                                         : std::string(1, error[k]);
+          }
+        }
+        return library ? "do { ::cudalab::ptx::not_run(\"" + shown + "\"); } while (0)"
+                       : "do { static_assert(false, \"inline PTX: " + shown + "\"); } while (0)";
+      }
+      translated = true;
+      std::string bind;
+      for (size_t n = 0; n < operands.size(); ++n) {
+        const std::string v = "cudalab_ptx_" + std::to_string(n);
+        bind += operands[n].output ? "auto& " + v + " = (" + operands[n].expression + "); "
+                                   : "const auto " + v + " = (" + operands[n].expression + "); ";
+        bind += "(void)" + v + "; ";
+      }
+      return "do { " + bind + body + "} while (0)";
+    };
+    out.append(source, copied, i - copied);
+    if (branches.size() == 1) {
+      out += statement(prefix + branches[0].second + suffix);
       out += line_breaks(source, i, close + 1);
-      copied = close + 1;
-      i = close;
-      continue;
+    } else {
+      // Each branch on lines of its own, then the numbering as it was.
+      out += "\n";
+      for (const auto& [directive, text] : branches)
+        out += directive + "\n" + statement(prefix + text + suffix) + "\n";
+      out += "#endif\n#line " +
+             std::to_string(std::count(source.begin(), source.begin() + long(close), '\n') + 1) +
+             "\n";
     }
-    std::string bind;
-    for (size_t n = 0; n < operands.size(); ++n) {
-      const std::string v = "cudalab_ptx_" + std::to_string(n);
-      bind += operands[n].output ? "auto& " + v + " = (" + operands[n].expression + "); "
-                                 : "const auto " + v + " = (" + operands[n].expression + "); ";
-      bind += "(void)" + v + "; ";
-    }
-    out += "do { " + bind + body + "} while (0)";
-    out += line_breaks(source, i, close + 1);
     copied = close + 1;
     i = close;
-    ++*count;
+    if (translated) ++*count;
   }
   out.append(source, copied, std::string::npos);
   return out;

@@ -86,8 +86,8 @@ size_t kernel_start(const std::string& s, const std::vector<bool>& code, size_t 
   bool any = false;
   while (pos > 0) {
     const char c = s[pos - 1];
-    if (c == '>' || c == ')') {
-      const char open = c == '>' ? '<' : '(';
+    if (c == '>' || c == ')' || c == ']') {
+      const char open = c == '>' ? '<' : c == ')' ? '(' : '[';
       int depth = 0;
       size_t k = pos;
       while (k > 0) {
@@ -121,6 +121,16 @@ size_t kernel_start(const std::string& s, const std::vector<bool>& code, size_t 
         pos = skip_space_back(s, code, before - 2);
         if (pos == 0 || !(ident_char(s[pos - 1]) || s[pos - 1] == '>')) return before - 2;
         continue;
+      }
+      // A member: `ops.kernel<<<...>>>`, `table->kernels[i]<<<...>>>`.
+      const bool dot = before >= 1 && s[before - 1] == '.';
+      const bool arrow = before >= 2 && s[before - 1] == '>' && s[before - 2] == '-';
+      if (dot || arrow) {
+        const size_t object = skip_space_back(s, code, before - (dot ? 1 : 2));
+        if (object > 0 && (ident_char(s[object - 1]) || s[object - 1] == ']')) {
+          pos = object;
+          continue;
+        }
       }
       return pos;
     }
@@ -570,7 +580,7 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
 
 }  // namespace
 
-Result rewrite(const std::string& file_text, const std::string& path) {
+Result rewrite(const std::string& file_text, const std::string& path, bool library) {
   Result r;
   // A UTF-8 byte order mark (editors on Windows write one), which nvcc and
   // clang skip at a file's start: the rewritten file puts lines before it.
@@ -578,7 +588,8 @@ Result rewrite(const std::string& file_text, const std::string& path) {
   const std::string original = marked ? file_text.substr(3) : file_text;
   const std::string renamed =
       rename_clock_calls(register_kernels(original, &r.registered_kernels), &r.clock_calls);
-  const std::string source = translate_inline_ptx(renamed, code_mask(renamed), &r.inline_ptx);
+  const std::string source =
+      translate_inline_ptx(renamed, code_mask(renamed), &r.inline_ptx, library);
   const std::vector<bool> code = code_mask(source);
   std::string out;
   out.reserve(source.size() + 1024);
@@ -625,8 +636,11 @@ Result rewrite(const std::string& file_text, const std::string& path) {
                     kernel_one_line + "(cudalab_zero_args_...)) { " + kernel_one_line +
                     "(cudalab_zero_args_...); }, cudalab_args_...); }";
       // KernelPointer gives the kernel as a pointer of the arguments' exact
-      // types when it has them (launch.h passes arguments the CUDA way).
-      out += "::cudalab::detail::make_launcher([&](auto&&... cudalab_args_) { " + call +
+      // types when it has them (launch.h passes arguments the CUDA way). The
+      // call copies what the kernel expression names (a function pointer in
+      // a variable): the threads read the copy in the launch's memory, not
+      // the host's variable.
+      out += "::cudalab::detail::make_launcher([=](auto&&... cudalab_args_) { " + call +
              ", ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
              "decltype(static_cast<decltype(cudalab_type_)>(&" +
              kernel_one_line + ")) { return static_cast<decltype(cudalab_type_)>(&" +

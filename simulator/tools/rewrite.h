@@ -56,6 +56,8 @@ struct Result {
 };
 
 // `path` names the original file in the #line directive and in problems.
-Result rewrite(const std::string& source, const std::string& path);
+// `library`: the source is a library's header (CUB's): see
+// translate_inline_ptx.
+Result rewrite(const std::string& source, const std::string& path, bool library = false);
 
 }  // namespace cudalab::rewriter

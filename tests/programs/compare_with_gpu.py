@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compares a test program's output on the simulator with an H100's
-(inline_ptx.cu, half_complex.cu: tests/data/*_gpu.txt).
+(inline_ptx.cu, half_complex.cu, simd_intrinsics.cu, cub_algorithms.cu:
+tests/data/*_gpu.txt).
 
 usage: compare_with_gpu.py SIMULATOR_OUTPUT GPU_OUTPUT
 
@@ -9,7 +10,8 @@ PTX's approximate instructions (rcp.approx, ex2.approx, ...), which a GPU
 computes to within the error bound the PTX ISA gives, not IEEE-rounded:
 those values must agree within that bound (tanh.approx's is 2^-10.987
 relative; sin.approx's and cos.approx's 2^-20.5 absolute in [-pi, pi]; the
-others' are taken as 2^-18 relative or 2^-20 absolute). Values marked `~h`
+others' are taken as 2^-18 relative or 2^-20 absolute), as must a float
+result whose last bits depend on the GPU's timing (CUB's scan of floats). Values marked `~h`
 or `~b` are half-precision or bfloat16 functions a GPU approximates (hexp,
 hsin, ...): within one unit in the last place of their format (2^-10 or
 2^-7 relative). Every

@@ -543,6 +543,80 @@ __global__ void misc(unsigned* out, unsigned* data, unsigned* counters, const un
   o[29] = c1 - c0 < 0x80000000u ? 1 : 0;  // the clock does not go back
 }
 
+// ---- the forms libraries write (CUB's) ---------------------------------------------------
+// Shuffles that also set a predicate (whether the source lane was in range)
+// and with any packing of c; scalar video instructions with a second
+// operation; a load whose modifiers a macro's parameter spells; branches of
+// the preprocessor inside an asm template; and PTX's exit, after which the
+// lanes left meet at a barrier and a vote.
+constexpr int kLibraryOps = 20;
+#define LOAD_WITH(modifier, dst, ptr) \
+  asm volatile("ld." #modifier ".u32 %0, [%1];" : "=r"(dst) : "l"(ptr))
+
+__global__ void library_forms(unsigned* out, const unsigned* in) {
+  const unsigned t = threadIdx.x;
+  const Lanes l = lanes();
+  unsigned* o = out + t * kLibraryOps;
+  unsigned u, p;
+  asm volatile("{ .reg .pred q; shfl.sync.up.b32 %0|q, %2, %3, 0, 0xffffffff; selp.u32 %1, 1, 0, q; }"
+               : "=r"(u), "=r"(p)
+               : "r"(l.a), "r"(l.b % 7));
+  o[0] = u;
+  o[1] = p;
+  asm volatile("{ .reg .pred q; shfl.sync.down.b32 %0|q, %2, %3, 15, 0xffffffff; selp.u32 %1, 1, 0, q; }"
+               : "=r"(u), "=r"(p)
+               : "r"(l.a), "r"(l.b % 9));
+  o[2] = u;
+  o[3] = p;
+  asm volatile("{ .reg .pred q; shfl.sync.idx.b32 %0|q, %2, %3, 0x1803, 0xffffffff; selp.u32 %1, 1, 0, q; }"
+               : "=r"(u), "=r"(p)
+               : "r"(l.a), "r"(l.b % 11));
+  o[4] = u;
+  o[5] = p;
+  asm volatile("{ .reg .pred q; shfl.sync.bfly.b32 %0|q, %2, %3, 0x1007, 0xffffffff; selp.u32 %1, 1, 0, q; }"
+               : "=r"(u), "=r"(p)
+               : "r"(l.a), "r"(l.b % 13));
+  o[6] = u;
+  o[7] = p;
+  asm volatile("shfl.sync.down.b32 %0, %1, 1, 0x1c02, 0xffffffff;" : "=r"(u) : "r"(l.a));
+  o[8] = u;
+  asm("vshr.u32.u32.u32.clamp.add %0, %1, %2, %3;" : "=r"(u) : "r"(l.a), "r"(l.b % 40), "r"(l.c));
+  o[9] = u;
+  asm("vshl.u32.u32.u32.clamp.add %0, %1, %2, %3;" : "=r"(u) : "r"(l.a), "r"(l.b % 40), "r"(l.c));
+  o[10] = u;
+  asm("vadd.u32.u32.u32.add %0, %1, %2, %3;" : "=r"(u) : "r"(l.a), "r"(l.b), "r"(l.c));
+  o[11] = u;
+  asm("vshr.s32.s32.u32.wrap %0, %1, %2;" : "=r"(u) : "r"(l.a), "r"(l.b % 40));
+  o[12] = u;
+  asm("vmin.s32.s32.s32.max %0, %1, %2, %3;" : "=r"(u) : "r"(l.a), "r"(l.b), "r"(l.c));
+  o[13] = u;
+  asm("vsub.s32.s32.s32.sat %0, %1, %2;" : "=r"(u) : "r"(l.a), "r"(l.b));
+  o[14] = u;
+  LOAD_WITH(global.cg, u, in + t);
+  o[15] = u;
+  asm("{\n"
+      "  .reg .pred q;\n"
+      "  setp.ne.u32 q, %1, 0;\n"
+#ifdef __CUDA_ARCH__
+      "  selp.u32 %0, 11, 12, q;\n"
+#else
+      "  selp.u32 %0, 13, 14, q;\n"
+#endif
+      "}\n"
+      : "=r"(u)
+      : "r"(l.a & 1));
+  o[16] = u;
+  o[17] = o[18] = o[19] = 0xdeadu;
+  if (t % 5 == 4) {
+    o[17] = 1;
+    asm volatile("exit;");
+    o[18] = 2;  // never
+  }
+  __syncthreads();
+  o[18] = __activemask();
+  o[19] = __ballot_sync(__activemask(), l.a & 1);
+}
+
 // ---- printing -------------------------------------------------------------------------------
 static void print_rows(const char* group, const unsigned* values, int ops, int lanes) {
   for (int op = 0; op < ops; ++op) {
@@ -621,6 +695,16 @@ int main() {
   CK(cudaFree(out));
   CK(cudaFree(data));
   CK(cudaFree(counters));
+
+  unsigned* lib;
+  CK(cudaMalloc(&lib, kLanes * kLibraryOps * sizeof(unsigned)));
+  library_forms<<<1, kLanes>>>(lib, in);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  unsigned hl[kLanes * kLibraryOps];
+  CK(cudaMemcpy(hl, lib, sizeof(hl), cudaMemcpyDeviceToHost));
+  print_rows("library", hl, kLibraryOps, kLanes);
+  CK(cudaFree(lib));
   CK(cudaFree(in));
   std::printf("done\n");
   return 0;

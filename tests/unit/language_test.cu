@@ -258,6 +258,9 @@ TEST(Language, ClassificationFunctionsAreGlobal) {
 __global__ void misaligned_vector_store(unsigned* p) {
   asm volatile("st.global.v2.u32 [%0+4], {%1, %2};" ::"l"(p), "r"(1u), "r"(2u) : "memory");
 }
+// A packing of shfl.sync's c that CUDA's __shfl_*_sync never make (segment
+// mask 0x07, clamp 3) runs as the PTX ISA says (the H100 agreed on three
+// such packings in tests/programs/inline_ptx.cu): lane i reads lane i & 7.
 __global__ void odd_shuffle_packing(unsigned* out) {
   unsigned v;
   asm volatile("shfl.sync.idx.b32 %0, %1, 0, 0x0703, 0xffffffff;" : "=r"(v) : "r"(threadIdx.x));
@@ -298,11 +301,10 @@ TEST(Language, InlinePtxRunsAndStopsWhereAGpuWould) {
   EXPECT_NE(said.find("not a multiple of 8"), std::string::npos) << said;
   cudaDeviceReset();
 
-  ASSERT_EQ(cudaMalloc(&p, 32 * sizeof(unsigned)), cudaSuccess);
-  testing::internal::CaptureStderr();
-  odd_shuffle_packing<<<1, 32>>>(p);
-  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorNotSupported);
-  const std::string shuffle = testing::internal::GetCapturedStderr();
-  EXPECT_NE(shuffle.find("shfl.sync"), std::string::npos) << shuffle;
+  unsigned* lanes;
+  ASSERT_EQ(cudaMallocManaged(&lanes, 32 * sizeof(unsigned)), cudaSuccess);
+  odd_shuffle_packing<<<1, 32>>>(lanes);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(lanes[i], i & 7) << "lane " << i;
   cudaDeviceReset();
 }

@@ -21,7 +21,7 @@ size_t lines(const std::string& s) { return size_t(std::count(s.begin(), s.end()
 
 TEST(Rewrite, PlainLaunch) {
   std::string out = body("k<<<g, b>>>(x, y);\n");
-  EXPECT_NE(out.find("make_launcher([&](auto&&... cudalab_args_) { k(cudalab_args_...); }"),
+  EXPECT_NE(out.find("make_launcher([=](auto&&... cudalab_args_) { k(cudalab_args_...); }"),
             std::string::npos);
   EXPECT_NE(out.find("LaunchSite{\"k\", __FILE__, __LINE__})(g, b)(x, y);"), std::string::npos)
       << out;
@@ -399,5 +399,110 @@ TEST(Rewrite, InlinePtxTheSimulatorDoesNotRunIsACompileErrorNamingIt) {
     EXPECT_NE(third.find("static_assert(false, \"inline PTX: "), std::string::npos) << out;
     EXPECT_NE(third.find(c.says), std::string::npos) << third;
     EXPECT_EQ(lines(out), lines(c.source) + 1);
+  }
+}
+
+// The line of `out` (after its first #line) numbered `n`.
+static std::string line_of(const std::string& text, int n) {
+  const std::string out = text.substr(text.find("#line"));
+  size_t at = 0;
+  for (int k = 0; k < n; ++k) at = out.find('\n', at) + 1;
+  return out.substr(at, out.find('\n', at) - at);
+}
+
+TEST(Rewrite, LibraryInlinePtxTheSimulatorDoesNotRunStopsTheThreadThatReachesIt) {
+  const std::string src =
+      "__device__ void f(int n) {\n\n  asm volatile(\"bar.sync 1, %0;\" :: \"r\"(n));\n}\n";
+  auto r = rewrite(src, "/usr/include/cub/util_ptx.cuh", /*library=*/true);
+  ASSERT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.text.find("static_assert"), std::string::npos) << r.text;
+  EXPECT_NE(line_of(r.text, 3).find("::cudalab::ptx::not_run(\"`bar.sync 1, %0`"),
+            std::string::npos)
+      << r.text;
+  // In a program's own source the same is a compile error at its line.
+  auto own = rewrite(src, "t.cu");
+  EXPECT_NE(line_of(own.text, 3).find("static_assert(false"), std::string::npos) << own.text;
+}
+
+TEST(Rewrite, LibraryInputMacroIsAConstraintAndItsValue) {
+  // CUB's `_CUB_ASM_PTR_(ptr)` stands for "l"(ptr).
+  const std::string src =
+      "#define PTR_(p) \"l\"(p)\n"
+      "__device__ unsigned f(const unsigned* p) {\n"
+      "  unsigned v;\n"
+      "  asm volatile(\"ld.global.cg.u32 %0, [%1];\" : \"=r\"(v) : PTR_(p));\n"
+      "  return v;\n}\n";
+  auto lib = rewrite(src, "/usr/include/cub/thread/thread_load.cuh", true);
+  EXPECT_EQ(lib.inline_ptx, 1) << lib.text;
+  // A library's loads and stores are relaxed atomics (no race in the checks).
+  EXPECT_NE(line_of(lib.text, 4).find("::cudalab::ptx::atomic_load("), std::string::npos)
+      << lib.text;
+  auto own = rewrite(src, "t.cu");
+  EXPECT_EQ(own.inline_ptx, 0);
+  EXPECT_NE(line_of(own.text, 4).find("an operand list the simulator cannot read"),
+            std::string::npos)
+      << own.text;
+}
+
+TEST(Rewrite, InlinePtxFromAMacroParameterTakesItAsALoadOrStoreModifier) {
+  const std::string src =
+      "#define LOAD(mod, v, p) asm volatile(\"ld.\" #mod \".u32 %0, [%1];\" : \"=r\"(v) : "
+      "\"l\"(p))\n"
+      "#define ADD(type, v) asm(\"add.\" #type \" %0, %0, 1;\" : \"+r\"(v))\n"
+      "int y;\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.inline_ptx, 1) << r.text;
+  EXPECT_NE(line_of(r.text, 1).find("cudalab_ptx_a[0]"), std::string::npos) << r.text;
+  EXPECT_NE(line_of(r.text, 2).find("built from a macro's parameter"), std::string::npos) << r.text;
+}
+
+TEST(Rewrite, InlinePtxWithPreprocessorBranchesTranslatesEachBranch) {
+  const std::string src =
+      "__device__ unsigned f(unsigned x) {\n"
+      "  unsigned v;\n"
+      "  asm(\"{ .reg .pred p; setp.ne.u32 p, %1, 0;\"\n"
+      "#ifdef WIDE\n"
+      "      \"selp.u32 %0, 1, 2, p;\"\n"
+      "#else\n"
+      "      \"selp.u32 %0, 3, 4, p;\"\n"
+      "#endif\n"
+      "      \"}\" : \"=r\"(v) : \"r\"(x));\n"
+      "  return v;\n"
+      "}\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty());
+  EXPECT_EQ(r.inline_ptx, 1);
+  const std::string& out = r.text;
+  const size_t wide = out.find("#ifdef WIDE\n"), other = out.find("#else\n"),
+               end = out.find("#endif\n#line 9\n");
+  ASSERT_NE(wide, std::string::npos) << out;
+  ASSERT_NE(other, std::string::npos) << out;
+  ASSERT_NE(end, std::string::npos) << out;
+  EXPECT_NE(out.substr(wide, other - wide).find("1u"), std::string::npos) << out;
+  EXPECT_NE(out.substr(other, end - other).find("3u"), std::string::npos) << out;
+  EXPECT_EQ(out.find("asm("), std::string::npos) << out;
+  // What follows the statement keeps its line: `return v;` is line 10.
+  EXPECT_NE(out.find("#line 9\n;\n  return v;"), std::string::npos) << out;
+}
+
+TEST(Rewrite, InlinePtxExitEndsTheThread) {
+  auto r = rewrite("__device__ void f() {\n  asm volatile(\"exit;\");\n}\n", "t.cu");
+  EXPECT_EQ(r.inline_ptx, 1);
+  EXPECT_NE(line_of(r.text, 2).find("cudalab_exit_thread();"), std::string::npos) << r.text;
+}
+
+TEST(Rewrite, LaunchThroughASubscriptOrAMember) {
+  for (const char* launch : {"table[i % 2]<<<1, 32>>>(p);", "ops.fill<<<1, 32>>>(p);",
+                             "ops->kernels[1]<<<1, 32>>>(p);", "ns::table[0] <<<1, 32>>>(p);"}) {
+    auto r = rewrite(std::string("void f() {\n  ") + launch + "\n}\n", "t.cu");
+    ASSERT_TRUE(r.problems.empty()) << launch << ": " << r.problems[0].message;
+    EXPECT_EQ(r.launches, 1) << launch;
+    const std::string kernel(launch, std::string(launch).find("<<<"));
+    std::string name = kernel;
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    EXPECT_NE(r.text.find("{ " + name + "(cudalab_args_...); }"), std::string::npos)
+        << launch << "\n"
+        << r.text;
   }
 }

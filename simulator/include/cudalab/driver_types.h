@@ -52,6 +52,49 @@ enum cudaError {
   cudaErrorStreamCaptureWrongThread = 908,
   cudaErrorGraphExecUpdateFailure = 910,
   cudaErrorUnknown = 999,
+  // Never returned by the simulator; here because code names them (Thrust's
+  // error codes list them all). Several are deprecated in CUDA 12.
+  cudaErrorAddressOfConstant = 22,
+  cudaErrorTextureFetchFailed = 23,
+  cudaErrorTextureNotBound = 24,
+  cudaErrorSynchronizationError = 25,
+  cudaErrorMixedDeviceExecution = 28,
+  cudaErrorNotYetImplemented = 31,
+  cudaErrorMemoryValueTooLarge = 32,
+  cudaErrorInsufficientDriver = 35,
+  cudaErrorDuplicateVariableName = 43,
+  cudaErrorDuplicateTextureName = 44,
+  cudaErrorDuplicateSurfaceName = 45,
+  cudaErrorDevicesUnavailable = 46,
+  cudaErrorIncompatibleDriverContext = 49,
+  cudaErrorMissingConfiguration = 52,
+  cudaErrorPriorLaunchFailure = 53,
+  cudaErrorProfilerDisabled = 55,
+  cudaErrorLaunchMaxDepthExceeded = 65,
+  cudaErrorLaunchFileScopedTex = 66,
+  cudaErrorLaunchFileScopedSurf = 67,
+  cudaErrorSyncDepthExceeded = 68,
+  cudaErrorStartupFailure = 127,
+  cudaErrorInvalidKernelImage = 200,
+  cudaErrorMapBufferObjectFailed = 205,
+  cudaErrorUnmapBufferObjectFailed = 206,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorECCUncorrectable = 214,
+  cudaErrorUnsupportedLimit = 215,
+  cudaErrorDeviceAlreadyInUse = 216,
+  cudaErrorPeerAccessUnsupported = 217,
+  cudaErrorSharedObjectSymbolNotFound = 302,
+  cudaErrorSharedObjectInitFailed = 303,
+  cudaErrorOperatingSystem = 304,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
+  cudaErrorSetOnActiveProcess = 708,
+  cudaErrorTooManyPeers = 711,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
+  cudaErrorAlreadyMapped = 208,
+  cudaErrorNotPermitted = 800,
+  cudaErrorApiFailureBase = 10000,
 };
 using cudaError_t = cudaError;
 
@@ -68,6 +111,11 @@ struct CUevent_st;
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
 
+// The default stream's other names: the legacy one (which synchronizes
+// with every blocking stream) and each host thread's own. The simulator's
+// streams run everything in order, so both are the default stream.
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00

@@ -33,6 +33,9 @@
 #endif
 #define __device__
 #define __host__
+// CUDA's guard for these macros: headers that undefine them unless it is
+// set (Thrust's guarded_cuda_runtime_api.h) leave them alone.
+#define __HOST_DEFINES_H__
 #ifdef CUDALAB_MODULE
 // In a module (NVRTC, cudalab-cc -fatbin) the host writes a `static
 // __constant__` array only through cuModuleGetGlobal: kept as a variable,

@@ -53,6 +53,8 @@ cudaError_t cudaMemset(void* ptr, int value, size_t bytes);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream = nullptr);
 
 cudaError_t cudaDeviceSynchronize();
+// The device runtime's name for it in CUDA 11.6 to 11.8 (CUB still calls it).
+inline cudaError_t __cudaDeviceSynchronizeDeprecationAvoidance() { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();

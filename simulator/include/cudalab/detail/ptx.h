@@ -13,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "cudalab/detail/atomic.h"
 #include "cudalab/detail/math.h"
 #include "cudalab/detail/sync.h"
 
@@ -463,7 +464,27 @@ enum VideoOp { kVAbsdiff, kVAdd, kVSub, kVMin, kVMax };
 uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, bool sat,
                 int second);
 
+// Scalar video instructions on 32-bit operands (no byte or half selectors):
+// vadd, vsub, vabsdiff, vmin, vmax, vshl and vshr (the shift amount clamped
+// to 32 with `clamp`, else taken mod 32), then `second`: 0 none, 1 (.add) plus
+// c, 2 (.min) and 3 (.max) against c; `sat` saturates the result to the
+// destination's type. Signedness per operand (d, a, b) as the types say.
+enum VideoScalarOp { kVsAdd, kVsSub, kVsAbsdiff, kVsMin, kVsMax, kVsShl, kVsShr };
+uint32_t video1(VideoScalarOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, bool a_signed,
+                bool b_signed, bool sat, int second, bool clamp);
+
 // ---- memory -------------------------------------------------------------------------------
+// A library's loads and stores in PTX (CUB's cache-global ones, through
+// which blocks pass each other partial results): relaxed atomic accesses,
+// which the checks do not count as races, as the library means them.
+template <class T>
+T atomic_load(volatile T* p) {
+  return detail::atomic(const_cast<T*>(p)).load();
+}
+template <class T>
+void atomic_store(volatile T* p, T v) {
+  detail::atomic(const_cast<T*>(p)).exchange(v);
+}
 // A load or store of `bytes` (a vector's whole size) at an address that is
 // not a multiple of it stops the launch, as a GPU's misaligned-address error does.
 [[noreturn]] void misaligned(const char* instruction, uintptr_t address, unsigned bytes);
@@ -475,7 +496,34 @@ T* aligned(T* p, unsigned bytes, const char* instruction) {
 }
 
 // ---- warps ---------------------------------------------------------------------------------
-// shfl.sync's c operand packs the segment mask (bits 8-12) and the clamp
-// value (bits 0-4); CUDA's width w gives ((32 - w) << 8) | clamp.
-int shuffle_width(uint32_t c, bool up);
+// shfl.sync as the PTX ISA defines it, for every packing of its c operand
+// (the segment mask in bits 8-12, the clamp value in bits 0-4; CUDA's width
+// w gives ((32 - w) << 8) | clamp): the lane that mode (0 up, 1 down, 2
+// bfly, 3 idx) and b name for the calling lane, and whether it lies within
+// the segment's bounds; a lane outside them reads the caller's own value.
+struct ShuffleSource {
+  int lane;
+  bool in_range;
+};
+ShuffleSource shuffle_source(int mode, uint32_t b, uint32_t c);
+// Inlined, so that the warp meets at the asm statement's own address.
+__attribute__((always_inline)) inline uint32_t shuffle(int mode, uint32_t mask, uint32_t value,
+                                                       uint32_t b, uint32_t c,
+                                                       bool* in_range = nullptr) {
+  const ShuffleSource s = shuffle_source(mode, b, c);
+  if (in_range) *in_range = s.in_range;
+  return detail::shuffle(detail::WarpOp::kShflIdx, mask, value, s.lane, 32, CUDALAB_PC);
+}
+
+// ---- what the simulator does not run --------------------------------------------------------
+// In a library's header (CUB's), an instruction the simulator does not run
+// stops the kernel when a thread reaches it (in a program's own source it is
+// a compile error at its line instead).
+[[noreturn]] void not_run(const char* what);
 }  // namespace cudalab::ptx
+
+// PTX's `exit`: the calling thread ends where it is (block_fibers.cpp; the
+// block-loops pass makes a kernel's own calls of it a return).
+extern "C" [[noreturn]] void cudalab_exit_thread();
+
+namespace cudalab::ptx {}  // namespace cudalab::ptx

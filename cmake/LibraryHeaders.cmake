@@ -1,0 +1,43 @@
+# Builds the folder of Thrust's and CUB's headers that simulated programs
+# include (cmake -P, run by the build: simulator/CMakeLists.txt). Each header
+# that holds inline PTX, a `<<<` launch or dynamic shared memory is a copy
+# rewritten by `cudalab-rewrite --library` (CUB's warp shuffles, loads and
+# stores in PTX; Thrust's kernel launcher; CUB's merge sort kernels), and
+# cub/util_arch.cuh reads cudalab/detail/cub_config.h first; every other one
+# is a link to the original. (Thrust's launcher that CUB uses is
+# simulator/include-thrust's.)
+#
+#   -DREWRITE=cudalab-rewrite -DSOURCE=/usr/include -DDEST=folder -DSTAMP=file
+foreach(v REWRITE SOURCE DEST STAMP)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "LibraryHeaders.cmake needs -D${v}=...")
+  endif()
+endforeach()
+set(rewritten 0)
+foreach(lib thrust cub)
+  file(REMOVE_RECURSE ${DEST}/${lib})
+  if(NOT IS_DIRECTORY ${SOURCE}/${lib})
+    continue()
+  endif()
+  file(GLOB_RECURSE headers RELATIVE ${SOURCE}/${lib} ${SOURCE}/${lib}/*)
+  foreach(h IN LISTS headers)
+    get_filename_component(dir ${DEST}/${lib}/${h} DIRECTORY)
+    file(MAKE_DIRECTORY ${dir})
+    file(READ ${SOURCE}/${lib}/${h} text)
+    if(lib STREQUAL "cub" AND h STREQUAL "util_arch.cuh")
+      # CUB's host-or-device choice, made when the code runs (see the header).
+      file(WRITE ${DEST}/${lib}/${h}
+           "#include <cudalab/detail/cub_config.h>\n#include \"${SOURCE}/${lib}/${h}\"\n")
+    elseif(text MATCHES "(^|[^A-Za-z0-9_])asm([^A-Za-z0-9_]|$)|<<<|extern[ \t]+__shared__|__shared__[ \t]+extern")
+      execute_process(COMMAND ${REWRITE} --library ${SOURCE}/${lib}/${h} ${DEST}/${lib}/${h}
+                      RESULT_VARIABLE rc ERROR_VARIABLE err)
+      if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "cudalab-rewrite --library ${SOURCE}/${lib}/${h}: ${err}")
+      endif()
+      math(EXPR rewritten "${rewritten} + 1")
+    else()
+      file(CREATE_LINK ${SOURCE}/${lib}/${h} ${DEST}/${lib}/${h} SYMBOLIC)
+    endif()
+  endforeach()
+endforeach()
+file(WRITE ${STAMP} "${rewritten} headers rewritten\n")
