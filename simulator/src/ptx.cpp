@@ -99,6 +99,24 @@ uint32_t shf(uint32_t a, uint32_t b, uint32_t n, bool left, bool clamp) {
   return left ? uint32_t((both << n) >> 32) : uint32_t(both >> n);
 }
 
+namespace {
+// The arithmetic the video instructions share (not the shifts).
+int64_t video_arithmetic(VideoOp op, int64_t x, int64_t y) {
+  switch (op) {
+    case kVAbsdiff:
+      return x > y ? x - y : y - x;
+    case kVAdd:
+      return x + y;
+    case kVSub:
+      return x - y;
+    case kVMin:
+      return std::min(x, y);
+    default:
+      return std::max(x, y);
+  }
+}
+}  // namespace
+
 uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, bool sat,
                 int second) {
   auto lane = [&](uint32_t v, int i) {
@@ -108,25 +126,7 @@ uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, 
   uint32_t sum = c;  // .add wraps at 32 bits, as a register does
   uint32_t packed = 0;
   for (int i = 0; i < 4; ++i) {
-    const int32_t x = lane(a, i), y = lane(b, i);
-    int32_t r = 0;
-    switch (op) {
-      case kVAbsdiff:
-        r = x > y ? x - y : y - x;
-        break;
-      case kVAdd:
-        r = x + y;
-        break;
-      case kVSub:
-        r = x - y;
-        break;
-      case kVMin:
-        r = std::min(x, y);
-        break;
-      case kVMax:
-        r = std::max(x, y);
-        break;
-    }
+    int32_t r = int32_t(video_arithmetic(op, lane(a, i), lane(b, i)));
     if (second == 1) {
       sum += uint32_t(r);
       continue;
@@ -177,39 +177,21 @@ ShuffleSource shuffle_source(int mode, uint32_t b, uint32_t c) {
   return {in_range ? j : lane, in_range};
 }
 
-uint32_t video1(VideoScalarOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, bool a_signed,
+uint32_t video1(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, bool a_signed,
                 bool b_signed, bool sat, int second, bool clamp) {
-  const int64_t x = a_signed ? int64_t(int32_t(a)) : int64_t(a);
-  const int64_t y = b_signed ? int64_t(int32_t(b)) : int64_t(b);
   int64_t r = 0;
-  switch (op) {
-    case kVsAdd:
-      r = x + y;
-      break;
-    case kVsSub:
-      r = x - y;
-      break;
-    case kVsAbsdiff:
-      r = x > y ? x - y : y - x;
-      break;
-    case kVsMin:
-      r = std::min(x, y);
-      break;
-    case kVsMax:
-      r = std::max(x, y);
-      break;
-    case kVsShl:
-    case kVsShr: {
-      const uint32_t n = clamp ? std::min(uint32_t(b), 32u) : (uint32_t(b) & 31);
-      if (op == kVsShl)
-        r = n >= 32 ? 0 : int64_t(uint32_t(a) << n);
-      else if (a_signed)
-        r = int64_t(int32_t(a)) >> std::min(n, 31u);
-      else
-        r = n >= 32 ? 0 : int64_t(uint32_t(a) >> n);
-      if (op == kVsShl && d_signed) r = int32_t(uint32_t(r));
-      break;
-    }
+  if (op == kVShl || op == kVShr) {
+    const uint32_t n = clamp ? std::min(b, 32u) : (b & 31);
+    if (op == kVShl)
+      r = n >= 32 ? 0 : int64_t(a << n);
+    else if (a_signed)
+      r = int64_t(int32_t(a)) >> std::min(n, 31u);
+    else
+      r = n >= 32 ? 0 : int64_t(a >> n);
+    if (op == kVShl && d_signed) r = int32_t(uint32_t(r));
+  } else {
+    r = video_arithmetic(op, a_signed ? int64_t(int32_t(a)) : int64_t(a),
+                         b_signed ? int64_t(int32_t(b)) : int64_t(b));
   }
   const int64_t z = d_signed ? int64_t(int32_t(c)) : int64_t(c);
   if (second == 1) r += z;

@@ -849,8 +849,8 @@ class Translator {
     const int second = in.has("add") ? 1 : in.has("min") ? 2 : in.has("max") ? 3 : 0;
     want(in, second ? 4 : 3);
     static const std::map<std::string, std::string> kOp = {
-        {"vadd", "kVsAdd"}, {"vsub", "kVsSub"}, {"vabsdiff", "kVsAbsdiff"}, {"vmin", "kVsMin"},
-        {"vmax", "kVsMax"}, {"vshl", "kVsShl"}, {"vshr", "kVsShr"}};
+        {"vadd", "kVAdd"}, {"vsub", "kVSub"}, {"vabsdiff", "kVAbsdiff"}, {"vmin", "kVMin"},
+        {"vmax", "kVMax"}, {"vshl", "kVShl"}, {"vshr", "kVShr"}};
     const std::string c = second ? value(in.operands[3], "uint32_t") : "0u";
     return put(in.operands[0], "uint32_t",
                "::cudalab::ptx::video1(::cudalab::ptx::" + kOp.at(in.base) + ", " +

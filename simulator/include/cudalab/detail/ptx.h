@@ -455,22 +455,21 @@ bool compare(Compare c, T a, T b) {
   return false;
 }
 
-// ---- SIMD video instructions --------------------------------------------------------------
-// vabsdiff4, vadd4, vsub4, vmin4, vmax4 on the four bytes of a and b (signed
-// when `is_signed`). `second`: 0 the four results (saturated to a byte with
-// `sat`), 1 (.add) their sum plus c, 2 (.min) and 3 (.max) each byte's result
-// against c's byte.
-enum VideoOp { kVAbsdiff, kVAdd, kVSub, kVMin, kVMax };
+// ---- video instructions --------------------------------------------------------------------
+// The SIMD ones, vabsdiff4, vadd4, vsub4, vmin4, vmax4, on the four bytes of
+// a and b (signed when `is_signed`). `second`: 0 the four results (saturated
+// to a byte with `sat`), 1 (.add) their sum plus c, 2 (.min) and 3 (.max)
+// each byte's result against c's byte.
+enum VideoOp { kVAbsdiff, kVAdd, kVSub, kVMin, kVMax, kVShl, kVShr };
 uint32_t video4(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool is_signed, bool sat,
                 int second);
 
-// Scalar video instructions on 32-bit operands (no byte or half selectors):
-// vadd, vsub, vabsdiff, vmin, vmax, vshl and vshr (the shift amount clamped
-// to 32 with `clamp`, else taken mod 32), then `second`: 0 none, 1 (.add) plus
-// c, 2 (.min) and 3 (.max) against c; `sat` saturates the result to the
+// The scalar ones on 32-bit operands (no byte or half selectors): vadd, vsub,
+// vabsdiff, vmin, vmax, vshl and vshr (the shift amount clamped to 32 with
+// `clamp`, else taken mod 32), then `second`: 0 none, 1 (.add) plus c, 2
+// (.min) and 3 (.max) against c; `sat` saturates the result to the
 // destination's type. Signedness per operand (d, a, b) as the types say.
-enum VideoScalarOp { kVsAdd, kVsSub, kVsAbsdiff, kVsMin, kVsMax, kVsShl, kVsShr };
-uint32_t video1(VideoScalarOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, bool a_signed,
+uint32_t video1(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, bool a_signed,
                 bool b_signed, bool sat, int second, bool clamp);
 
 // ---- memory -------------------------------------------------------------------------------
