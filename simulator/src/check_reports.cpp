@@ -146,30 +146,32 @@ std::string race_advice(const Finding& f) {
          "split the work into two launches, or use atomics";
 }
 
-// Whether a finding belongs to Thrust's or CUB's own workings, which a GPU
-// runs as meant and the student's code has no part in:
-// - a race in global memory with both accesses there (or one there and the
-//   other's line unknown): blocks of CUB's algorithms pass each other
-//   partial results through volatile or cache-global accesses, which a GPU
-//   keeps coherent;
-// - a read of uninitialized shared memory there: CUB's merges read one
-//   element past a run and do not use it (compute-sanitizer's initcheck
-//   does not look at shared memory at all).
-// A race in shared memory there stays a finding (a TempStorage used again
-// without a __syncthreads()), as does an uninitialized read of global
-// memory (the student's input).
-bool library_workings(uint8_t tool, std::string_view space, const std::string& where,
-                      const std::string& other) {
-  auto library = [](const std::string& w) {
-    for (const char* dir : {"/thrust-include/", "/include/cub/", "/include/thrust/"})
-      if (w.find(dir) != std::string::npos) return true;
-    return false;
+// Whether a finding belongs to the workings of CUB's device-wide algorithms
+// (its agents, cub/agent/, which only CUB's own kernels run, on memory CUB
+// owns), which a GPU runs as meant and the student's code has no part in:
+// - a race in global memory between two blocks, both accesses there (or one
+//   there and the other's line unknown): the blocks pass each other partial
+//   results through volatile and cache-global accesses, which a GPU keeps
+//   coherent;
+// - a read of uninitialized shared memory there or in CUB's block merge
+//   sort: its merges read one element past a run and do not use it
+//   (compute-sanitizer does not look at shared memory for those).
+// What the block and warp collectives a student calls do stays a finding: a
+// TempStorage used again without a __syncthreads(), a BlockStore whose
+// blocks write over each other, an uninitialized array given to a BlockLoad.
+bool cub_workings(uint8_t tool, std::string_view space, const std::string& where,
+                  const std::string& other, bool other_block) {
+  // (Paths come as the compiler read them: cub/device/dispatch/../../agent/.)
+  auto agent = [](const std::string& w) {
+    return w.find("/cub/") != std::string::npos &&
+           (w.find("/agent/") != std::string::npos ||
+            w.find("/block_merge_sort.cuh:") != std::string::npos);
   };
   auto unknown = [](const std::string& w) { return w.empty() || w[0] == '('; };
-  if (tool == kInitcheck) return space == "__shared__" && library(where);
-  if (tool != kRacecheck || space != "__global__") return false;
-  return (library(where) || library(other)) && (library(where) || unknown(where)) &&
-         (library(other) || unknown(other));
+  if (tool == kInitcheck) return space == "__shared__" && agent(where);
+  if (tool != kRacecheck || space != "__global__" || !other_block) return false;
+  return (agent(where) || agent(other)) && (agent(where) || unknown(where)) &&
+         (agent(other) || unknown(other));
 }
 
 // The finding of an access, `count` times at lines `where` (and, for a race,
@@ -350,7 +352,10 @@ bool memcheck_report_launch(const Launch& l) {
   for (size_t i = 0; i < found.size(); ++i) {
     const auto& [key, d, count] = found[i];
     const std::string other = key.pc_other ? lines[2 * i + 1] : "";
-    if (library_workings(key.tool, d.space, lines[2 * i], other)) {
+    const bool other_block =
+        d.other_known && (d.other_block.x != d.block.x || d.other_block.y != d.block.y ||
+                          d.other_block.z != d.block.z);
+    if (cub_workings(key.tool, d.space, lines[2 * i], other, other_block)) {
       ++dropped;
       continue;
     }

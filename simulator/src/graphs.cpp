@@ -684,7 +684,7 @@ cudaError_t capture_refuses_stream_sync(cudaStream_t stream) {
 }
 
 cudaError_t capture_refuses_legacy(cudaStream_t stream) {
-  if (stream || g_capturing.load() == 0) return cudaSuccess;
+  if ((stream && stream != cudaStreamLegacy) || g_capturing.load() == 0) return cudaSuccess;
   std::lock_guard lock(g_mutex);
   cudaError_t result = cudaSuccess;
   for (auto& [s, sc] : g_captures) {

@@ -111,8 +111,9 @@ std::string one_line(const std::string& t) {
 
 // ---- PTX text ---------------------------------------------------------------------------
 
-// What stands for a macro's parameter made a string in an asm template.
-const char* const kMacroPart = "cudalab_macro_part";
+// A macro's parameter made a string in an asm template (`"ld." #mod ...`)
+// stands in the text as `#mod`.
+bool macro_part(const std::string& piece) { return !piece.empty() && piece[0] == '#'; }
 
 const std::set<std::string> kBareOpcodes = {"trap", "exit", "brkpt", "pmevent", "bra"};
 
@@ -169,6 +170,7 @@ struct Instruction {
   std::string base;                // "mad"
   std::vector<std::string> parts;  // "lo", "s32": the dotted pieces after the base
   std::vector<std::string> operands;
+  bool macro_modifier = false;  // a load's or store's modifier a macro's parameter spells
   std::vector<std::string> types() const {
     std::vector<std::string> t;
     for (const auto& p : parts)
@@ -293,11 +295,14 @@ class Translator {
         const std::string piece = op.substr(start, d - start);
         if (start == 0)
           in.base = piece;
-        else if (piece == kMacroPart && in.base != "ld" && in.base != "st")
-          throw Unsupported("`" + s +
-                            "`: its text is built from a macro's parameter, which the simulator "
-                            "takes only as a load's or store's cache or space modifier");
-        else if (!piece.empty() && piece != kMacroPart)
+        else if (macro_part(piece) && in.base != "ld" && in.base != "st")
+          throw Unsupported("`" + s + "`: its text is built from the macro parameter `" +
+                            piece.substr(1) +
+                            "`, which the simulator takes only as a load's or store's cache or "
+                            "space modifier");
+        else if (macro_part(piece))
+          in.macro_modifier = true;
+        else if (!piece.empty())
           in.parts.push_back(piece);
         start = d + 1;
       }
@@ -756,7 +761,20 @@ class Translator {
                                 "` takes a 32-bit shared-memory address; on the simulator shared "
                                 "memory has generic addresses: pass the pointer with \"l\"");
           }
-    const bool acquire = in.has("acquire"), release = in.has("release");
+    // A modifier a macro's parameter spells may be .acquire or .release (a
+    // program's own asm: fences on both sides) or .shared (refused through a
+    // 32-bit address, as below); a library's loads and stores are atomics.
+    const bool unknown = in.macro_modifier && !library_;
+    if (unknown)
+      for (const auto& o : in.operands)
+        if (o.front() == '[' && o.find("cudalab_ptx_") != std::string::npos) {
+          const size_t k = size_t(std::stoi(o.substr(o.find("cudalab_ptx_") + 12)));
+          if (operands_[k].constraint.find('r') != std::string::npos)
+            throw Unsupported("`" + in.text +
+                              "` names its space through a macro and takes a 32-bit address; "
+                              "pass the pointer with \"l\"");
+        }
+    const bool acquire = in.has("acquire") || unknown, release = in.has("release") || unknown;
     const bool load = in.base == "ld";
     const auto values = elements(load ? in.operands[0] : in.operands[1]);
     const std::string addr = address(load ? in.operands[1] : in.operands[0], "volatile " + ct);
@@ -1041,6 +1059,7 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
     std::string prefix, suffix;
     std::vector<std::pair<std::string, std::string>> branches;  // directive, text
     int group = 0;  // 0 before the group, 1 in it, 2 after it
+    bool has_else = false;
     bool literal_only = true;
     auto at_line_start = [&](size_t k) {
       size_t b = k;
@@ -1060,29 +1079,29 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
         if (e == std::string::npos || e > template_end) e = template_end;
         const std::string directive = trim(source.substr(k, e - k));
         size_t w = 1;
-        while (w < directive.size() && directive[w] == ' ') ++w;
-        const std::string word = directive.substr(w, directive.find_first_of(" (", w) - w);
+        while (w < directive.size() && (directive[w] == ' ' || directive[w] == '\t')) ++w;
+        const std::string word = directive.substr(w, directive.find_first_of(" \t(", w) - w);
         if ((word == "if" || word == "ifdef" || word == "ifndef") && group == 0) {
           group = 1;
           branches.push_back({directive, ""});
-        } else if ((word == "elif" || word == "else") && group == 1) {
+        } else if ((word == "elif" || word == "else") && group == 1 && !has_else) {
+          has_else = word == "else";
           branches.push_back({directive, ""});
         } else if (word == "endif" && group == 1) {
           group = 2;
-          if (branches.back().first.find("else") == std::string::npos ||
-              branches.back().first.find("elif") != std::string::npos)
-            branches.push_back({"#else", ""});
+          if (!has_else) branches.push_back({"#else", ""});  // what no branch names
         } else {
-          literal_only = false;
+          literal_only = false;  // a second group, nesting, #define, ...
         }
         k = e;
       } else if (source[k] == '#' && k + 1 < template_end && source[k + 1] != '#' &&
                  ident_char(source[skip_space(source, k + 1)])) {
         // A macro's parameter made a string (`"ld."#modifier".u32 ..."`): the
         // translation takes it as a load's or store's cache or space modifier.
-        append(kMacroPart);
         k = skip_space(source, k + 1);
+        const size_t name = k;
         while (k < template_end && ident_char(source[k])) ++k;
+        append("#" + source.substr(name, k - name));
       } else {
         literal_only = false;
         ++k;
@@ -1185,12 +1204,16 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
       out += line_breaks(source, i, close + 1);
     } else {
       // Each branch on lines of its own, then the numbering as it was.
+      // Each branch on lines of its own, numbered as the asm statement's
+      // first line; then the numbering as it was.
+      auto line_at = [&](size_t at) {
+        return std::to_string(std::count(source.begin(), source.begin() + long(at), '\n') + 1);
+      };
       out += "\n";
       for (const auto& [directive, text] : branches)
-        out += directive + "\n" + statement(prefix + text + suffix) + "\n";
-      out += "#endif\n#line " +
-             std::to_string(std::count(source.begin(), source.begin() + long(close), '\n') + 1) +
-             "\n";
+        out +=
+            directive + "\n#line " + line_at(i) + "\n" + statement(prefix + text + suffix) + "\n";
+      out += "#endif\n#line " + line_at(close) + "\n";
     }
     copied = close + 1;
     i = close;

@@ -81,6 +81,22 @@ size_t skip_space_back(const std::string& s, const std::vector<bool>& code, size
 // Start of the kernel expression that ends just before `end` (exclusive):
 // a name, qualified names, template arguments, or a parenthesized expression.
 // Returns std::string::npos when there is none.
+// Whether a kernel expression is a name (`k`, `ns::k<T, (N > 2)>`): no
+// subscript, member, call or parentheses outside its template arguments.
+bool names_a_kernel(const std::string& k) {
+  int depth = 0;
+  for (size_t i = 0; i < k.size(); ++i) {
+    const char c = k[i];
+    const bool arrow = c == '-' && i + 1 < k.size() && k[i + 1] == '>';
+    if (depth == 0 && (c == '(' || c == '[' || c == '.' || arrow)) return false;
+    if (c == '<' || c == '(' || c == '[')
+      ++depth;
+    else if ((c == '>' && !(i > 0 && k[i - 1] == '-')) || c == ')' || c == ']')
+      depth = depth > 0 ? depth - 1 : 0;
+  }
+  return true;
+}
+
 size_t kernel_start(const std::string& s, const std::vector<bool>& code, size_t end) {
   size_t pos = skip_space_back(s, code, end);
   bool any = false;
@@ -626,21 +642,27 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
       // Keep the newlines of the kernel expression and the gap before <<<.
       const std::string kernel_one_line = one_line(kernel);
       const auto zeros = zero_arguments(source, code, close_end);
+      // A kernel named (`k`, `ns::k<T, 4>`) is called by its name, so that
+      // overloads and templates resolve as nvcc resolves them (a name that is
+      // a local function pointer is copied into the launch); any other
+      // kernel expression (`table[i]`, `ops.k`, `(p)`) is evaluated once, on
+      // the host, and its value copied. Either way the threads read the
+      // launch's copy, not the host's variable.
+      const bool named = names_a_kernel(kernel_one_line);
+      const std::string callee = named ? kernel_one_line : "cudalab_kernel_";
+      const std::string capture = named ? "[=]" : "[cudalab_kernel_ = (" + kernel_one_line + ")]";
       // The kernel called with the arguments; with an argument written 0 or
       // NULL (a LiteralZero), through call_kernel, which passes it as the
       // int 0 where that calls the kernel and else as a null pointer.
       const std::string call =
           zeros.empty()
-              ? kernel_one_line + "(cudalab_args_...); }"
+              ? callee + "(cudalab_args_...); }"
               : "::cudalab::detail::call_kernel([&](auto&&... cudalab_zero_args_) -> decltype(" +
-                    kernel_one_line + "(cudalab_zero_args_...)) { " + kernel_one_line +
+                    callee + "(cudalab_zero_args_...)) { " + callee +
                     "(cudalab_zero_args_...); }, cudalab_args_...); }";
       // KernelPointer gives the kernel as a pointer of the arguments' exact
-      // types when it has them (launch.h passes arguments the CUDA way). The
-      // call copies what the kernel expression names (a function pointer in
-      // a variable): the threads read the copy in the launch's memory, not
-      // the host's variable.
-      out += "::cudalab::detail::make_launcher([=](auto&&... cudalab_args_) { " + call +
+      // types when it has them (launch.h passes arguments the CUDA way).
+      out += "::cudalab::detail::make_launcher(" + capture + "(auto&&... cudalab_args_) { " + call +
              ", ::cudalab::detail::KernelPointer{[&](auto cudalab_type_) -> "
              "decltype(static_cast<decltype(cudalab_type_)>(&" +
              kernel_one_line + ")) { return static_cast<decltype(cudalab_type_)>(&" +

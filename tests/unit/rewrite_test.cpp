@@ -454,7 +454,10 @@ TEST(Rewrite, InlinePtxFromAMacroParameterTakesItAsALoadOrStoreModifier) {
   ASSERT_TRUE(r.problems.empty());
   EXPECT_EQ(r.inline_ptx, 1) << r.text;
   EXPECT_NE(line_of(r.text, 1).find("cudalab_ptx_a[0]"), std::string::npos) << r.text;
-  EXPECT_NE(line_of(r.text, 2).find("built from a macro's parameter"), std::string::npos) << r.text;
+  // It might name .acquire or .release: fences on both sides.
+  EXPECT_NE(line_of(r.text, 1).find("__threadfence(); "), std::string::npos) << r.text;
+  EXPECT_NE(line_of(r.text, 2).find("built from the macro parameter `type`"), std::string::npos)
+      << r.text;
 }
 
 TEST(Rewrite, InlinePtxWithPreprocessorBranchesTranslatesEachBranch) {
@@ -479,6 +482,7 @@ TEST(Rewrite, InlinePtxWithPreprocessorBranchesTranslatesEachBranch) {
   ASSERT_NE(wide, std::string::npos) << out;
   ASSERT_NE(other, std::string::npos) << out;
   ASSERT_NE(end, std::string::npos) << out;
+  EXPECT_NE(out.substr(wide, other - wide).find("#line 3\ndo {"), std::string::npos) << out;
   EXPECT_NE(out.substr(wide, other - wide).find("1u"), std::string::npos) << out;
   EXPECT_NE(out.substr(other, end - other).find("3u"), std::string::npos) << out;
   EXPECT_EQ(out.find("asm("), std::string::npos) << out;
@@ -493,15 +497,33 @@ TEST(Rewrite, InlinePtxExitEndsTheThread) {
 }
 
 TEST(Rewrite, LaunchThroughASubscriptOrAMember) {
-  for (const char* launch : {"table[i % 2]<<<1, 32>>>(p);", "ops.fill<<<1, 32>>>(p);",
-                             "ops->kernels[1]<<<1, 32>>>(p);", "ns::table[0] <<<1, 32>>>(p);"}) {
+  for (const char* launch :
+       {"table[i % 2]<<<1, 32>>>(p);", "ops.fill<<<1, 32>>>(p);", "ops->kernels[1]<<<1, 32>>>(p);",
+        "ns::table[0] <<<1, 32>>>(p);", "(pick(2))<<<1, 32>>>(p);"}) {
     auto r = rewrite(std::string("void f() {\n  ") + launch + "\n}\n", "t.cu");
     ASSERT_TRUE(r.problems.empty()) << launch << ": " << r.problems[0].message;
     EXPECT_EQ(r.launches, 1) << launch;
+    // Evaluated once on the host; the threads call the launch's copy.
     const std::string kernel(launch, std::string(launch).find("<<<"));
     std::string name = kernel;
     while (!name.empty() && name.back() == ' ') name.pop_back();
-    EXPECT_NE(r.text.find("{ " + name + "(cudalab_args_...); }"), std::string::npos)
+    EXPECT_NE(r.text.find("make_launcher([cudalab_kernel_ = (" + name +
+                          ")](auto&&... cudalab_args_) { cudalab_kernel_(cudalab_args_...); }"),
+              std::string::npos)
+        << launch << "\n"
+        << r.text;
+  }
+}
+
+TEST(Rewrite, AKernelNamedIsCalledByItsName) {
+  for (const char* launch :
+       {"k<<<1, 32>>>(p);", "ns::k<float, 4><<<1, 32>>>(p);", "k<decltype(a.b)><<<1, 32>>>(p);"}) {
+    auto r = rewrite(std::string("void f() {\n  ") + launch + "\n}\n", "t.cu");
+    ASSERT_TRUE(r.problems.empty()) << launch;
+    const std::string name(launch, std::string(launch).find("<<<"));
+    EXPECT_NE(r.text.find("make_launcher([=](auto&&... cudalab_args_) { " + name +
+                          "(cudalab_args_...); }"),
+              std::string::npos)
         << launch << "\n"
         << r.text;
   }

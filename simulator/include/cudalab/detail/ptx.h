@@ -474,8 +474,9 @@ uint32_t video1(VideoOp op, uint32_t a, uint32_t b, uint32_t c, bool d_signed, b
 
 // ---- memory -------------------------------------------------------------------------------
 // A library's loads and stores in PTX (CUB's cache-global ones, through
-// which blocks pass each other partial results): relaxed atomic accesses,
-// which the checks do not count as races, as the library means them.
+// which blocks pass each other partial results): atomic accesses (at least
+// as strong as the relaxed ones the library means), which the checks do not
+// count as races.
 template <class T>
 T atomic_load(volatile T* p) {
   return detail::atomic(const_cast<T*>(p)).load();

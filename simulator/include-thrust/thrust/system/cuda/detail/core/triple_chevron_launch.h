@@ -2,9 +2,9 @@
 // the simulator; CUB's device-wide algorithms (cub::DeviceReduce, ...)
 // launch their kernels with it. Thrust's own header launches from the
 // device whenever __CUDA_ARCH__ is set, which the simulator's single compile
-// always sets; this one launches as `k<<<grid, block, shared_mem,
-// stream>>>(args...)` does where it is called (from a kernel thread, a child
-// grid, as the simulator runs those).
+// always sets; this one launches from the host as `k<<<grid, block,
+// shared_mem, stream>>>(args...)` does. (A CUB algorithm called inside a
+// kernel, which CUDA 12 no longer allows either, stops the launch.)
 #pragma once
 
 #include <cuda_runtime.h>
