@@ -748,32 +748,35 @@ class Translator {
                    value(in.operands[1], ct) + ")");
   }
 
+  // Whether an address operand (`[%1]`) is an "r" (32-bit) operand.
+  bool takes_32_bit_address(const Instruction& in) const {
+    for (const auto& o : in.operands)
+      if (o.front() == '[' && o.find("cudalab_ptx_") != std::string::npos) {
+        const size_t k = size_t(std::stoi(o.substr(o.find("cudalab_ptx_") + 12)));
+        if (operands_[k].constraint.find('r') != std::string::npos) return true;
+      }
+    return false;
+  }
+
   std::string memory(const Instruction& in) {
     want(in, 2);
     const std::string t = type_of(in), ct = kTypes.at(t);
-    for (const auto& p : in.parts)
-      if (p == "shared" || p.compare(0, 6, "shared") == 0)
-        for (const auto& o : in.operands)
-          if (o.find("cudalab_ptx_") != std::string::npos) {
-            const size_t k = size_t(std::stoi(o.substr(o.find("cudalab_ptx_") + 12)));
-            if (o.front() == '[' && operands_[k].constraint.find('r') != std::string::npos)
-              throw Unsupported("`" + in.text +
-                                "` takes a 32-bit shared-memory address; on the simulator shared "
-                                "memory has generic addresses: pass the pointer with \"l\"");
-          }
-    // A modifier a macro's parameter spells may be .acquire or .release (a
-    // program's own asm: fences on both sides) or .shared (refused through a
-    // 32-bit address, as below); a library's loads and stores are atomics.
+    // Shared memory has generic addresses on the simulator: a 32-bit address
+    // (an "r" operand in brackets) is refused where the space is .shared, or
+    // where a macro's parameter spells it and may say .shared. Such a
+    // parameter may also say .acquire or .release: fences on both sides in a
+    // program's own asm (a library's loads and stores are atomics).
+    const bool shared = std::any_of(in.parts.begin(), in.parts.end(), [](const std::string& p) {
+      return p.compare(0, 6, "shared") == 0;
+    });
     const bool unknown = in.macro_modifier && !library_;
-    if (unknown)
-      for (const auto& o : in.operands)
-        if (o.front() == '[' && o.find("cudalab_ptx_") != std::string::npos) {
-          const size_t k = size_t(std::stoi(o.substr(o.find("cudalab_ptx_") + 12)));
-          if (operands_[k].constraint.find('r') != std::string::npos)
-            throw Unsupported("`" + in.text +
-                              "` names its space through a macro and takes a 32-bit address; "
-                              "pass the pointer with \"l\"");
-        }
+    if ((shared || unknown) && takes_32_bit_address(in))
+      throw Unsupported("`" + in.text + "` takes a 32-bit " +
+                        (shared ? "shared-memory address"
+                                : "address and names its space "
+                                  "through a macro") +
+                        "; on the simulator shared memory has generic addresses: pass the "
+                        "pointer with \"l\"");
     const bool acquire = in.has("acquire") || unknown, release = in.has("release") || unknown;
     const bool load = in.base == "ld";
     const auto values = elements(load ? in.operands[0] : in.operands[1]);
