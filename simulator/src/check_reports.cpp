@@ -108,10 +108,14 @@ void print_summary() {
 // kernel and line are filled in then).
 std::map<std::pair<uintptr_t, std::string>, Finding> g_barrier_findings;
 
+// racecheck: whether both accesses of a race are known to be one block's.
+bool one_block(bool other_known, const uint3& block, const uint3& other) {
+  return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
+}
+
 // racecheck: what to change so that the two accesses no longer race.
 std::string race_advice(const Finding& f) {
-  const bool same_block = f.other_known && f.other_block.x == f.block.x &&
-                          f.other_block.y == f.block.y && f.other_block.z == f.block.z;
+  const bool same_block = one_block(f.other_known, f.block, f.other_block);
   // The later access on an earlier line of the same file: the two are in
   // different iterations of a loop (the next one's write, say, while
   // another thread still reads this one's), and a barrier between the two
@@ -352,9 +356,7 @@ bool memcheck_report_launch(const Launch& l) {
   for (size_t i = 0; i < found.size(); ++i) {
     const auto& [key, d, count] = found[i];
     const std::string other = key.pc_other ? lines[2 * i + 1] : "";
-    const bool other_block =
-        d.other_known && (d.other_block.x != d.block.x || d.other_block.y != d.block.y ||
-                          d.other_block.z != d.block.z);
+    const bool other_block = d.other_known && !one_block(true, d.block, d.other_block);
     if (cub_workings(key.tool, d.space, lines[2 * i], other, other_block)) {
       ++dropped;
       continue;
