@@ -37,3 +37,30 @@ inline int matmul_wrong(const std::vector<float>& a, const std::vector<float>& b
 inline void fill_block_sum_input(std::vector<float>& in) {
   for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 2);
 }
+
+// Shortest paths by relaxation (Floyd-Warshall's step k, as HeCBench's
+// floydwarshall writes it): a 1024-node graph whose edge i -> j costs
+// 1 + (i * 7 + j * 13) % 97, and 0 on the diagonal; integers, so that any
+// order gives the same result.
+inline void fill_relax_input(std::vector<int>& d, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) d[size_t(i) * n + j] = i == j ? 0 : 1 + (i * 7 + j * 13) % 97;
+}
+// The rows of `got` that differ from the distances after steps
+// k = 0 .. steps - 1, among rows 0 .. steps - 1 (which every step reads)
+// and every 37th row: the CPU's check stays small beside the work timed.
+inline int relax_wrong(std::vector<int> d, const std::vector<int>& got, int n, int steps) {
+  std::vector<int> rows;
+  for (int i = 0; i < n; ++i)
+    if (i < steps || i % 37 == 0) rows.push_back(i);
+  for (int k = 0; k < steps; ++k)
+    for (int i : rows)
+      for (int j = 0; j < n; ++j) {
+        const int via = d[size_t(i) * n + k] + d[size_t(k) * n + j];
+        if (via < d[size_t(i) * n + j]) d[size_t(i) * n + j] = via;
+      }
+  int wrong = 0;
+  for (int i : rows)
+    for (int j = 0; j < n; ++j) wrong += got[size_t(i) * n + j] != d[size_t(i) * n + j];
+  return wrong;
+}

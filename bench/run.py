@@ -166,6 +166,16 @@ def peers(args, tmp, build):
           f"{t['loop']:.3f} s (the simulator {t['sim'] / t['loop']:.1f}x its time; no target)",
           flush=True)
 
+    t = side_by_side({
+        "sim": ([build("relax_1m")], env),
+        "one_by_one": ([os.path.join(tmp, "relax_1m")], fibers),
+        "loop": ([native(os.path.join(peers_dir, "relax_1m_loop.cpp"), "rx_loop")], env),
+    }, args.repeat)
+    print(f"  64 Floyd-Warshall steps on 1024 nodes, a thread an element (no barrier): simulator "
+          f"{t['sim']:.3f} s (threads started one by one: {t['one_by_one']:.3f} s, "
+          f"{t['one_by_one'] / t['sim']:.2f}x slower), plain loop {t['loop']:.3f} s (the "
+          f"simulator {t['sim'] / t['loop']:.1f}x its time; no target)", flush=True)
+
     compat = os.path.join(HERE, "..", "tests", "compat")
     for flag, option, env_name, runner, names in (
             (args.samples, "--samples", "CUDALAB_SAMPLES", "run-cuda-samples", SLOW_SAMPLES),

@@ -148,17 +148,18 @@ class Eligibility {
   std::map<Function*, bool> known_;
 };
 
-// How the loops can run a kernel: not at all, as phases between its own
-// __syncthreads() calls, or with the runtime picking the next thread (it
-// also calls warp operations or barrier votes itself). Either way it waits
-// at nothing else and keeps its locals in fixed-size stack slots.
-enum class Mode { kNone, kPhases, kScheduled };
+// How the loops can run a kernel: not at all, as one loop over the block's
+// threads (it waits at nothing), as phases between its own __syncthreads()
+// calls, or with the runtime picking the next thread (it also calls warp
+// operations or barrier votes itself). Either way it waits at nothing else
+// and keeps its locals in fixed-size stack slots.
+enum class Mode { kNone, kLoop, kPhases, kScheduled };
 
 Mode mode_of(Function& f, Eligibility& e) {
   if (f.isDeclaration() || f.hasFnAttribute(Attribute::OptimizeNone) || f.isVarArg() ||
       !f.getReturnType()->isVoidTy())
     return Mode::kNone;
-  Mode mode = Mode::kNone;
+  Mode mode = Mode::kLoop;
   for (Instruction& i : instructions(f)) {
     if (auto* a = dyn_cast<AllocaInst>(&i))
       if (!a->isStaticAlloca()) return Mode::kNone;
@@ -166,7 +167,7 @@ Mode mode_of(Function& f, Eligibility& e) {
       if (Function* callee = call->getCalledFunction())
         if (callee->getIntrinsicID() == Intrinsic::stacksave) return Mode::kNone;
     const Wait w = wait_of(i);
-    if (w == Wait::kBarrier && mode == Mode::kNone) mode = Mode::kPhases;
+    if (w == Wait::kBarrier && mode == Mode::kLoop) mode = Mode::kPhases;
     if (w != Wait::kNone && w != Wait::kBarrier) mode = Mode::kScheduled;
     if (e.calls_waiting(i, /*waits_allowed=*/true)) return Mode::kNone;
   }
@@ -205,10 +206,11 @@ Runtime runtime_of(Module& m) {
 }
 
 // A copy of `kernel` to become its block body, with the places where a
-// thread waits (`waits`, in order) and returns. Variable locations and
-// lifetimes describe one thread's stack, which the frames replace: dropped.
+// thread waits (`waits`, in order) and returns. With `frames`, variable
+// locations and lifetimes describe one thread's stack, which the frames
+// replace: dropped.
 Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
-                          std::vector<Instruction*>& returns) {
+                          std::vector<Instruction*>& returns, bool frames = true) {
   ValueToValueMapTy map;
   Function* g = CloneFunction(&kernel, map);
   g->setName(kernel.getName() + ".cudalab_block_loops");
@@ -217,7 +219,7 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
   g->addFnAttr(Attribute::NoInline);
   std::vector<Instruction*> dropped, exits;
   for (Instruction& i : instructions(*g)) {
-    if (isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd())
+    if (frames && (isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd()))
       dropped.push_back(&i);
     else if (wait_of(i) != Wait::kNone)
       waits.push_back(&i);
@@ -307,6 +309,55 @@ void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
   const uint64_t stride = alignTo(size, align);
   offset->setOperand(1, ConstantInt::get(i64, stride));
   frames->setArgOperand(0, ConstantInt::get(i64, stride));
+}
+
+// Builds the body of `kernel`, which waits at nothing, as one loop over the
+// block's threads, each from the kernel's start to its return; returns it.
+// Its locals stay on the stack (the next thread reuses them): no frames.
+Function* build_thread_loop(Function& kernel, const Runtime& rt) {
+  std::vector<Instruction*> waits, returns;
+  Function* g = clone_for_block(kernel, waits, returns, /*frames=*/false);
+  LLVMContext& c = g->getContext();
+  Type* i32 = Type::getInt32Ty(c);
+  Type* i64 = Type::getInt64Ty(c);
+  const DebugLoc where = function_line(*g);
+
+  BasicBlock* start = &g->getEntryBlock();
+  BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
+  BasicBlock* enter = BasicBlock::Create(c, "enter", g, start);
+  BasicBlock* next = BasicBlock::Create(c, "next", g);
+  BasicBlock* done = BasicBlock::Create(c, "done", g);
+  // The kernel's locals, made once in the new entry (in a block the loop
+  // returns to, each thread would grow the stack).
+  IRBuilder<> b(setup);
+  b.SetCurrentDebugLocation(where);
+  std::vector<AllocaInst*> locals;
+  for (Instruction& i : *start)
+    if (auto* a = dyn_cast<AllocaInst>(&i)) locals.push_back(a);
+  AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
+  AllocaInst* tid_slot = b.CreateAlloca(i32, nullptr, "tid.slot");
+  for (AllocaInst* a : locals) a->moveBefore(threads_slot);
+  b.CreateCall(rt.frame, {ConstantInt::get(cast<IntegerType>(i64), 0), threads_slot});
+  Value* threads = b.CreateLoad(i32, threads_slot, "threads");
+  b.CreateStore(ConstantInt::get(i32, 0), tid_slot);
+  b.CreateBr(enter);
+  // enter: thread `tid` starts the kernel.
+  b.SetInsertPoint(enter);
+  b.CreateCall(rt.enter, {b.CreateLoad(i32, tid_slot, "tid")});
+  b.CreateBr(start);
+  // A return ends the thread: the next starts, or the block is done.
+  for (Instruction* ret : returns) {
+    IRBuilder<> y(ret);
+    y.CreateBr(next);
+    ret->eraseFromParent();
+  }
+  b.SetInsertPoint(next);
+  Value* following = b.CreateAdd(b.CreateLoad(i32, tid_slot), ConstantInt::get(i32, 1));
+  b.CreateStore(following, tid_slot);
+  b.CreateCondBr(b.CreateICmpULT(following, threads), enter, done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+  return g;
 }
 
 // Builds `kernel`'s body as phases between its barriers, each a loop over
@@ -577,8 +628,9 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
     FunctionAnalysisManager& fam =
         mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
     for (auto [f, mode] : todo) {
-      Function* body =
-          mode == Mode::kPhases ? build_block_body(*f, rt) : build_scheduled_body(*f, rt);
+      Function* body = mode == Mode::kLoop     ? build_thread_loop(*f, rt)
+                       : mode == Mode::kPhases ? build_block_body(*f, rt)
+                                               : build_scheduled_body(*f, rt);
       if (verifyFunction(*body)) {
         // A shape this pass does not handle: the kernel keeps its fibers.
         body->eraseFromParent();

@@ -92,6 +92,7 @@ class BlockRun {
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
   void thread_exited(SimThread& t);
+  void finish_block_loops();  // the kernel's block body has returned
   void release_barrier();
   bool warp_op_complete(const WarpState& w, const PendingWarpOp& p) const;
   void complete_warp_op(WarpState& w, size_t index);
@@ -122,6 +123,10 @@ class BlockRun {
   bool block_loops_offered_ = false;  // to the thread starting the block now
   bool block_loops_taken_ = false;
   sigjmp_buf* block_loops_jump_ = nullptr;
+  bool block_loops_scheduled_ = false;  // the runtime picks the next thread
+  // The last block ran as unscheduled loops, which leave every thread's
+  // state as run() sets it: no need to reset it.
+  bool threads_clean_ = false;
   std::vector<unsigned char> frames_;
   // Scheduled loops: where each thread's frame is; at offset 8 in it the
   // result of the wait it goes on from.

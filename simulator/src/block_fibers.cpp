@@ -84,11 +84,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     if (b->block_loops_taken_) {
       // The kernel ran every thread of the block (take_block_loops).
       b->block_loops_taken_ = false;
-      b->next_thread_ = b->thread_count_;
-      for (SimThread& each : b->threads_)
-        if (!each.exited) each.started = true, b->thread_exited(each);
-      b->ready_.clear();  // (after a deadlock: none of them will run)
-      b->ready_head_ = 0;
+      b->finish_block_loops();
       break;
     }
     b->thread_exited(*tl_thread);  // the same thread, maybe resumed several times
@@ -103,6 +99,7 @@ void BlockRun::run(uint32_t linear) {
   tl_block = &context_;
   blockIdx = context_.index;
   context_.fenced = false;
+  context_.loops_jump = nullptr;  // (a fault may have left the last block's loops)
   if (checking_) shadow_block_start(context_, thread_count_);
   if (trace_) trace_block_start(context_);
   next_thread_ = exited_ = 0;
@@ -114,12 +111,15 @@ void BlockRun::run(uint32_t linear) {
   barrier_sum_ = barrier_or_ = 0;
   barrier_and_ = 1;
   schedule_block(linear);
-  for (auto& t : threads_) {
-    t.started = false;
-    t.global_accesses = 0;
-    t.exited = false;
-    t.wait = SimThread::Wait::kNone;
+  if (!threads_clean_) {
+    for (auto& t : threads_) {
+      t.started = false;
+      t.global_accesses = 0;
+      t.exited = false;
+      t.wait = SimThread::Wait::kNone;
+    }
   }
+  threads_clean_ = false;
   for (auto& w : warps_) {
     w.exited = 0;
     w.pending.clear();
@@ -187,6 +187,27 @@ void BlockRun::thread_exited(SimThread& t) {
 
 // ---- block loops -----------------------------------------------------------------------
 
+void BlockRun::finish_block_loops() {
+  // Every thread has returned (or, after a deadlock or a fault, never will
+  // run again): the block is over, and nothing waits any more. Counted here
+  // at once, not by thread_exited() one by one: a loop over threads that
+  // wait at nothing spent a fifth of its time there (run() resets each
+  // thread's state for the next block). The plain build, which alone has
+  // loops, counts no accesses: every thread is idle.
+  next_thread_ = exited_ = idle_ = thread_count_;
+  context_.loops_jump = nullptr;
+  if (!block_loops_scheduled_) {
+    // Only the first thread's state changed (its runner started it): the
+    // next block need not reset every thread's.
+    threads_.front().started = false;
+    threads_clean_ = true;
+  }
+  for (WarpState& w : warps_) w.exited = w.existing, w.pending.clear();
+  at_barrier_.clear();
+  ready_.clear();
+  ready_head_ = 0;
+}
+
 bool BlockRun::take_block_loops() {
   if (!block_loops_offered_) return false;
   block_loops_offered_ = false;
@@ -202,11 +223,16 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool schedu
   auto at = reinterpret_cast<uintptr_t>(frames_.data());
   auto* aligned = reinterpret_cast<unsigned char*>((at + kAlign - 1) & ~uintptr_t(kAlign - 1));
   std::memset(aligned, 0, bytes);  // every thread at the kernel's start
-  for (SimThread& t : threads_) {
-    t.started = !scheduled;            // scheduled: started as the fibers start them
-    t.fault_jump = block_loops_jump_;  // a fault ends the launch, as on a fiber
+  // A fault ends the launch, as on a fiber: every thread leaves to the runner
+  // that runs them all.
+  context_.loops_jump = block_loops_jump_;
+  if (scheduled) {
+    // Started as the fibers start them: the runner had started the first;
+    // it starts afresh.
+    for (SimThread& t : threads_) t.started = false;
+    next_thread_ = 0;
   }
-  if (scheduled) next_thread_ = 0;  // the runner had started the first: it starts afresh
+  block_loops_scheduled_ = scheduled;
   block_loops_exited_ = false;
   frames_base_ = aligned;
   frames_stride_ = stride;

@@ -40,7 +40,7 @@ void note_callers(FaultInfo& f) {
 void on_fault(int sig, siginfo_t* info, void* ucontext) {
   SimThread* t = tl_thread;
   BlockContext* b = tl_block;
-  if (!t || !b || !t->fault_jump) {
+  if (!t || !b || !fault_jump_of(*t, *b)) {
     // Not in a kernel: the program's own crash. Say where, at the first line
     // of the program's own (not the C library's), once; then put the old
     // handler back and let the instruction fault again.
@@ -102,7 +102,7 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
     note_callers(f);
   }
   l->aborted.store(true);
-  siglongjmp(*t->fault_jump, 1);
+  siglongjmp(*fault_jump_of(*t, *b), 1);
 }
 
 }  // namespace
@@ -124,7 +124,7 @@ void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
     note_callers(f);  // the access may be in a header's code the student called
   }
   l->aborted.store(true);
-  siglongjmp(*t->fault_jump, 1);
+  siglongjmp(*fault_jump_of(*t, *b), 1);
 }
 
 // CUDALAB_TIMEOUT: the watchdog interrupts the threads of a launch that runs
@@ -132,7 +132,7 @@ void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
 void on_timeout_signal(int, siginfo_t*, void* ucontext) {
   SimThread* t = tl_thread;
   BlockContext* b = tl_block;
-  if (!t || !b || !t->fault_jump || !b->launch->timed_out.load()) return;
+  if (!t || !b || !fault_jump_of(*t, *b) || !b->launch->timed_out.load()) return;
   Launch* l = b->launch;
   bool expected = false;
   if (l->timeout_located.compare_exchange_strong(expected, true)) {
@@ -146,7 +146,7 @@ void on_timeout_signal(int, siginfo_t*, void* ucontext) {
     l->timeout_at.thread = t->index;
     note_callers(l->timeout_at);
   }
-  siglongjmp(*t->fault_jump, 1);
+  siglongjmp(*fault_jump_of(*t, *b), 1);
 }
 
 void install_fault_handlers() {
@@ -182,7 +182,7 @@ void stop_launch_from_thread(cudaError_t error, const std::string& report) {
     l->stop_error = error;
   }
   l->aborted.store(true);
-  siglongjmp(*tl_thread->fault_jump, 1);
+  siglongjmp(*fault_jump_of(*tl_thread, *tl_block), 1);
 }
 
 void stop_thread(cudaError_t error, const std::string& what) {

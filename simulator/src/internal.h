@@ -244,7 +244,15 @@ struct BlockContext {
   uint32_t linear = 0;
   uintptr_t stack_low = 0, stack_high = 0;  // of the fiber running now
   struct BlockTrace* trace = nullptr;       // CUDALAB_TRACE: what this block records
+  // While the block runs as loops (block_fibers.cpp): the jump buffer of the
+  // one runner that runs every thread, where any of them leaves to.
+  sigjmp_buf* loops_jump = nullptr;
 };
+
+// Where thread `t` of block `b` leaves to when it faults or is stopped.
+inline sigjmp_buf* fault_jump_of(const SimThread& t, const BlockContext& b) {
+  return b.loops_jump ? b.loops_jump : t.fault_jump;
+}
 
 // constinit: read straight from TLS, without a wrapper call at each use.
 extern constinit thread_local SimThread* tl_thread;
