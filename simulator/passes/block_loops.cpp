@@ -199,7 +199,7 @@ Runtime runtime_of(Module& m) {
   r.warp_op =
       m.getOrInsertFunction("cudalab_block_loops_warp_op", arrival, i32, i32, i64, i32, i32, i8p);
   r.active_mask = m.getOrInsertFunction("cudalab_block_loops_active_mask", arrival, i8p);
-  r.exit = m.getOrInsertFunction("cudalab_block_loops_exit", Type::getVoidTy(c));
+  r.exit = m.getOrInsertFunction("cudalab_block_loops_exit", i32);
   // Not marked noalias (as a fresh allocation would be): with that, the
   // optimizer miscompiled NVIDIA's FDTD3d, and it gained nothing measurable.
   return r;
@@ -482,17 +482,20 @@ Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
   BasicBlock* dispatch = BasicBlock::Create(c, "dispatch", g, start);
   BasicBlock* done = BasicBlock::Create(c, "done", g);
 
-  // setup: the block's frames.
+  // setup: the block's frames, and the first thread the runtime picks.
   IRBuilder<> b(setup);
   b.SetCurrentDebugLocation(where);
   AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
   SmallPtrSet<AllocaInst*, 8> loop_variables = {threads_slot};
   CallInst* frames = b.CreateCall(
       rt.scheduled_frame, {ConstantInt::get(cast<IntegerType>(i64), 0), threads_slot}, "frames");
+  Value* first = b.CreateCall(rt.next, {}, "first");
   b.CreateBr(next);
-  // next: the thread the runtime picks (entered), or the end of the block.
+  // next: the thread the runtime picked (entered): at the start, or where a
+  // thread waits or returns; negative at the end of the block.
   b.SetInsertPoint(next);
-  Value* tid = b.CreateCall(rt.next, {}, "tid");
+  PHINode* tid = b.CreatePHI(i32, unsigned(waits.size() + returns.size()) + 1, "tid");
+  tid->addIncoming(first, setup);
   b.CreateCondBr(b.CreateICmpSLT(tid, ConstantInt::get(i32, 0)), done, dispatch);
   // dispatch: to where that thread stands.
   b.SetInsertPoint(dispatch);
@@ -501,14 +504,21 @@ Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
   Value* frame = b.CreateGEP(i8, frames, offset, "frame");
   Value* state_ptr = b.CreateBitCast(frame, PointerType::get(i32, 0), "state.ptr");
   Value* state = b.CreateLoad(i32, state_ptr, "state");
-  SwitchInst* to = b.CreateSwitch(state, next, unsigned(waits.size()) + 1);
+  BasicBlock* skip = BasicBlock::Create(c, "skip", g, start);
+  SwitchInst* to = b.CreateSwitch(state, skip, unsigned(waits.size()) + 1);
   to->addCase(ConstantInt::get(cast<IntegerType>(i32), 0), start);
+  // skip: (a thread that has returned, which the runtime never picks) the
+  // runtime's next pick.
+  b.SetInsertPoint(skip);
+  tid->addIncoming(b.CreateCall(rt.next, {}), skip);
+  b.CreateBr(next);
   b.SetInsertPoint(done);
   b.CreateRetVoid();
 
   // Each wait: the thread arrives; it goes on at once with the result when
-  // it completed the operation, else the next thread runs, and this one
-  // later finds the result in its frame (offset 8) where it goes on.
+  // it completed the operation, else the thread the runtime picked next
+  // (answered with the arrival, as that thread + 2) runs, and this one later
+  // finds the result in its frame (offset 8) where it goes on.
   Constant* no_pc = ConstantPointerNull::get(cast<PointerType>(i8p));
   for (size_t k = 0; k < waits.size(); ++k) {
     auto* call = cast<CallInst>(waits[k]);
@@ -544,6 +554,7 @@ Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
     Value* waiting = y.CreateExtractValue(arrival, 1, "waits");
     Value* op = kind == Wait::kBarrierVote ? arg(0, i32) : nullptr;
     y.CreateStore(ConstantInt::get(i32, uint64_t(k) + 1), state_ptr);
+    tid->addIncoming(y.CreateSub(y.CreateTrunc(waiting, i32), ConstantInt::get(i32, 2)), arrives);
     y.CreateCondBr(y.CreateICmpNE(waiting, ConstantInt::get(i64, 0)), next, after);
     br->eraseFromParent();
     BasicBlock* resume = BasicBlock::Create(c, "resume", g, after);
@@ -566,16 +577,16 @@ Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
     }
     call->eraseFromParent();
   }
-  // A return ends the thread.
+  // A return ends the thread; the runtime answers with the next.
   for (Instruction* ret : returns) {
     IRBuilder<> y(ret);
-    y.CreateCall(rt.exit, {});
     y.CreateStore(ConstantInt::get(i32, uint32_t(-1)), state_ptr);
+    tid->addIncoming(y.CreateCall(rt.exit, {}), ret->getParent());
     y.CreateBr(next);
     ret->eraseFromParent();
   }
 
-  SmallPtrSet<BasicBlock*, 8> ours = {setup, next, dispatch, done};
+  SmallPtrSet<BasicBlock*, 8> ours = {setup, next, dispatch, skip, done};
   into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
               /*header=*/16);
   return g;

@@ -309,7 +309,10 @@ void cudalab_block_loops_enter(uint32_t linear) {
 // Kernels with warp operations or barrier votes: the runtime picks the next
 // thread; a waiting operation answers whether the thread must wait, and if
 // not, its result (a thread that waited finds it at offset 8 of its frame).
-// Sixteen bytes come back in two registers, as a two-field struct does.
+// A thread that waits is answered with the thread to run next, as that
+// thread's number + 2 (1: none, the block is over), which saves a call at
+// every wait. Sixteen bytes come back in two registers, as a two-field
+// struct does.
 struct CudalabArrival {
   uint64_t result;
   uint64_t waits;
@@ -342,13 +345,14 @@ extern "C" [[noreturn]] void cudalab_exit_thread() {
 
 namespace {
 // The three arrivals below: the running thread arrives (`arrive` answers
-// whether it must wait); its result comes back with that answer.
+// whether it must wait); its result comes back, or the next thread.
 template <class Arrive>
 CudalabArrival arrival(Arrive arrive) {
   using namespace cudalab::rt;
   const RuntimeScope runtime;
-  const bool waits = arrive(*tl_block->run);
-  return {tl_thread->result, waits};
+  BlockRun& b = *tl_block->run;
+  if (!arrive(b)) return {tl_thread->result, 0};
+  return {0, uint64_t(int64_t(b.next_block_loops_thread()) + 2)};
 }
 }  // namespace
 
@@ -380,9 +384,11 @@ __attribute__((noinline)) CudalabArrival cudalab_block_loops_active_mask(const v
                          reinterpret_cast<uintptr_t>(pc));
   });
 }
-void cudalab_block_loops_exit() {
+// The thread returned; the answer is the thread to run next (-1: none).
+int32_t cudalab_block_loops_exit() {
   using namespace cudalab::rt;
   const RuntimeScope runtime;
   tl_block->run->block_loops_thread_exited();
+  return tl_block->run->next_block_loops_thread();
 }
 }
