@@ -79,7 +79,7 @@ class BlockRun {
   // ready list; -1 when none is left.
   bool take_block_loops();
   void* block_loops_frames(size_t stride, uint32_t* threads, bool scheduled);
-  void enter_block_loops_thread(uint32_t linear);
+  void* block_loops_threads(uint64_t* stride);
   int32_t next_block_loops_thread();
   void block_loops_thread_exited() {
     thread_exited(*tl_thread);

@@ -12,6 +12,7 @@
 // barrier and tile barriers), warp_ops.cpp (shuffles, votes, reductions,
 // __syncwarp) and deadlock.cpp (when no thread can go on).
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <random>
 
@@ -239,7 +240,11 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool schedu
   return aligned;
 }
 
-void BlockRun::enter_block_loops_thread(uint32_t linear) { enter_thread(threads_[linear]); }
+void* BlockRun::block_loops_threads(uint64_t* stride) {
+  static_assert(offsetof(SimThread, index) == 0 && sizeof(SimThread::index) == 12);
+  *stride = sizeof(SimThread);
+  return threads_.data();
+}
 
 int32_t BlockRun::next_block_loops_thread() {
   // As the fibers go on: after a thread returned, the next to start (its
@@ -302,8 +307,11 @@ bool cudalab_block_loops_offered() {
 void* cudalab_block_loops_frame(size_t stride, uint32_t* threads) {
   return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, false);
 }
-void cudalab_block_loops_enter(uint32_t linear) {
-  cudalab::rt::tl_block->run->enter_block_loops_thread(linear);
+// The block's threads: the loops enter thread k themselves (as
+// enter_thread does) from entry k of this table, `*stride` bytes apart,
+// whose first 12 bytes are its threadIdx.
+void* cudalab_block_loops_threads(uint64_t* stride) {
+  return cudalab::rt::tl_block->run->block_loops_threads(stride);
 }
 
 // Kernels with warp operations or barrier votes: the runtime picks the next
