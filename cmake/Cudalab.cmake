@@ -42,10 +42,16 @@ function(cudalab_add_cuda_executable name)
       # Local headers that hold kernels or launches are rewritten beside it
       # (as cudalab-cc does); the depfile makes a change to one rebuild it.
       set(includes "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
+      # A rebuilt block-loops plugin rewrites (and so recompiles) the file
+      # too: its objects carry the plugin's code.
+      set(plugin)
+      if(TARGET cudalab_block_loops)
+        set(plugin cudalab_block_loops)
+      endif()
       add_custom_command(OUTPUT ${out}
         COMMAND cudalab-rewrite ${abs} ${out} --depfile ${out}.d
                 "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
-        DEPENDS ${abs} cudalab-rewrite
+        DEPENDS ${abs} cudalab-rewrite ${plugin}
         DEPFILE ${out}.d
         COMMENT "cudalab-rewrite ${fname}"
         COMMAND_EXPAND_LISTS

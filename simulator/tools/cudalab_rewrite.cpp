@@ -102,7 +102,10 @@ int main(int argc, char** argv) {
   }
   if (!depfile.empty()) {
     std::ofstream dep(depfile);
-    dep << make_escaped(out_path.string()) << ":";
+    // The source itself first: a depfile with no dependencies is one that
+    // CMake's Ninja generator leaves unwritten, and the file is then rebuilt
+    // at every build.
+    dep << make_escaped(out_path.string()) << ": " << make_escaped(fs::absolute(in_path).string());
     for (const auto& h : headers.read()) dep << " \\\n  " << make_escaped(h);
     dep << "\n";
     if (!dep) {
