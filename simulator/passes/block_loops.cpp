@@ -260,6 +260,26 @@ DebugLoc function_line(Function& g) {
   return {};
 }
 
+// A block body being built: the kernel's clone `g` (with its waits and
+// returns listed), the clone's own entry `start`, and a new entry `setup`
+// before it, where the builder `b` stands at the kernel's line.
+struct Body {
+  Body(Function& kernel, std::vector<Instruction*>& waits, std::vector<Instruction*>& returns,
+       bool frames = true)
+      : g(clone_for_block(kernel, waits, returns, frames)),
+        c(g->getContext()),
+        start(&g->getEntryBlock()),
+        setup(BasicBlock::Create(c, "setup", g, start)),
+        b(setup) {
+    b.SetCurrentDebugLocation(function_line(*g));
+  }
+  Function* g;
+  LLVMContext& c;
+  BasicBlock* start;
+  BasicBlock* setup;
+  IRBuilder<> b;
+};
+
 // The block's threads as the runtime keeps them (read once, in the body's
 // setup): where the first is, and the bytes from one to the next.
 struct ThreadTable {
@@ -349,21 +369,16 @@ void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
 // Its locals stay on the stack (the next thread reuses them): no frames.
 Function* build_thread_loop(Function& kernel, const Runtime& rt) {
   std::vector<Instruction*> waits, returns;
-  Function* g = clone_for_block(kernel, waits, returns, /*frames=*/false);
-  LLVMContext& c = g->getContext();
+  Body body(kernel, waits, returns, /*frames=*/false);
+  auto& [g, c, start, setup, b] = body;
   Type* i32 = Type::getInt32Ty(c);
   Type* i64 = Type::getInt64Ty(c);
-  const DebugLoc where = function_line(*g);
 
-  BasicBlock* start = &g->getEntryBlock();
-  BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
   BasicBlock* enter = BasicBlock::Create(c, "enter", g, start);
   BasicBlock* next = BasicBlock::Create(c, "next", g);
   BasicBlock* done = BasicBlock::Create(c, "done", g);
   // The kernel's locals, made once in the new entry (in a block the loop
   // returns to, each thread would grow the stack).
-  IRBuilder<> b(setup);
-  b.SetCurrentDebugLocation(where);
   std::vector<AllocaInst*> locals;
   for (Instruction& i : *start)
     if (auto* a = dyn_cast<AllocaInst>(&i)) locals.push_back(a);
@@ -399,24 +414,19 @@ Function* build_thread_loop(Function& kernel, const Runtime& rt) {
 // the block's threads; returns it.
 Function* build_block_body(Function& kernel, const Runtime& rt) {
   std::vector<Instruction*> barriers, returns;
-  Function* g = clone_for_block(kernel, barriers, returns);
-  LLVMContext& c = g->getContext();
+  Body body(kernel, barriers, returns);
+  auto& [g, c, start, setup, b] = body;
   Type* i1 = Type::getInt1Ty(c);
   Type* i32 = Type::getInt32Ty(c);
   Type* i64 = Type::getInt64Ty(c);
   Type* i8 = Type::getInt8Ty(c);
-  const DebugLoc where = function_line(*g);
 
-  BasicBlock* start = &g->getEntryBlock();
-  BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
   BasicBlock* dispatch = BasicBlock::Create(c, "dispatch", g, start);
   BasicBlock* next = BasicBlock::Create(c, "next", g);
   BasicBlock* phase_end = BasicBlock::Create(c, "phase_end", g);
   BasicBlock* done = BasicBlock::Create(c, "done", g);
 
   // setup: the block's frames, and the loop's own variables.
-  IRBuilder<> b(setup);
-  b.SetCurrentDebugLocation(where);
   AllocaInst* step_slot = b.CreateAlloca(i32, nullptr, "step");    // in the phase
   AllocaInst* first_slot = b.CreateAlloca(i32, nullptr, "first");  // thread to start it
   AllocaInst* last_slot = b.CreateAlloca(i32, nullptr, "last");    // the last to run
@@ -505,23 +515,18 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
 // wait; returns it.
 Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
   std::vector<Instruction*> waits, returns;
-  Function* g = clone_for_block(kernel, waits, returns);
-  LLVMContext& c = g->getContext();
+  Body body(kernel, waits, returns);
+  auto& [g, c, start, setup, b] = body;
   Type* i32 = Type::getInt32Ty(c);
   Type* i64 = Type::getInt64Ty(c);
   Type* i8 = Type::getInt8Ty(c);
   Type* i8p = Type::getInt8PtrTy(c);
-  const DebugLoc where = function_line(*g);
 
-  BasicBlock* start = &g->getEntryBlock();
-  BasicBlock* setup = BasicBlock::Create(c, "setup", g, start);
   BasicBlock* next = BasicBlock::Create(c, "next", g, start);
   BasicBlock* dispatch = BasicBlock::Create(c, "dispatch", g, start);
   BasicBlock* done = BasicBlock::Create(c, "done", g);
 
   // setup: the block's frames, and the first thread the runtime picks.
-  IRBuilder<> b(setup);
-  b.SetCurrentDebugLocation(where);
   AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
   SmallPtrSet<AllocaInst*, 8> loop_variables = {threads_slot};
   CallInst* frames = b.CreateCall(
