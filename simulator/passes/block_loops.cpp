@@ -280,6 +280,17 @@ struct Body {
   IRBuilder<> b;
 };
 
+// At `at`: the counter in `slot` goes one on, then to `more` while it is
+// below `limit`, else to `end`.
+void count_on(IRBuilder<>& b, BasicBlock* at, AllocaInst* slot, Value* limit, BasicBlock* more,
+              BasicBlock* end) {
+  Type* i32 = b.getInt32Ty();
+  b.SetInsertPoint(at);
+  Value* following = b.CreateAdd(b.CreateLoad(i32, slot), ConstantInt::get(i32, 1));
+  b.CreateStore(following, slot);
+  b.CreateCondBr(b.CreateICmpULT(following, limit), more, end);
+}
+
 // The block's threads as the runtime keeps them (read once, in the body's
 // setup): where the first is, and the bytes from one to the next.
 struct ThreadTable {
@@ -401,10 +412,7 @@ Function* build_thread_loop(Function& kernel, const Runtime& rt) {
     y.CreateBr(next);
     ret->eraseFromParent();
   }
-  b.SetInsertPoint(next);
-  Value* following = b.CreateAdd(b.CreateLoad(i32, tid_slot), ConstantInt::get(i32, 1));
-  b.CreateStore(following, tid_slot);
-  b.CreateCondBr(b.CreateICmpULT(following, threads), enter, done);
+  count_on(b, next, tid_slot, threads, enter, done);
   b.SetInsertPoint(done);
   b.CreateRetVoid();
   return g;
@@ -489,10 +497,7 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   }
 
   // next: the following thread, or the end of the phase.
-  b.SetInsertPoint(next);
-  Value* following = b.CreateAdd(b.CreateLoad(i32, step_slot), ConstantInt::get(i32, 1));
-  b.CreateStore(following, step_slot);
-  b.CreateCondBr(b.CreateICmpULT(following, threads), dispatch, phase_end);
+  count_on(b, next, step_slot, threads, dispatch, phase_end);
   // phase_end: another phase while any thread waits at a barrier.
   b.SetInsertPoint(phase_end);
   Value* waiting = b.CreateLoad(i1, any_slot);
