@@ -156,25 +156,23 @@ def peers(args, tmp, build):
         print("  (HIP-CPU: give --hip-cpu DIR or CUDALAB_HIP_CPU, a checkout of "
               "ROCm/HIP-CPU; it needs libtbb-dev)", flush=True)
 
-    t = side_by_side({
-        "sim": ([build("block_sum_16m")], env),
-        "fibers": ([os.path.join(tmp, "block_sum_16m")], fibers),
-        "loop": ([native(os.path.join(peers_dir, "block_sum_16m_loop.cpp"), "bs_loop")], env),
-    }, args.repeat)
-    print(f"  block sum 16M with warp shuffles: simulator {t['sim']:.3f} s (a fiber per thread: "
-          f"{t['fibers']:.3f} s, {t['fibers'] / t['sim']:.2f}x slower), plain loop "
-          f"{t['loop']:.3f} s (the simulator {t['sim'] / t['loop']:.1f}x its time; no target)",
-          flush=True)
+    def without_target(name, peer, label, off_label):
+        """The simulator, itself with CUDALAB_BLOCK_LOOPS=off, and its plain
+        loop: figures without a target."""
+        t = side_by_side({
+            "sim": ([build(name)], env),
+            "off": ([os.path.join(tmp, name)], fibers),
+            "loop": ([native(os.path.join(peers_dir, peer + ".cpp"), peer)], env),
+        }, args.repeat)
+        print(f"  {label}: simulator {t['sim']:.3f} s ({off_label}: {t['off']:.3f} s, "
+              f"{t['off'] / t['sim']:.2f}x slower), plain loop {t['loop']:.3f} s (the simulator "
+              f"{t['sim'] / t['loop']:.1f}x its time; no target)", flush=True)
 
-    t = side_by_side({
-        "sim": ([build("relax_1m")], env),
-        "one_by_one": ([os.path.join(tmp, "relax_1m")], fibers),
-        "loop": ([native(os.path.join(peers_dir, "relax_1m_loop.cpp"), "rx_loop")], env),
-    }, args.repeat)
-    print(f"  64 Floyd-Warshall steps on 1024 nodes, a thread an element (no barrier): simulator "
-          f"{t['sim']:.3f} s (threads started one by one: {t['one_by_one']:.3f} s, "
-          f"{t['one_by_one'] / t['sim']:.2f}x slower), plain loop {t['loop']:.3f} s (the "
-          f"simulator {t['sim'] / t['loop']:.1f}x its time; no target)", flush=True)
+    without_target("block_sum_16m", "block_sum_16m_loop", "block sum 16M with warp shuffles",
+                   "a fiber per thread")
+    without_target("relax_1m", "relax_1m_loop",
+                   "64 Floyd-Warshall steps on 1024 nodes, a thread an element (no barrier)",
+                   "threads started one by one")
 
     compat = os.path.join(HERE, "..", "tests", "compat")
     for flag, option, env_name, runner, names in (
