@@ -83,7 +83,7 @@ constexpr const char* kExit = "cudalab_exit_thread";
 // keeps the fibers.
 bool is_waiting_operation(StringRef name) {
   for (const char* part : {"__syncthreads", "block_barrier", "warp_op", "active_mask", "tile_sync",
-                           "grid_sync", "lockstep", kExit})
+                           "grid_sync", "lockstep", "wait_on_object", kExit})
     if (name.contains(part)) return true;
   return false;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "block.h"
 
@@ -125,6 +126,40 @@ void BlockRun::release_groups_if_complete() {
   }
 }
 
+// ---- waits on the program's objects (libcu++) ----------------------------------------
+
+void BlockRun::wait_on_object(const void* object, uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  on_objects_.emplace_back(object, &t);
+  t.wait = SimThread::Wait::kObject;
+  t.wait_pc = pc;
+  if (!warps_[t.warp].pending.empty()) recheck_active_masks(warps_[t.warp]);
+  if (lockstep_) recheck_lockstep(warps_[t.warp]);
+  suspend(t);
+}
+
+void BlockRun::release_object(const void* object, bool completes_barrier) {
+  released_.clear();
+  for (size_t i = 0; i < on_objects_.size();) {
+    if (on_objects_[i].first == object) {
+      released_.push_back(on_objects_[i].second);
+      on_objects_.erase(on_objects_.begin() + long(i));
+    } else {
+      ++i;
+    }
+  }
+  reorder(released_);
+  for (SimThread* w : released_) {
+    w->wait = SimThread::Wait::kNone;
+    ready_.push_back(w);
+  }
+  released_.clear();
+  // racecheck: a barrier's phase ends here, after every arrival; counted as
+  // a block barrier (it may hide a race between threads that did not
+  // arrive, never invent one).
+  if (completes_barrier && checking_) shadow_barrier(context_);
+}
+
 void* BlockRun::scratch(size_t bytes_per_thread) {
   const size_t need = bytes_per_thread * thread_count_;
   // Grows with the largest type reduced so far; a block that reduces a
@@ -177,6 +212,24 @@ void tile_sync(unsigned first, unsigned size) {
   const RuntimeScope runtime;
   tl_block->run->group_barrier(first, size,
                                reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+}
+
+void wait_on_object(const void* object, const void* pc) {
+  using namespace cudalab::rt;
+  if (!tl_thread) {  // the host: its caller looks again
+    std::this_thread::yield();
+    return;
+  }
+  const RuntimeScope runtime;
+  if (!pc) pc = __builtin_return_address(0);
+  tl_block->run->wait_on_object(object, reinterpret_cast<uintptr_t>(pc));
+}
+
+void release_object(const void* object, bool completes_barrier) {
+  using namespace cudalab::rt;
+  if (!tl_thread) return;
+  const RuntimeScope runtime;
+  tl_block->run->release_object(object, completes_barrier);
 }
 
 void* tile_scratch(size_t bytes_per_thread) {

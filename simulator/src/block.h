@@ -70,6 +70,12 @@ class BlockRun {
   // memory at `pc`; it goes on when its warp's lanes may (lockstep.cpp).
   void lockstep_access(uintptr_t pc);
   void* scratch(size_t bytes_per_thread);
+  // Waits on an object (libcu++'s barriers, latches, semaphores, pipelines
+  // and atomic waits; cudalab/detail/sync.h): the running thread sleeps
+  // until a thread of the block releases the object's address; a release
+  // that completes a barrier's phase orders memory as a barrier does.
+  void wait_on_object(const void* object, uintptr_t pc);
+  void release_object(const void* object, bool completes_barrier);
 
   // Block loops (simulator/passes/block_loops.cpp): a kernel compiled with
   // them takes the offer at its entry and runs every thread of the block
@@ -155,6 +161,7 @@ class BlockRun {
   void release_groups_if_complete();
   // The block barrier.
   std::vector<SimThread*> at_barrier_;
+  std::vector<std::pair<const void*, SimThread*>> on_objects_;
   int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;
 };
 

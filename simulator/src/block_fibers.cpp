@@ -109,6 +109,7 @@ void BlockRun::run(uint32_t linear) {
   ready_.clear();
   ready_head_ = 0;
   at_barrier_.clear();
+  on_objects_.clear();
   barrier_sum_ = barrier_or_ = 0;
   barrier_and_ = 1;
   schedule_block(linear);

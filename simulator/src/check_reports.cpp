@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -113,9 +114,30 @@ bool one_block(bool other_known, const uint3& block, const uint3& other) {
   return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
 }
 
+// Line `line` of `file` ("" if it cannot be read): looked at for advice.
+std::string source_line(const std::string& file, long line) {
+  std::ifstream in(file);
+  std::string text;
+  for (long k = 1; k <= line && std::getline(in, text); ++k) {
+  }
+  return in ? text : std::string();
+}
+
 // racecheck: what to change so that the two accesses no longer race.
 std::string race_advice(const Finding& f) {
   const bool same_block = one_block(f.other_known, f.block, f.other_block);
+  // An asynchronous copy (libcu++'s or cooperative groups' memcpy_async)
+  // and a read of what it copies before the wait that says it is done.
+  for (const std::string* w : {&f.where, &f.where_other}) {
+    const size_t colon = w->rfind(':');
+    if (colon == std::string::npos) continue;
+    const long n = std::strtol(w->c_str() + colon + 1, nullptr, 10);
+    if (source_line(w->substr(0, colon), n).find("memcpy_async") != std::string::npos)
+      return "line " + std::to_string(n) +
+             " copies asynchronously (memcpy_async): the data is there for every thread only "
+             "after the wait that goes with it (cg::wait(group), the pipeline's "
+             "consumer_wait(), the barrier's wait or arrive_and_wait); read it after that";
+  }
   // The later access on an earlier line of the same file: the two are in
   // different iterations of a loop (the next one's write, say, while
   // another thread still reads this one's), and a barrier between the two

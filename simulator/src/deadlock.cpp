@@ -12,8 +12,10 @@ namespace cudalab::rt {
 void BlockRun::report_deadlock() {
   // Every live thread waits and none can go on.
   std::vector<uintptr_t> pcs;
+  // Each wait_pc is a return address: the call is the byte before it (the
+  // address itself may be the next line's, after a call that ends one).
   for (const auto& t : threads_)
-    if (!t.exited) pcs.push_back(t.wait_pc);
+    if (!t.exited) pcs.push_back(t.wait_pc ? t.wait_pc - 1 : 0);
   auto lines = symbolize(pcs);
   std::ostringstream s;
   const uint3 b = context_.index;
@@ -34,6 +36,10 @@ void BlockRun::report_deadlock() {
     std::string what;
     if (t.wait == SimThread::Wait::kBarrier) {
       what = "__syncthreads()";
+    } else if (t.wait == SimThread::Wait::kObject) {
+      what =
+          "a libcu++ wait (a barrier's, latch's, semaphore's, pipeline's or atomic's) that "
+          "no thread of the block will end";
     } else if (t.wait == SimThread::Wait::kLockstep) {
       what =
           "a memory access, for the other lanes of warp " + std::to_string(t.warp) + " (lock-step)";

@@ -69,7 +69,8 @@ bool watch_shared() {
   return on;
 }
 
-inline void on_access(const void* p, unsigned size, bool write, bool atomic, void* return_address) {
+inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
+                      void* return_address) {
   SimThread* t = tl_thread;
   if (tl_in_runtime) return;  // the runtime's
   if (!t) {
@@ -180,7 +181,10 @@ void fence_executed() {
 }
 
 __attribute__((noinline)) void atomic_access(const void* p, unsigned size) {
-  cudalab::rt::on_access(p, size, true, true, __builtin_return_address(0));
+  cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicReads, __builtin_return_address(0));
+}
+__attribute__((noinline)) void atomic_store_access(const void* p, unsigned size) {
+  cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicStore, __builtin_return_address(0));
 }
 }  // namespace cudalab::detail
 

@@ -223,8 +223,10 @@ struct SimThread {
   sigjmp_buf* fault_jump = nullptr;
   uint64_t result = 0;    // of the barrier or warp operation it waited at
   uintptr_t wait_pc = 0;  // where it waits (for deadlock reports)
-  // kLockstep: at a memory access, until its warp's other lanes catch up.
-  enum class Wait : uint8_t { kNone, kBarrier, kWarp, kLockstep } wait = Wait::kNone;
+  // kLockstep: at a memory access, until its warp's other lanes catch up;
+  // kObject: on an object of the program's (a cuda::barrier's phase, a
+  // latch, a semaphore, an atomic's wait), until another thread releases it.
+  enum class Wait : uint8_t { kNone, kBarrier, kWarp, kLockstep, kObject } wait = Wait::kNone;
   bool exited = false;
   bool started = false;
 };
@@ -398,9 +400,13 @@ struct SharedRanges {
 extern thread_local SharedRanges tl_shared;
 void prepare_shared_ranges();
 // An access to the block's shared memory (inside tl_shared's ranges).
-void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, uintptr_t pc);
+// `atomic`: 0 for a plain access, kAtomicReads for an atomic that reads
+// (read-modify-write; initcheck looks), kAtomicStore for one that only
+// writes.
+constexpr uint8_t kAtomicReads = 1, kAtomicStore = 2;
+void shared_access(uintptr_t address, unsigned size, bool write, uint8_t atomic, uintptr_t pc);
 // An access to a device allocation with a shadow.
-void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, bool atomic,
+void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, uint8_t atomic,
                    uintptr_t pc);
 void shadow_allocation(Allocation& a);
 uint32_t next_shadow_phase();

@@ -281,7 +281,7 @@ bool another_kernels(const StaticSharedVariable& v) {
 }
 }  // namespace
 
-void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, uintptr_t pc) {
+void shared_access(uintptr_t address, unsigned size, bool write, uint8_t atomic, uintptr_t pc) {
   const SharedRanges& r = tl_shared;
   const bool dynamic = address - r.dynamic_low < r.dynamic_size;
   const uintptr_t low = dynamic ? r.dynamic_low : r.static_low;
@@ -340,7 +340,7 @@ void shared_access(uintptr_t address, unsigned size, bool write, bool atomic, ui
     const size_t lo = std::max(off, wi * 4), hi = std::min(off + size, wi * 4 + 4);
     const uint8_t bytes = uint8_t(((1u << (hi - lo)) - 1) << (lo - wi * 4));
     if (w.init_epoch < b.first_epoch) w.init = 0, w.init_epoch = b.first_epoch;
-    if ((!write || atomic) && initcheck_enabled() && (w.init & bytes) != bytes &&
+    if ((!write || atomic == kAtomicReads) && initcheck_enabled() && (w.init & bytes) != bytes &&
         !reported_uninit) {
       reported_uninit = true;
       uninitialized_read(
@@ -478,7 +478,7 @@ void global_race(Hazard h, uint32_t pc_first, uint32_t first_code, bool first_is
 }
 }  // namespace
 
-void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, bool atomic,
+void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, uint8_t atomic,
                    uintptr_t pc) {
   const BlockContext& b = *tl_block;
   const Launch& l = *b.launch;
@@ -510,8 +510,8 @@ void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, 
     const size_t lo = std::max(off, wi * 4), hi = std::min(off + size, wi * 4 + 4);
     const uint8_t bytes = uint8_t(((1u << (hi - lo)) - 1) << (lo - wi * 4));
     const uint8_t had = written_bits(sh.written.get(), wi);
-    if ((!write || atomic) && (had & bytes) != bytes && initcheck_enabled() && !reported_uninit &&
-        !a.managed) {
+    if ((!write || atomic == kAtomicReads) && (had & bytes) != bytes && initcheck_enabled() &&
+        !reported_uninit && !a.managed) {
       reported_uninit = true;
       uninitialized_read("__global__", address, size, pc,
                          describe_global(a, address) +

@@ -59,6 +59,12 @@ std::vector<bool> code_mask(const std::string& s) {
   return code;
 }
 
+// The first code character at or after `pos` that is not white space.
+size_t skip_space_forward(const std::string& s, const std::vector<bool>& code, size_t pos) {
+  while (pos < s.size() && (!code[pos] || std::isspace(static_cast<unsigned char>(s[pos])))) ++pos;
+  return pos;
+}
+
 int line_of(const std::string& s, size_t pos) {
   int line = 1;
   for (size_t i = 0; i < pos && i < s.size(); ++i) line += s[i] == '\n';
@@ -679,6 +685,20 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
       }
       i = close_end - 1;
       ++r.launches;
+    } else if (i >= copied && word_at(source, code, i, "__shared__")) {
+      // `__shared__ alignas(16) float t[64];`, which nvcc takes: C++ wants
+      // the alignas first (`__shared__` is `static thread_local ...`).
+      const size_t a = skip_space_forward(source, code, i + 10);
+      if (!word_at(source, code, a, "alignas")) continue;
+      const size_t open_paren = skip_space_forward(source, code, a + 7);
+      if (open_paren >= source.size() || source[open_paren] != '(') continue;
+      const size_t close = matching(source, code, open_paren);
+      if (close == std::string::npos) continue;
+      out.append(source, copied, i - copied);
+      out += one_line(source.substr(a, close + 1 - a)) + " __shared__";
+      out += line_breaks(source, i, close + 1);
+      copied = close + 1;
+      i = close;
     } else if (word_at(source, code, i, "extern")) {
       // extern __shared__ T name[];  (or extern T __shared__ name[];, or
       // __shared__ extern T name[];)
@@ -709,10 +729,15 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
       std::string type = source.substr(i + 6, name_begin - i - 6);
       if (shared > i) type.replace(shared - i - 6, 10, " ");
       // Alignment requests are met: the arena is aligned to 128 bytes.
-      if (size_t a = type.find("__align__"); a != std::string::npos) {
-        size_t close = type.find(')', a);
-        if (close != std::string::npos) type.erase(a, close - a + 1);
-      }
+      for (const char* align : {"__align__", "alignas"})
+        if (size_t a = type.find(align); a != std::string::npos) {
+          const size_t open_paren = type.find('(', a);
+          const size_t close =
+              open_paren == std::string::npos
+                  ? std::string::npos
+                  : matching(type, std::vector<bool>(type.size(), true), open_paren);
+          if (close != std::string::npos) type.erase(a, close - a + 1);
+        }
       const std::string name = source.substr(name_begin, name_end - name_begin);
       if (name.empty() || trim(type).empty()) {
         r.problems.push_back({line_of(source, i),

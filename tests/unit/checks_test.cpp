@@ -136,6 +136,17 @@ TEST_F(Checks, SynccheckReportsABarrierReachedByPartOfTheBlock) {
 // The checks corpus: each buggy program names what must be found in lines
 // `// expect: TOOL KIND FILE:LINE`; a program without them must get no
 // finding at all under CUDALAB_CHECK=all.
+TEST_F(Checks, ABarrierPhaseThatNeverEndsIsADeadlockAtItsWait) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/barrier_never_completes.cu -o " + path("b")).status, 0);
+  for (const char* how : {"", "CUDALAB_CHECK=all ", "CUDALAB_BLOCK_LOOPS=off "}) {
+    const Result r = run(std::string(how) + "timeout 60 " + path("b"));
+    for (const char* want : {"block (0,0,0) can never finish: 64 of its 64 threads wait",
+                             "64 threads from (0,0,0) wait at a libcu++ wait",
+                             "barrier_never_completes.cu:13", "after: cudaErrorLaunchFailure"})
+      EXPECT_TRUE(Says(r.output, want)) << how << want << "\n" << r.output;
+  }
+}
+
 TEST_F(Checks, ChecksCorpusFindsEachBugOnItsLineAndCleanProgramsStaySilent) {
   namespace fs = std::filesystem;
   std::vector<fs::path> sources;

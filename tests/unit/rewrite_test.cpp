@@ -204,6 +204,19 @@ TEST(Rewrite, ExternShared) {
       << macro;
 }
 
+TEST(Rewrite, SharedWithAlignas) {
+  // nvcc takes the alignas after __shared__; C++ wants it first.
+  std::string out = body(
+      "  __shared__ alignas(alignof(float4)) float t[2][64];\n"
+      "  __shared__\n  alignas(16) int u[4];\n"
+      "  extern __shared__ alignas(16) unsigned char raw[];\n");
+  EXPECT_NE(out.find("alignas(alignof(float4)) __shared__ float t[2][64];"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("alignas(16) __shared__\n int u[4];"), std::string::npos) << out;
+  EXPECT_NE(out.find("static thread_local unsigned char* const raw"), std::string::npos) << out;
+  EXPECT_EQ(lines(out), 4u) << "lines keep their numbers: " << out;
+}
+
 TEST(Rewrite, StaticSharedInAnExternCKernelIsNotDynamic) {
   auto r = rewrite(
       "extern \"C\" __global__ void k(float* o) { __shared__ float t[64];\n  o[0] = t[0];\n}\n",

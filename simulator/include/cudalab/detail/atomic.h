@@ -10,6 +10,7 @@ namespace cudalab::detail {
 // The instrumented build (cudalab-cc's twin for the checks and traces) tells
 // the runtime about every atomic: checked like any access, never a race.
 void atomic_access(const void* p, unsigned size);
+void atomic_store_access(const void* p, unsigned size);  // one that only writes
 
 // The operations CUDA's atomics need, on integers and (through their bits)
 // on floating-point values.
@@ -23,7 +24,15 @@ class Atomic {
   }
   T load() const {
     T v;
+#ifdef CUDALAB_INSTRUMENTED
+    // Not a load instruction, which the instrumentation would count as a
+    // plain read (a race with every atomic write beside it): a
+    // compare-and-swap that fails, or writes back the value it found.
+    __builtin_memset(&v, 0, sizeof(T));
+    __atomic_compare_exchange(p_, &v, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+#else
     __atomic_load(p_, &v, __ATOMIC_SEQ_CST);
+#endif
     return v;
   }
   bool compare_exchange_weak(T& expected, T desired) {
@@ -63,6 +72,17 @@ class Atomic {
 template <class T>
 Atomic<T> atomic(T* address) {
   return Atomic<T>(address);
+}
+// An atomic store: it reads nothing (initcheck has nothing to say).
+template <class T>
+void atomic_store(T* p, T v) {
+#ifdef CUDALAB_INSTRUMENTED
+  atomic_store_access(p, sizeof(T));
+  T old;  // an exchange, not a store instruction (see load())
+  __atomic_exchange(p, &v, &old, __ATOMIC_SEQ_CST);
+#else
+  __atomic_store(p, &v, __ATOMIC_SEQ_CST);
+#endif
 }
 template <class T, class F>
 T atomic_update(T* address, F next) {

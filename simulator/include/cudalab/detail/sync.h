@@ -44,6 +44,13 @@ uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, c
 // The lanes of the calling thread's warp that reach this point together:
 // not those that returned or wait elsewhere.
 unsigned active_mask();
+// Waits on an object of the program's (libcu++'s barriers, latches,
+// semaphores, pipelines, atomic waits: cudalab/cuda_std.h): the calling
+// thread sleeps until a thread of its block releases the same address, then
+// returns and looks at the object again. A release that ends a barrier's
+// phase orders memory for the checks as __syncthreads() does.
+void wait_on_object(const void* object, const void* pc);
+void release_object(const void* object, bool completes_barrier);
 // The calling thread's lane (threadIdx linearized, modulo 32).
 unsigned lane_id();
 
