@@ -36,7 +36,22 @@ enum thread_scope {
 // below (the atomics and waits, which are the simulator's).
 namespace std {
 using namespace ::std;
+#if __cplusplus < 202002L
+// What libcu++ gives in C++17 too (the host's library only in C++20).
+struct identity {
+  using is_transparent = void;
+  template <class T>
+  constexpr T&& operator()(T&& t) const noexcept {
+    return static_cast<T&&>(t);
+  }
+};
+template <class To, class From>
+constexpr To bit_cast(const From& from) noexcept {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast between types of one size");
+  return __builtin_bit_cast(To, from);
 }
+#endif
+}  // namespace std
 using memory_order = ::std::memory_order;
 using ::std::memory_order_acq_rel;
 using ::std::memory_order_acquire;

@@ -32,7 +32,10 @@
 
 // Thrust's CUDA system includes CUB, which includes <iostream>: programs
 // built with nvcc use std::cout after including only Thrust's headers
-// (HeCBench's mtf).
+// (HeCBench's mtf). Its headers also bring thrust::system_error, which
+// programs catch after including only device_malloc.h (cuda-samples'
+// segmentationTreeThrust).
 #include <iostream>
+#include <thrust/system_error.h>
 
 #endif  // CUDALAB_THRUST_CONFIG_H
