@@ -154,10 +154,14 @@ void BlockRun::release_object(const void* object, bool completes_barrier) {
     ready_.push_back(w);
   }
   released_.clear();
+  if (completes_barrier) order_memory();
+}
+
+void BlockRun::order_memory() {
   // racecheck: a barrier's phase ends here, after every arrival; counted as
   // a block barrier (it may hide a race between threads that did not
   // arrive, never invent one).
-  if (completes_barrier && checking_) shadow_barrier(context_);
+  if (checking_) shadow_barrier(context_);
 }
 
 void* BlockRun::scratch(size_t bytes_per_thread) {
@@ -230,6 +234,13 @@ void release_object(const void* object, bool completes_barrier) {
   if (!tl_thread) return;
   const RuntimeScope runtime;
   tl_block->run->release_object(object, completes_barrier);
+}
+
+void order_block_memory() {
+  using namespace cudalab::rt;
+  if (!tl_thread) return;
+  const RuntimeScope runtime;
+  tl_block->run->order_memory();
 }
 
 void* tile_scratch(size_t bytes_per_thread) {

@@ -76,6 +76,7 @@ class BlockRun {
   // that completes a barrier's phase orders memory as a barrier does.
   void wait_on_object(const void* object, uintptr_t pc);
   void release_object(const void* object, bool completes_barrier);
+  void order_memory();
 
   // Block loops (simulator/passes/block_loops.cpp): a kernel compiled with
   // them takes the offer at its entry and runs every thread of the block

@@ -576,6 +576,38 @@ bool accessed_in(const std::string& s, const std::vector<bool>& code, const std:
   return false;
 }
 
+// Whether the statement at `i` updates an element in place from its XOR
+// partner, `a[i] += a[i ^ 8]` (or `a[i] = a[i] + a[i ^ 8]`): each thread
+// reads the element another writes in the same statement, which gives the
+// intended sums only when a warp's lanes read before any writes, as on a
+// GPU (NVIDIA's dxtc sums colours so).
+bool xor_butterfly_at(const std::string& s, const std::vector<bool>& code, size_t i) {
+  size_t k = i;
+  while (k < s.size() && ident_char(s[k])) ++k;
+  if (k == i || std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  const std::string name = s.substr(i, k - i);
+  const size_t open = skip_space_forward(s, code, k);
+  if (open >= s.size() || s[open] != '[') return false;
+  const size_t close = matching(s, code, open);
+  if (close == std::string::npos) return false;
+  auto squeeze = [](const std::string& t) {
+    std::string out;
+    for (char c : t)
+      if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+  };
+  const std::string index = squeeze(s.substr(open + 1, close - open - 1));
+  size_t op = skip_space_forward(s, code, close + 1);
+  if (op < s.size() && std::strchr("+-*|&^", s[op]) && op + 1 < s.size() && s[op + 1] == '=') ++op;
+  if (op >= s.size() || s[op] != '=' || (op + 1 < s.size() && s[op + 1] == '=')) return false;
+  const size_t end = s.find(';', op);
+  if (index.empty() || end == std::string::npos) return false;
+  const std::string rhs = squeeze(s.substr(op + 1, end - op - 1));
+  if (rhs.find(name + "[" + index + "^") != std::string::npos) return true;  // a[i ^ c]
+  const size_t at = rhs.find("^" + index + "]");                             // a[c ^ i]
+  return at != std::string::npos && rhs.rfind(name + "[", at) != std::string::npos;
+}
+
 // The line of the first volatile shared data (above) in a source that has
 // __shared__ memory and uses it as warp-synchronous code does, which a GPU
 // runs with its warps in lock-step (0: none): accessed through the volatile
@@ -596,6 +628,9 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
         first = i;
     }
     if (shared && first != std::string::npos) return line_of(s, first);
+    // An in-place XOR butterfly is warp-synchronous wherever its array is
+    // (a pointer into shared memory that a header's function takes).
+    if (ident_char(s[i]) && xor_butterfly_at(s, code, i)) return line_of(s, i);
   }
   return 0;
 }

@@ -104,9 +104,9 @@ __device__ cuda::atomic<unsigned, cuda::thread_scope_device> g_count;
 __device__ cuda::std::atomic<long long> g_wide;
 __global__ void atomics(float* fsum, int* mins, int* bits, int* seen) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  g_count.fetch_add(1u, cuda::std::memory_order_relaxed);
+  g_count.fetch_add(1, cuda::std::memory_order_relaxed);  // an int converts, as for std::atomic
   g_wide += (long long)t << 24;
-  cuda::atomic_ref<float, cuda::thread_scope_device>(*fsum).fetch_add(0.5f);
+  cuda::atomic_ref<float, cuda::thread_scope_device>(*fsum) += 0.5;
   cuda::atomic_ref<int, cuda::thread_scope_device> lo(mins[0]), hi(mins[1]);
   lo.fetch_min(1000 - t);
   hi.fetch_max(3 * t);

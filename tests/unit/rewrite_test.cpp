@@ -217,6 +217,27 @@ TEST(Rewrite, SharedWithAlignas) {
   EXPECT_EQ(lines(out), 4u) << "lines keep their numbers: " << out;
 }
 
+TEST(Rewrite, AnInPlaceXorButterflyIsWarpSynchronous) {
+  // Each thread reads its XOR partner's element as that partner writes it:
+  // the sums a GPU's lock-step lanes give (NVIDIA's dxtc), wherever the
+  // array lives.
+  const char* butterflies[] = {
+      "__device__ void sums(float3* s) {\n  int i = threadIdx.x;\n  s[i] += s[i ^ 8];\n}\n",
+      "__device__ void f(int* a, int t) {\n\n  a[t] = a[t] + a[4 ^ t];\n}\n",
+      "__device__ void g(int* a, int t) {\n\n  a[ t ] |= a[t^1];\n}\n"};
+  for (const char* src : butterflies)
+    EXPECT_EQ(rewrite(src, "t.cu").warp_synchronous_line, 3) << src;
+  // Not a butterfly: another index, a comparison, a separate array, a
+  // partner read into a local.
+  const char* others[] = {
+      "__device__ void f(int* a, int t) { a[t] += a[t + 8]; }\n",
+      "__device__ bool f(int* a, int t) { return a[t] == a[t ^ 1]; }\n",
+      "__device__ void f(int* a, int* b, int t) { a[t] += b[t ^ 1]; }\n",
+      "__device__ void f(int* a, int t) { int v = a[t ^ 1]; __syncwarp(); a[t] += v; }\n",
+      "__device__ void f(int* a, int t) { a[t] = t ^ 3; }\n"};
+  for (const char* src : others) EXPECT_EQ(rewrite(src, "t.cu").warp_synchronous_line, 0) << src;
+}
+
 TEST(Rewrite, StaticSharedInAnExternCKernelIsNotDynamic) {
   auto r = rewrite(
       "extern \"C\" __global__ void k(float* o) { __shared__ float t[64];\n  o[0] = t[0];\n}\n",

@@ -45,6 +45,12 @@ struct identity {
     return static_cast<T&&>(t);
   }
 };
+template <class T>
+struct type_identity {
+  using type = T;
+};
+template <class T>
+using type_identity_t = typename type_identity<T>::type;
 template <class To, class From>
 constexpr To bit_cast(const From& from) noexcept {
   static_assert(sizeof(To) == sizeof(From), "bit_cast between types of one size");
@@ -68,7 +74,8 @@ namespace cudalab::detail {
 template <class T, class Derived>
 class AtomicApi {
   static_assert(::std::is_trivially_copyable_v<T>, "cuda::atomic takes trivially copyable types");
-  static constexpr bool kArithmetic = ::std::is_integral_v<T> || ::std::is_floating_point_v<T>;
+  template <class U>
+  static constexpr bool Arithmetic = ::std::is_integral_v<U> || ::std::is_floating_point_v<U>;
   T* at() const { return static_cast<const Derived*>(this)->address(); }
 
  public:
@@ -101,85 +108,101 @@ class AtomicApi {
     return atomic(at()).compare_exchange_strong(expected, desired);
   }
 
-  // Arithmetic: integers and floating-point values.
-  template <class U = T, ::std::enable_if_t<kArithmetic&& ::std::is_same_v<U, T>, int> = 0>
-  T fetch_add(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  // Arithmetic: integers and floating-point values (an argument of another
+  // type converts to T, as for std::atomic); pointers move by elements.
+  template <class U = T, ::std::enable_if_t<Arithmetic<U>, int> = 0>
+  T fetch_add(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic(at()).fetch_add(v);
   }
-  template <class U = T, ::std::enable_if_t<kArithmetic&& ::std::is_same_v<U, T>, int> = 0>
-  T fetch_sub(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  template <class U = T, ::std::enable_if_t<Arithmetic<U>, int> = 0>
+  T fetch_sub(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic_update(at(), [v](T old) { return T(old - v); });
   }
+  template <class U = T, ::std::enable_if_t<::std::is_pointer_v<U>, int> = 0>
+  T fetch_add(ptrdiff_t d, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+    return atomic_update(at(), [d](T old) { return old + d; });
+  }
+  template <class U = T, ::std::enable_if_t<::std::is_pointer_v<U>, int> = 0>
+  T fetch_sub(ptrdiff_t d, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+    return atomic_update(at(), [d](T old) { return old - d; });
+  }
   // libcu++'s own: minimum and maximum.
-  template <class U = T, ::std::enable_if_t<kArithmetic&& ::std::is_same_v<U, T>, int> = 0>
-  T fetch_min(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  template <class U = T, ::std::enable_if_t<Arithmetic<U>, int> = 0>
+  T fetch_min(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic_min(at(), v);
   }
-  template <class U = T, ::std::enable_if_t<kArithmetic&& ::std::is_same_v<U, T>, int> = 0>
-  T fetch_max(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  template <class U = T, ::std::enable_if_t<Arithmetic<U>, int> = 0>
+  T fetch_max(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic_max(at(), v);
   }
-  template <class U = T, ::std::enable_if_t<kArithmetic&& ::std::is_same_v<U, T>, int> = 0>
-  T operator+=(U v) const noexcept {
+  template <class U = T, ::std::enable_if_t<Arithmetic<U>, int> = 0>
+  T operator+=(T v) const noexcept {
     return T(fetch_add(v) + v);
   }
-  template <class U = T, ::std::enable_if_t<kArithmetic&& ::std::is_same_v<U, T>, int> = 0>
-  T operator-=(U v) const noexcept {
+  template <class U = T, ::std::enable_if_t<Arithmetic<U>, int> = 0>
+  T operator-=(T v) const noexcept {
     return T(fetch_sub(v) - v);
   }
 
   // Integers only.
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
-  T fetch_and(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  T fetch_and(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic(at()).fetch_and(v);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
-  T fetch_or(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  T fetch_or(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic(at()).fetch_or(v);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
-  T fetch_xor(U v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  T fetch_xor(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     return atomic(at()).fetch_xor(v);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
-  T operator&=(U v) const noexcept {
+  T operator&=(T v) const noexcept {
     return T(fetch_and(v) & v);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
-  T operator|=(U v) const noexcept {
+  T operator|=(T v) const noexcept {
     return T(fetch_or(v) | v);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
-  T operator^=(U v) const noexcept {
+  T operator^=(T v) const noexcept {
     return T(fetch_xor(v) ^ v);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
   T operator++() const noexcept {
-    return T(fetch_add(U(1)) + 1);
+    return T(fetch_add(T(1)) + 1);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
   T operator++(int) const noexcept {
-    return fetch_add(U(1));
+    return fetch_add(T(1));
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
   T operator--() const noexcept {
-    return T(fetch_sub(U(1)) - 1);
+    return T(fetch_sub(T(1)) - 1);
   }
   template <class U = T, ::std::enable_if_t<::std::is_integral_v<U>, int> = 0>
   T operator--(int) const noexcept {
-    return fetch_sub(U(1));
+    return fetch_sub(T(1));
   }
 
   // Waiting for the value to change from `old`, and waking those who wait.
-  [[gnu::noinline]] void wait(T old,
-                              ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+  // (Waits are inlined and sleep in a function of their own, whose return
+  // address is the caller's line: deadlock reports name it.)
+  [[gnu::always_inline]] void wait(
+      T old, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
+    wait_here(old);
+  }
+  // A notification orders memory for racecheck as a barrier does (the
+  // waiter reads what the notifier wrote before it).
+  void notify_one() const noexcept { release_object(at(), true); }
+  void notify_all() const noexcept { release_object(at(), true); }
+
+ private:
+  [[gnu::noinline]] void wait_here(T old) const noexcept {
     const void* pc = __builtin_return_address(0);
     while (same_bits(load(), old)) wait_on_object(at(), pc);
   }
-  void notify_one() const noexcept { release_object(at(), false); }
-  void notify_all() const noexcept { release_object(at(), false); }
-
- private:
   static bool same_bits(const T& a, const T& b) { return __builtin_memcmp(&a, &b, sizeof(T)) == 0; }
 };
 
@@ -264,7 +287,12 @@ class atomic_flag {
   atomic_flag() noexcept = default;
   bool test(memory_order = memory_order_seq_cst) const noexcept { return ref().load() != 0; }
   bool test_and_set(memory_order = memory_order_seq_cst) noexcept { return ref().exchange(1) != 0; }
-  void clear(memory_order = memory_order_seq_cst) noexcept { ref().store(0u); }
+  // Releasing a spin lock: orders memory for racecheck as a barrier does
+  // (the next holder reads what this one wrote), and wakes its waiters.
+  void clear(memory_order = memory_order_seq_cst) noexcept {
+    ref().store(0u);
+    cudalab::detail::release_object(&flag_, true);
+  }
   void wait(bool old, memory_order = memory_order_seq_cst) const noexcept {
     ref().wait(old ? 1 : 0);
   }
@@ -293,52 +321,56 @@ class barrier {
   };
   barrier() = default;  // in __shared__ memory: init() it
   explicit barrier(ptrdiff_t expected, CompletionFunction f = CompletionFunction()) {
-    init(this, expected, f);
+    init(this, expected, static_cast<CompletionFunction&&>(f));
   }
   barrier(const barrier&) = delete;
   barrier& operator=(const barrier&) = delete;
 
   friend void init(barrier* b, ptrdiff_t expected, CompletionFunction f = CompletionFunction()) {
-    b->completion_ = f;
+    ::new (static_cast<void*>(b->completion_))
+        CompletionFunction(static_cast<CompletionFunction&&>(f));
     cudalab::detail::atomic_store(&b->expected_, uint32_t(expected));
     cudalab::detail::atomic_store(&b->word_, uint64_t(uint32_t(expected)));
   }
 
-  [[nodiscard]] arrival_token arrive(ptrdiff_t update = 1) {
+  // Inlined, so that the checks name the caller's line for the arrival's
+  // accesses; the wait names it too (wait_here's return address).
+  [[nodiscard, gnu::always_inline]] arrival_token arrive(ptrdiff_t update = 1) {
     arrival_token t;
     t.phase_ = arrive_for(uint32_t(update));
     return t;
   }
-  [[gnu::noinline]] void wait(arrival_token&& t) const {
-    wait_at(t.phase_, __builtin_return_address(0));
-  }
-  [[gnu::noinline]] void arrive_and_wait() { wait_at(arrive_for(1), __builtin_return_address(0)); }
-  void arrive_and_drop() {
+  [[gnu::always_inline]] void wait(arrival_token&& t) const { wait_here(t.phase_); }
+  [[gnu::always_inline]] void arrive_and_wait() { wait_here(arrive_for(1)); }
+  [[gnu::always_inline]] void arrive_and_drop() {
     cudalab::detail::atomic(&expected_).fetch_sub(1u);
     (void)arrive_for(1);
   }
   static constexpr ptrdiff_t max() noexcept { return INT32_MAX; }
 
  private:
-  uint32_t arrive_for(uint32_t n) {
+  [[gnu::always_inline]] uint32_t arrive_for(uint32_t n) {
     const uint64_t before = cudalab::detail::atomic(&word_).fetch_sub(uint64_t(n));
     const uint32_t phase = cudalab::detail::phase_of(before);
     if (uint32_t(before) == n) {  // the last arrival: the phase ends
-      completion_();
+      // Every arrival's accesses come before the completion's.
+      cudalab::detail::order_block_memory();
+      (*reinterpret_cast<CompletionFunction*>(completion_))();
       const uint32_t next = cudalab::detail::atomic(&expected_).load();
       cudalab::detail::atomic_store(&word_, (uint64_t(phase + 1) << 32) | next);
       cudalab::detail::release_object(this, true);
     }
     return phase;
   }
-  void wait_at(uint32_t phase, const void* pc) const {
+  [[gnu::noinline]] void wait_here(uint32_t phase) const {
+    const void* pc = __builtin_return_address(0);
     while (cudalab::detail::phase_of(
                cudalab::detail::atomic(const_cast<uint64_t*>(&word_)).load()) == phase)
       cudalab::detail::wait_on_object(this, pc);
   }
   uint64_t word_;
   uint32_t expected_;
-  CompletionFunction completion_;
+  alignas(CompletionFunction) unsigned char completion_[sizeof(CompletionFunction)];
 };
 
 // A single-use count down: wait() returns once it reached zero.
@@ -356,15 +388,16 @@ class latch {
   bool try_wait() const noexcept {
     return cudalab::detail::atomic(const_cast<ptrdiff_t*>(&count_)).load() == 0;
   }
-  [[gnu::noinline]] void wait() const { wait_at(__builtin_return_address(0)); }
-  [[gnu::noinline]] void arrive_and_wait(ptrdiff_t n = 1) {
+  [[gnu::always_inline]] void wait() const { wait_here(); }
+  [[gnu::always_inline]] void arrive_and_wait(ptrdiff_t n = 1) {
     count_down(n);
-    wait_at(__builtin_return_address(0));
+    wait_here();
   }
   static constexpr ptrdiff_t max() noexcept { return PTRDIFF_MAX; }
 
  private:
-  void wait_at(const void* pc) const {
+  [[gnu::noinline]] void wait_here() const {
+    const void* pc = __builtin_return_address(0);
     while (!try_wait()) cudalab::detail::wait_on_object(this, pc);
   }
   ptrdiff_t count_;
@@ -379,7 +412,9 @@ class counting_semaphore {
   counting_semaphore& operator=(const counting_semaphore&) = delete;
   void release(ptrdiff_t update = 1) {
     cudalab::detail::atomic(&count_).fetch_add(update);
-    cudalab::detail::release_object(this, false);
+    // Orders memory for racecheck as a barrier does: what the releasing
+    // thread wrote is read by the one that acquires next.
+    cudalab::detail::release_object(this, true);
   }
   bool try_acquire() noexcept {
     ptrdiff_t c = cudalab::detail::atomic(&count_).load();
@@ -387,13 +422,26 @@ class counting_semaphore {
       if (cudalab::detail::atomic(&count_).compare_exchange_weak(c, c - 1)) return true;
     return false;
   }
-  [[gnu::noinline]] void acquire() {
-    const void* pc = __builtin_return_address(0);
-    while (!try_acquire()) cudalab::detail::wait_on_object(this, pc);
+  [[gnu::always_inline]] void acquire() { acquire_here(); }
+  // Timed waits wait until they acquire: on the simulator a thread sleeps
+  // until another releases (a wait nothing ends is a deadlock, reported).
+  template <class Duration>
+  bool try_acquire_for(const Duration&) {
+    acquire_here();
+    return true;
+  }
+  template <class TimePoint>
+  bool try_acquire_until(const TimePoint&) {
+    acquire_here();
+    return true;
   }
   static constexpr ptrdiff_t max() noexcept { return LeastMaxValue; }
 
  private:
+  [[gnu::noinline]] void acquire_here() {
+    const void* pc = __builtin_return_address(0);
+    while (!try_acquire()) cudalab::detail::wait_on_object(this, pc);
+  }
   ptrdiff_t count_;
 };
 template <thread_scope Scope>
@@ -438,16 +486,16 @@ class pipeline {
 
   // Producers: wait for the next stage to be empty, then, after its copies,
   // commit it.
-  [[gnu::noinline]] void producer_acquire() {
-    wait_phase(&emptied_[head_ % stages_], head_ / stages_, __builtin_return_address(0));
+  [[gnu::always_inline]] void producer_acquire() {
+    wait_phase(&emptied_[head_ % stages_], head_ / stages_);
   }
   void producer_commit() {
     arrive(&filled_[head_ % stages_], producers_);
     ++head_;
   }
   // Consumers: wait for the oldest stage to be filled, then release it.
-  [[gnu::noinline]] void consumer_wait() {
-    wait_phase(&filled_[tail_ % stages_], tail_ / stages_ + 1, __builtin_return_address(0));
+  [[gnu::always_inline]] void consumer_wait() {
+    wait_phase(&filled_[tail_ % stages_], tail_ / stages_ + 1);
   }
   template <class Duration>
   bool consumer_wait_for(const Duration&) {
@@ -475,7 +523,8 @@ class pipeline {
       cudalab::detail::release_object(word, true);
     }
   }
-  static void wait_phase(uint64_t* word, uint32_t phase, const void* pc) {
+  [[gnu::noinline]] static void wait_phase(uint64_t* word, uint32_t phase) {
+    const void* pc = __builtin_return_address(0);
     while (cudalab::detail::phase_of(cudalab::detail::atomic(word).load()) < phase)
       cudalab::detail::wait_on_object(word, pc);
   }
@@ -576,13 +625,20 @@ void pipeline_consumer_wait_prior(pipeline<Scope>& p) {
 }
 
 // The copies, by the calling thread or shared by a group's threads.
+// With a barrier: `none`, the copy is done and the barrier has nothing to
+// wait for (`async` would mean the barrier's phase waits for it).
+enum class async_contract_fulfillment { none, async };
 template <class Shape, thread_scope Scope, class F>
-void memcpy_async(void* dst, const void* src, Shape size, barrier<Scope, F>&) {
+async_contract_fulfillment memcpy_async(void* dst, const void* src, Shape size,
+                                        barrier<Scope, F>&) {
   cudalab::detail::copy_share(dst, src, size_t(size), 0, 1);
+  return async_contract_fulfillment::none;
 }
 template <class Group, class Shape, thread_scope Scope, class F>
-void memcpy_async(const Group& group, void* dst, const void* src, Shape size, barrier<Scope, F>&) {
+async_contract_fulfillment memcpy_async(const Group& group, void* dst, const void* src, Shape size,
+                                        barrier<Scope, F>&) {
   cudalab::detail::copy_share(dst, src, size_t(size), group.thread_rank(), group.num_threads());
+  return async_contract_fulfillment::none;
 }
 template <class Shape, thread_scope Scope>
 void memcpy_async(void* dst, const void* src, Shape size, pipeline<Scope>&) {
@@ -606,5 +662,54 @@ template <ptrdiff_t LeastMaxValue = INT_MAX>
 using counting_semaphore = ::cuda::counting_semaphore<thread_scope_system, LeastMaxValue>;
 using binary_semaphore = ::cuda::counting_semaphore<thread_scope_system, 1>;
 inline void atomic_thread_fence(memory_order o) { ::cuda::atomic_thread_fence(o); }
+// The free functions over a cuda::std::atomic.
+template <class T>
+T atomic_load(const atomic<T>* a) noexcept {
+  return a->load();
+}
+template <class T>
+T atomic_load_explicit(const atomic<T>* a, memory_order o) noexcept {
+  return a->load(o);
+}
+template <class T>
+void atomic_store(atomic<T>* a, type_identity_t<T> v) noexcept {
+  a->store(v);
+}
+template <class T>
+void atomic_store_explicit(atomic<T>* a, type_identity_t<T> v, memory_order o) noexcept {
+  a->store(v, o);
+}
+template <class T>
+T atomic_exchange(atomic<T>* a, type_identity_t<T> v) noexcept {
+  return a->exchange(v);
+}
+template <class T>
+bool atomic_compare_exchange_weak(atomic<T>* a, T* expected, type_identity_t<T> v) noexcept {
+  return a->compare_exchange_weak(*expected, v);
+}
+template <class T>
+bool atomic_compare_exchange_strong(atomic<T>* a, T* expected, type_identity_t<T> v) noexcept {
+  return a->compare_exchange_strong(*expected, v);
+}
+template <class T>
+T atomic_fetch_add(atomic<T>* a, type_identity_t<T> v) noexcept {
+  return a->fetch_add(v);
+}
+template <class T>
+T atomic_fetch_sub(atomic<T>* a, type_identity_t<T> v) noexcept {
+  return a->fetch_sub(v);
+}
+template <class T>
+T atomic_fetch_and(atomic<T>* a, type_identity_t<T> v) noexcept {
+  return a->fetch_and(v);
+}
+template <class T>
+T atomic_fetch_or(atomic<T>* a, type_identity_t<T> v) noexcept {
+  return a->fetch_or(v);
+}
+template <class T>
+T atomic_fetch_xor(atomic<T>* a, type_identity_t<T> v) noexcept {
+  return a->fetch_xor(v);
+}
 }  // namespace std
 }  // namespace cuda

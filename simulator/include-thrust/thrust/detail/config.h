@@ -35,7 +35,8 @@
 // (HeCBench's mtf). Its headers also bring thrust::system_error, which
 // programs catch after including only device_malloc.h (cuda-samples'
 // segmentationTreeThrust).
-#include <iostream>
 #include <thrust/system_error.h>
+
+#include <iostream>
 
 #endif  // CUDALAB_THRUST_CONFIG_H

@@ -51,6 +51,9 @@ unsigned active_mask();
 // phase orders memory for the checks as __syncthreads() does.
 void wait_on_object(const void* object, const void* pc);
 void release_object(const void* object, bool completes_barrier);
+// racecheck: what the block's threads did before now is ordered before what
+// they do after, as at a barrier (a cuda::barrier's phase ends).
+void order_block_memory();
 // The calling thread's lane (threadIdx linearized, modulo 32).
 unsigned lane_id();
 
