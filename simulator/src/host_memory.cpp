@@ -24,6 +24,7 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
+#include <array>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -139,10 +140,14 @@ bool kernel_own_memory(uintptr_t address) {
 std::string host_memory_kind(uintptr_t address, bool* unmapped) {
   *unmapped = false;
   if (kernel_own_memory(address)) return "";
-  // The program's globals, say: the last mapping found to be no host
-  // memory of the program's.
-  thread_local Mapping tl_last_other;
-  if (address >= tl_last_other.low && address < tl_last_other.high) return "";
+  // The program's globals, say: the last mappings found to be no host
+  // memory of the program's (a kernel reading `__constant__` tables, some
+  // const and some not, alternates between the executable's read-only and
+  // writable segments: one remembered mapping took a lock at every access).
+  thread_local std::array<Mapping, 4> tl_others{};
+  thread_local size_t tl_next_other = 0;
+  for (const Mapping& o : tl_others)
+    if (address >= o.low && address < o.high) return "";
   if (kernel_visible_host_memory(address)) return "";
 #if defined(CUDALAB_ASAN)
   // In the sanitizer build malloc is AddressSanitizer's, whose blocks are
@@ -169,7 +174,7 @@ std::string host_memory_kind(uintptr_t address, bool* unmapped) {
     *unmapped = true;  // no memory there at all
     return "";
   }
-  if (m->kind == Mapping::kOther) tl_last_other = *m;
+  if (m->kind == Mapping::kOther) tl_others[tl_next_other++ % tl_others.size()] = *m;
   switch (m->kind) {
     case Mapping::kStack:
       return "on the host's stack (a local variable or array of host code, such as main's)";

@@ -53,11 +53,13 @@ bool LocalHeaders::visit(const fs::path& original, const std::string& text, cons
     std::stringstream ss;
     ss << in.rdbuf();
     const std::string header = ss.str();
-    const bool needs = std::regex_search(header, std::regex("<[ \t]*<[ \t]*<")) ||
-                       header.find("__shared__") != std::string::npos ||
-                       header.find("__global__") != std::string::npos ||
-                       header.find("clock") != std::string::npos ||
-                       header.find("asm") != std::string::npos;
+    const bool needs =
+        std::regex_search(header, std::regex("<[ \t]*<[ \t]*<")) ||
+        header.find("__shared__") != std::string::npos ||
+        header.find("__global__") != std::string::npos ||
+        header.find("clock") != std::string::npos || header.find("asm") != std::string::npos ||
+        // warp-synchronous code (rewrite.cpp's warp_synchronous_line)
+        header.find("volatile") != std::string::npos || header.find('^') != std::string::npos;
     const fs::path copy = (out_dir / name).lexically_normal();
     const fs::path inside = copy.lexically_relative(root_);
     if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;
@@ -65,7 +67,7 @@ bool LocalHeaders::visit(const fs::path& original, const std::string& text, cons
       Result r = rewrite(header, found.string());
       for (const auto& p : r.problems) problems.push_back({found.string(), p.line, p.message});
       if (r.problems.empty() && (r.launches || r.dynamic_shared || r.registered_kernels ||
-                                 r.clock_calls || r.inline_ptx)) {
+                                 r.clock_calls || r.inline_ptx || r.warp_synchronous_line)) {
         fs::create_directories(copy.parent_path());
         // Without the #include <cuda_runtime.h> line, which the .cu has
         // already; from the #line directive on, so messages name the

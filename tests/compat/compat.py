@@ -34,42 +34,57 @@ def build_and_run(name, cc, sources, include_dirs, cwd, args, timeout, checks, j
     scratch folder `tmp` and returns (folder to run in, None) or (None, what
     failed). Returns (name, status, why, seconds)."""
     with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, name)
-        # The checks run the instrumented build; a plain run needs only --fast's.
-        cmd = [cc, "-O2"] if checks else [cc, "--fast", "-O2"]
-        cmd += list(flags)
-        if any("omp.h" in open(f, errors="replace").read() for f in sources):
-            cmd.append("-fopenmp")
-        for d in include_dirs:
-            cmd += ["-I", d]
-        cmd += sources + ["-o", exe]
-        b = subprocess.run(cmd, capture_output=True, text=True)
-        failure = None if b.returncode == 0 else first_error(b.stdout + b.stderr)
-        if failure is None and prepare:
-            cwd, failure = prepare(tmp)
-        if failure is not None:
-            if excluded_why:
-                return name, "excluded", excluded_why, 0.0
-            return name, "build failed", failure, 0.0
-        start = time.time()
-        try:
-            env = dict(os.environ, CUDALAB_CHECK="all") if checks else None
-            r = subprocess.run([exe] + list(args), cwd=cwd, capture_output=True, text=True,
-                               timeout=timeout, stdin=subprocess.DEVNULL, errors="replace",
-                               env=env)
-        except subprocess.TimeoutExpired:
-            return name, "timed out", f"still running after {timeout:g} s", timeout
-        secs = time.time() - start
-        out = r.stdout + r.stderr
-        summary = re.search(r"ERROR SUMMARY: (\d+) error", out)
-        if checks and summary and int(summary.group(1)) > 0:
-            found = [l for l in out.splitlines()
-                     if re.match(r"=+ (Invalid|Error|Uninit|Barrier|Program hit|Wrong)", l)]
-            where = [l for l in out.splitlines() if re.match(r"=+\s+at ", l)]
-            return name, "findings", (found[:1] + where[:1] and
-                                      " | ".join(x.strip("= ") for x in found[:1] + where[:1])), secs
-        status, why = judge(r.returncode, out)
-        return name, status, why, secs
+        result = None
+        # The checks run the instrumented build; a plain run needs only
+        # --fast's, unless the program has warp-synchronous code, which runs
+        # in lock-step only in the instrumented build (the run says so).
+        for fast in ([False] if checks else [True, False]):
+            result, out = _build_and_run_once(name, cc, sources, include_dirs, cwd, args, timeout,
+                                              checks, judge, excluded_why, flags, prepare, tmp,
+                                              fast)
+            if "runs with its warps in lock-step only in this program's instrumented" not in out:
+                break
+        return result
+
+
+def _build_and_run_once(name, cc, sources, include_dirs, cwd, args, timeout, checks, judge,
+                        excluded_why, flags, prepare, tmp, fast):
+    """One build (`fast`: cudalab-cc --fast) and run: (result, output)."""
+    exe = os.path.join(tmp, name)
+    cmd = [cc, "--fast", "-O2"] if fast else [cc, "-O2"]
+    cmd += list(flags)
+    if any("omp.h" in open(f, errors="replace").read() for f in sources):
+        cmd.append("-fopenmp")
+    for d in include_dirs:
+        cmd += ["-I", d]
+    cmd += sources + ["-o", exe]
+    b = subprocess.run(cmd, capture_output=True, text=True)
+    failure = None if b.returncode == 0 else first_error(b.stdout + b.stderr)
+    if failure is None and prepare:
+        cwd, failure = prepare(tmp)
+    if failure is not None:
+        if excluded_why:
+            return (name, "excluded", excluded_why, 0.0), ""
+        return (name, "build failed", failure, 0.0), ""
+    start = time.time()
+    try:
+        env = dict(os.environ, CUDALAB_CHECK="all") if checks else None
+        r = subprocess.run([exe] + list(args), cwd=cwd, capture_output=True, text=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL, errors="replace", env=env)
+    except subprocess.TimeoutExpired:
+        return (name, "timed out", f"still running after {timeout:g} s", timeout), ""
+    secs = time.time() - start
+    out = r.stdout + r.stderr
+    summary = re.search(r"ERROR SUMMARY: (\d+) error", out)
+    if checks and summary and int(summary.group(1)) > 0:
+        found = [l for l in out.splitlines()
+                 if re.match(r"=+ (Invalid|Error|Uninit|Barrier|Program hit|Wrong)", l)]
+        where = [l for l in out.splitlines() if re.match(r"=+\s+at ", l)]
+        return (name, "findings", (found[:1] + where[:1] and
+                                   " | ".join(x.strip("= ") for x in found[:1] + where[:1])),
+                secs), out
+    status, why = judge(r.returncode, out)
+    return (name, status, why, secs), out
 
 
 def arguments(description, what):

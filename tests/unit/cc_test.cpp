@@ -98,6 +98,27 @@ TEST_F(Compiler, AToolkitHeaderIsNamedAtTheStudentsInclude) {
   EXPECT_FALSE(Says(own.output, "CUDA toolkit")) << own.output;
 }
 
+TEST_F(Compiler, WarpSynchronousCodeInAHeaderRunsInLockStep) {
+  // Each lane adds its XOR partner's element in place: with the lanes in
+  // lock-step both read before either writes, as on a GPU (3 3); lane after
+  // lane, the one that goes second reads the other's sum.
+  std::ofstream(path("sums.h")) << "__device__ void pair_sums(int* s) {\n"
+                                   "  const int i = threadIdx.x;\n"
+                                   "  s[i] += s[i ^ 1];\n}\n";
+  std::ofstream(path("sync.cu"))
+      << "#include <cstdio>\n#include \"sums.h\"\n"
+         "__global__ void k(int* out) {\n  __shared__ int s[2];\n"
+         "  s[threadIdx.x] = threadIdx.x + 1;\n  __syncthreads();\n  pair_sums(s);\n"
+         "  out[threadIdx.x] = s[threadIdx.x];\n}\n"
+         "int main() {\n  int* d; cudaMallocManaged(&d, 8);\n  k<<<1, 2>>>(d);\n"
+         "  cudaDeviceSynchronize();\n  std::printf(\"%d %d\\n\", d[0], d[1]);\n}\n";
+  ASSERT_EQ(run(kCC + " " + path("sync.cu") + " -o " + path("sync")).status, 0);
+  EXPECT_TRUE(Says(run(path("sync")).output, "3 3"));
+  const Result off = run("CUDALAB_LOCKSTEP=off " + path("sync"));
+  EXPECT_FALSE(Says(off.output, "3 3")) << off.output;
+  EXPECT_TRUE(Says(off.output, "3 5") || Says(off.output, "4 3")) << off.output;
+}
+
 TEST_F(Compiler, BadArgumentsGetAClearMessage) {
   Result r = run(kCC + " --no-such-flag x.cu");
   EXPECT_EQ(r.status, 2);
