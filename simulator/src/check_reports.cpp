@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -112,15 +111,6 @@ std::map<std::pair<uintptr_t, std::string>, Finding> g_barrier_findings;
 // racecheck: whether both accesses of a race are known to be one block's.
 bool one_block(bool other_known, const uint3& block, const uint3& other) {
   return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
-}
-
-// Line `line` of `file` ("" if it cannot be read): looked at for advice.
-std::string source_line(const std::string& file, long line) {
-  std::ifstream in(file);
-  std::string text;
-  for (long k = 1; k <= line && std::getline(in, text); ++k) {
-  }
-  return in ? text : std::string();
 }
 
 // racecheck: what to change so that the two accesses no longer race.

@@ -400,6 +400,9 @@ struct SharedRanges {
 extern thread_local SharedRanges tl_shared;
 void prepare_shared_ranges();
 // An access to the block's shared memory (inside tl_shared's ranges).
+// Line `line` of the program's source `file` ("" if it cannot be read).
+std::string source_line(const std::string& file, long line);
+
 // `atomic`: 0 for a plain access, kAtomicReads for an atomic that reads
 // (read-modify-write; initcheck looks), kAtomicStore for one that only
 // writes.

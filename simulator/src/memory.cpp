@@ -24,6 +24,7 @@ namespace cudalab::rt {
 // GPU reads whatever lies there, without a fault; the red zones (and the
 // rest of the last page) take small overruns either way. memcheck names
 // them all.
+
 namespace {
 constexpr size_t kGuardBefore = 64 << 10, kGuardAfter = 256 << 10;
 size_t page_size() {
@@ -179,6 +180,31 @@ using namespace cudalab::rt;
 
 namespace cudalab::rt {
 thread_local std::pair<std::string, std::string> tl_next_allocation;
+
+// Line `line` of the program's source `file`, as the compiler was given it,
+// or beside the program, or here ("" if none of them can be read). Each
+// file is read once.
+std::string source_line(const std::string& file, long line) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> sources;
+  if (line <= 0) return "";
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = sources.try_emplace(file);
+  if (fresh) {
+    const std::string base = std::filesystem::path(file).filename().string();
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    for (const std::string& candidate :
+         {file, ec ? base : (exe.parent_path() / base).string(), base}) {
+      std::ifstream in(candidate);
+      if (!in) continue;
+      for (std::string l; std::getline(in, l);) it->second.push_back(l);
+      break;
+    }
+  }
+  return size_t(line) > it->second.size() ? "" : it->second[size_t(line) - 1];
+}
+
 namespace {
 // The variable a cudaMalloc call fills ("d_a" in `cudaMalloc(&d_a, n)` or
 // `cudaMalloc((void**)&d_a, n)`), read from the source line; "" when the
@@ -216,26 +242,8 @@ std::string first_argument_name(const std::string& text, size_t at) {
 }
 
 std::string allocation_name(const char* file, int line) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<std::string>> sources;
   if (!file || line <= 0) return "";
-  std::lock_guard lock(mutex);
-  auto [it, fresh] = sources.try_emplace(file);
-  if (fresh) {
-    // As the compiler was given it, or beside the program, or here.
-    const std::string base = std::filesystem::path(file).filename().string();
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    for (const std::string& candidate :
-         {std::string(file), ec ? base : (exe.parent_path() / base).string(), base}) {
-      std::ifstream in(candidate);
-      if (!in) continue;
-      for (std::string l; std::getline(in, l);) it->second.push_back(l);
-      break;
-    }
-  }
-  if (size_t(line) > it->second.size()) return "";
-  const std::string& text = it->second[size_t(line) - 1];
+  const std::string text = source_line(file, line);
   // A line may allocate several buffers (`cudaMalloc(&a, n) || cudaMalloc(&b,
   // n)`): the k-th call from it fills the k-th, in turn.
   std::vector<std::string> names;
@@ -243,7 +251,9 @@ std::string allocation_name(const char* file, int line) {
        at = text.find("cudaMalloc", at + 1))
     names.push_back(first_argument_name(text, at));
   if (names.empty()) return "";
+  static std::mutex mutex;
   static std::map<std::pair<std::string, int>, size_t> calls;
+  std::lock_guard lock(mutex);
   return names[calls[{file, line}]++ % names.size()];
 }
 }  // namespace

@@ -358,6 +358,8 @@ class barrier {
       (*reinterpret_cast<CompletionFunction*>(completion_))();
       const uint32_t next = cudalab::detail::atomic(&expected_).load();
       cudalab::detail::atomic_store(&word_, (uint64_t(phase + 1) << 32) | next);
+      // Ordered again: what the completion wrote comes before the waiters'
+      // reads.
       cudalab::detail::release_object(this, true);
     }
     return phase;

@@ -45,7 +45,7 @@ uint64_t warp_op(WarpOp op, unsigned mask, uint64_t value, int arg, int width, c
 // not those that returned or wait elsewhere.
 unsigned active_mask();
 // Waits on an object of the program's (libcu++'s barriers, latches,
-// semaphores, pipelines, atomic waits: cudalab/cuda_std.h): the calling
+// semaphores, pipelines, atomic waits: cudalab/libcudacxx.h): the calling
 // thread sleeps until a thread of its block releases the same address, then
 // returns and looks at the object again. A release that ends a barrier's
 // phase orders memory for the checks as __syncthreads() does.
