@@ -1,10 +1,12 @@
 // cudalab's CPU simulator: cuRAND's host API (generators made and filled from
-// the host), written for the simulator. XORWOW, Philox4_32_10 and MRG32k3a
-// fill buffers (device memory, or host memory for curandCreateGeneratorHost)
-// with the values an H100 gives for the same seed, offset and ordering;
-// what the simulator cannot reproduce (MTGP32, the Sobol generators, XORWOW's
-// seeded ordering, Poisson draws) returns an error status and says so on
-// stderr (docs/simulator.md).
+// the host), written for the simulator. XORWOW, Philox4_32_10, MRG32k3a and
+// the Sobol generators fill buffers (device memory, or host memory for
+// curandCreateGeneratorHost) with the values an H100 gives for the same
+// seed, offset and ordering; Sobol's direction vectors are Joe and Kuo's, as
+// cuRAND's are, for the first 3667 dimensions. What the simulator cannot
+// reproduce (MTGP32, MT19937, the scrambled Sobol generators, XORWOW's seeded
+// ordering, Poisson draws) returns an error status and says so on stderr
+// (docs/simulator.md).
 #pragma once
 // Programs test this name to know that cuRAND's host API is included
 // (NVIDIA's helper_cuda.h, for one).
@@ -64,6 +66,16 @@ enum curandOrdering {
 };
 typedef enum curandOrdering curandOrdering_t;
 
+enum curandDirectionVectorSet {
+  CURAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,
+  CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,
+  CURAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,
+  CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104
+};
+typedef enum curandDirectionVectorSet curandDirectionVectorSet_t;
+typedef unsigned int curandDirectionVectors32_t[32];
+typedef unsigned long long curandDirectionVectors64_t[64];
+
 struct curandGenerator_st;
 typedef struct curandGenerator_st* curandGenerator_t;
 
@@ -92,3 +104,16 @@ curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double
                                              size_t n, double mean, double stddev);
 curandStatus_t curandGeneratePoisson(curandGenerator_t generator, unsigned int* output_ptr,
                                      size_t n, double lambda);
+curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator,
+                                                       unsigned int num_dimensions);
+// Sobol's direction vectors: an array of 20,000 dimensions, as cuRAND's. The
+// simulator has Joe and Kuo's for the first 3667 (those of Boost's table);
+// the dimensions past them are zero, and a Sobol state started from zero
+// vectors says so on stderr.
+curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t* vectors[],
+                                           curandDirectionVectorSet_t set);
+curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t* vectors[],
+                                           curandDirectionVectorSet_t set);
+// NVIDIA's scramble constants: not on the simulator (an error status).
+curandStatus_t curandGetScrambleConstants32(unsigned int** constants);
+curandStatus_t curandGetScrambleConstants64(unsigned long long** constants);

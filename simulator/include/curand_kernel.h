@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "cuda_runtime.h"
+#include "curand.h"
 
 #define CURAND_2POW32_INV (2.3283064e-10f)
 #define CURAND_2POW53_INV_DOUBLE (1.1102230246251565e-16)
@@ -188,6 +189,144 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   cudalab::detail::curand::forget_normals(s);
 }
 
+// ---- Sobol (quasirandom) ---------------------------------------------------------------------
+// A state walks the points of one dimension in Gray-code order: point i is
+// the XOR of the direction vectors whose bit is set in i ^ (i >> 1), then
+// XORed with the scramble constant (zero unscrambled). curand() gives point
+// i and steps to i + 1 by one XOR. Vectors come from
+// curandGetDirectionVectors32/64.
+struct curandStateSobol32 {
+  unsigned int i, x, c;
+  unsigned int direction_vectors[32];
+};
+struct curandStateScrambledSobol32 {
+  unsigned int i, x, c;
+  unsigned int direction_vectors[32];
+};
+struct curandStateSobol64 {
+  unsigned long long i, x, c;
+  unsigned long long direction_vectors[64];
+};
+struct curandStateScrambledSobol64 {
+  unsigned long long i, x, c;
+  unsigned long long direction_vectors[64];
+};
+using curandStateSobol32_t = curandStateSobol32;
+using curandStateScrambledSobol32_t = curandStateScrambledSobol32;
+using curandStateSobol64_t = curandStateSobol64;
+using curandStateScrambledSobol64_t = curandStateScrambledSobol64;
+
+namespace cudalab::detail::curand {
+// Says once on stderr that a Sobol state was started from zero vectors
+// (dimensions past the simulator's table, or vectors never copied).
+void zero_direction_vectors();
+template <class State>
+inline constexpr bool is_sobol = std::is_same_v<State, curandStateSobol32_t> ||
+                                 std::is_same_v<State, curandStateScrambledSobol32_t> ||
+                                 std::is_same_v<State, curandStateSobol64_t> ||
+                                 std::is_same_v<State, curandStateScrambledSobol64_t>;
+template <class State>
+void sobol_seek(State* s) {
+  const auto gray = s->i ^ (s->i >> 1);
+  auto x = s->c;
+  for (unsigned k = 0; k < sizeof(gray) * 8; ++k)
+    if ((gray >> k) & 1) x ^= s->direction_vectors[k];
+  s->x = x;
+}
+template <class State, class Word, class Offset>
+void sobol_init(const Word* vectors, Word scramble, Offset offset, State* s) {
+  for (unsigned k = 0; k < sizeof(Word) * 8; ++k) s->direction_vectors[k] = vectors[k];
+  if (vectors[0] == 0) zero_direction_vectors();
+  s->c = scramble;
+  s->i = offset;
+  sobol_seek(s);
+}
+template <class State>
+auto sobol_next(State* s) {
+  const auto point = s->x;
+  s->x ^= s->direction_vectors[__builtin_ctzll(~static_cast<unsigned long long>(s->i))];
+  ++s->i;
+  return point;
+}
+// The inverse of the normal distribution's CDF at the point's uniform
+// (cuRAND's normals from Sobol points: one point, one normal).
+inline float normal_icdf(unsigned int x) {
+  float sign = -1.4142135f;
+  if (x >= 0x80000000u) {
+    x = 0xffffffffu - x;
+    sign = -sign;
+  }
+  const float p = x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);
+  return sign * erfcinvf(2.0f * p);
+}
+inline double normal_icdf_double(unsigned int x) {
+  double sign = -1.4142135623730951;
+  if (x >= 0x80000000u) {
+    x = 0xffffffffu - x;
+    sign = -sign;
+  }
+  const double p = x * 2.3283064365386963e-10 + 1.1641532182693481e-10;
+  return sign * erfcinv(2.0 * p);
+}
+inline double normal_icdf_double(unsigned long long x) {
+  double sign = -1.4142135623730951;
+  if (x >= 0x8000000000000000ull) {
+    x = 0xffffffffffffffffull - x;
+    sign = -sign;
+  }
+  const double p = x * 5.421010862427522e-20 + 2.710505431213761e-20;
+  return sign * erfcinv(2.0 * p);
+}
+inline double uniform_double64(unsigned long long x) {
+  return (x >> 11) * CURAND_2POW53_INV_DOUBLE + (CURAND_2POW53_INV_DOUBLE / 2.0);
+}
+}  // namespace cudalab::detail::curand
+
+inline void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int offset,
+                        curandStateSobol32_t* s) {
+  cudalab::detail::curand::sobol_init(direction_vectors, 0u, offset, s);
+}
+inline void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int scramble_c,
+                        unsigned int offset, curandStateScrambledSobol32_t* s) {
+  cudalab::detail::curand::sobol_init(direction_vectors, scramble_c, offset, s);
+}
+inline void curand_init(curandDirectionVectors64_t direction_vectors, unsigned long long offset,
+                        curandStateSobol64_t* s) {
+  cudalab::detail::curand::sobol_init(direction_vectors, 0ull, offset, s);
+}
+inline void curand_init(curandDirectionVectors64_t direction_vectors, unsigned long long scramble_c,
+                        unsigned long long offset, curandStateScrambledSobol64_t* s) {
+  cudalab::detail::curand::sobol_init(direction_vectors, scramble_c, offset, s);
+}
+inline unsigned int curand(curandStateSobol32_t* s) {
+  return cudalab::detail::curand::sobol_next(s);
+}
+inline unsigned int curand(curandStateScrambledSobol32_t* s) {
+  return cudalab::detail::curand::sobol_next(s);
+}
+inline unsigned long long curand(curandStateSobol64_t* s) {
+  return cudalab::detail::curand::sobol_next(s);
+}
+inline unsigned long long curand(curandStateScrambledSobol64_t* s) {
+  return cudalab::detail::curand::sobol_next(s);
+}
+inline void skipahead(unsigned int n, curandStateSobol32_t* s) {
+  s->i += n;
+  cudalab::detail::curand::sobol_seek(s);
+}
+inline void skipahead(unsigned int n, curandStateScrambledSobol32_t* s) {
+  s->i += n;
+  cudalab::detail::curand::sobol_seek(s);
+}
+inline void skipahead(unsigned long long n, curandStateSobol64_t* s) {
+  s->i += n;
+  cudalab::detail::curand::sobol_seek(s);
+}
+inline void skipahead(unsigned long long n, curandStateScrambledSobol64_t* s) {
+  s->i += n;
+  cudalab::detail::curand::sobol_seek(s);
+}
+
 // ---- uniforms
 inline float curand_uniform(curandStateXORWOW_t* s) {
   return cudalab::detail::curand::uniform(curand(s));
@@ -218,6 +357,33 @@ inline double2 curand_uniform2_double(curandStatePhilox4_32_10_t* s) {
   const uint4 x = curand4(s);
   return double2{cudalab::detail::curand::uniform_double_hq(x.x, x.y),
                  cudalab::detail::curand::uniform_double_hq(x.z, x.w)};
+}
+
+// Sobol: 32-bit points as the other generators' words; 64-bit ones give a
+// float from their upper half and a double from their upper 53 bits.
+inline float curand_uniform(curandStateSobol32_t* s) {
+  return cudalab::detail::curand::uniform(curand(s));
+}
+inline float curand_uniform(curandStateScrambledSobol32_t* s) {
+  return cudalab::detail::curand::uniform(curand(s));
+}
+inline float curand_uniform(curandStateSobol64_t* s) {
+  return cudalab::detail::curand::uniform(static_cast<unsigned int>(curand(s) >> 32));
+}
+inline float curand_uniform(curandStateScrambledSobol64_t* s) {
+  return cudalab::detail::curand::uniform(static_cast<unsigned int>(curand(s) >> 32));
+}
+inline double curand_uniform_double(curandStateSobol32_t* s) {
+  return cudalab::detail::curand::uniform_double(curand(s));
+}
+inline double curand_uniform_double(curandStateScrambledSobol32_t* s) {
+  return cudalab::detail::curand::uniform_double(curand(s));
+}
+inline double curand_uniform_double(curandStateSobol64_t* s) {
+  return cudalab::detail::curand::uniform_double64(curand(s));
+}
+inline double curand_uniform_double(curandStateScrambledSobol64_t* s) {
+  return cudalab::detail::curand::uniform_double64(curand(s));
 }
 
 // ---- normals (Box-Muller; the second value of each pair is kept for the next call)
@@ -264,6 +430,31 @@ double curand_normal_double(State* s) {
   s->boxmuller_flag_double = 0;
   return s->boxmuller_extra_double;
 }
+// Sobol: one point, one normal, through the inverse CDF (no pairs kept).
+inline float curand_normal(curandStateSobol32_t* s) {
+  return cudalab::detail::curand::normal_icdf(curand(s));
+}
+inline float curand_normal(curandStateScrambledSobol32_t* s) {
+  return cudalab::detail::curand::normal_icdf(curand(s));
+}
+inline float curand_normal(curandStateSobol64_t* s) {
+  return cudalab::detail::curand::normal_icdf(static_cast<unsigned int>(curand(s) >> 32));
+}
+inline float curand_normal(curandStateScrambledSobol64_t* s) {
+  return cudalab::detail::curand::normal_icdf(static_cast<unsigned int>(curand(s) >> 32));
+}
+inline double curand_normal_double(curandStateSobol32_t* s) {
+  return cudalab::detail::curand::normal_icdf_double(curand(s));
+}
+inline double curand_normal_double(curandStateScrambledSobol32_t* s) {
+  return cudalab::detail::curand::normal_icdf_double(curand(s));
+}
+inline double curand_normal_double(curandStateSobol64_t* s) {
+  return cudalab::detail::curand::normal_icdf_double(curand(s));
+}
+inline double curand_normal_double(curandStateScrambledSobol64_t* s) {
+  return cudalab::detail::curand::normal_icdf_double(curand(s));
+}
 inline float2 curand_normal2(curandStateXORWOW_t* s) {
   const unsigned int x = curand(s), y = curand(s);
   return cudalab::detail::curand::box_muller(x, y);
@@ -302,6 +493,8 @@ inline float2 curand_log_normal2(curandStateXORWOW_t* s, float mean, float stdde
 // ---- Poisson -----------------------------------------------------------------------------------
 template <class State>
 unsigned int curand_poisson(State* s, double lambda) {
+  static_assert(!cudalab::detail::curand::is_sobol<State>,
+                "cudalab: curand_poisson on a Sobol state is not supported on the simulator");
   if (lambda < 64) {
     // Knuth's method, in float as cuRAND computes it.
     unsigned int k = 0;

@@ -6,6 +6,9 @@
 // counters for doubles). The offset counts units (XORWOW, MRG32k3a) or
 // outputs (Philox), and each call moves it past what it used. Laid out from
 // tests/data/curand_host_gpu.txt; what it does not cover answers an error.
+// The Sobol generators fill n / dimensions points of each dimension in turn,
+// dimension after dimension, from point `offset` on (Gray-code order, as the
+// device API's states; tests/data/curand_sobol_gpu.txt).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +17,7 @@
 
 #include "curand.h"
 #include "curand_kernel.h"
+#include "sobol.h"
 
 namespace cudalab::detail::curand_host {
 namespace {
@@ -21,7 +25,7 @@ namespace {
 constexpr uint64_t kStates = 4096;
 constexpr size_t kChunkUnits = size_t{1} << 18;
 
-enum class Kind { xorwow, philox, mrg };
+enum class Kind { xorwow, philox, mrg, sobol32, sobol64 };
 
 curandStatus_t unsupported(const char* what) {
   std::fprintf(stderr, "cudalab: cuRAND host API: %s is not supported on the simulator\n", what);
@@ -36,6 +40,7 @@ struct curandGenerator_st {
   bool host = false;
   unsigned long long seed = 0;
   unsigned long long offset = 0;
+  unsigned int dimensions = 1;  // Sobol's
   cudaStream_t stream = nullptr;
   // XORWOW's and MRG32k3a's states, made when first needed, and how many
   // raw values each has given since its curand_init.
@@ -173,6 +178,58 @@ curandStatus_t generate(curandGenerator_t g, Out* out, size_t n, int per_unit, i
   return CURAND_STATUS_SUCCESS;
 }
 
+bool quasi(const curandGenerator_st* g) {
+  return g != nullptr && (g->kind == Kind::sobol32 || g->kind == Kind::sobol64);
+}
+
+// A Sobol generator's output: from32 makes an output from a 32-bit point,
+// from64 from a 64-bit one; a null one means the generator's width has no
+// such output (curandGenerate on SOBOL64, for one).
+template <class Out, class From32, class From64>
+curandStatus_t quasi_generate(curandGenerator_st* g, Out* out, size_t n, From32 from32,
+                              From64 from64) {
+  const bool wide = g->kind == Kind::sobol64;
+  if constexpr (std::is_null_pointer_v<From32>) {
+    if (!wide) return CURAND_STATUS_TYPE_ERROR;
+  }
+  if constexpr (std::is_null_pointer_v<From64>) {
+    if (wide) return CURAND_STATUS_TYPE_ERROR;
+  }
+  if (n == 0) return CURAND_STATUS_SUCCESS;
+  if (out == nullptr) return CURAND_STATUS_LAUNCH_FAILURE;
+  if (n % g->dimensions != 0) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  const size_t points = n / g->dimensions;
+  std::vector<Out> staged;
+  for (unsigned d = 0; d < g->dimensions; ++d) {
+    // The state of the device API, walked on the host.
+    curandStateSobol64_t s64{};
+    curandStateSobol32_t s32{};
+    if (wide)
+      curand_init(&cudalab::detail::curand::sobol_vectors64()[size_t{d} * 64], g->offset, &s64);
+    else
+      curand_init(&cudalab::detail::curand::sobol_vectors32()[size_t{d} * 32],
+                  static_cast<unsigned>(g->offset), &s32);
+    for (size_t done = 0; done < points; done += kChunkUnits) {
+      const size_t count = points - done < kChunkUnits ? points - done : kChunkUnits;
+      staged.resize(count);
+      for (size_t k = 0; k < count; ++k) {
+        if constexpr (!std::is_null_pointer_v<From64>) {
+          if (wide) {
+            staged[k] = from64(::curand(&s64));
+            continue;
+          }
+        }
+        if constexpr (!std::is_null_pointer_v<From32>) staged[k] = from32(::curand(&s32));
+      }
+      const curandStatus_t s =
+          copy_out(g, out + size_t{d} * points + done, staged.data(), count * sizeof(Out));
+      if (s != CURAND_STATUS_SUCCESS) return s;
+    }
+  }
+  g->offset += points;
+  return CURAND_STATUS_SUCCESS;
+}
+
 constexpr double kMrgScale = 2.3283065498378288e-10;
 
 curandStatus_t create(curandGenerator_t* out, curandRngType_t type, bool host) {
@@ -195,10 +252,16 @@ curandStatus_t create(curandGenerator_t* out, curandRngType_t type, bool host) {
       return unsupported("the MT19937 generator");
     case CURAND_RNG_QUASI_DEFAULT:
     case CURAND_RNG_QUASI_SOBOL32:
-    case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
+      kind = Kind::sobol32;
+      break;
     case CURAND_RNG_QUASI_SOBOL64:
+      kind = Kind::sobol64;
+      break;
+    case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
     case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
-      return unsupported("a quasirandom (Sobol) generator");
+      return unsupported(
+          "a scrambled Sobol generator (its scramble constants and direction vectors are "
+          "NVIDIA's own)");
     default:
       return CURAND_STATUS_TYPE_ERROR;
   }
@@ -215,6 +278,9 @@ curandStatus_t create(curandGenerator_t* out, curandRngType_t type, bool host) {
 using cudalab::detail::curand_host::generate;
 using cudalab::detail::curand_host::Kind;
 using cudalab::detail::curand_host::kMrgScale;
+using cudalab::detail::curand_host::quasi;
+using cudalab::detail::curand_host::quasi_generate;
+namespace cuc = cudalab::detail::curand;
 
 curandStatus_t curandCreateGenerator(curandGenerator_t* generator, curandRngType_t rng_type) {
   return cudalab::detail::curand_host::create(generator, rng_type, false);
@@ -240,6 +306,7 @@ curandStatus_t curandSetStream(curandGenerator_t generator, cudaStream_t stream)
 curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator,
                                                   unsigned long long seed) {
   if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
+  if (quasi(generator)) return CURAND_STATUS_TYPE_ERROR;
   generator->seed = seed;
   generator->offset = 0;
   generator->forget();
@@ -252,6 +319,9 @@ curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned lo
 }
 curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order) {
   if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
+  if (quasi(generator))
+    return order == CURAND_ORDERING_QUASI_DEFAULT ? CURAND_STATUS_SUCCESS
+                                                  : CURAND_STATUS_OUT_OF_RANGE;
   switch (order) {
     case CURAND_ORDERING_PSEUDO_BEST:
     case CURAND_ORDERING_PSEUDO_DEFAULT:
@@ -270,7 +340,26 @@ curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrd
   }
 }
 
+curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator,
+                                                       unsigned int num_dimensions) {
+  if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
+  if (!quasi(generator)) return CURAND_STATUS_TYPE_ERROR;
+  if (num_dimensions == 0 || num_dimensions > 20000) return CURAND_STATUS_OUT_OF_RANGE;
+  if (num_dimensions > cuc::kSobolDimensions) {
+    std::fprintf(stderr,
+                 "cudalab: cuRAND host API: %u Sobol dimensions asked for; the simulator has "
+                 "direction vectors for %u (cuRAND has 20,000)\n",
+                 num_dimensions, cuc::kSobolDimensions);
+    return CURAND_STATUS_OUT_OF_RANGE;
+  }
+  generator->dimensions = num_dimensions;
+  return CURAND_STATUS_SUCCESS;
+}
+
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int* output_ptr, size_t num) {
+  if (quasi(generator))
+    return quasi_generate(
+        generator, output_ptr, num, [](unsigned int x) { return x; }, nullptr);
   return generate(
       generator, output_ptr, num, 1, 1, 1, [](const uint32_t* r, unsigned int* o) { o[0] = r[0]; },
       [](const double* r, unsigned int* o) {
@@ -281,12 +370,16 @@ curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int* output_
 curandStatus_t curandGenerateLongLong(curandGenerator_t generator, unsigned long long* output_ptr,
                                       size_t num) {
   // 64-bit values come from the 64-bit Sobol generators only, as in cuRAND.
-  (void)output_ptr;
-  (void)num;
   if (generator == nullptr) return CURAND_STATUS_NOT_INITIALIZED;
-  return CURAND_STATUS_TYPE_ERROR;
+  if (!quasi(generator)) return CURAND_STATUS_TYPE_ERROR;
+  return quasi_generate(generator, output_ptr, num, nullptr,
+                        [](unsigned long long x) { return x; });
 }
 curandStatus_t curandGenerateUniform(curandGenerator_t generator, float* output_ptr, size_t num) {
+  if (quasi(generator))
+    return quasi_generate(
+        generator, output_ptr, num, [](unsigned int x) { return cuc::uniform(x); },
+        [](unsigned long long x) { return cuc::uniform(static_cast<unsigned int>(x >> 32)); });
   return generate(
       generator, output_ptr, num, 1, 1, 1,
       [](const uint32_t* r, float* o) { o[0] = cudalab::detail::curand::uniform(r[0]); },
@@ -295,6 +388,10 @@ curandStatus_t curandGenerateUniform(curandGenerator_t generator, float* output_
 }
 curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double* output_ptr,
                                            size_t num) {
+  if (quasi(generator))
+    return quasi_generate(
+        generator, output_ptr, num, [](unsigned int x) { return cuc::uniform_double(x); },
+        [](unsigned long long x) { return cuc::uniform_double64(x); });
   return generate(
       generator, output_ptr, num, 1, 2, 1,
       [](const uint32_t* r, double* o) {
@@ -322,6 +419,12 @@ double2 mrg_box_muller_double(const double* r) {
 
 template <class Out, class Map>
 curandStatus_t normal_float(curandGenerator_t g, Out* out, size_t n, Map map) {
+  if (quasi(g))
+    return quasi_generate(
+        g, out, n, [map](unsigned int x) { return map(cuc::normal_icdf(x)); },
+        [map](unsigned long long x) {
+          return map(cuc::normal_icdf(static_cast<unsigned int>(x >> 32)));
+        });
   return generate(
       g, out, n, 2, 2, 2,
       [map](const uint32_t* r, Out* o) {
@@ -343,6 +446,10 @@ curandStatus_t normal_float(curandGenerator_t g, Out* out, size_t n, Map map) {
 }
 template <class Out, class Map>
 curandStatus_t normal_double(curandGenerator_t g, Out* out, size_t n, Map map) {
+  if (quasi(g))
+    return quasi_generate(
+        g, out, n, [map](unsigned int x) { return map(cuc::normal_icdf_double(x)); },
+        [map](unsigned long long x) { return map(cuc::normal_icdf_double(x)); });
   return generate(
       g, out, n, 2, 4, 2,
       [map](const uint32_t* r, Out* o) {

@@ -83,8 +83,24 @@ inline double erfinv(double y) {
   return x;
 }
 inline float erfinvf(float y) { return float(erfinv(y)); }
-inline double erfcinv(double y) { return erfinv(1 - y); }
-inline float erfcinvf(float y) { return float(erfinv(1.0 - double(y))); }
+inline double erfcinv(double y) {
+  // Below 0.5, Newton on log(erfc(x)) = log(y): 1 - y would lose the digits
+  // of a small y (the tail that Sobol normals reach, 2^-64 and below), and
+  // the logarithm is nearly linear there, so Newton converges fast.
+  if (y >= 0.5) return erfinv(1 - y);
+  if (y <= 0) return y == 0 ? INFINITY : NAN;
+  const double a = 0.147, l = std::log(y * (2 - y)), t = 2 / (M_PI * a) + l / 2;
+  double x = std::sqrt(std::sqrt(t * t - l / a) - t);
+  const double log_y = std::log(y);
+  for (int i = 0; i < 8; ++i) {
+    const double e = std::erfc(x);
+    const double step = (std::log(e) - log_y) * e / (2 / std::sqrt(M_PI) * std::exp(-x * x));
+    x += step;
+    if (std::fabs(step) <= 1e-16 * x) break;
+  }
+  return x;
+}
+inline float erfcinvf(float y) { return float(erfcinv(double(y))); }
 inline double normcdfinv(double p) { return -std::sqrt(2.0) * erfcinv(2 * p); }
 inline float normcdfinvf(float p) { return float(normcdfinv(p)); }
 inline double erfcx(double x) { return std::exp(x * x) * std::erfc(x); }
