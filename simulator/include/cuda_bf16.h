@@ -66,6 +66,9 @@ inline float bfloat16_bits_to_float(unsigned short b) {
 struct __nv_bfloat16_raw {
   unsigned short x;
 };
+struct __nv_bfloat162_raw {
+  unsigned short x, y;
+};
 
 struct alignas(2) __nv_bfloat16 {
   unsigned short __x = 0;

@@ -18,6 +18,9 @@
 struct __half_raw {
   unsigned short x;
 };
+struct __half2_raw {
+  unsigned short x, y;
+};
 
 struct alignas(2) __half {
   unsigned short __x = 0;
@@ -92,6 +95,12 @@ inline short __half2short_rz(__half h) {
 }
 inline unsigned short __half2ushort_rz(__half h) {
   return cudalab::detail::saturate_to<unsigned short>(std::trunc(float(h)));
+}
+inline signed char __half2char_rz(__half h) {
+  return cudalab::detail::saturate_to<signed char>(std::trunc(float(h)));
+}
+inline unsigned char __half2uchar_rz(__half h) {
+  return cudalab::detail::saturate_to<unsigned char>(std::trunc(float(h)));
 }
 // To 64 bits a NaN gives 0x8000000000000000, as on an H100 (to 32 bits, 0).
 inline long long __half2ll_rz(__half h) {
