@@ -15,16 +15,41 @@ namespace fs = std::filesystem;
 LocalHeaders::LocalHeaders(std::vector<fs::path> include_dirs, fs::path root)
     : include_dirs_(std::move(include_dirs)), root_(std::move(root)) {}
 
+namespace {
+// A path as a C string literal, for #line and #include.
+std::string quoted(const fs::path& path) {
+  std::string text = "\"";
+  for (char c : path.string()) {
+    if (c == '"' || c == '\\') text += '\\';
+    text += c;
+  }
+  return text + '"';
+}
+}  // namespace
+
 std::vector<LocalHeaders::Problem> LocalHeaders::rewrite_included(const fs::path& original,
                                                                   const std::string& text,
                                                                   const fs::path& out_dir) {
   std::vector<Problem> problems;
-  visit(original, text, out_dir, problems);
+  stubs_.clear();
+  visit(original, text, out_dir, "", problems);
+  // A copy's quoted includes are looked for beside the copy first: what it
+  // includes from beside the original, and has no copy of its own, gets a
+  // stub there that includes the original (src/a.cuh's copy including
+  // "b.cuh", the src/b.cuh beside it).
+  for (const Stub& stub : stubs_) {
+    if (!written_.count(stub.includer_key) || written_.count(stub.target_key) ||
+        written_paths_.count(stub.at.string()))
+      continue;
+    fs::create_directories(stub.at.parent_path());
+    std::ofstream(stub.at, std::ios::binary) << "#include " << quoted(stub.target) << "\n";
+    written_paths_.insert(stub.at.string());
+  }
   return problems;
 }
 
 bool LocalHeaders::visit(const fs::path& original, const std::string& text, const fs::path& out_dir,
-                         std::vector<Problem>& problems) {
+                         const std::string& includer_key, std::vector<Problem>& problems) {
   bool any_written = false;
   static const std::regex include_re(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
   std::istringstream lines(text);
@@ -44,6 +69,12 @@ bool LocalHeaders::visit(const fs::path& original, const std::string& text, cons
     }
     const std::string key = found.string() + "|" + out_dir.string();
     if (found.empty()) continue;
+    const fs::path copy = (out_dir / name).lexically_normal();
+    const fs::path inside = copy.lexically_relative(root_);
+    const bool in_root =
+        !fs::path(name).is_absolute() && !inside.empty() && *inside.begin() != "..";
+    // Every include of a header that may get a copy, visited or not before.
+    if (in_root && !includer_key.empty()) stubs_.push_back({includer_key, copy, key, found});
     if (!done_.insert(key).second) {
       any_written = any_written || written_.count(key);
       continue;
@@ -60,9 +91,7 @@ bool LocalHeaders::visit(const fs::path& original, const std::string& text, cons
         header.find("clock") != std::string::npos || header.find("asm") != std::string::npos ||
         // warp-synchronous code (rewrite.cpp's warp_synchronous_line)
         header.find("volatile") != std::string::npos || header.find('^') != std::string::npos;
-    const fs::path copy = (out_dir / name).lexically_normal();
-    const fs::path inside = copy.lexically_relative(root_);
-    if (fs::path(name).is_absolute() || inside.empty() || *inside.begin() == "..") continue;
+    if (!in_root) continue;
     if (needs) {
       Result r = rewrite(header, found.string());
       for (const auto& p : r.problems) problems.push_back({found.string(), p.line, p.message});
@@ -74,23 +103,20 @@ bool LocalHeaders::visit(const fs::path& original, const std::string& text, cons
         // original header.
         std::ofstream(copy, std::ios::binary) << r.text.substr(r.text.find('\n') + 1);
         written_.insert(key);
+        written_paths_.insert(copy.string());
       }
     }
     // Headers that include each other (each behind its include guard):
     // once round the cycle is enough.
     if (!visiting_.insert(found.string()).second) continue;
-    const bool below = visit(found, header, copy.parent_path(), problems);
+    const bool below = visit(found, header, copy.parent_path(), key, problems);
     visiting_.erase(found.string());
     if (below && !written_.count(key)) {
       // Unchanged, but beside the rewritten headers it includes.
       fs::create_directories(copy.parent_path());
-      std::string escaped;
-      for (char c : found.string()) {
-        if (c == '"' || c == '\\') escaped += '\\';
-        escaped += c;
-      }
-      std::ofstream(copy, std::ios::binary) << "#line 1 \"" << escaped << "\"\n" << header;
+      std::ofstream(copy, std::ios::binary) << "#line 1 " << quoted(found) << "\n" << header;
       written_.insert(key);
+      written_paths_.insert(copy.string());
     }
     any_written = any_written || written_.count(key);
   }

@@ -38,14 +38,27 @@ class LocalHeaders {
   // Returns whether a copy of a header it includes, directly or not, was
   // written (its includer then needs a copy beside it, so that the compiler,
   // which looks next to the including file first, finds the rewritten one).
+  // `includer_key` names the copy `original` would have (empty for the
+  // source file itself).
   bool visit(const std::filesystem::path& original, const std::string& text,
-             const std::filesystem::path& out_dir, std::vector<Problem>& problems);
+             const std::filesystem::path& out_dir, const std::string& includer_key,
+             std::vector<Problem>& problems);
+  // A quoted include of a header copy: where the compiler looks for it
+  // beside the copy, and what it names.
+  struct Stub {
+    std::string includer_key;
+    std::filesystem::path at;
+    std::string target_key;
+    std::filesystem::path target;
+  };
+  std::vector<Stub> stubs_;
   std::vector<std::filesystem::path> include_dirs_;
   std::filesystem::path root_;
   std::set<std::string> done_;      // header|folder pairs already written
   std::set<std::string> visiting_;  // the headers being visited: a cycle stops there
   std::set<std::string> read_;
-  std::set<std::string> written_;  // header|folder pairs with a copy written
+  std::set<std::string> written_;        // header|folder pairs with a copy written
+  std::set<std::string> written_paths_;  // the copies' and stubs' paths
 };
 
 }  // namespace cudalab::rewriter

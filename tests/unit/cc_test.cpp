@@ -170,6 +170,28 @@ TEST_F(Compiler, HeadersThatIncludeEachOtherBuild) {
   EXPECT_TRUE(Says(run(path("p")).output, "h=7"));
 }
 
+// A kernel in a header of a subfolder whose own quoted includes are beside
+// it (HeCBench's segsort: main.cu includes "src/a.cuh", which includes
+// "b.cuh" from src/): the rewritten copy still finds them, and a same-named
+// header beside main.cu is not the one it takes.
+TEST_F(Compiler, AHeaderInASubfolderFindsTheHeadersBesideIt) {
+  fs::create_directories(path("src"));
+  std::ofstream(path("src/b.cuh")) << "#pragma once\n#define B 7\n"
+                                      "inline __device__ int twice(int x) { return 2 * x; }\n";
+  std::ofstream(path("b.cuh")) << "#error the wrong b.cuh\n";
+  std::ofstream(path("src/a.cuh")) << "#pragma once\n#include \"b.cuh\"\n"
+                                      "__global__ void fill(int* p) { p[threadIdx.x] = "
+                                      "twice(B); }\n";
+  std::ofstream(path("main.cu"))
+      << "#include <cstdio>\n#include \"src/a.cuh\"\nint main() {\n  int* d; int h = 0;\n"
+         "  cudaMalloc(&d, 4 * sizeof(int));\n  fill<<<1, 4>>>(d);\n"
+         "  cudaMemcpy(&h, d + 3, sizeof(int), cudaMemcpyDeviceToHost);\n"
+         "  std::printf(\"h=%d\\n\", h);\n}\n";
+  Result b = run("timeout 120 " + kCC + " " + path("main.cu") + " -o " + path("p"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_TRUE(Says(run(path("p")).output, "h=14"));
+}
+
 // The flags a build adds for the simulator, beyond the caller's own
 // (optimization, standard, warnings, include folders, sanitizers).
 std::set<std::string> recipe_flags(const std::string& command) {
