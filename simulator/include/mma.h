@@ -1,12 +1,13 @@
 // cudalab's CPU simulator: the warp matrix functions of mma.h (nvcuda::wmma),
 // written for the simulator. A GPU spreads a fragment over the 32 lanes of
-// a warp in a layout CUDA leaves unspecified; here every lane holds the
-// whole of a matrix_a or matrix_b fragment (num_elements = rows * columns),
-// and an accumulator's elements are shared out: lane l holds elements l,
-// l + 32, l + 64, ... of the M x N tile in row-major order (num_elements =
-// M * N / 32, as on a GPU). So load_matrix_sync of an operand reads the whole
-// tile in every lane, mma_sync computes each lane's share of D = A * B + C,
-// and store_matrix_sync writes each lane's share: the lanes never need each
+// a warp in a layout CUDA leaves unspecified. Here an accumulator's
+// elements are shared out: lane l holds elements l, l + 32, l + 64, ... of
+// the M x N tile in row-major order (num_elements = M * N / 32, as on a
+// GPU); a matrix_a or matrix_b fragment has room for the whole tile
+// (num_elements = rows * columns) and each lane loads into it the rows of A
+// and the column of B that its share of D = A * B + C needs. So mma_sync
+// computes each lane's share from what that lane loaded, and
+// store_matrix_sync writes each lane's share: the lanes never need each
 // other, and what a program does element by element to a fragment (scaling
 // an accumulator, converting an operand) works as on a GPU. Products are
 // exact and summed in float (double for m8n8k4, int for 8-bit integers) in
@@ -118,12 +119,21 @@ inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f, const V& v) {
 }
 
 namespace detail_ {
-// An operand tile, whole, in row-major order of its own rows and columns.
+// An operand tile in row-major order of its own rows and columns: of A the
+// rows, of B the column, that the lane's share of the accumulator needs
+// (lane l's elements l, l + 32, ... lie in rows r with r % (32 / N) == l / N
+// and in column l % N), the rest left as they are.
 template <class Use, int M, int N, int K, class T, class Layout, class P>
 void load_operand(fragment<Use, M, N, K, T, Layout>& f, const P* p, unsigned ldm, bool row) {
   using S = cudalab::detail::wmma::shape<Use, M, N, K>;
-  for (int r = 0; r < S::rows; ++r)
-    for (int c = 0; c < S::cols; ++c) f.x[r * S::cols + c] = row ? p[r * ldm + c] : p[c * ldm + r];
+  const int lane = int(cudalab::detail::wmma::lane());
+  for (int r = 0; r < S::rows; ++r) {
+    if (std::is_same_v<Use, matrix_a> && r % (32 / N) != lane / N) continue;
+    for (int c = 0; c < S::cols; ++c) {
+      if (std::is_same_v<Use, matrix_b> && c != lane % N) continue;
+      f.x[r * S::cols + c] = row ? p[r * ldm + c] : p[c * ldm + r];
+    }
+  }
 }
 }  // namespace detail_
 
@@ -163,27 +173,27 @@ inline void mma_sync(fragment<accumulator, M, N, K, TD>& d,
   using E = typename fragment<accumulator, M, N, K, TD>::element_type;
   using Sum = std::conditional_t<std::is_same_v<E, double>, double,
                                  std::conditional_t<std::is_same_v<E, int>, int, float>>;
-  const unsigned lane = cudalab::detail::wmma::lane();
+  const int lane = int(cudalab::detail::wmma::lane());
   constexpr bool tf32 = std::is_same_v<TA, precision::tf32>;
+  // The lane's column of B, converted once; then each of its elements' row
+  // of A (products are exact, so converting first changes nothing).
+  auto operand = [](auto v) {
+    if constexpr (std::is_same_v<Sum, float>) {
+      const float f = cudalab::detail::wmma::as_float(v);
+      return tf32 ? cudalab::detail::wmma::tf32_bits(f) : f;
+    } else {
+      return static_cast<Sum>(v);
+    }
+  };
+  Sum column[K];
+  for (int k = 0; k < K; ++k) column[k] = operand(b.x[k * N + lane % N]);
   E out[fragment<accumulator, M, N, K, TD>::num_elements];
   for (int i = 0; i < d.num_elements; ++i) {
-    const int e = i * 32 + int(lane), r = e / N, col = e % N;
-    Sum sum = static_cast<Sum>(cudalab::detail::wmma::as_float(c.x[i]));
-    if constexpr (std::is_same_v<Sum, double>) sum = static_cast<double>(c.x[i]);
-    if constexpr (std::is_same_v<Sum, int>) sum = static_cast<int>(c.x[i]);
-    for (int k = 0; k < K; ++k) {
-      if constexpr (std::is_same_v<Sum, float>) {
-        float x = cudalab::detail::wmma::as_float(a.x[r * K + k]);
-        float y = cudalab::detail::wmma::as_float(b.x[k * N + col]);
-        if constexpr (tf32) {
-          x = cudalab::detail::wmma::tf32_bits(x);
-          y = cudalab::detail::wmma::tf32_bits(y);
-        }
-        sum += x * y;
-      } else {
-        sum += static_cast<Sum>(a.x[r * K + k]) * static_cast<Sum>(b.x[k * N + col]);
-      }
-    }
+    const int r = (i * 32 + lane) / N;
+    Sum sum;
+    if constexpr (std::is_same_v<Sum, float>) sum = cudalab::detail::wmma::as_float(c.x[i]);
+    else sum = static_cast<Sum>(c.x[i]);
+    for (int k = 0; k < K; ++k) sum += operand(a.x[r * K + k]) * column[k];
     if constexpr (std::is_same_v<Sum, float>) {
       if (satf && !(sum != sum)) {
         const float big = std::is_same_v<E, float> ? 3.40282347e38f : 65504.0f;

@@ -751,8 +751,10 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
       // static array inside a function declared extern "C", not dynamic.
       if (shared > i && source.find_first_of("{\"", i) < shared) continue;
       const size_t from = std::min(i, shared);  // where the declaration starts
-      const size_t open = source.rfind('[', semi);
-      if (open == std::string::npos || open < shared) {
+      // The name's brackets: `name[]`, or `name[][N]...` (an array of rows,
+      // cuda-samples' tensor-core GEMMs), whose later bounds stay the type's.
+      const size_t open = source.find('[', std::max(i, shared));
+      if (open == std::string::npos || open > semi) {
         r.problems.push_back({line_of(source, i),
                               "an `extern __shared__` declaration that is not "
                               "of the form `extern __shared__ T name[];`"});
@@ -780,10 +782,19 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
                               "type and a name"});
         continue;
       }
+      const size_t close_bracket = source.find(']', open);
+      const std::string rows =
+          close_bracket < semi ? trim(source.substr(close_bracket + 1, semi - close_bracket - 1))
+                               : std::string();
       out.append(source, copied, from - copied);
       const std::string t = one_line(trim(type));
-      out += "static thread_local " + t + "* const " + name + " = static_cast<" + t +
-             "*>(::cudalab::detail::dynamic_shared_memory());";
+      if (rows.empty())
+        out += "static thread_local " + t + "* const " + name + " = static_cast<" + t +
+               "*>(::cudalab::detail::dynamic_shared_memory());";
+      else
+        out += "static thread_local " + t + " (*const " + name + ")" + one_line(rows) +
+               " = static_cast<" + t + " (*)" + one_line(rows) +
+               ">(::cudalab::detail::dynamic_shared_memory());";
       out += line_breaks(source, from, semi);
       copied = semi + 1;
       i = semi;

@@ -204,6 +204,19 @@ TEST(Rewrite, ExternShared) {
       << macro;
 }
 
+TEST(Rewrite, ExternSharedRows) {
+  // An array of rows (cuda-samples' tensor-core GEMMs): a pointer to rows.
+  std::string out = body("  extern __shared__ half shmem[][CHUNK_K * K + SKEW_HALF];\n");
+  EXPECT_NE(out.find("static thread_local half (*const shmem)[CHUNK_K * K + SKEW_HALF] = "
+                     "static_cast<half (*)[CHUNK_K * K + SKEW_HALF]>("
+                     "::cudalab::detail::dynamic_shared_memory());"),
+            std::string::npos)
+      << out;
+  std::string cube = body("extern __shared__ int c[][4][8];\n");
+  EXPECT_NE(cube.find("int (*const c)[4][8] = static_cast<int (*)[4][8]>"), std::string::npos)
+      << cube;
+}
+
 TEST(Rewrite, SharedWithAlignas) {
   // nvcc takes the alignas after __shared__; C++ wants it first.
   std::string out = body(
