@@ -225,6 +225,13 @@ inline constexpr bool is_sobol = std::is_same_v<State, curandStateSobol32_t> ||
                                  std::is_same_v<State, curandStateScrambledSobol32_t> ||
                                  std::is_same_v<State, curandStateSobol64_t> ||
                                  std::is_same_v<State, curandStateScrambledSobol64_t>;
+template <class S>
+using if_sobol = std::enable_if_t<is_sobol<S>, int>;
+template <class S>
+using if_not_sobol = std::enable_if_t<!is_sobol<S>, int>;
+// A point's upper 32 bits (all of a 32-bit one).
+inline unsigned int upper_word(unsigned int x) { return x; }
+inline unsigned int upper_word(unsigned long long x) { return static_cast<unsigned int>(x >> 32); }
 template <class State>
 void sobol_seek(State* s) {
   const auto gray = s->i ^ (s->i >> 1);
@@ -298,32 +305,14 @@ inline void curand_init(curandDirectionVectors64_t direction_vectors, unsigned l
                         unsigned long long offset, curandStateScrambledSobol64_t* s) {
   cudalab::detail::curand::sobol_init(direction_vectors, scramble_c, offset, s);
 }
-inline unsigned int curand(curandStateSobol32_t* s) {
+// The Sobol states' draws and jumps (a 64-bit state gives 64-bit points).
+template <class S, cudalab::detail::curand::if_sobol<S> = 0>
+auto curand(S* s) {
   return cudalab::detail::curand::sobol_next(s);
 }
-inline unsigned int curand(curandStateScrambledSobol32_t* s) {
-  return cudalab::detail::curand::sobol_next(s);
-}
-inline unsigned long long curand(curandStateSobol64_t* s) {
-  return cudalab::detail::curand::sobol_next(s);
-}
-inline unsigned long long curand(curandStateScrambledSobol64_t* s) {
-  return cudalab::detail::curand::sobol_next(s);
-}
-inline void skipahead(unsigned int n, curandStateSobol32_t* s) {
-  s->i += n;
-  cudalab::detail::curand::sobol_seek(s);
-}
-inline void skipahead(unsigned int n, curandStateScrambledSobol32_t* s) {
-  s->i += n;
-  cudalab::detail::curand::sobol_seek(s);
-}
-inline void skipahead(unsigned long long n, curandStateSobol64_t* s) {
-  s->i += n;
-  cudalab::detail::curand::sobol_seek(s);
-}
-inline void skipahead(unsigned long long n, curandStateScrambledSobol64_t* s) {
-  s->i += n;
+template <class S, cudalab::detail::curand::if_sobol<S> = 0>
+void skipahead(unsigned long long n, S* s) {
+  s->i += static_cast<decltype(s->i)>(n);
   cudalab::detail::curand::sobol_seek(s);
 }
 
@@ -361,33 +350,21 @@ inline double2 curand_uniform2_double(curandStatePhilox4_32_10_t* s) {
 
 // Sobol: 32-bit points as the other generators' words; 64-bit ones give a
 // float from their upper half and a double from their upper 53 bits.
-inline float curand_uniform(curandStateSobol32_t* s) {
-  return cudalab::detail::curand::uniform(curand(s));
+template <class S, cudalab::detail::curand::if_sobol<S> = 0>
+float curand_uniform(S* s) {
+  return cudalab::detail::curand::uniform(cudalab::detail::curand::upper_word(curand(s)));
 }
-inline float curand_uniform(curandStateScrambledSobol32_t* s) {
-  return cudalab::detail::curand::uniform(curand(s));
-}
-inline float curand_uniform(curandStateSobol64_t* s) {
-  return cudalab::detail::curand::uniform(static_cast<unsigned int>(curand(s) >> 32));
-}
-inline float curand_uniform(curandStateScrambledSobol64_t* s) {
-  return cudalab::detail::curand::uniform(static_cast<unsigned int>(curand(s) >> 32));
-}
-inline double curand_uniform_double(curandStateSobol32_t* s) {
-  return cudalab::detail::curand::uniform_double(curand(s));
-}
-inline double curand_uniform_double(curandStateScrambledSobol32_t* s) {
-  return cudalab::detail::curand::uniform_double(curand(s));
-}
-inline double curand_uniform_double(curandStateSobol64_t* s) {
-  return cudalab::detail::curand::uniform_double64(curand(s));
-}
-inline double curand_uniform_double(curandStateScrambledSobol64_t* s) {
-  return cudalab::detail::curand::uniform_double64(curand(s));
+template <class S, cudalab::detail::curand::if_sobol<S> = 0>
+double curand_uniform_double(S* s) {
+  const auto x = curand(s);
+  if constexpr (sizeof(x) == 8)
+    return cudalab::detail::curand::uniform_double64(x);
+  else
+    return cudalab::detail::curand::uniform_double(x);
 }
 
 // ---- normals (Box-Muller; the second value of each pair is kept for the next call)
-template <class State>
+template <class State, cudalab::detail::curand::if_not_sobol<State> = 0>
 float curand_normal(State* s) {
   if (s->boxmuller_flag != 1) {
     float2 v;
@@ -407,7 +384,7 @@ float curand_normal(State* s) {
   s->boxmuller_flag = 0;
   return s->boxmuller_extra;
 }
-template <class State>
+template <class State, cudalab::detail::curand::if_not_sobol<State> = 0>
 double curand_normal_double(State* s) {
   if (s->boxmuller_flag_double != 1) {
     double2 v;
@@ -431,28 +408,12 @@ double curand_normal_double(State* s) {
   return s->boxmuller_extra_double;
 }
 // Sobol: one point, one normal, through the inverse CDF (no pairs kept).
-inline float curand_normal(curandStateSobol32_t* s) {
-  return cudalab::detail::curand::normal_icdf(curand(s));
+template <class S, cudalab::detail::curand::if_sobol<S> = 0>
+float curand_normal(S* s) {
+  return cudalab::detail::curand::normal_icdf(cudalab::detail::curand::upper_word(curand(s)));
 }
-inline float curand_normal(curandStateScrambledSobol32_t* s) {
-  return cudalab::detail::curand::normal_icdf(curand(s));
-}
-inline float curand_normal(curandStateSobol64_t* s) {
-  return cudalab::detail::curand::normal_icdf(static_cast<unsigned int>(curand(s) >> 32));
-}
-inline float curand_normal(curandStateScrambledSobol64_t* s) {
-  return cudalab::detail::curand::normal_icdf(static_cast<unsigned int>(curand(s) >> 32));
-}
-inline double curand_normal_double(curandStateSobol32_t* s) {
-  return cudalab::detail::curand::normal_icdf_double(curand(s));
-}
-inline double curand_normal_double(curandStateScrambledSobol32_t* s) {
-  return cudalab::detail::curand::normal_icdf_double(curand(s));
-}
-inline double curand_normal_double(curandStateSobol64_t* s) {
-  return cudalab::detail::curand::normal_icdf_double(curand(s));
-}
-inline double curand_normal_double(curandStateScrambledSobol64_t* s) {
+template <class S, cudalab::detail::curand::if_sobol<S> = 0>
+double curand_normal_double(S* s) {
   return cudalab::detail::curand::normal_icdf_double(curand(s));
 }
 inline float2 curand_normal2(curandStateXORWOW_t* s) {

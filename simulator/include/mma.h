@@ -191,8 +191,10 @@ inline void mma_sync(fragment<accumulator, M, N, K, TD>& d,
   for (int i = 0; i < d.num_elements; ++i) {
     const int r = (i * 32 + lane) / N;
     Sum sum;
-    if constexpr (std::is_same_v<Sum, float>) sum = cudalab::detail::wmma::as_float(c.x[i]);
-    else sum = static_cast<Sum>(c.x[i]);
+    if constexpr (std::is_same_v<Sum, float>)
+      sum = cudalab::detail::wmma::as_float(c.x[i]);
+    else
+      sum = static_cast<Sum>(c.x[i]);
     for (int k = 0; k < K; ++k) sum += operand(a.x[r * K + k]) * column[k];
     if constexpr (std::is_same_v<Sum, float>) {
       if (satf && !(sum != sum)) {
