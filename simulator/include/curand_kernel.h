@@ -266,22 +266,16 @@ inline float normal_icdf(unsigned int x) {
   const float p = x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);
   return sign * erfcinvf(2.0f * p);
 }
-inline double normal_icdf_double(unsigned int x) {
+// The same in double, from a 32- or a 64-bit point.
+template <class U>
+double normal_icdf_double(U x) {
+  constexpr double step = sizeof(U) == 8 ? 0x1p-64 : 0x1p-32;
   double sign = -1.4142135623730951;
-  if (x >= 0x80000000u) {
-    x = 0xffffffffu - x;
+  if (x >= U(1) << (sizeof(U) * 8 - 1)) {
+    x = U(~U(0) - x);
     sign = -sign;
   }
-  const double p = x * 2.3283064365386963e-10 + 1.1641532182693481e-10;
-  return sign * erfcinv(2.0 * p);
-}
-inline double normal_icdf_double(unsigned long long x) {
-  double sign = -1.4142135623730951;
-  if (x >= 0x8000000000000000ull) {
-    x = 0xffffffffffffffffull - x;
-    sign = -sign;
-  }
-  const double p = x * 5.421010862427522e-20 + 2.710505431213761e-20;
+  const double p = x * step + step / 2;
   return sign * erfcinv(2.0 * p);
 }
 inline double uniform_double64(unsigned long long x) {

@@ -79,27 +79,33 @@ void zero_direction_vectors() {
 
 }  // namespace cudalab::detail::curand
 
+namespace {
+// A table of direction vectors, if `set` names the plain Joe and Kuo set of
+// its width.
+template <class Vectors, class Word>
+curandStatus_t direction_vectors(Vectors** out, curandDirectionVectorSet_t set,
+                                 curandDirectionVectorSet_t plain,
+                                 curandDirectionVectorSet_t scrambled, Word* table) {
+  if (out == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
+  if (set == scrambled)
+    return cudalab::detail::curand::nvidia_only("the scrambled direction vectors");
+  if (set != plain) return CURAND_STATUS_OUT_OF_RANGE;
+  *out = reinterpret_cast<Vectors*>(table);
+  return CURAND_STATUS_SUCCESS;
+}
+}  // namespace
+
 curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t* vectors[],
                                            curandDirectionVectorSet_t set) {
-  if (vectors == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
-  if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6) {
-    return cudalab::detail::curand::nvidia_only("the scrambled direction vectors");
-  }
-  if (set != CURAND_DIRECTION_VECTORS_32_JOEKUO6) return CURAND_STATUS_OUT_OF_RANGE;
-  *vectors =
-      reinterpret_cast<curandDirectionVectors32_t*>(cudalab::detail::curand::sobol_vectors32());
-  return CURAND_STATUS_SUCCESS;
+  return direction_vectors(vectors, set, CURAND_DIRECTION_VECTORS_32_JOEKUO6,
+                           CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6,
+                           cudalab::detail::curand::sobol_vectors32());
 }
 curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t* vectors[],
                                            curandDirectionVectorSet_t set) {
-  if (vectors == nullptr) return CURAND_STATUS_OUT_OF_RANGE;
-  if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6) {
-    return cudalab::detail::curand::nvidia_only("the scrambled direction vectors");
-  }
-  if (set != CURAND_DIRECTION_VECTORS_64_JOEKUO6) return CURAND_STATUS_OUT_OF_RANGE;
-  *vectors =
-      reinterpret_cast<curandDirectionVectors64_t*>(cudalab::detail::curand::sobol_vectors64());
-  return CURAND_STATUS_SUCCESS;
+  return direction_vectors(vectors, set, CURAND_DIRECTION_VECTORS_64_JOEKUO6,
+                           CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6,
+                           cudalab::detail::curand::sobol_vectors64());
 }
 curandStatus_t curandGetScrambleConstants32(unsigned int** constants) {
   (void)constants;

@@ -31,19 +31,19 @@ std::vector<LocalHeaders::Problem> LocalHeaders::rewrite_included(const fs::path
                                                                   const std::string& text,
                                                                   const fs::path& out_dir) {
   std::vector<Problem> problems;
-  stubs_.clear();
+  forwards_.clear();
   visit(original, text, out_dir, "", problems);
   // A copy's quoted includes are looked for beside the copy first: what it
   // includes from beside the original, and has no copy of its own, gets a
-  // stub there that includes the original (src/a.cuh's copy including
+  // forwarding header there that includes the original (src/a.cuh's copy including
   // "b.cuh", the src/b.cuh beside it).
-  for (const Stub& stub : stubs_) {
-    if (!written_.count(stub.includer_key) || written_.count(stub.target_key) ||
-        written_paths_.count(stub.at.string()))
+  for (const Forward& forward : forwards_) {
+    if (!written_.count(forward.includer_key) || written_.count(forward.target_key) ||
+        written_paths_.count(forward.at.string()))
       continue;
-    fs::create_directories(stub.at.parent_path());
-    std::ofstream(stub.at, std::ios::binary) << "#include " << quoted(stub.target) << "\n";
-    written_paths_.insert(stub.at.string());
+    fs::create_directories(forward.at.parent_path());
+    std::ofstream(forward.at, std::ios::binary) << "#include " << quoted(forward.target) << "\n";
+    written_paths_.insert(forward.at.string());
   }
   return problems;
 }
@@ -74,7 +74,7 @@ bool LocalHeaders::visit(const fs::path& original, const std::string& text, cons
     const bool in_root =
         !fs::path(name).is_absolute() && !inside.empty() && *inside.begin() != "..";
     // Every include of a header that may get a copy, visited or not before.
-    if (in_root && !includer_key.empty()) stubs_.push_back({includer_key, copy, key, found});
+    if (in_root && !includer_key.empty()) forwards_.push_back({includer_key, copy, key, found});
     if (!done_.insert(key).second) {
       any_written = any_written || written_.count(key);
       continue;

@@ -45,20 +45,20 @@ class LocalHeaders {
              std::vector<Problem>& problems);
   // A quoted include of a header copy: where the compiler looks for it
   // beside the copy, and what it names.
-  struct Stub {
+  struct Forward {
     std::string includer_key;
     std::filesystem::path at;
     std::string target_key;
     std::filesystem::path target;
   };
-  std::vector<Stub> stubs_;
+  std::vector<Forward> forwards_;
   std::vector<std::filesystem::path> include_dirs_;
   std::filesystem::path root_;
   std::set<std::string> done_;      // header|folder pairs already written
   std::set<std::string> visiting_;  // the headers being visited: a cycle stops there
   std::set<std::string> read_;
   std::set<std::string> written_;        // header|folder pairs with a copy written
-  std::set<std::string> written_paths_;  // the copies' and stubs' paths
+  std::set<std::string> written_paths_;  // the copies' and forwarding headers' paths
 };
 
 }  // namespace cudalab::rewriter
