@@ -3,9 +3,11 @@
 #include "cudalab/detail/ptx.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "cudalab/kernel_language.h"
@@ -18,6 +20,44 @@ uint32_t linear_thread() {
   return t ? t->linear : 0;
 }
 }  // namespace
+
+void vector_move(volatile void* p, void* data, unsigned bytes, bool store) {
+  void* at = const_cast<void*>(p);
+  // Up to eight bytes: one hardware atomic of that size (the address is a
+  // multiple of it, ptx::aligned checked).
+  auto move = [&](auto word) {
+    using W = decltype(word);
+    if (store) {
+      std::memcpy(&word, data, sizeof(W));
+      __atomic_store_n(static_cast<W*>(at), word, __ATOMIC_SEQ_CST);
+    } else {
+      word = __atomic_load_n(static_cast<W*>(at), __ATOMIC_SEQ_CST);
+      std::memcpy(data, &word, sizeof(W));
+    }
+  };
+  switch (bytes) {
+    case 2:
+      return move(uint16_t{});
+    case 4:
+      return move(uint32_t{});
+    case 8:
+      return move(uint64_t{});
+    default:
+      break;
+  }
+  // Wider: under one of a few locks chosen by the address, which every
+  // vector access of that size to the same address takes.
+  static std::atomic_flag locks[64];
+  std::atomic_flag& lock = locks[(reinterpret_cast<uintptr_t>(at) >> 4) % 64];
+  while (lock.test_and_set(std::memory_order_acquire)) {
+  }
+  if (store)
+    std::memcpy(at, data, bytes);
+  else
+    std::memcpy(data, at, bytes);
+  lock.clear(std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 
 unsigned laneid() { return detail::lane_id(); }
 unsigned warpid() { return linear_thread() / 32; }

@@ -485,6 +485,25 @@ template <class T>
 void atomic_store(volatile T* p, T v) {
   detail::atomic(const_cast<T*>(p)).exchange(v);
 }
+// A library's vector loads and stores (ld.cg.v2.u64, st.cg.v4.u32, ...) move
+// their elements as one access, as a GPU's single transaction does: CUB's
+// tile descriptors pack a status word beside the value it announces, and a
+// block that reads another's status must find the value written with it.
+void vector_move(volatile void* p, void* data, unsigned bytes, bool store);
+template <class T, size_t N>
+void vector_load(volatile T* p, T (&v)[N]) {
+#ifdef CUDALAB_INSTRUMENTED
+  detail::atomic_access(const_cast<T*>(p), unsigned(N * sizeof(T)));
+#endif
+  vector_move(p, v, unsigned(N * sizeof(T)), false);
+}
+template <class T, size_t N>
+void vector_store(volatile T* p, T (&v)[N]) {
+#ifdef CUDALAB_INSTRUMENTED
+  detail::atomic_store_access(const_cast<T*>(p), unsigned(N * sizeof(T)));
+#endif
+  vector_move(p, v, unsigned(N * sizeof(T)), true);
+}
 // A load or store of `bytes` (a vector's whole size) at an address that is
 // not a multiple of it stops the launch, as a GPU's misaligned-address error does.
 [[noreturn]] void misaligned(const char* instruction, uintptr_t address, unsigned bytes);
