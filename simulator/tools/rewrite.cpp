@@ -4,9 +4,11 @@
 #include <cctype>
 #include <cstring>
 #include <iterator>
+#include <regex>
 
 #include "inline_ptx.h"
 #include "source_text.h"
+#include "thrust_headers.h"
 
 namespace cudalab::rewriter {
 namespace {
@@ -365,11 +367,24 @@ std::string register_kernels(const std::string& src, int* count) {
     // Default arguments and directives cannot go on the one line: such a
     // kernel is launched with <<<>>> only, not by cudaLaunchKernel.
     if (params.find('=') != std::string::npos || directive) continue;
+    // A kernel defined outside its namespace (`void Aig::build(...)`) is
+    // named as written.
+    std::string qualified = name;
+    for (size_t at = skip_space_back(src, code, paren) - name.size(); at >= 2;) {
+      const size_t colons = skip_space_back(src, code, at);
+      if (colons < 2 || src.compare(colons - 2, 2, "::") != 0) break;
+      const size_t scope_end = skip_space_back(src, code, colons - 2);
+      size_t scope_begin = scope_end;
+      while (scope_begin > 0 && ident_char(src[scope_begin - 1])) --scope_begin;
+      qualified = src.substr(scope_begin, scope_end - scope_begin) + "::" + qualified;
+      if (scope_begin == scope_end) break;  // `::name`
+      at = scope_begin;
+    }
     inserts.push_back(
         {body_end + 1, " static const int cudalab_kernel_registered_" + name + "_" +
                            std::to_string(line_of(src, i)) +
                            " = ::cudalab::detail::register_kernel(static_cast<void (*)(" + params +
-                           ")>(&" + name + "), \"" + name + "\");"});
+                           ")>(&" + qualified + "), \"" + qualified + "\");"});
     i = body_end;
   }
   std::string out;
@@ -637,6 +652,43 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
 
 }  // namespace
 
+// A file that includes Thrust's headers gets, after its last Thrust include,
+// the others nvcc's Thrust would have brought with them
+// (thrust_headers.cpp): thrust/sort.h alone declares thrust::sequence and
+// thrust::device there, and programs built with nvcc rely on it. The lines
+// after keep their numbers.
+std::string with_thrust_headers(const std::string& text, const std::string& escaped_path) {
+  if (text.find("thrust::") == std::string::npos) return text;
+  static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*<thrust/([a-z_0-9]+)\.h>)");
+  std::vector<std::string> included, wanted;
+  size_t insert_at = std::string::npos;
+  int line = 0, insert_line = 0;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    ++line;
+    std::smatch m;
+    const std::string l = text.substr(at, end - at);
+    if (l.find("<thrust/") != std::string::npos && std::regex_search(l, m, include)) {
+      included.push_back(m[1]);
+      for (std::string& h : rewriter::thrust_headers_with(m[1])) wanted.push_back(std::move(h));
+      insert_at = end;
+      insert_line = line;
+    }
+    at = end + 1;
+  }
+  if (insert_at == std::string::npos || insert_at == text.size()) return text;
+  std::string added;
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  for (const std::string& h : wanted)
+    if (std::find(included.begin(), included.end(), h) == included.end())
+      added += "#include <thrust/" + h + ".h>\n";
+  if (added.empty()) return text;
+  return text.substr(0, insert_at + 1) + added + "#line " + std::to_string(insert_line + 1) +
+         " \"" + escaped_path + "\"\n" + text.substr(insert_at + 1);
+}
+
 Result rewrite(const std::string& file_text, const std::string& path, bool library) {
   Result r;
   // A UTF-8 byte order mark (editors on Windows write one), which nvcc and
@@ -810,7 +862,7 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
   }
   r.text = "#include <cuda_runtime.h>\n" +
            std::string(r.inline_ptx ? "#include <cudalab/detail/ptx.h>\n" : "") + "#line 1 \"" +
-           escaped + "\"\n" + out;
+           escaped + "\"\n" + (library ? out : with_thrust_headers(out, escaped));
   r.warp_synchronous_line = warp_synchronous_line(source, code);
   if (r.warp_synchronous_line) {
     // After the last line, at file scope; once per program (weak), once per

@@ -192,6 +192,26 @@ TEST_F(Compiler, AHeaderInASubfolderFindsTheHeadersBesideIt) {
   EXPECT_TRUE(Says(run(path("p")).output, "h=14"));
 }
 
+// What programs built with nvcc rely on (HeCBench's logic-rewrite): Thrust's
+// policies and thrust::sequence from thrust/sort.h alone, and a kernel
+// defined outside its namespace (`void Aig::k(...)`).
+TEST_F(Compiler, ThrustAsNvccIncludesItAndKernelsDefinedOutsideTheirNamespace) {
+  if (!fs::exists("/usr/include/thrust/sort.h")) GTEST_SKIP() << "libthrust-dev is not installed";
+  std::ofstream(path("main.cu"))
+      << "#include <cstdio>\n#include <thrust/sort.h>\n"
+         "namespace Aig { __global__ void twice(int* p, int n); }\n"
+         "__global__ void Aig::twice(int* p, int n) { if (threadIdx.x < n) p[threadIdx.x] *= 2; }\n"
+         "int main() {\n  int* d; int h[4];\n  cudaMalloc(&d, 4 * sizeof(int));\n"
+         "  thrust::sequence(thrust::device, d, d + 4);\n"
+         "  thrust::sort(thrust::device, d, d + 4, thrust::greater<int>());\n"
+         "  Aig::twice<<<1, 4>>>(d, 4);\n"
+         "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+         "  std::printf(\"%d %d %d %d\\n\", h[0], h[1], h[2], h[3]);\n}\n";
+  Result b = run("timeout 300 " + kCC + " " + path("main.cu") + " -o " + path("p"));
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_TRUE(Says(run(path("p")).output, "6 4 2 0"));
+}
+
 // The flags a build adds for the simulator, beyond the caller's own
 // (optimization, standard, warnings, include folders, sanitizers).
 std::set<std::string> recipe_flags(const std::string& command) {

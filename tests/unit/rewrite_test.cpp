@@ -132,6 +132,12 @@ TEST(Rewrite, KernelsAreRegisteredWhereTheirParametersFitOnOneLine) {
   EXPECT_EQ(rewrite("#define K(f) __global__ void run_##f(int* p) { p[0] = f(1); }\n", "t.cu")
                 .registered_kernels,
             0);
+  // A kernel defined outside its namespace is registered by the name written.
+  auto outside = rewrite("namespace Aig { __global__ void k(int* p); }\n"
+                         "__global__ void Aig :: k(int* p) {\n}\n",
+                         "t.cu");
+  EXPECT_EQ(outside.registered_kernels, 1);
+  EXPECT_NE(outside.text.find("(&Aig::k), \"Aig::k\");"), std::string::npos) << outside.text;
   // A #define inside a kernel's body, over continued lines, is no reason.
   EXPECT_EQ(
       rewrite("__global__ void k(int* p) {\n#define AT(i) \\\n  p[i]\n  AT(0) = 1;\n}\n", "t.cu")
@@ -574,4 +580,27 @@ TEST(Rewrite, AKernelNamedIsCalledByItsName) {
         << launch << "\n"
         << r.text;
   }
+}
+
+// nvcc's Thrust brings more of Thrust with each header than the simulator's
+// (thrust/sort.h declares thrust::sequence and thrust::device there): a file
+// that includes Thrust gets the rest after its last Thrust include, and its
+// lines keep their numbers.
+TEST(Rewrite, ThrustHeadersComeWithWhatNvccsBringAlong) {
+  const std::string src =
+      "#include <vector>\n#include <thrust/sort.h>\n#include <thrust/count.h>\n"
+      "void f(int* p) { thrust::sequence(thrust::device, p, p + 4); }\n";
+  auto r = rewrite(src, "t.cu");
+  ASSERT_TRUE(r.problems.empty());
+  const size_t count = r.text.find("#include <thrust/count.h>\n");
+  const size_t policy = r.text.find("#include <thrust/execution_policy.h>\n");
+  const size_t sequence = r.text.find("#include <thrust/sequence.h>\n");
+  ASSERT_NE(count, std::string::npos) << r.text;
+  EXPECT_GT(policy, count) << r.text;
+  EXPECT_NE(sequence, std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("#include <thrust/sort.h>", count), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("#line 4 \"t.cu\"\nvoid f("), std::string::npos) << r.text;
+  // A file that names nothing of Thrust's gets nothing.
+  const std::string none = "#include <thrust/sort.h>\nint x;\n";
+  EXPECT_EQ(rewrite(none, "t.cu").text.find("sequence.h"), std::string::npos);
 }
