@@ -192,8 +192,8 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
       case WarpOp::kSync:
         break;
       case WarpOp::kShflIdx:
-        r = from(base + (power_of_two ? p.arg[l] & (width - 1)
-                                      : ((p.arg[l] % width) + width) % width));
+        r = from(base +
+                 (power_of_two ? p.arg[l] & (width - 1) : ((p.arg[l] % width) + width) % width));
         break;
       case WarpOp::kShflUp: {
         const int src = int(l) - p.arg[l];

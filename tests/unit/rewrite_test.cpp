@@ -133,9 +133,10 @@ TEST(Rewrite, KernelsAreRegisteredWhereTheirParametersFitOnOneLine) {
                 .registered_kernels,
             0);
   // A kernel defined outside its namespace is registered by the name written.
-  auto outside = rewrite("namespace Aig { __global__ void k(int* p); }\n"
-                         "__global__ void Aig :: k(int* p) {\n}\n",
-                         "t.cu");
+  auto outside = rewrite(
+      "namespace Aig { __global__ void k(int* p); }\n"
+      "__global__ void Aig :: k(int* p) {\n}\n",
+      "t.cu");
   EXPECT_EQ(outside.registered_kernels, 1);
   EXPECT_NE(outside.text.find("(&Aig::k), \"Aig::k\");"), std::string::npos) << outside.text;
   // A #define inside a kernel's body, over continued lines, is no reason.
