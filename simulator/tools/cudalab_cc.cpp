@@ -50,7 +50,7 @@ options:
                    that modules it loads or compiles while it runs use its
                    simulator
   -I DIR, -D M[=V], -U M, -L DIR, -l LIB, -O0..-O3, -g, -std=c++NN (default
-                   c++17, as nvcc), -W...
+                   c++17, as nvcc; c++11 and c++14 build as c++17), -W...
                    passed to the host compiler as usual
   -Xcompiler OPT   pass OPT to the host compiler
   --fast           build only the plain program, no instrumented twin
@@ -138,7 +138,19 @@ Options parse(int argc, char** argv) {
       o.compile_flags.push_back(a);
     } else if (a.rfind("-std=", 0) == 0) {
       std_given = true;
-      o.compile_flags.push_back(a);
+      // nvcc takes C++11 and C++14 too; the simulator's headers need C++17,
+      // so such programs are built as C++17, with what C++17 removed from
+      // the language (`register`, `throw(X)`) still accepted.
+      static const std::set<std::string> older = {"c++98", "c++03", "c++0x",
+                                                  "c++11", "c++1y", "c++14"};
+      const bool gnu = a.compare(5, 3, "gnu") == 0;
+      if (older.count(gnu ? "c" + a.substr(8) : a.substr(5))) {
+        o.compile_flags.push_back(gnu ? "-std=gnu++17" : "-std=c++17");
+        o.compile_flags.push_back("-Wno-register");
+        o.compile_flags.push_back("-Wno-dynamic-exception-spec");
+      } else {
+        o.compile_flags.push_back(a);
+      }
     } else if (a == "-g" || a.rfind("-W", 0) == 0 || a.rfind("-f", 0) == 0 ||
                a.rfind("-m", 0) == 0) {
       o.compile_flags.push_back(a);

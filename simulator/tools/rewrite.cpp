@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <regex>
+#include <set>
+#include <sstream>
 
 #include "inline_ptx.h"
 #include "source_text.h"
@@ -652,39 +656,70 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
 
 }  // namespace
 
-// A file that includes Thrust's headers gets, after its last Thrust include,
-// the others nvcc's Thrust would have brought with them
-// (thrust_headers.cpp): thrust/sort.h alone declares thrust::sequence and
-// thrust::device there, and programs built with nvcc rely on it. The lines
-// after keep their numbers.
-std::string with_thrust_headers(const std::string& text, const std::string& escaped_path) {
-  if (text.find("thrust::") == std::string::npos) return text;
+// The Thrust headers (`sort` for thrust/sort.h) that `text` includes, itself
+// or through the headers it includes in quotes from `dir` (up to a depth).
+const std::regex& thrust_include() {
   static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*<thrust/([a-z_0-9]+)\.h>)");
-  std::vector<std::string> included, wanted;
+  return include;
+}
+const std::regex& quoted_include() {
+  static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re");
+  return include;
+}
+void thrust_headers_of(const std::string& text, const std::filesystem::path& dir, int depth,
+                       std::set<std::string>& found, std::set<std::filesystem::path>& seen) {
+  std::istringstream lines(text);
+  for (std::string l; std::getline(lines, l);) {
+    std::smatch m;
+    if (l.find("<thrust/") != std::string::npos && std::regex_search(l, m, thrust_include())) {
+      found.insert(m[1]);
+    } else if (depth > 0 && l.find('"') != std::string::npos &&
+               std::regex_search(l, m, quoted_include())) {
+      std::error_code ec;
+      const std::filesystem::path header = std::filesystem::weakly_canonical(dir / m[1].str(), ec);
+      if (ec || !seen.insert(header).second || !std::filesystem::is_regular_file(header, ec))
+        continue;
+      std::ifstream in(header, std::ios::binary);
+      const std::string body{std::istreambuf_iterator<char>(in), {}};
+      thrust_headers_of(body, header.parent_path(), depth - 1, found, seen);
+    }
+  }
+}
+
+// A file that includes Thrust's headers (itself or through its own headers
+// beside it) gets, after the last include that brought Thrust, the others
+// nvcc's Thrust would have brought with them (thrust_headers.cpp):
+// thrust/sort.h alone declares thrust::sequence and thrust::device there,
+// and programs built with nvcc rely on it. The lines after keep their
+// numbers.
+std::string with_thrust_headers(const std::string& text, const std::string& path,
+                                const std::string& escaped_path) {
+  if (text.find("thrust::") == std::string::npos) return text;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::set<std::string> included;
+  std::set<std::filesystem::path> seen;
   size_t insert_at = std::string::npos;
   int line = 0, insert_line = 0;
   for (size_t at = 0; at < text.size();) {
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     ++line;
-    std::smatch m;
     const std::string l = text.substr(at, end - at);
-    if (l.find("<thrust/") != std::string::npos && std::regex_search(l, m, include)) {
-      included.push_back(m[1]);
-      for (std::string& h : rewriter::thrust_headers_with(m[1])) wanted.push_back(std::move(h));
-      insert_at = end;
-      insert_line = line;
+    if (l.find("include") != std::string::npos) {
+      const size_t before = included.size();
+      thrust_headers_of(l, dir, 8, included, seen);
+      if (included.size() != before) insert_at = end, insert_line = line;
     }
     at = end + 1;
   }
   if (insert_at == std::string::npos || insert_at == text.size()) return text;
+  std::set<std::string> wanted;
+  for (const std::string& h : included)
+    for (std::string& w : rewriter::thrust_headers_with(h))
+      if (!included.count(w)) wanted.insert(std::move(w));
+  if (wanted.empty()) return text;
   std::string added;
-  std::sort(wanted.begin(), wanted.end());
-  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-  for (const std::string& h : wanted)
-    if (std::find(included.begin(), included.end(), h) == included.end())
-      added += "#include <thrust/" + h + ".h>\n";
-  if (added.empty()) return text;
+  for (const std::string& h : wanted) added += "#include <thrust/" + h + ".h>\n";
   return text.substr(0, insert_at + 1) + added + "#line " + std::to_string(insert_line + 1) +
          " \"" + escaped_path + "\"\n" + text.substr(insert_at + 1);
 }
@@ -862,7 +897,7 @@ Result rewrite(const std::string& file_text, const std::string& path, bool libra
   }
   r.text = "#include <cuda_runtime.h>\n" +
            std::string(r.inline_ptx ? "#include <cudalab/detail/ptx.h>\n" : "") + "#line 1 \"" +
-           escaped + "\"\n" + (library ? out : with_thrust_headers(out, escaped));
+           escaped + "\"\n" + (library ? out : with_thrust_headers(out, path, escaped));
   r.warp_synchronous_line = warp_synchronous_line(source, code);
   if (r.warp_synchronous_line) {
     // After the last line, at file scope; once per program (weak), once per

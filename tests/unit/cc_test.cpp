@@ -192,13 +192,22 @@ TEST_F(Compiler, AHeaderInASubfolderFindsTheHeadersBesideIt) {
   EXPECT_TRUE(Says(run(path("p")).output, "h=14"));
 }
 
-// What programs built with nvcc rely on (HeCBench's logic-rewrite): Thrust's
-// policies and thrust::sequence from thrust/sort.h alone, and a kernel
-// defined outside its namespace (`void Aig::k(...)`).
+// What programs built with nvcc rely on (HeCBench's logic-rewrite and tsne):
+// Thrust's policies, thrust::sequence and thrust::minmax_element from
+// thrust/sort.h alone, included by the file or by a header of its own, and a
+// kernel defined outside its namespace (`void Aig::k(...)`).
 TEST_F(Compiler, ThrustAsNvccIncludesItAndKernelsDefinedOutsideTheirNamespace) {
   if (!fs::exists("/usr/include/thrust/sort.h")) GTEST_SKIP() << "libthrust-dev is not installed";
+  fs::create_directories(path("inc"));
+  std::ofstream(path("inc/common.h"))
+      << "#pragma once\n#include <thrust/device_vector.h>\n#include <thrust/sort.h>\n";
+  std::ofstream(path("range.cu")) << "#include \"inc/common.h\"\n"
+                                     "int range(const thrust::device_vector<int>& v) {\n"
+                                     "  auto m = thrust::minmax_element(v.begin(), v.end());\n"
+                                     "  return *m.second - *m.first;\n}\n";
   std::ofstream(path("main.cu"))
-      << "#include <cstdio>\n#include <thrust/sort.h>\n"
+      << "#include <cstdio>\n#include <thrust/sort.h>\n#include \"inc/common.h\"\n"
+         "int range(const thrust::device_vector<int>& v);\n"
          "namespace Aig { __global__ void twice(int* p, int n); }\n"
          "__global__ void Aig::twice(int* p, int n) { if (threadIdx.x < n) p[threadIdx.x] *= 2; }\n"
          "int main() {\n  int* d; int h[4];\n  cudaMalloc(&d, 4 * sizeof(int));\n"
@@ -206,10 +215,32 @@ TEST_F(Compiler, ThrustAsNvccIncludesItAndKernelsDefinedOutsideTheirNamespace) {
          "  thrust::sort(thrust::device, d, d + 4, thrust::greater<int>());\n"
          "  Aig::twice<<<1, 4>>>(d, 4);\n"
          "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
-         "  std::printf(\"%d %d %d %d\\n\", h[0], h[1], h[2], h[3]);\n}\n";
-  Result b = run("timeout 300 " + kCC + " " + path("main.cu") + " -o " + path("p"));
+         "  std::printf(\"%d %d %d %d\\n\", h[0], h[1], h[2], h[3]);\n"
+         "  std::printf(\"range %d\\n\", range(thrust::device_vector<int>(h, h + 4)));\n}\n";
+  Result b = run("timeout 300 " + kCC + " " + path("main.cu") + " " + path("range.cu") + " -o " +
+                 path("p"));
   ASSERT_EQ(b.status, 0) << b.output;
-  EXPECT_TRUE(Says(run(path("p")).output, "6 4 2 0"));
+  const std::string out = run(path("p")).output;
+  EXPECT_TRUE(Says(out, "6 4 2 0")) << out;
+  EXPECT_TRUE(Says(out, "range 6")) << out;
+}
+
+// nvcc takes -std=c++11 and c++14 (older course Makefiles pass them): they
+// build as C++17, which the simulator's headers need, with what C++17 took
+// out of the language (`register`, dynamic exception specifications) still
+// accepted.
+TEST_F(Compiler, OlderDialectsBuildAsCpp17) {
+  std::ofstream(path("old.cu"))
+      << "#include <cstdio>\nvoid check(int n) throw() { if (n < 0) std::printf(\"neg\\n\"); }\n"
+         "__global__ void k(int* p) { register int x = 3; p[threadIdx.x] = x; }\n"
+         "int main() {\n  int* d; int h = 0;\n  cudaMalloc(&d, sizeof(int));\n"
+         "  k<<<1, 1>>>(d);\n  cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);\n"
+         "  check(h);\n  std::printf(\"h=%d\\n\", h);\n}\n";
+  for (const char* dialect : {"c++11", "c++14", "gnu++14"}) {
+    Result b = run(kCC + " --fast -std=" + dialect + " " + path("old.cu") + " -o " + path("old"));
+    ASSERT_EQ(b.status, 0) << dialect << ": " << b.output;
+    EXPECT_TRUE(Says(run(path("old")).output, "h=3")) << dialect;
+  }
 }
 
 // The flags a build adds for the simulator, beyond the caller's own
