@@ -657,7 +657,8 @@ int warp_synchronous_line(const std::string& s, const std::vector<bool>& code) {
 }  // namespace
 
 // The Thrust headers (`sort` for thrust/sort.h) that `text` includes, itself
-// or through the headers it includes in quotes from `dir` (up to a depth).
+// or through the headers it includes in quotes from `dir` (up to a depth);
+// `cub` for any of CUB's.
 const std::regex& thrust_include() {
   static const std::regex include(R"(^[ \t]*#[ \t]*include[ \t]*<thrust/([a-z_0-9]+)\.h>)");
   return include;
@@ -673,6 +674,8 @@ void thrust_headers_of(const std::string& text, const std::filesystem::path& dir
     std::smatch m;
     if (l.find("<thrust/") != std::string::npos && std::regex_search(l, m, thrust_include())) {
       found.insert(m[1]);
+    } else if (l.find("<cub/") != std::string::npos && l.find("include") != std::string::npos) {
+      found.insert("cub");
     } else if (depth > 0 && l.find('"') != std::string::npos &&
                std::regex_search(l, m, quoted_include())) {
       std::error_code ec;

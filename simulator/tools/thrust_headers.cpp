@@ -16,6 +16,11 @@ namespace cudalab::rewriter {
 
 std::vector<std::string> thrust_headers_with(const std::string& header) {
   static const std::map<std::string, const char*> kWith = {
+      // Any of CUB's headers ("cub"): the iterators CUDA 13's CUB includes
+      // (its device-wide algorithms use them).
+      {"cub",
+       "iterator/constant_iterator iterator/counting_iterator iterator/discard_iterator "
+       "iterator/reverse_iterator"},
       {"adjacent_difference",
        "advance distance fill for_each functional generate memory pair swap system_error transform "
        "tuple uninitialized_fill zip_function"},

@@ -8,7 +8,8 @@
 namespace cudalab::rewriter {
 
 // For "sort" (thrust/sort.h), the names of the others ("sequence", ...);
-// empty for a header that brings none or that is not Thrust's.
+// for "cub" (any of CUB's headers), the Thrust headers CUB brings; empty for
+// a header that brings none or that is not Thrust's.
 std::vector<std::string> thrust_headers_with(const std::string& header);
 
 }  // namespace cudalab::rewriter

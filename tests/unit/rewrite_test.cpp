@@ -601,6 +601,12 @@ TEST(Rewrite, ThrustHeadersComeWithWhatNvccsBringAlong) {
   EXPECT_NE(sequence, std::string::npos) << r.text;
   EXPECT_EQ(r.text.find("#include <thrust/sort.h>", count), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("#line 4 \"t.cu\"\nvoid f("), std::string::npos) << r.text;
+  // CUB's headers bring Thrust's iterators under nvcc (HeCBench's rle).
+  auto cub = rewrite("#include <cub/cub.cuh>\nthrust::constant_iterator<int> one(1);\n", "t.cu");
+  EXPECT_NE(cub.text.find("#include <cub/cub.cuh>\n#include <thrust/iterator/constant_iterator.h>"),
+            std::string::npos)
+      << cub.text;
+  EXPECT_NE(cub.text.find(".h>\n#line 2 \"t.cu\"\nthrust::"), std::string::npos) << cub.text;
   // A file that names nothing of Thrust's gets nothing.
   const std::string none = "#include <thrust/sort.h>\nint x;\n";
   EXPECT_EQ(rewrite(none, "t.cu").text.find("sequence.h"), std::string::npos);
