@@ -2,6 +2,7 @@
 // by default; CUDALAB_DEVICE=h200 or a100), so programs that size their
 // launches from its properties, attributes or occupancy behave as on it.
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -530,4 +531,21 @@ cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
   if (device != 0 || peer != 0) return api_result(cudaErrorInvalidDevice);
   *can = 0;
   return api_result(cudaSuccess);
+}
+
+namespace {
+std::atomic<int> cache_config{cudaFuncCachePreferNone};
+}  // namespace
+
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config) {
+  if (config < cudaFuncCachePreferNone || config > cudaFuncCachePreferEqual)
+    return cudalab::rt::api_result(cudaErrorInvalidValue);
+  cache_config = config;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {
+  if (!config) return cudalab::rt::api_result(cudaErrorInvalidValue);
+  *config = static_cast<cudaFuncCache>(cache_config.load());
+  return cudaSuccess;
 }

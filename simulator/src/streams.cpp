@@ -191,6 +191,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
 }
 
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+cudaError_t cudaThreadExit() { return cudaDeviceReset(); }
 
 // GPU cycles: wall time at the simulated GPU's clock rate, so that a kernel
 // that waits `ms * clockRate` cycles waits `ms` milliseconds, as on a GPU.

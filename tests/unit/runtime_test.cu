@@ -202,6 +202,28 @@ TEST(Runtime, AFaultIsStickyUntilReset) {
   cudaFree(p);
 }
 
+// CUDA 4's "thread" names for the device's calls, which older programs use
+// (CUDA 12 still declares them): the same calls.
+TEST(Runtime, TheOldThreadNamesAreTheDevicesCalls) {
+  float* volatile nowhere = nullptr;
+  write_through<<<1, 32>>>(nowhere);
+  EXPECT_EQ(cudaThreadSynchronize(), cudaErrorIllegalAddress);
+  EXPECT_EQ(cudaThreadExit(), cudaSuccess) << "a reset, which ends the sticky error";
+  float* p = nullptr;
+  ASSERT_EQ(cudaMalloc(&p, 16), cudaSuccess);
+  cudaFree(p);
+  size_t stack = 0;
+  EXPECT_EQ(cudaThreadSetLimit(cudaLimitStackSize, 4096), cudaSuccess);
+  EXPECT_EQ(cudaThreadGetLimit(&stack, cudaLimitStackSize), cudaSuccess);
+  EXPECT_EQ(stack, 4096u);
+  cudaFuncCache cache = cudaFuncCachePreferL1;
+  EXPECT_EQ(cudaThreadSetCacheConfig(cudaFuncCachePreferShared), cudaSuccess);
+  EXPECT_EQ(cudaThreadGetCacheConfig(&cache), cudaSuccess);
+  EXPECT_EQ(cache, cudaFuncCachePreferShared) << "the preference set, as an H100 gives back";
+  EXPECT_EQ(cudaDeviceGetCacheConfig(nullptr), cudaErrorInvalidValue);
+  cudaDeviceReset();
+}
+
 TEST(Runtime, ErrorNamesAndStringsAreCudas) {
   EXPECT_STREQ(cudaGetErrorName(cudaErrorIllegalAddress), "cudaErrorIllegalAddress");
   EXPECT_STREQ(cudaGetErrorString(cudaErrorIllegalAddress),

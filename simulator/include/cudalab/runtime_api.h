@@ -193,7 +193,10 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
+// The "thread" names of CUDA 4 for the device's calls, which CUDA 12 still
+// declares (deprecated) and older programs (CUDA by Example) use.
 cudaError_t cudaThreadSynchronize();
+cudaError_t cudaThreadExit();
 
 // ---- kernels: attributes and occupancy ----------------------------------------------------------
 template <class T>
@@ -212,7 +215,13 @@ template <class T>
 cudaError_t cudaFuncSetSharedMemConfig(T*, cudaSharedMemConfig) {
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+// A preference only (the simulator has no L1 to split): kept and given back.
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config);
+inline cudaError_t cudaThreadSetCacheConfig(cudaFuncCache c) { return cudaDeviceSetCacheConfig(c); }
+inline cudaError_t cudaThreadGetCacheConfig(cudaFuncCache* c) {
+  return cudaDeviceGetCacheConfig(c);
+}
 inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
 // How many blocks of `block_size` threads fit on one multiprocessor at once
 // (by threads, blocks and shared memory; registers are not modelled).
@@ -232,6 +241,12 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, T
 // ---- limits ------------------------------------------------------------------------------------
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+inline cudaError_t cudaThreadSetLimit(cudaLimit limit, size_t value) {
+  return cudaDeviceSetLimit(limit, value);
+}
+inline cudaError_t cudaThreadGetLimit(size_t* value, cudaLimit limit) {
+  return cudaDeviceGetLimit(value, limit);
+}
 
 // ---- L2 access policy (accepted; the simulator has no L2 to steer) ------------------------------
 inline cudaError_t cudaStreamSetAttribute(cudaStream_t, cudaStreamAttrID,
