@@ -485,6 +485,42 @@ inline int __vimax3_s32_relu(int a, int b, int c) {
 inline int __vimin3_s32_relu(int a, int b, int c) {
   return cudalab::detail::dpx_max(__vimin3_s32(a, b, c), 0);
 }
+// ---- dot products of bytes (sm_61's dp4a and dp2a) ----------------------------------------
+// Four 8-bit products (dp4a), or two 16-bit by 8-bit ones (dp2a: the low or
+// the high two bytes of b) added to c; the sum wraps, as a 32-bit add does.
+namespace cudalab::detail {
+template <class T>
+inline T dot_bytes(uint32_t a, uint32_t b, T c, bool is_signed, int a_bits, int b_first) {
+  uint32_t sum = uint32_t(c);
+  const int lanes = a_bits == 8 ? 4 : 2;
+  for (int k = 0; k < lanes; ++k) {
+    const uint32_t ua = (a >> (k * a_bits)) & (a_bits == 8 ? 0xffu : 0xffffu);
+    const uint32_t ub = (b >> ((b_first + k) * 8)) & 0xffu;
+    const int32_t sa = a_bits == 8 ? int32_t(int8_t(ua)) : int32_t(int16_t(ua));
+    const int32_t sb = int32_t(int8_t(ub));
+    sum += is_signed ? uint32_t(sa * sb) : ua * ub;
+  }
+  return T(sum);
+}
+}  // namespace cudalab::detail
+inline int __dp4a(int a, int b, int c) {
+  return cudalab::detail::dot_bytes<int>(uint32_t(a), uint32_t(b), c, true, 8, 0);
+}
+inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dot_bytes<unsigned>(a, b, c, false, 8, 0);
+}
+inline int __dp2a_lo(int a, int b, int c) {
+  return cudalab::detail::dot_bytes<int>(uint32_t(a), uint32_t(b), c, true, 16, 0);
+}
+inline unsigned __dp2a_lo(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dot_bytes<unsigned>(a, b, c, false, 16, 0);
+}
+inline int __dp2a_hi(int a, int b, int c) {
+  return cudalab::detail::dot_bytes<int>(uint32_t(a), uint32_t(b), c, true, 16, 2);
+}
+inline unsigned __dp2a_hi(unsigned a, unsigned b, unsigned c) {
+  return cudalab::detail::dot_bytes<unsigned>(a, b, c, false, 16, 2);
+}
 // The sum wraps, as a 32-bit add does.
 inline int __viaddmax_s32(int a, int b, int c) {
   return cudalab::detail::dpx_max(int(unsigned(a) + unsigned(b)), c);

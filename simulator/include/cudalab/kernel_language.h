@@ -94,6 +94,39 @@ inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_s
 #include "cudalab/scoped_atomics.h"
 #include "cudalab/vector_types.h"
 
+// dp4a and dp2a on vectors of bytes and shorts (device_functions.h has them
+// on their bits).
+inline int __dp4a(char4 a, char4 b, int c) {
+  int x, y;
+  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
+  return __dp4a(x, y, c);
+}
+inline unsigned __dp4a(uchar4 a, uchar4 b, unsigned c) {
+  unsigned x, y;
+  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
+  return __dp4a(x, y, c);
+}
+inline int __dp2a_lo(short2 a, char4 b, int c) {
+  int x, y;
+  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
+  return __dp2a_lo(x, y, c);
+}
+inline unsigned __dp2a_lo(ushort2 a, uchar4 b, unsigned c) {
+  unsigned x, y;
+  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
+  return __dp2a_lo(x, y, c);
+}
+inline int __dp2a_hi(short2 a, char4 b, int c) {
+  int x, y;
+  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
+  return __dp2a_hi(x, y, c);
+}
+inline unsigned __dp2a_hi(ushort2 a, uchar4 b, unsigned c) {
+  unsigned x, y;
+  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
+  return __dp2a_hi(x, y, c);
+}
+
 // ---- barriers with a vote ------------------------------------------------------------
 inline int __syncthreads_count(int predicate) {
   return cudalab::detail::block_barrier(cudalab::detail::BarrierOp::kCount, predicate, nullptr);

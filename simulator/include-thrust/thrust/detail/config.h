@@ -32,11 +32,11 @@
 
 // Thrust's CUDA system includes CUB, which includes <iostream>: programs
 // built with nvcc use std::cout after including only Thrust's headers
-// (HeCBench's mtf). Its headers also bring thrust::system_error, which
-// programs catch after including only device_malloc.h (cuda-samples'
-// segmentationTreeThrust).
-#include <thrust/system_error.h>
-
+// (HeCBench's mtf). The other Thrust headers nvcc's Thrust brings along
+// (thrust::system_error with device_malloc.h, which cuda-samples'
+// segmentationTreeThrust catches) cudalab-cc adds after the program's own
+// includes: from here, in the middle of a header such as thrust/tuple.h,
+// they would find it half read.
 #include <iostream>
 
 #endif  // CUDALAB_THRUST_CONFIG_H
