@@ -788,17 +788,17 @@ class Translator {
                        "\"); ";
     if (release) code += "__threadfence(); ";
     if (library_ && values.size() > 1) {
-      // One access for the whole vector (ptx.h's vector_load/vector_store).
+      // One access for the whole vector (ptx.h's vector_access).
       const std::string n = std::to_string(values.size());
       code += ct + " cudalab_ptx_v[" + n + "]; ";
       if (load) {
-        code += "::cudalab::ptx::vector_load(cudalab_ptx_a, cudalab_ptx_v); ";
+        code += "::cudalab::ptx::vector_access<false>(cudalab_ptx_a, cudalab_ptx_v); ";
         for (size_t k = 0; k < values.size(); ++k)
           code += put(values[k], ct, "cudalab_ptx_v[" + std::to_string(k) + "]");
       } else {
         for (size_t k = 0; k < values.size(); ++k)
           code += "cudalab_ptx_v[" + std::to_string(k) + "] = " + value(values[k], ct) + "; ";
-        code += "::cudalab::ptx::vector_store(cudalab_ptx_a, cudalab_ptx_v); ";
+        code += "::cudalab::ptx::vector_access<true>(cudalab_ptx_a, cudalab_ptx_v); ";
       }
       if (acquire) code += "__threadfence(); ";
       return code + "} ";

@@ -94,37 +94,34 @@ inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_s
 #include "cudalab/scoped_atomics.h"
 #include "cudalab/vector_types.h"
 
-// dp4a and dp2a on vectors of bytes and shorts (device_functions.h has them
-// on their bits).
+// dp4a and dp2a on vectors of bytes and shorts: device_functions.h's on
+// their bits.
+namespace cudalab::detail {
+template <class R, class A, class B>
+R on_bits(R (*f)(R, R, R), A a, B b, R c) {
+  static_assert(sizeof(A) == sizeof(R) && sizeof(B) == sizeof(R));
+  R x, y;
+  std::memcpy(&x, &a, sizeof x), std::memcpy(&y, &b, sizeof y);
+  return f(x, y, c);
+}
+}  // namespace cudalab::detail
 inline int __dp4a(char4 a, char4 b, int c) {
-  int x, y;
-  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
-  return __dp4a(x, y, c);
+  return cudalab::detail::on_bits<int>(__dp4a, a, b, c);
 }
 inline unsigned __dp4a(uchar4 a, uchar4 b, unsigned c) {
-  unsigned x, y;
-  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
-  return __dp4a(x, y, c);
+  return cudalab::detail::on_bits<unsigned>(__dp4a, a, b, c);
 }
 inline int __dp2a_lo(short2 a, char4 b, int c) {
-  int x, y;
-  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
-  return __dp2a_lo(x, y, c);
+  return cudalab::detail::on_bits<int>(__dp2a_lo, a, b, c);
 }
 inline unsigned __dp2a_lo(ushort2 a, uchar4 b, unsigned c) {
-  unsigned x, y;
-  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
-  return __dp2a_lo(x, y, c);
+  return cudalab::detail::on_bits<unsigned>(__dp2a_lo, a, b, c);
 }
 inline int __dp2a_hi(short2 a, char4 b, int c) {
-  int x, y;
-  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
-  return __dp2a_hi(x, y, c);
+  return cudalab::detail::on_bits<int>(__dp2a_hi, a, b, c);
 }
 inline unsigned __dp2a_hi(ushort2 a, uchar4 b, unsigned c) {
-  unsigned x, y;
-  std::memcpy(&x, &a, 4), std::memcpy(&y, &b, 4);
-  return __dp2a_hi(x, y, c);
+  return cudalab::detail::on_bits<unsigned>(__dp2a_hi, a, b, c);
 }
 
 // ---- barriers with a vote ------------------------------------------------------------

@@ -490,19 +490,15 @@ void atomic_store(volatile T* p, T v) {
 // tile descriptors pack a status word beside the value it announces, and a
 // block that reads another's status must find the value written with it.
 void vector_move(volatile void* p, void* data, unsigned bytes, bool store);
-template <class T, size_t N>
-void vector_load(volatile T* p, T (&v)[N]) {
+template <bool kStore, class T, size_t N>
+void vector_access(volatile T* p, T (&v)[N]) {
 #ifdef CUDALAB_INSTRUMENTED
-  detail::atomic_access(const_cast<T*>(p), unsigned(N * sizeof(T)));
+  if constexpr (kStore)
+    detail::atomic_store_access(const_cast<T*>(p), unsigned(N * sizeof(T)));
+  else
+    detail::atomic_access(const_cast<T*>(p), unsigned(N * sizeof(T)));
 #endif
-  vector_move(p, v, unsigned(N * sizeof(T)), false);
-}
-template <class T, size_t N>
-void vector_store(volatile T* p, T (&v)[N]) {
-#ifdef CUDALAB_INSTRUMENTED
-  detail::atomic_store_access(const_cast<T*>(p), unsigned(N * sizeof(T)));
-#endif
-  vector_move(p, v, unsigned(N * sizeof(T)), true);
+  vector_move(p, v, unsigned(N * sizeof(T)), kStore);
 }
 // A load or store of `bytes` (a vector's whole size) at an address that is
 // not a multiple of it stops the launch, as a GPU's misaligned-address error does.
