@@ -680,7 +680,9 @@ void thrust_headers_of(const std::string& text, const std::filesystem::path& dir
                std::regex_search(l, m, quoted_include())) {
       std::error_code ec;
       const std::filesystem::path header = std::filesystem::weakly_canonical(dir / m[1].str(), ec);
-      if (ec || !seen.insert(header).second || !std::filesystem::is_regular_file(header, ec))
+      // A program's own headers are small; anything else named here is skipped.
+      if (ec || !seen.insert(header).second || !std::filesystem::is_regular_file(header, ec) ||
+          std::filesystem::file_size(header, ec) > (4u << 20) || ec)
         continue;
       std::ifstream in(header, std::ios::binary);
       const std::string body{std::istreambuf_iterator<char>(in), {}};
