@@ -25,6 +25,7 @@
 // same as the one this library was built with.
 #undef CUDALAB_SIM_INCLUDE_DIR
 #include "cudalab_config.h"
+#include "dialect.h"
 #include "internal.h"
 #include "module_image.h"
 #include "modules.h"
@@ -174,7 +175,7 @@ bool translate_options(const std::vector<std::string>& options, std::vector<std:
                 "and c++20\n";
         ok = false;
       } else {
-        flags->push_back("-std=" + (v == "c++03" ? std::string("c++11") : v));
+        for (std::string& f : cudalab::rewriter::dialect_flags(v)) flags->push_back(std::move(f));
       }
     } else if (ignored.count(o)) {
       if (o == "-w" || o == "--disable-warnings") flags->push_back("-w");

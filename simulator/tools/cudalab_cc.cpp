@@ -19,12 +19,12 @@
 #include <iostream>
 #include <map>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cudalab_config.h"
+#include "dialect.h"
 #include "local_headers.h"
 #include "module_image.h"
 #include "rewrite.h"
@@ -138,19 +138,8 @@ Options parse(int argc, char** argv) {
       o.compile_flags.push_back(a);
     } else if (a.rfind("-std=", 0) == 0) {
       std_given = true;
-      // nvcc takes C++11 and C++14 too; the simulator's headers need C++17,
-      // so such programs are built as C++17, with what C++17 removed from
-      // the language (`register`, `throw(X)`) still accepted.
-      static const std::set<std::string> older = {"c++98", "c++03", "c++0x",
-                                                  "c++11", "c++1y", "c++14"};
-      const bool gnu = a.compare(5, 3, "gnu") == 0;
-      if (older.count(gnu ? "c" + a.substr(8) : a.substr(5))) {
-        o.compile_flags.push_back(gnu ? "-std=gnu++17" : "-std=c++17");
-        o.compile_flags.push_back("-Wno-register");
-        o.compile_flags.push_back("-Wno-dynamic-exception-spec");
-      } else {
-        o.compile_flags.push_back(a);
-      }
+      for (std::string& f : cudalab::rewriter::dialect_flags(a.substr(5)))
+        o.compile_flags.push_back(std::move(f));
     } else if (a == "-g" || a.rfind("-W", 0) == 0 || a.rfind("-f", 0) == 0 ||
                a.rfind("-m", 0) == 0) {
       o.compile_flags.push_back(a);

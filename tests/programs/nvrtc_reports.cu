@@ -23,7 +23,9 @@ int main() {
   std::setvbuf(stdout, nullptr, _IONBF, 0);  // in order with the reports on stderr
   nvrtcProgram prog;
   nvrtcCreateProgram(&prog, kSource, "fill.cu", 0, nullptr, nullptr);
-  if (nvrtcCompileProgram(prog, 0, nullptr) != NVRTC_SUCCESS) {
+  // C++14, as older programs ask for (NVRTC takes it): built as C++17.
+  const char* options[] = {"--std=c++14"};
+  if (nvrtcCompileProgram(prog, 1, options) != NVRTC_SUCCESS) {
     size_t size = 0;
     nvrtcGetProgramLogSize(prog, &size);
     std::vector<char> log(size);
