@@ -13,8 +13,7 @@ namespace cudalab::rewriter {
 
 // `dialect`: "c++14", "gnu++11", "c++20", ...
 inline std::vector<std::string> dialect_flags(const std::string& dialect) {
-  static const std::set<std::string> older = {"c++98", "c++03", "c++0x",
-                                              "c++11", "c++1y", "c++14"};
+  static const std::set<std::string> older = {"c++98", "c++03", "c++0x", "c++11", "c++1y", "c++14"};
   const bool gnu = dialect.rfind("gnu", 0) == 0;
   if (!older.count(gnu ? "c" + dialect.substr(3) : dialect)) return {"-std=" + dialect};
   return {gnu ? "-std=gnu++17" : "-std=c++17", "-Wno-register", "-Wno-dynamic-exception-spec"};
