@@ -6,6 +6,8 @@
 #pragma once
 
 #include <array>
+#include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -87,7 +89,7 @@ class BlockRun {
   bool take_block_loops();
   void* block_loops_frames(size_t stride, uint32_t* threads, bool scheduled);
   void* block_loops_threads(uint64_t* stride);
-  int32_t next_block_loops_thread();
+  [[gnu::always_inline]] inline int32_t next_block_loops_thread();
   void block_loops_thread_exited() {
     thread_exited(*tl_thread);
     block_loops_exited_ = true;
@@ -190,6 +192,30 @@ inline SimThread* BlockRun::take_ready() {
   return t;
 }
 
+inline int32_t BlockRun::next_block_loops_thread() {
+  // As the fibers go on: after a thread returned, the next to start (its
+  // runner starts it), else a thread made ready (with the result of what it
+  // waited at); a thread that waits gives way to a ready one first.
+  const bool exited = block_loops_exited_;
+  block_loops_exited_ = false;
+  SimThread* t = exited && next_thread_ < thread_count_ ? nullptr : take_ready();
+  if (t) {
+    std::memcpy(frames_base_ + t->linear * frames_stride_ + 8, &t->result, sizeof(t->result));
+  } else {
+    // Where the fibers' loops look at whether another block stopped the launch.
+    if (launch_.aborted.load(std::memory_order_relaxed)) return -1;
+    if (next_thread_ == thread_count_) {
+      if (exited_ < thread_count_) report_deadlock();
+      return -1;
+    }
+    t = &threads_[start_order_.empty() ? next_thread_ : start_order_[next_thread_]];
+    ++next_thread_;
+    t->started = true;
+  }
+  enter_thread(*t);
+  return int32_t(t->linear);
+}
+
 // Right after a switch into a thread: keep the continuation of whoever
 // switched here.
 inline void BlockRun::arrived(boost::context::fiber&& from) {
@@ -210,6 +236,25 @@ inline void BlockRun::suspend(SimThread& t) {
   arrived(std::move(from));
   enter_thread(t);
   tl_in_runtime = in_runtime;
+}
+
+// What a block body's arrival at a wait (simulator/passes/block_loops.cpp)
+// answers, in two registers as a two-field struct comes back: the result if
+// the thread goes on at once, else 0 and the thread to run next + 2 (1: none,
+// the block is over), which saves the body a call at every wait.
+struct CudalabArrival {
+  uint64_t result;
+  uint64_t waits;
+};
+
+// The running thread arrives (`arrive` answers whether it must wait): its
+// result comes back, or the next thread. Inlined whole into each arrival.
+template <class Arrive>
+[[gnu::always_inline]] inline CudalabArrival loops_arrival(Arrive arrive) {
+  const RuntimeScope runtime;
+  BlockRun& b = *tl_block->run;
+  if (!arrive(b)) return {tl_thread->result, 0};
+  return {0, uint64_t(int64_t(b.next_block_loops_thread()) + 2)};
 }
 
 }  // namespace cudalab::rt

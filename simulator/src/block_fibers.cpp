@@ -247,30 +247,6 @@ void* BlockRun::block_loops_threads(uint64_t* stride) {
   return threads_.data();
 }
 
-int32_t BlockRun::next_block_loops_thread() {
-  // As the fibers go on: after a thread returned, the next to start (its
-  // runner starts it), else a thread made ready (with the result of what it
-  // waited at); a thread that waits gives way to a ready one first.
-  const bool exited = block_loops_exited_;
-  block_loops_exited_ = false;
-  SimThread* t = exited && next_thread_ < thread_count_ ? nullptr : take_ready();
-  if (t) {
-    std::memcpy(frames_base_ + t->linear * frames_stride_ + 8, &t->result, sizeof(t->result));
-  } else {
-    // Where the fibers' loops look at whether another block stopped the launch.
-    if (launch_.aborted.load(std::memory_order_relaxed)) return -1;
-    if (next_thread_ == thread_count_) {
-      if (exited_ < thread_count_) report_deadlock();
-      return -1;
-    }
-    t = &threads_[start_order_.empty() ? next_thread_ : start_order_[next_thread_]];
-    ++next_thread_;
-    t->started = true;
-  }
-  enter_thread(*t);
-  return int32_t(t->linear);
-}
-
 // ---- schedules (CUDALAB_SCHEDULE) ------------------------------------------------------
 
 void BlockRun::schedule_block(uint32_t linear) {
@@ -322,10 +298,6 @@ void* cudalab_block_loops_threads(uint64_t* stride) {
 // thread's number + 2 (1: none, the block is over), which saves a call at
 // every wait. Sixteen bytes come back in two registers, as a two-field
 // struct does.
-struct CudalabArrival {
-  uint64_t result;
-  uint64_t waits;
-};
 void* cudalab_block_loops_scheduled_frame(size_t stride, uint32_t* threads) {
   return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, true);
 }
@@ -352,24 +324,14 @@ extern "C" [[noreturn]] void cudalab_exit_thread() {
   siglongjmp(*tl_thread->fault_jump, BlockRun::kThreadExit);
 }
 
-namespace {
-// The three arrivals below: the running thread arrives (`arrive` answers
-// whether it must wait); its result comes back, or the next thread.
-template <class Arrive>
-CudalabArrival arrival(Arrive arrive) {
-  using namespace cudalab::rt;
-  const RuntimeScope runtime;
-  BlockRun& b = *tl_block->run;
-  if (!arrive(b)) return {tl_thread->result, 0};
-  return {0, uint64_t(int64_t(b.next_block_loops_thread()) + 2)};
-}
-}  // namespace
-
+// The arrivals at a barrier and at __activemask() (warp_ops.cpp has the one
+// at a warp operation).
+using cudalab::rt::CudalabArrival;
 extern "C" {
 __attribute__((noinline)) CudalabArrival cudalab_block_loops_barrier(int predicate,
                                                                      const void* pc) {
   if (!pc) pc = __builtin_return_address(0);
-  return arrival([&](cudalab::rt::BlockRun& b) {
+  return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
     return b.barrier_arrive(predicate, reinterpret_cast<uintptr_t>(pc));
   });
 }
@@ -377,18 +339,9 @@ int cudalab_block_loops_vote(int op, uint64_t packed) {
   using namespace cudalab;
   return rt::barrier_vote(detail::BarrierOp(op), packed);
 }
-__attribute__((noinline)) CudalabArrival cudalab_block_loops_warp_op(int op, unsigned mask,
-                                                                     uint64_t value, int arg,
-                                                                     int width, const void* pc) {
-  if (!pc) pc = __builtin_return_address(0);
-  return arrival([&](cudalab::rt::BlockRun& b) {
-    return b.warp_arrive(cudalab::detail::WarpOp(op), mask, value, arg, width,
-                         reinterpret_cast<uintptr_t>(pc));
-  });
-}
 __attribute__((noinline)) CudalabArrival cudalab_block_loops_active_mask(const void* pc) {
   if (!pc) pc = __builtin_return_address(0);
-  return arrival([&](cudalab::rt::BlockRun& b) {
+  return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
     return b.warp_arrive(cudalab::detail::WarpOp::kActiveMask, 0, 0, 0, 32,
                          reinterpret_cast<uintptr_t>(pc));
   });

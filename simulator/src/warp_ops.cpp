@@ -107,25 +107,25 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
                            uintptr_t pc) {
   SimThread& t = *tl_thread;
   WarpState& w = warps_[t.warp];
+  const unsigned me = 1u << t.lane;
+  const bool asks_mask = op == detail::WarpOp::kActiveMask;
   // Lanes of one warp meet at the operation with the same mask.
-  if (op == detail::WarpOp::kActiveMask) mask = w.existing;
-  size_t index = 0;
-  while (index < w.pending.size() && (w.pending[index].mask != mask ||
-                                      (w.pending[index].op == detail::WarpOp::kActiveMask) !=
-                                          (op == detail::WarpOp::kActiveMask) ||
-                                      (w.pending[index].arrived >> t.lane) & 1u))
-    ++index;
-  if (op != detail::WarpOp::kActiveMask && !((mask >> t.lane) & 1u)) lane_left_out(w, op, mask, pc);
-  if (index == w.pending.size()) w.pending.emplace_back(mask, op);
-  PendingWarpOp& p = w.pending[index];
-  p.arrived |= 1u << t.lane;
-  p.value[t.lane] = value;
-  p.arg[t.lane] = arg;
-  p.width[t.lane] = width;
+  if (asks_mask) mask = w.existing;
+  PendingWarpOp* p = std::to_address(w.pending.begin());
+  PendingWarpOp* const end = std::to_address(w.pending.end());
+  while (p != end && (p->mask != mask || (p->op == detail::WarpOp::kActiveMask) != asks_mask ||
+                      (p->arrived & me)))
+    ++p;
+  if (!asks_mask && !(mask & me)) lane_left_out(w, op, mask, pc);
+  if (p == end) p = &w.pending.emplace_back(mask, op);
+  p->arrived |= me;
+  p->value[t.lane] = value;
+  p->arg[t.lane] = arg;
+  p->width[t.lane] = width;
   t.wait = SimThread::Wait::kWarp;
   t.wait_pc = pc;
-  if (warp_op_complete(w, p)) {
-    complete_warp_op(w, index);
+  if (warp_op_complete(w, *p)) {
+    complete_warp_op(w, size_t(p - w.pending.data()));
     return false;
   }
   if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
@@ -133,30 +133,62 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
   return t.wait != SimThread::Wait::kNone;
 }
 
+namespace {
+
+// A lane's result of a shuffle: the value of lane `src` of its segment
+// [base, base + width), or its own where `src` is outside the segment (up,
+// down, xor) or not taking part (undefined on a GPU).
+template <detail::WarpOp kOp>
+uint64_t shuffled(const PendingWarpOp& p, unsigned lanes, int l, int width, int base) {
+  using detail::WarpOp;
+  const int a = p.arg[l];
+  int src;
+  if constexpr (kOp == WarpOp::kShflIdx) {
+    // With masks for the widths CUDA allows (a division here was a third of
+    // a shuffle's time).
+    src = base + ((width & (width - 1)) == 0 ? a & (width - 1) : ((a % width) + width) % width);
+  } else if constexpr (kOp == WarpOp::kShflUp) {
+    src = l - a;
+    if (src < base) return p.value[l];
+  } else if constexpr (kOp == WarpOp::kShflDown) {
+    src = l + a;
+    if (src >= base + width) return p.value[l];
+  } else {
+    src = l ^ a;
+    if (src >= base + width) return p.value[l];
+  }
+  if (src < 0 || src > 31 || !((lanes >> src) & 1u)) return p.value[l];
+  return p.value[src];
+}
+
+// Every taking lane's shuffle result into `out`. The lanes' widths are
+// almost always one power of two: then a lane's segment starts at its
+// number with the low bits cleared.
+template <detail::WarpOp kOp>
+void shuffle_all(const PendingWarpOp& p, unsigned lanes, std::array<uint64_t, 32>& out) {
+  if (!lanes) return;
+  const int common = p.width[std::countr_zero(lanes)];
+  bool uniform = common > 0 && (common & (common - 1)) == 0;
+  for (unsigned rest = lanes; uniform && rest; rest &= rest - 1)
+    uniform = p.width[std::countr_zero(rest)] == common;
+  for (unsigned rest = lanes; rest; rest &= rest - 1) {
+    const int l = std::countr_zero(rest);
+    if (uniform) {
+      out[l] = shuffled<kOp>(p, lanes, l, common, l & -common);
+    } else {
+      const int width = p.width[l] > 0 ? p.width[l] : 32;
+      const bool power_of_two = (width & (width - 1)) == 0;
+      out[l] = shuffled<kOp>(p, lanes, l, width, power_of_two ? l & -width : l - l % width);
+    }
+  }
+}
+
+}  // namespace
+
 void BlockRun::complete_warp_op(WarpState& w, size_t index) {
   using detail::WarpOp;
   const PendingWarpOp& p = w.pending[index];  // erased at the end
   const unsigned lanes = p.arrived;
-  // Reductions and votes over the lanes that took part.
-  uint64_t ballot = 0, sum = 0, all_and = ~uint64_t(0), all_or = 0, all_xor = 0;
-  uint32_t umin = 0xffffffffu, umax = 0;
-  int32_t smin = 0x7fffffff, smax = int32_t(0x80000000u);
-  const bool reduces =
-      p.op == WarpOp::kBallot || (p.op >= WarpOp::kReduceAdd && p.op <= WarpOp::kReduceXor);
-  for (unsigned l = 0; reduces && l < 32; ++l) {
-    if (!((lanes >> l) & 1u)) continue;
-    const uint64_t v = p.value[l];
-    if (v) ballot |= 1ull << l;
-    const uint32_t u = uint32_t(v);
-    sum += u;
-    all_and &= u;
-    all_or |= u;
-    all_xor ^= u;
-    umin = std::min(umin, u);
-    umax = std::max(umax, u);
-    smin = std::min(smin, int32_t(u));
-    smax = std::max(smax, int32_t(u));
-  }
   const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
   if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
   if (synccheck_enabled() && p.op != WarpOp::kActiveMask && (p.mask & ~lanes)) {
@@ -171,95 +203,110 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
                   missing);
     synccheck_barrier("warp-mask", first.wait_pc, what);
   }
-  std::vector<SimThread*>& released = released_;
-  released.clear();
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!((lanes >> l) & 1u)) continue;
-    SimThread& t = threads_[warp_base + l];
-    uint64_t r = 0;
-    const int width = p.width[l] > 0 ? p.width[l] : 32;
-    // The lane's segment, and its argument modulo the width: with masks for
-    // the widths CUDA allows (a division here was a third of a shuffle's time).
-    const bool power_of_two = (width & (width - 1)) == 0;
-    const int base = power_of_two ? int(l) & -width : int(l) - int(l) % width;
-    auto from = [&](int src) -> uint64_t {
-      // A lane that is not taking part gives back an undefined value on a
-      // GPU; here, the asking lane's own.
-      if (src < 0 || src > 31 || !((lanes >> src) & 1u)) return p.value[l];
-      return p.value[src];
-    };
-    switch (p.op) {
-      case WarpOp::kSync:
-        break;
-      case WarpOp::kShflIdx:
-        r = from(base +
-                 (power_of_two ? p.arg[l] & (width - 1) : ((p.arg[l] % width) + width) % width));
-        break;
-      case WarpOp::kShflUp: {
-        const int src = int(l) - p.arg[l];
-        r = src < base ? p.value[l] : from(src);
-        break;
-      }
-      case WarpOp::kShflDown: {
-        const int src = int(l) + p.arg[l];
-        r = src >= base + width ? p.value[l] : from(src);
-        break;
-      }
-      case WarpOp::kShflXor: {
-        const int src = int(l) ^ p.arg[l];
-        r = src >= base + width ? p.value[l] : from(src);
-        break;
-      }
-      case WarpOp::kBallot:
-        r = ballot;
-        break;
-      case WarpOp::kMatchAny: {
+  // Each taking lane's result, the operation chosen once for all of them.
+  std::array<uint64_t, 32> result;
+  switch (p.op) {
+    case WarpOp::kShflIdx:
+      shuffle_all<WarpOp::kShflIdx>(p, lanes, result);
+      break;
+    case WarpOp::kShflUp:
+      shuffle_all<WarpOp::kShflUp>(p, lanes, result);
+      break;
+    case WarpOp::kShflDown:
+      shuffle_all<WarpOp::kShflDown>(p, lanes, result);
+      break;
+    case WarpOp::kShflXor:
+      shuffle_all<WarpOp::kShflXor>(p, lanes, result);
+      break;
+    case WarpOp::kMatchAny:
+    case WarpOp::kMatchAll:
+      for (unsigned rest = lanes; rest; rest &= rest - 1) {
+        const int l = std::countr_zero(rest);
+        uint64_t same = 0;
         for (unsigned k = 0; k < 32; ++k)
-          if (((lanes >> k) & 1u) && p.value[k] == p.value[l]) r |= 1ull << k;
-        break;
+          if (((lanes >> k) & 1u) && p.value[k] == p.value[l]) same |= 1ull << k;
+        if (p.op == WarpOp::kMatchAny)
+          result[l] = same;
+        else
+          result[l] = same == lanes ? (uint64_t(lanes) | 1ull << 32) : 0;
       }
-      case WarpOp::kMatchAll: {
-        bool same = true;
-        for (unsigned k = 0; k < 32; ++k)
-          if (((lanes >> k) & 1u) && p.value[k] != p.value[l]) same = false;
-        r = same ? (uint64_t(lanes) | 1ull << 32) : 0;
-        break;
+      break;
+    default: {
+      // One answer for every lane: a vote, a reduction over the lanes that
+      // took part, the lanes themselves, or nothing (__syncwarp).
+      uint64_t ballot = 0, sum = 0, all_and = ~uint64_t(0), all_or = 0, all_xor = 0;
+      uint32_t umin = 0xffffffffu, umax = 0;
+      int32_t smin = 0x7fffffff, smax = int32_t(0x80000000u);
+      for (unsigned rest = lanes; rest; rest &= rest - 1) {
+        const int l = std::countr_zero(rest);
+        const uint64_t v = p.value[l];
+        if (v) ballot |= 1ull << l;
+        const uint32_t u = uint32_t(v);
+        sum += u;
+        all_and &= u;
+        all_or |= u;
+        all_xor ^= u;
+        umin = std::min(umin, u);
+        umax = std::max(umax, u);
+        smin = std::min(smin, int32_t(u));
+        smax = std::max(smax, int32_t(u));
       }
-      case WarpOp::kReduceAdd:
-        r = uint32_t(sum);
-        break;
-      case WarpOp::kReduceMinUnsigned:
-        r = umin;
-        break;
-      case WarpOp::kReduceMaxUnsigned:
-        r = umax;
-        break;
-      case WarpOp::kReduceMinSigned:
-        r = uint32_t(smin);
-        break;
-      case WarpOp::kReduceMaxSigned:
-        r = uint32_t(smax);
-        break;
-      case WarpOp::kReduceAnd:
-        r = uint32_t(all_and);
-        break;
-      case WarpOp::kReduceOr:
-        r = uint32_t(all_or);
-        break;
-      case WarpOp::kReduceXor:
-        r = uint32_t(all_xor);
-        break;
-      case WarpOp::kActiveMask:
-        r = lanes;
-        break;
+      uint64_t r = 0;
+      switch (p.op) {
+        case WarpOp::kBallot:
+          r = ballot;
+          break;
+        case WarpOp::kReduceAdd:
+          r = uint32_t(sum);
+          break;
+        case WarpOp::kReduceMinUnsigned:
+          r = umin;
+          break;
+        case WarpOp::kReduceMaxUnsigned:
+          r = umax;
+          break;
+        case WarpOp::kReduceMinSigned:
+          r = uint32_t(smin);
+          break;
+        case WarpOp::kReduceMaxSigned:
+          r = uint32_t(smax);
+          break;
+        case WarpOp::kReduceAnd:
+          r = uint32_t(all_and);
+          break;
+        case WarpOp::kReduceOr:
+          r = uint32_t(all_or);
+          break;
+        case WarpOp::kReduceXor:
+          r = uint32_t(all_xor);
+          break;
+        case WarpOp::kActiveMask:
+          r = lanes;
+          break;
+        default:  // __syncwarp
+          break;
+      }
+      for (unsigned rest = lanes; rest; rest &= rest - 1) result[std::countr_zero(rest)] = r;
+      break;
     }
-    t.result = r;
+  }
+  // The lanes go on, each with its result: the running one at once, the
+  // others from the ready list, in lane order unless a schedule reorders.
+  const bool in_order = start_order_.empty();
+  std::vector<SimThread*>& released = in_order ? ready_ : released_;
+  if (!in_order) released.clear();
+  for (unsigned rest = lanes; rest; rest &= rest - 1) {
+    const int l = std::countr_zero(rest);
+    SimThread& t = threads_[warp_base + unsigned(l)];
+    t.result = result[l];
     t.wait = SimThread::Wait::kNone;
     if (&t != tl_thread) released.push_back(&t);
   }
   w.pending.erase(w.pending.begin() + long(index));
-  reorder(released);
-  ready_.insert(ready_.end(), released.begin(), released.end());
+  if (!in_order) {
+    reorder(released);
+    ready_.insert(ready_.end(), released.begin(), released.end());
+  }
 }
 
 }  // namespace cudalab::rt
@@ -291,3 +338,14 @@ unsigned lane_id() {
 }
 
 }  // namespace cudalab::detail
+
+// What a kernel's block body calls at a warp operation (block_fibers.cpp
+// has the other arrivals): here, with the arrival inlined into it.
+extern "C" __attribute__((noinline)) cudalab::rt::CudalabArrival cudalab_block_loops_warp_op(
+    int op, unsigned mask, uint64_t value, int arg, int width, const void* pc) {
+  if (!pc) pc = __builtin_return_address(0);
+  return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
+    return b.warp_arrive(cudalab::detail::WarpOp(op), mask, value, arg, width,
+                         reinterpret_cast<uintptr_t>(pc));
+  });
+}
