@@ -662,16 +662,62 @@ void offer_block_body(Function& kernel, Function* body, const Runtime& rt) {
   b.CreateRetVoid();
 }
 
+// Whether `f`'s body, or a function it calls that the module defines, waits
+// at a barrier or a warp operation (`known` holds the answers so far).
+bool contains_wait(Function& f, std::map<Function*, bool>& known) {
+  auto [it, fresh] = known.try_emplace(&f, false);  // assumed during recursion
+  if (!fresh) return it->second;
+  bool waits = false;
+  for (Instruction& i : instructions(f)) {
+    auto* call = dyn_cast<CallBase>(&i);
+    Function* callee = call ? call->getCalledFunction() : nullptr;
+    if (!callee) continue;
+    if (wait_of(callee) != Wait::kNone ||
+        (!callee->isDeclaration() && contains_wait(*callee, known))) {
+      waits = true;
+      break;
+    }
+  }
+  known[&f] = waits;
+  return waits;
+}
+
+// Whether `f` reads its own return address (libcu++'s waits name their
+// caller's line so): inlined, it would read its caller's.
+bool asks_return_address(Function& f) {
+  for (Instruction& i : instructions(f))
+    if (auto* call = dyn_cast<CallBase>(&i))
+      if (Function* callee = call->getCalledFunction();
+          callee && callee->getIntrinsicID() == Intrinsic::returnaddress)
+        return true;
+  return false;
+}
+
 // Early: kernels stay functions of their own (the launch's closure calls
-// them), so that their entries can offer the loops later.
+// them), so that their entries can offer the loops later. Device functions
+// that wait are inlined into the kernels that call them, as nvcc inlines
+// device functions: a kernel that waits inside a call it does not inline
+// keeps a fiber per thread. One the program marks noinline stays a call.
 struct KeepKernels : PassInfoMixin<KeepKernels> {
+  explicit KeepKernels(bool inline_waits) : inline_waits_(inline_waits) {}
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
-    for (Function* f : kernels(m)) {
+    const std::vector<Function*> found = kernels(m);
+    for (Function* f : found) {
       f->removeFnAttr(Attribute::AlwaysInline);
       f->addFnAttr(Attribute::NoInline);
     }
+    if (inline_waits_) {
+      const SmallPtrSet<Function*, 16> is_kernel(found.begin(), found.end());
+      std::map<Function*, bool> known;
+      for (Function& f : m)
+        if (!f.isDeclaration() && !is_kernel.count(&f) && !f.hasFnAttribute(Attribute::NoInline) &&
+            !f.hasFnAttribute(Attribute::OptimizeNone) && !asks_return_address(f) &&
+            contains_wait(f, known))
+          f.addFnAttr(Attribute::AlwaysInline);
+    }
     return PreservedAnalyses::none();
   }
+  bool inline_waits_;
 };
 
 struct BlockLoops : PassInfoMixin<BlockLoops> {
@@ -708,8 +754,9 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {
       LLVM_PLUGIN_API_VERSION, "cudalab-block-loops", "1", [](PassBuilder& pb) {
-        pb.registerPipelineStartEPCallback(
-            [](ModulePassManager& mpm, OptimizationLevel) { mpm.addPass(KeepKernels()); });
+        pb.registerPipelineStartEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
+          mpm.addPass(KeepKernels(level != OptimizationLevel::O0));
+        });
         pb.registerOptimizerLastEPCallback([&pb](ModulePassManager& mpm, OptimizationLevel level) {
           if (level == OptimizationLevel::O0) return;
           mpm.addPass(

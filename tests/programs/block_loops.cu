@@ -274,6 +274,38 @@ __global__ void where_locals_are_warp(unsigned long long* at) {
   at[threadIdx.x] = reinterpret_cast<unsigned long long>(&local);
 }
 
+// A device function that waits and is too large for the compiler to inline
+// by its own measure at four calls: nvcc inlines device functions, and so
+// does the simulator when they wait, so that the kernel runs as block loops.
+__device__ float smooth_then_sum(float v) {
+#pragma unroll
+  for (int k = 0; k < 24; ++k) v = v * 0.5f + float(k % 5) * 0.125f + v * v * 0.0625f;
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+float smooth_then_sum_cpu(const float* lanes, int lane) {
+  float warp[32];
+  for (int l = 0; l < 32; ++l) {
+    float v = lanes[l];
+    for (int k = 0; k < 24; ++k) v = v * 0.5f + float(k % 5) * 0.125f + v * v * 0.0625f;
+    warp[l] = v;
+  }
+  for (int offset = 16; offset > 0; offset /= 2) {
+    float next[32];
+    for (int l = 0; l < 32; ++l) next[l] = warp[l] + warp[l ^ offset];
+    std::copy(next, next + 32, warp);
+  }
+  return warp[lane];
+}
+__global__ void waits_in_calls(const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float a = smooth_then_sum(in[i]);
+  const float b = smooth_then_sum(in[i] * 0.25f);
+  const float c = smooth_then_sum(in[i] - 0.5f);
+  const float d = smooth_then_sum(in[i] * in[i] * 0.1f);
+  out[i] = a + b + c + d;
+}
+
 __global__ void never_meets(int* out) {
   if (threadIdx.x < 16) out[threadIdx.x] = __shfl_sync(0xffffffffu, 1, 20);
   __syncthreads();
@@ -294,6 +326,27 @@ std::vector<T> host_copy(const T* d, size_t n) {
 }
 
 void warp_operations() {
+  {
+    const int n = 256;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 11) * 0.09f;
+    float *d_in = device_copy(in), *d_out;
+    CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+    waits_in_calls<<<2, 128>>>(d_in, d_out);
+    const auto out = host_copy(d_out, n);
+    bool ok = true;
+    for (int i = 0; i < n; ++i) {
+      float lanes[4][32];
+      for (int l = 0; l < 32; ++l) {
+        const float x = in[i / 32 * 32 + l];
+        lanes[0][l] = x, lanes[1][l] = x * 0.25f, lanes[2][l] = x - 0.5f, lanes[3][l] = x * x * 0.1f;
+      }
+      float want = 0;
+      for (auto& l : lanes) want += smooth_then_sum_cpu(l, i % 32);
+      ok = ok && std::fabs(out[i] - want) <= 1e-4f * std::fabs(want) + 1e-5f;
+    }
+    expect(ok, "shuffles in a large device function called four times");
+  }
   {
     const int n = 100003, threads = 96, blocks = 5;
     std::vector<float> in(n);
