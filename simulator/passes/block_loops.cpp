@@ -25,10 +25,11 @@
 // At run time the kernel's entry asks the runtime whether the block may run
 // so (cudalab_block_loops_offered: the plain build, in-order schedule, no
 // trace, not cooperative, CUDALAB_BLOCK_LOOPS not off); if not, each thread
-// runs the original body on its fiber as before. A kernel that waits inside
-// a function it does not inline, calls tile or grid syncs, calls through a
-// pointer, unwinds, or sizes a local array at run time keeps the fibers
-// only. PTX's exit (cudalab_exit_thread) in the kernel's own body is a
+// runs the original body on its fiber as before. Device functions that wait
+// are inlined into their kernels (KeepKernels, below). A kernel that waits
+// inside a function the program marks noinline, calls tile or grid syncs,
+// calls through a pointer, unwinds, or sizes a local array at run time
+// keeps the fibers only. PTX's exit (cudalab_exit_thread) in the kernel's own body is a
 // return in its block body; reached through a call it keeps the fibers.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
