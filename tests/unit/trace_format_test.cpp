@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cudalab/trace/encode.h"
+#include "cudalab/trace/metrics.h"
 #include "cudalab/trace/trace.h"
 
 namespace fs = std::filesystem;
@@ -332,6 +333,27 @@ TEST_F(SmallTrace, ALaunchLargerThanCudaAllowsIsCorrupt) {
   append_record(out, Record::kEnd, Payload().u64(0).u32(1));
   save(out);
   EXPECT_NE(error().find("larger than CUDA allows"), std::string::npos) << error();
+}
+
+// Found by tests/fuzz: the metrics took a request's code address of all
+// ones for "no code address yet" and counted it through a null pointer.
+TEST_F(SmallTrace, ARequestAtTheLastCodeAddressIsCounted) {
+  write([](std::vector<char>& out) {
+    LaneAccess at[32];
+    const LaneAccess* lanes[32] = {};
+    for (int l = 0; l < 32; ++l) {
+      at[l] = LaneAccess{~uint64_t(0), uint64_t(4 * l), 1u, 4, 0};
+      lanes[l] = &at[l];
+    }
+    encode_request(out, 0, lanes, 0xffffffffu);
+    return 1u;
+  });
+  const Trace t = read_trace(path_.string());
+  ASSERT_EQ(t.launches.size(), 1u);
+  const std::vector<cudalab::trace::KernelMetrics> m = cudalab::trace::memory_metrics(t);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].loads.requests, 1u);
+  EXPECT_EQ(m[0].loads.sectors, 4u);
 }
 
 TEST_F(SmallTrace, ARecordOfALaterVersionIsSkipped) {

@@ -109,11 +109,11 @@ void add_launch(const Trace& t, const Launch& l, KernelMetrics& k, PerCodeAddres
   std::unordered_map<uint32_t, std::vector<PerThreadMost>> per_thread;
   const uint64_t threads = l.block.count();
   LaneAddress lanes[32];
-  PerCode* code = nullptr;
-  uint64_t code_pc = ~0ull;
+  PerCode* code = nullptr;  // the last request's code address's counts
+  uint64_t code_pc = 0;
   for (const Request& r : l.requests) {
     const int n = l.lanes_of(r, lanes);
-    if (r.pc != code_pc) code = &per_pc[r.pc], code_pc = r.pc;
+    if (!code || r.pc != code_pc) code = &per_pc[r.pc], code_pc = r.pc;
     std::vector<PerThreadMost>& mine = per_thread[r.block];
     if (mine.empty()) mine.resize(threads);
     for (int i = 0; i < n; ++i) {
