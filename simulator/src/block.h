@@ -49,6 +49,14 @@ struct WarpState {
 class BlockRun {
  public:
   explicit BlockRun(Launch& launch);
+  // The worker's block runner for `launch`: the one it kept from its last
+  // launch when the block has the same shape (its threads and warps are
+  // then made once, not at every launch), else a new one. Launches of a few
+  // blocks each spent a quarter of their time making them.
+  static BlockRun& for_worker(Launch& launch);
+  // After the worker's part of a launch: a runner that recorded a trace
+  // ends with the launch (its recording is written when it goes).
+  static void worker_done();
   // Runs block `linear` to the end (or until the launch is aborted).
   void run(uint32_t linear);
   uint64_t idle_threads() const { return idle_; }
@@ -123,7 +131,9 @@ class BlockRun {
   std::vector<SimThread*> released_;         // lanes a warp operation lets go
   std::unique_ptr<std::mt19937_64> random_;  // made for random schedules only
 
-  Launch& launch_;
+  void start_launch(Launch& launch);  // the per-launch part of making one
+
+  Launch* launch_;
   BlockContext context_;
   std::unique_ptr<BlockTrace, BlockTraceDeleter> trace_;
   bool checking_ = false;             // racecheck or initcheck: keep the shadow's epochs
@@ -203,7 +213,7 @@ inline int32_t BlockRun::next_block_loops_thread() {
     std::memcpy(frames_base_ + t->linear * frames_stride_ + 8, &t->result, sizeof(t->result));
   } else {
     // Where the fibers' loops look at whether another block stopped the launch.
-    if (launch_.aborted.load(std::memory_order_relaxed)) return -1;
+    if (launch_->aborted.load(std::memory_order_relaxed)) return -1;
     if (next_thread_ == thread_count_) {
       if (exited_ < thread_count_) report_deadlock();
       return -1;

@@ -31,7 +31,7 @@ uint3 unflatten(uint32_t linear, dim3 dims) {
 
 }  // namespace
 
-BlockRun::BlockRun(Launch& launch) : launch_(launch) {
+BlockRun::BlockRun(Launch& launch) : launch_(&launch) {
   thread_count_ = launch.threads_per_block;
   threads_.resize(thread_count_);
   for (uint32_t i = 0; i < thread_count_; ++i) {
@@ -45,8 +45,13 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
     const uint32_t lanes = std::min<uint32_t>(32, thread_count_ - uint32_t(w) * 32);
     warps_[w].existing = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
   }
-  context_.launch = &launch;
   context_.run = this;
+  start_launch(launch);
+}
+
+void BlockRun::start_launch(Launch& launch) {
+  launch_ = &launch;
+  context_.launch = &launch;
   checking_ = shadow_enabled();
   lockstep_ = lockstep_enabled();
   // Loops keep the in-order schedule, and the plain build has no checks or
@@ -55,6 +60,31 @@ BlockRun::BlockRun(Launch& launch) : launch_(launch) {
                  !check_settings().any && !checking_ && !lockstep_ && !launch.cooperative;
   trace_.reset(new_block_trace(thread_count_));
   context_.trace = trace_.get();
+  // A launch that ended early (a fault, a deadlock, a timeout) may have left
+  // threads marked as they stood: run() resets them at its first block.
+  threads_clean_ = false;
+}
+
+namespace {
+thread_local std::unique_ptr<BlockRun> tl_kept_run;
+thread_local dim3 tl_kept_block{0, 0, 0};
+}  // namespace
+
+BlockRun& BlockRun::for_worker(Launch& launch) {
+  const dim3& kept = tl_kept_block;
+  if (tl_kept_run && kept.x == launch.block.x && kept.y == launch.block.y &&
+      kept.z == launch.block.z) {
+    tl_kept_run->start_launch(launch);
+  } else {
+    tl_kept_run.reset();  // its trace, if any, is written first
+    tl_kept_run = std::make_unique<BlockRun>(launch);
+    tl_kept_block = launch.block;
+  }
+  return *tl_kept_run;
+}
+
+void BlockRun::worker_done() {
+  if (tl_kept_run && tl_kept_run->trace_) tl_kept_run.reset();
 }
 
 // The body of a runner fiber: start the next unstarted thread and run it to
@@ -69,7 +99,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     tl_in_runtime = 0;
     if (why == kThreadExit) b->thread_exited(*tl_thread);
   }
-  while (!b->launch_.aborted.load(std::memory_order_relaxed) &&
+  while (!b->launch_->aborted.load(std::memory_order_relaxed) &&
          b->next_thread_ < b->thread_count_) {
     SimThread& t =
         b->threads_[b->start_order_.empty() ? b->next_thread_ : b->start_order_[b->next_thread_]];
@@ -80,7 +110,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     tl_in_runtime = 0;
     b->block_loops_offered_ = b->block_loops_ && b->next_thread_ == 1 && !b->trace_;
     b->block_loops_jump_ = &jump;
-    b->launch_.body(b->launch_.closure);
+    b->launch_->body(b->launch_->closure);
     b->block_loops_offered_ = false;
     if (b->block_loops_taken_) {
       // The kernel ran every thread of the block (take_block_loops).
@@ -96,7 +126,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
 
 void BlockRun::run(uint32_t linear) {
   context_.linear = linear;
-  context_.index = unflatten(linear, launch_.grid);
+  context_.index = unflatten(linear, launch_->grid);
   tl_block = &context_;
   blockIdx = context_.index;
   context_.fenced = false;
@@ -136,7 +166,7 @@ void BlockRun::run(uint32_t linear) {
     if (f) switching_from_->handle = std::move(f);  // that thread now waits
   };
   while (true) {
-    if (launch_.aborted.load(std::memory_order_relaxed)) {
+    if (launch_->aborted.load(std::memory_order_relaxed)) {
       // Dropping a suspended fiber unwinds its stack; its thread never ends.
       for (auto& t : threads_) t.handle = {};
       break;

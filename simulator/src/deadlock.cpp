@@ -74,8 +74,9 @@ void BlockRun::report_deadlock() {
                                     : " threads wait with masks that leave out their own lanes")
       << ": a warp operation's mask must name the calling lane (undefined on a GPU)\n";
   bool expected = false;
-  if (launch_.deadlocked.compare_exchange_strong(expected, true)) launch_.deadlock_report = s.str();
-  launch_.aborted.store(true);
+  if (launch_->deadlocked.compare_exchange_strong(expected, true))
+    launch_->deadlock_report = s.str();
+  launch_->aborted.store(true);
 }
 
 }  // namespace cudalab::rt

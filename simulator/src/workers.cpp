@@ -169,7 +169,7 @@ void run_grid(Launch& launch) {
   std::atomic<uint64_t> next_block{0};
   std::function<void(unsigned)> job = [&](unsigned) {
     register_runner(launch);
-    BlockRun b(launch);
+    BlockRun& b = BlockRun::for_worker(launch);
     blockDim = launch.block;
     gridDim = launch.grid;
     uint64_t idle = 0;
@@ -179,6 +179,7 @@ void run_grid(Launch& launch) {
       b.run(static_cast<uint32_t>(bi));
       idle += b.idle_threads();
     }
+    BlockRun::worker_done();
     launch.idle_threads.fetch_add(idle);
   };
   // Under memcheck, kernels never run on the main thread: its stack and

@@ -228,4 +228,48 @@ TEST(Warp, ADeadlockEndsTheLaunchWithAnError) {
   EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
 }
 
+// A worker keeps its block runner from one launch to the next while the
+// block's shape stays the same (simulator/src/block_fibers.cpp): each launch
+// must still start with every thread fresh, after a launch of another
+// shape, after a deadlock that left threads waiting, on the main thread (one
+// block) and on the workers (several).
+__global__ void warp_sums(int* out) {
+  int v = threadIdx.x + blockIdx.x;
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x % 32 == 0) out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = v;
+}
+
+void expect_warp_sums(int blocks, int threads, const char* after) {
+  const int warps = threads / 32;
+  int* d;
+  ASSERT_EQ(cudaMalloc(&d, blocks * warps * sizeof(int)), cudaSuccess);
+  warp_sums<<<blocks, threads>>>(d);
+  std::vector<int> h(blocks * warps);
+  ASSERT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(d);
+  for (int b = 0; b < blocks; ++b)
+    for (int w = 0; w < warps; ++w) {
+      int want = 0;
+      for (int l = 0; l < 32; ++l) want += w * 32 + l + b;
+      EXPECT_EQ(h[b * warps + w], want) << blocks << " x " << threads << " after " << after
+                                         << ": block " << b << " warp " << w;
+    }
+}
+
+TEST(Warp, EachLaunchStartsCleanWhateverRanBefore) {
+  expect_warp_sums(1, 128, "nothing");
+  expect_warp_sums(1, 128, "the same shape");
+  expect_warp_sums(1, 64, "128 threads");
+  expect_warp_sums(6, 64, "one block");
+  expect_warp_sums(6, 64, "the same shape");
+  expect_warp_sums(3, 96, "64 threads");
+  int* d;
+  ASSERT_EQ(cudaMalloc(&d, 32 * sizeof(int)), cudaSuccess);
+  never_meets<<<2, 32>>>(d);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaDeviceReset(), cudaSuccess);
+  expect_warp_sums(2, 32, "a deadlock in blocks of that shape");
+  expect_warp_sums(1, 32, "a deadlock in blocks of that shape");
+}
+
 }  // namespace
