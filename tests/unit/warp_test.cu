@@ -251,8 +251,8 @@ void expect_warp_sums(int blocks, int threads, const char* after) {
     for (int w = 0; w < warps; ++w) {
       int want = 0;
       for (int l = 0; l < 32; ++l) want += w * 32 + l + b;
-      EXPECT_EQ(h[b * warps + w], want) << blocks << " x " << threads << " after " << after
-                                         << ": block " << b << " warp " << w;
+      EXPECT_EQ(h[b * warps + w], want)
+          << blocks << " x " << threads << " after " << after << ": block " << b << " warp " << w;
     }
 }
 
