@@ -190,6 +190,49 @@ def peers(args, tmp, build):
         for out_line in r.stdout.splitlines():
             if out_line.split(" ", 1)[0] in names:
                 print("    " + out_line.rstrip(), flush=True)
+        if runner == "run-hecbench":
+            hecbench_floors(checkout, tmp, native)
+
+
+# What 2 cores need for the slow HeCBench programs' work in plain C++ (a
+# loop nest of ours, or HeCBench's own OpenMP port of the program, built for
+# the host): no simulator can beat it, so it says whether 120 s can be met.
+FLOOR_LIMIT = 240  # seconds: twice the bar is enough to tell
+
+
+def hecbench_floors(checkout, tmp, native):
+    print(f"  the same work without a simulator, on {os.cpu_count()} cores (OpenMP; "
+          f"each stopped at {FLOOR_LIMIT} s):", flush=True)
+    peers_dir = os.path.join(HERE, "peers")
+    floors = [("jacobi", "plain loop nest", [native(os.path.join(peers_dir, "jacobi_2048_loop.cpp"),
+                                                   "jacobi_floor", ["-fopenmp"])])]
+    for name, args in (("md5hash", ["1", "4"]), ("atomicCost", ["1", "10"])):
+        port = os.path.join(checkout, "src", name + "-omp")
+        sources = sorted(os.path.join(port, f) for f in os.listdir(port) if f.endswith(".cpp")) \
+            if os.path.isdir(port) else []
+        if not sources:
+            print(f"    {name:<11} (no {port} with .cpp sources: HeCBench's OpenMP port)", flush=True)
+            continue
+        floors.append((name, "HeCBench's OpenMP port",
+                       [native(sources[0], name + "_floor", ["-O3", "-fopenmp", "-w", *sources[1:]]),
+                        *args]))
+    floors.append(("binomial", "plain loop nest",
+                   [native(os.path.join(peers_dir, "binomial_loop.cpp"), "binomial_floor",
+                           ["-fopenmp"])]))
+    floors.append(("shuffle", "plain loops",
+                   [native(os.path.join(peers_dir, "shuffle_transpose_loop.cpp"), "shuffle_floor",
+                           ["-fopenmp"])]))
+    env = dict(os.environ, OMP_NUM_THREADS=str(os.cpu_count()))
+    for name, what, cmd in floors:
+        t0 = time.perf_counter()
+        try:
+            r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=FLOOR_LIMIT)
+            seconds = time.perf_counter() - t0
+            verdict = "within" if seconds <= 120 else "past"
+            ok = "" if r.returncode == 0 else f", its check failed (exit {r.returncode})"
+            print(f"    {name:<11} {what}: {seconds:6.1f} s ({verdict} 120 s{ok})", flush=True)
+        except subprocess.TimeoutExpired:
+            print(f"    {name:<11} {what}: past {FLOOR_LIMIT} s, stopped", flush=True)
 
 
 def main():
