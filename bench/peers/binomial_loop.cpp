@@ -69,8 +69,9 @@ int main() {
     off += std::fabs(prices[size_t(i)] - black_scholes(options[size_t(i)]));
   }
   const bool ok = off / sum < 1e-3;
-  std::printf("binomial (plain loops): %d passes of %d options in %.1f s, %s (L1 distance "
-              "from Black-Scholes %.2e)\n",
-              kPasses, kOptions, seconds, ok ? "as Black-Scholes" : "WRONG", off / sum);
+  std::printf(
+      "binomial (plain loops): %d passes of %d options in %.1f s, %s (L1 distance "
+      "from Black-Scholes %.2e)\n",
+      kPasses, kOptions, seconds, ok ? "as Black-Scholes" : "WRONG", off / sum);
   return !ok;
 }

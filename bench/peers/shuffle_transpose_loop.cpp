@@ -53,9 +53,10 @@ int main() {
       wrong += reversed[i] != in[i - i % size_t(group) + size_t(group) - 1 - i % size_t(group)];
   }
   const auto end = std::chrono::steady_clock::now();
-  std::printf("shuffle (plain loops): broadcasts %.1f s, 600 reversals of 2^27 floats %.1f s, "
-              "%s (%lld)\n",
-              broadcast_seconds, std::chrono::duration<double>(end - transposes).count(),
-              wrong ? "WRONG" : "as the CPU's", checksum % 1000);
+  std::printf(
+      "shuffle (plain loops): broadcasts %.1f s, 600 reversals of 2^27 floats %.1f s, "
+      "%s (%lld)\n",
+      broadcast_seconds, std::chrono::duration<double>(end - transposes).count(),
+      wrong ? "WRONG" : "as the CPU's", checksum % 1000);
   return wrong != 0;
 }
