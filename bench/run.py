@@ -204,26 +204,34 @@ def hecbench_floors(checkout, tmp, native):
     print(f"  the same work without a simulator, on {os.cpu_count()} cores (OpenMP; "
           f"each stopped at {FLOOR_LIMIT} s):", flush=True)
     peers_dir = os.path.join(HERE, "peers")
-    floors = [("jacobi", "plain loop nest", [native(os.path.join(peers_dir, "jacobi_2048_loop.cpp"),
-                                                   "jacobi_floor", ["-fopenmp"])])]
-    for name, args in (("md5hash", ["1", "4"]), ("atomicCost", ["1", "10"])):
+
+    def ours(peer):
+        return lambda: [native(os.path.join(peers_dir, peer), peer, ["-fopenmp"])]
+
+    def openmp_port(name, args):
+        """HeCBench's OpenMP port of `name`, built for the host."""
         port = os.path.join(checkout, "src", name + "-omp")
-        sources = sorted(os.path.join(port, f) for f in os.listdir(port) if f.endswith(".cpp")) \
-            if os.path.isdir(port) else []
+        sources = sorted(os.path.join(port, f) for f in os.listdir(port)
+                         if f.endswith(".cpp")) if os.path.isdir(port) else []
         if not sources:
-            print(f"    {name:<11} (no {port} with .cpp sources: HeCBench's OpenMP port)", flush=True)
-            continue
-        floors.append((name, "HeCBench's OpenMP port",
-                       [native(sources[0], name + "_floor", ["-O3", "-fopenmp", "-w", *sources[1:]]),
-                        *args]))
-    floors.append(("binomial", "plain loop nest",
-                   [native(os.path.join(peers_dir, "binomial_loop.cpp"), "binomial_floor",
-                           ["-fopenmp"])]))
-    floors.append(("shuffle", "plain loops",
-                   [native(os.path.join(peers_dir, "shuffle_transpose_loop.cpp"), "shuffle_floor",
-                           ["-fopenmp"])]))
+            raise FileNotFoundError(f"no .cpp sources in {port}")
+        return [native(sources[0], name + "_floor", ["-O3", "-fopenmp", "-w", *sources[1:]]),
+                *args]
+
+    floors = [
+        ("jacobi", "plain loop nest", ours("jacobi_2048_loop.cpp")),
+        ("md5hash", "HeCBench's OpenMP port", lambda: openmp_port("md5hash", ["1", "4"])),
+        ("atomicCost", "HeCBench's OpenMP port", lambda: openmp_port("atomicCost", ["1", "10"])),
+        ("binomial", "plain loop nest", ours("binomial_loop.cpp")),
+        ("shuffle", "plain loops", ours("shuffle_transpose_loop.cpp")),
+    ]
     env = dict(os.environ, OMP_NUM_THREADS=str(os.cpu_count()))
-    for name, what, cmd in floors:
+    for name, what, build_floor in floors:
+        try:
+            cmd = build_floor()
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"    {name:<11} {what}: not built ({e})", flush=True)
+            continue
         t0 = time.perf_counter()
         try:
             r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=FLOOR_LIMIT)
