@@ -133,6 +133,7 @@ class BlockRun {
 
   void start_launch(Launch& launch);  // the per-launch part of making one
 
+  const dim3 shape_;  // the block's: what a launch must have to reuse this runner
   Launch* launch_;
   BlockContext context_;
   std::unique_ptr<BlockTrace, BlockTraceDeleter> trace_;

@@ -31,7 +31,7 @@ uint3 unflatten(uint32_t linear, dim3 dims) {
 
 }  // namespace
 
-BlockRun::BlockRun(Launch& launch) : launch_(&launch) {
+BlockRun::BlockRun(Launch& launch) : shape_(launch.block), launch_(&launch) {
   thread_count_ = launch.threads_per_block;
   threads_.resize(thread_count_);
   for (uint32_t i = 0; i < thread_count_; ++i) {
@@ -67,18 +67,15 @@ void BlockRun::start_launch(Launch& launch) {
 
 namespace {
 thread_local std::unique_ptr<BlockRun> tl_kept_run;
-thread_local dim3 tl_kept_block{0, 0, 0};
 }  // namespace
 
 BlockRun& BlockRun::for_worker(Launch& launch) {
-  const dim3& kept = tl_kept_block;
-  if (tl_kept_run && kept.x == launch.block.x && kept.y == launch.block.y &&
-      kept.z == launch.block.z) {
+  const dim3 kept = tl_kept_run ? tl_kept_run->shape_ : dim3{0, 0, 0};
+  if (kept.x == launch.block.x && kept.y == launch.block.y && kept.z == launch.block.z) {
     tl_kept_run->start_launch(launch);
   } else {
     tl_kept_run.reset();  // its trace, if any, is written first
     tl_kept_run = std::make_unique<BlockRun>(launch);
-    tl_kept_block = launch.block;
   }
   return *tl_kept_run;
 }
