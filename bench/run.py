@@ -6,6 +6,8 @@ Usage: run.py BUILD_DIR [--repeat N] [--no-numba] [--hip-cpu DIR] [--samples DIR
 Prints each figure, its target, and the ratio against the target or a peer.
 """
 import argparse
+import importlib.machinery
+import importlib.util
 import os
 import shutil
 import statistics
@@ -194,6 +196,15 @@ def peers(args, tmp, build):
             hecbench_floors(checkout, tmp, native)
 
 
+def run_hecbench():
+    """tests/compat/run-hecbench as a module: its reading of HeCBench's Makefiles."""
+    path = os.path.join(HERE, "..", "tests", "compat", "run-hecbench")
+    loader = importlib.machinery.SourceFileLoader("run_hecbench", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
 # What 2 cores need for the slow HeCBench programs' work in plain C++ (a
 # loop nest of ours, or HeCBench's own OpenMP port of the program, built for
 # the host): no simulator can beat it, so it says whether 120 s can be met.
@@ -208,20 +219,26 @@ def hecbench_floors(checkout, tmp, native):
     def ours(peer):
         return lambda: [native(os.path.join(peers_dir, peer), peer, ["-fopenmp"])]
 
-    def openmp_port(name, args):
-        """HeCBench's OpenMP port of `name`, built for the host."""
+    def openmp_port(name):
+        """HeCBench's OpenMP port of `name`, built for the host, with the
+        arguments of its Makefile's run line (read as run-hecbench reads
+        the CUDA program's)."""
         port = os.path.join(checkout, "src", name + "-omp")
         sources = sorted(os.path.join(port, f) for f in os.listdir(port)
                          if f.endswith(".cpp")) if os.path.isdir(port) else []
         if not sources:
             raise FileNotFoundError(f"no .cpp sources in {port}")
+        makefiles = run_hecbench()
+        args = makefiles.run_arguments(makefiles.makefile_of(port))
+        if args is None:
+            raise FileNotFoundError(f"no run line in {port}/Makefile")
         return [native(sources[0], name + "_floor", ["-O3", "-fopenmp", "-w", *sources[1:]]),
                 *args]
 
     floors = [
         ("jacobi", "plain loop nest", ours("jacobi_2048_loop.cpp")),
-        ("md5hash", "HeCBench's OpenMP port", lambda: openmp_port("md5hash", ["1", "4"])),
-        ("atomicCost", "HeCBench's OpenMP port", lambda: openmp_port("atomicCost", ["1", "10"])),
+        ("md5hash", "HeCBench's OpenMP port", lambda: openmp_port("md5hash")),
+        ("atomicCost", "HeCBench's OpenMP port", lambda: openmp_port("atomicCost")),
         ("binomial", "plain loop nest", ours("binomial_loop.cpp")),
         ("shuffle", "plain loops", ours("shuffle_transpose_loop.cpp")),
     ]
