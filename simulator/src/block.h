@@ -25,6 +25,23 @@ struct PendingWarpOp {
   unsigned mask = 0;
   unsigned arrived = 0;
   detail::WarpOp op = detail::WarpOp::kSync;
+  // Whether every lane so far passed the first lane's argument and width
+  // (a shuffle by a constant offset over one width, most shuffles): then
+  // the operation is completed without reading each lane's.
+  bool same_arg = true, same_width = true;
+  int first_arg = 0, first_width = 0;
+  void record(unsigned lane, uint64_t v, int a, int w) {
+    if (!arrived) {
+      first_arg = a, first_width = w;
+    } else {
+      same_arg = same_arg && a == first_arg;
+      same_width = same_width && w == first_width;
+    }
+    arrived |= 1u << lane;
+    value[lane] = v;
+    arg[lane] = a;
+    width[lane] = w;
+  }
   std::array<uint64_t, 32> value;
   std::array<int, 32> arg;
   std::array<int, 32> width;
@@ -73,6 +90,12 @@ class BlockRun {
   bool barrier_arrive(int predicate, uintptr_t pc);
   bool warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                    uintptr_t pc);
+  // The same for a block body's thread (no checks, lock-step or schedule:
+  // block loops run without them), fast where its warp waits at nothing
+  // else; otherwise as warp_arrive.
+  [[gnu::always_inline]] inline bool loops_warp_arrive(detail::WarpOp op, unsigned mask,
+                                                       uint64_t value, int arg, int width,
+                                                       uintptr_t pc);
   // A barrier among threads [first, first + size) of the block (a tile
   // larger than a warp), and per-thread scratch memory for such tiles.
   void group_barrier(uint32_t first, uint32_t size, uintptr_t pc);

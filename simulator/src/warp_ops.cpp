@@ -118,10 +118,7 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
     ++p;
   if (!asks_mask && !(mask & me)) lane_left_out(w, op, mask, pc);
   if (p == end) p = &w.pending.emplace_back(mask, op);
-  p->arrived |= me;
-  p->value[t.lane] = value;
-  p->arg[t.lane] = arg;
-  p->width[t.lane] = width;
+  p->record(t.lane, value, arg, width);
   t.wait = SimThread::Wait::kWarp;
   t.wait_pc = pc;
   if (warp_op_complete(w, *p)) {
@@ -131,6 +128,32 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
   if (w.pending.size() > 1) recheck_active_masks(w);  // this lane now waits elsewhere
   if (lockstep_) recheck_lockstep(w);
   return t.wait != SimThread::Wait::kNone;
+}
+
+inline bool BlockRun::loops_warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg,
+                                        int width, uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  WarpState& w = warps_[t.warp];
+  const unsigned me = 1u << t.lane;
+  // The lane names itself, and its warp's other lanes wait at no other
+  // operation, or at this one with this mask: nothing else to look at.
+  PendingWarpOp* p = nullptr;
+  if (op != detail::WarpOp::kActiveMask && (mask & me)) {
+    if (w.pending.empty()) {
+      p = &w.pending.emplace_back(mask, op);
+    } else if (w.pending.size() == 1) {
+      PendingWarpOp& q = w.pending.front();
+      if (q.mask == mask && q.op != detail::WarpOp::kActiveMask && !(q.arrived & me)) p = &q;
+    }
+  }
+  if (!p) return warp_arrive(op, mask, value, arg, width, pc);
+  p->record(t.lane, value, arg, width);
+  t.wait = SimThread::Wait::kWarp;
+  t.wait_pc = pc;
+  const unsigned needed = mask & w.existing & ~w.exited;
+  if ((p->arrived & needed) != needed) return true;
+  complete_warp_op(w, 0);
+  return false;
 }
 
 namespace {
@@ -161,25 +184,62 @@ uint64_t shuffled(const PendingWarpOp& p, unsigned lanes, int l, int width, int 
   return p.value[src];
 }
 
+// Lane `l`'s source lane, where every lane passed `a` and the power of two
+// `width`, and whether it is inside the lane's segment (else the lane keeps
+// its own value).
+template <detail::WarpOp kOp>
+[[gnu::always_inline]] inline int source_of(int l, int a, int width, bool& inside) {
+  using detail::WarpOp;
+  const int base = l & -width;
+  int src;
+  if constexpr (kOp == WarpOp::kShflIdx) {
+    src = base + (a & (width - 1));
+    inside = true;
+  } else if constexpr (kOp == WarpOp::kShflUp) {
+    src = l - a;
+    inside = src >= base;
+  } else if constexpr (kOp == WarpOp::kShflDown) {
+    src = l + a;
+    inside = src < base + width;
+  } else {
+    src = l ^ a;
+    inside = src < base + width;
+  }
+  inside = inside && src >= 0 && src < 32;
+  return inside ? src : l;
+}
+
 // Every taking lane's shuffle result into `out`. The lanes' widths are
 // almost always one power of two: then a lane's segment starts at its
-// number with the low bits cleared.
+// number with the low bits cleared, and each lane's result is computed
+// without a branch (where every lane passed the same argument, an offset,
+// without reading each lane's).
 template <detail::WarpOp kOp>
 void shuffle_all(const PendingWarpOp& p, unsigned lanes, std::array<uint64_t, 32>& out) {
   if (!lanes) return;
-  const int common = p.width[std::countr_zero(lanes)];
-  bool uniform = common > 0 && (common & (common - 1)) == 0;
-  for (unsigned rest = lanes; uniform && rest; rest &= rest - 1)
-    uniform = p.width[std::countr_zero(rest)] == common;
+  const int common = p.first_width;
+  if (common > 0 && (common & (common - 1)) == 0 && p.same_width) {
+    const bool same_arg = p.same_arg;
+    const int a = p.first_arg;
+    auto one = [&](int l) {
+      bool inside;
+      const int src = source_of<kOp>(l, same_arg ? a : p.arg[l], common, inside);
+      out[l] = p.value[inside && ((lanes >> src) & 1u) ? src : l];
+    };
+    if (lanes == 0xffffffffu) {
+      for (int l = 0; l < 32; ++l) one(l);
+    } else {
+      for (unsigned rest = lanes; rest; rest &= rest - 1) one(std::countr_zero(rest));
+    }
+    return;
+  }
+  // Widths that differ between lanes, or are not a power of two (undefined
+  // on a GPU): each lane's own.
   for (unsigned rest = lanes; rest; rest &= rest - 1) {
     const int l = std::countr_zero(rest);
-    if (uniform) {
-      out[l] = shuffled<kOp>(p, lanes, l, common, l & -common);
-    } else {
-      const int width = p.width[l] > 0 ? p.width[l] : 32;
-      const bool power_of_two = (width & (width - 1)) == 0;
-      out[l] = shuffled<kOp>(p, lanes, l, width, power_of_two ? l & -width : l - l % width);
-    }
+    const int width = p.width[l] > 0 ? p.width[l] : 32;
+    const bool power_of_two = (width & (width - 1)) == 0;
+    out[l] = shuffled<kOp>(p, lanes, l, width, power_of_two ? l & -width : l - l % width);
   }
 }
 
@@ -345,7 +405,7 @@ extern "C" __attribute__((noinline)) cudalab::rt::CudalabArrival cudalab_block_l
     int op, unsigned mask, uint64_t value, int arg, int width, const void* pc) {
   if (!pc) pc = __builtin_return_address(0);
   return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
-    return b.warp_arrive(cudalab::detail::WarpOp(op), mask, value, arg, width,
-                         reinterpret_cast<uintptr_t>(pc));
+    return b.loops_warp_arrive(cudalab::detail::WarpOp(op), mask, value, arg, width,
+                               reinterpret_cast<uintptr_t>(pc));
   });
 }

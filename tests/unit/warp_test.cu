@@ -272,4 +272,117 @@ TEST(Warp, EachLaunchStartsCleanWhateverRanBefore) {
   expect_warp_sums(1, 32, "a deadlock in blocks of that shape");
 }
 
+// Every shuffle against CUDA's lane rules, written out here on their own:
+// four kinds, each width, offsets that stay inside a segment and ones that
+// leave it, one offset for the warp or one per lane, and lanes that take
+// part in four ways (a whole warp; some lanes returned first; two halves
+// that meet apart with masks of their own; a warp of 20 lanes).
+enum class Pattern { kWhole, kSomeReturned, kHalves, kShortWarp };
+enum class Kind { kIdx, kUp, kDown, kXor };
+
+__global__ void shuffle_case(int* out, Kind kind, int width, int arg, bool per_lane,
+                             Pattern pattern) {
+  const int lane = int(threadIdx.x % 32);
+  if (pattern == Pattern::kSomeReturned && lane % 5 == 3) return;
+  unsigned mask = 0xffffffffu;
+  if (pattern == Pattern::kHalves) mask = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+  const int v = 1000 * int(threadIdx.x / 32) + 100 + lane;
+  const int a = per_lane ? (lane * 7 + 3) % 37 - (kind == Kind::kIdx ? 2 : 0) : arg;
+  int r = 0;
+  switch (kind) {
+    case Kind::kIdx:
+      r = __shfl_sync(mask, v, a, width);
+      break;
+    case Kind::kUp:
+      r = __shfl_up_sync(mask, v, unsigned(a), width);
+      break;
+    case Kind::kDown:
+      r = __shfl_down_sync(mask, v, unsigned(a), width);
+      break;
+    case Kind::kXor:
+      r = __shfl_xor_sync(mask, v, a, width);
+      break;
+  }
+  out[threadIdx.x] = r;
+}
+
+// What lane `l` of a warp gets: CUDA's rule for the source lane within the
+// lane's segment of `width` lanes; the lane's own value where the source is
+// outside the segment (up, down; xor past its end) or does not take part
+// (undefined on a GPU; the simulator's documented choice).
+int shuffle_reference(Kind kind, int l, int a, int width, unsigned taking, const int* values) {
+  const int first = l & ~(width - 1);
+  int src = l;
+  bool inside = true;
+  switch (kind) {
+    case Kind::kIdx:
+      src = first | (a & (width - 1));
+      break;
+    case Kind::kUp:
+      src = l - a;
+      inside = src >= first;
+      break;
+    case Kind::kDown:
+      src = l + a;
+      inside = src < first + width;
+      break;
+    case Kind::kXor:
+      // PTX's shfl.bfly looks at the segment's end only: a lane of a later
+      // segment may take from an earlier one (ShuffleVariantsFollowCudasLaneRules).
+      src = l ^ a;
+      inside = src < first + width;
+      break;
+  }
+  if (!inside || src < 0 || src > 31 || !((taking >> src) & 1u)) return values[l];
+  return values[src];
+}
+
+TEST(Warp, EveryShuffleFollowsCudasLaneRulesWhateverItsOffsetWidthAndLanes) {
+  int* d;
+  ASSERT_EQ(cudaMalloc(&d, 64 * sizeof(int)), cudaSuccess);
+  int cases = 0;
+  for (Pattern pattern :
+       {Pattern::kWhole, Pattern::kSomeReturned, Pattern::kHalves, Pattern::kShortWarp})
+    for (Kind kind : {Kind::kIdx, Kind::kUp, Kind::kDown, Kind::kXor})
+      for (int width : {1, 2, 4, 8, 16, 32})
+        for (int arg : {-1, 0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 31, 32, 40}) {
+          const bool per_lane = arg == -1;
+          const int threads = pattern == Pattern::kShortWarp ? 52 : 64;
+          ASSERT_EQ(cudaMemset(d, 0xff, 64 * sizeof(int)), cudaSuccess);
+          shuffle_case<<<1, threads>>>(d, kind, width, arg, per_lane, pattern);
+          ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+          std::vector<int> h(64);
+          ASSERT_EQ(cudaMemcpy(h.data(), d, 64 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+          ++cases;
+          for (int w = 0; w < 2; ++w) {
+            const int lanes = std::min(32, threads - 32 * w);
+            int values[32];
+            unsigned present = 0, returned = 0;
+            for (int l = 0; l < 32; ++l) {
+              values[l] = 1000 * w + 100 + l;
+              if (l < lanes) present |= 1u << l;
+              if (pattern == Pattern::kSomeReturned && l % 5 == 3) returned |= 1u << l;
+            }
+            for (int l = 0; l < lanes; ++l) {
+              const std::string where = "pattern " + std::to_string(int(pattern)) + ", kind " +
+                                        std::to_string(int(kind)) + ", width " +
+                                        std::to_string(width) + ", arg " + std::to_string(arg) +
+                                        ", warp " + std::to_string(w) + ", lane " +
+                                        std::to_string(l);
+              if ((returned >> l) & 1u) {
+                EXPECT_EQ(h[32 * w + l], -1) << where;
+                continue;
+              }
+              unsigned taking = present & ~returned;
+              if (pattern == Pattern::kHalves) taking &= l < 16 ? 0x0000ffffu : 0xffff0000u;
+              const int a = per_lane ? (l * 7 + 3) % 37 - (kind == Kind::kIdx ? 2 : 0) : arg;
+              EXPECT_EQ(h[32 * w + l], shuffle_reference(kind, l, a, width, taking, values))
+                  << where;
+            }
+          }
+        }
+  EXPECT_EQ(cases, 4 * 4 * 6 * 14);
+  cudaFree(d);
+}
+
 }  // namespace
