@@ -165,6 +165,30 @@ TEST(Runtime, BlocksRunOnSeveralWorkersAndAtomicsAreAtomic) {
   cudaFree(counter);
 }
 
+// Workers take the blocks of a large grid a few at a time: whatever the
+// grid's size, every block runs, once.
+__global__ void count_blocks(int* runs) {
+  if (threadIdx.x == 0) atomicAdd(&runs[blockIdx.x + blockIdx.y * gridDim.x], 1);
+}
+
+TEST(Runtime, EveryBlockOfAGridRunsOnceWhateverItsSize) {
+  for (const dim3 grid : {dim3(1), dim3(2), dim3(127), dim3(128), dim3(129), dim3(1000), dim3(4099),
+                          dim3(65537), dim3(300001), dim3(1031, 257)}) {
+    const size_t blocks = size_t(grid.x) * grid.y;
+    int* runs;
+    ASSERT_EQ(cudaMalloc(&runs, blocks * sizeof(int)), cudaSuccess);
+    ASSERT_EQ(cudaMemset(runs, 0, blocks * sizeof(int)), cudaSuccess);
+    count_blocks<<<grid, 8>>>(runs);
+    std::vector<int> h(blocks);
+    ASSERT_EQ(cudaMemcpy(h.data(), runs, blocks * sizeof(int), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    size_t once = 0;
+    for (int r : h) once += r == 1;
+    EXPECT_EQ(once, blocks) << grid.x << " x " << grid.y << " blocks";
+    cudaFree(runs);
+  }
+}
+
 __global__ void noop() {}
 
 TEST(Runtime, BadConfigurationsDoNotRunAndReportCudasErrors) {
