@@ -164,7 +164,7 @@ namespace {
 template <detail::WarpOp kOp>
 uint64_t shuffled(const PendingWarpOp& p, unsigned lanes, int l, int width, int base) {
   using detail::WarpOp;
-  const int a = p.arg[l];
+  const int a = p.arg[l] & 31;  // PTX's shfl reads the low five bits (as an H100 does)
   int src;
   if constexpr (kOp == WarpOp::kShflIdx) {
     // With masks for the widths CUDA allows (a division here was a third of
@@ -184,12 +184,13 @@ uint64_t shuffled(const PendingWarpOp& p, unsigned lanes, int l, int width, int 
   return p.value[src];
 }
 
-// Lane `l`'s source lane, where every lane passed `a` and the power of two
-// `width`, and whether it is inside the lane's segment (else the lane keeps
-// its own value).
+// Lane `l`'s source lane, where it passed `a` and the power of two `width`,
+// and whether it is inside the lane's segment (else the lane keeps its own
+// value). As in shuffled(), only the argument's low five bits count.
 template <detail::WarpOp kOp>
 [[gnu::always_inline]] inline int source_of(int l, int a, int width, bool& inside) {
   using detail::WarpOp;
+  a &= 31;
   const int base = l & -width;
   int src;
   if constexpr (kOp == WarpOp::kShflIdx) {

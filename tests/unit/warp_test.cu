@@ -311,6 +311,7 @@ __global__ void shuffle_case(int* out, Kind kind, int width, int arg, bool per_l
 // outside the segment (up, down; xor past its end) or does not take part
 // (undefined on a GPU; the simulator's documented choice).
 int shuffle_reference(Kind kind, int l, int a, int width, unsigned taking, const int* values) {
+  a &= 31;  // PTX's shfl reads the offset's (or lane's) low five bits
   const int first = l & ~(width - 1);
   int src = l;
   bool inside = true;
