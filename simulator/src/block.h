@@ -25,9 +25,10 @@ struct PendingWarpOp {
   unsigned mask = 0;
   unsigned arrived = 0;
   detail::WarpOp op = detail::WarpOp::kSync;
-  // Whether every lane so far passed the first lane's argument and width
-  // (a shuffle by a constant offset over one width, most shuffles): then
-  // the operation is completed without reading each lane's.
+  // Whether every lane so far passed the same argument and width as the
+  // first lane to arrive (most shuffles: one width, often one offset): then
+  // the shuffle reads no lane's width, nor (with same_arg) any lane's
+  // argument, and computes each lane's result without a branch.
   bool same_arg = true, same_width = true;
   int first_arg = 0, first_width = 0;
   void record(unsigned lane, uint64_t v, int a, int w) {
@@ -92,7 +93,7 @@ class BlockRun {
                    uintptr_t pc);
   // The same for a block body's thread (no checks, lock-step or schedule:
   // block loops run without them), fast where its warp waits at nothing
-  // else; otherwise as warp_arrive.
+  // else; otherwise as warp_arrive. Defined and used in warp_ops.cpp only.
   [[gnu::always_inline]] inline bool loops_warp_arrive(detail::WarpOp op, unsigned mask,
                                                        uint64_t value, int arg, int width,
                                                        uintptr_t pc);

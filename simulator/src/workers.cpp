@@ -169,8 +169,9 @@ void run_grid(Launch& launch) {
   }
   // Workers take blocks a few at a time in large grids: every take moves
   // the counter's cache line between cores, which cost a quarter of a
-  // block of eight threads' time. Small grids still go block by block, so
-  // that the workers share them evenly.
+  // block of eight threads' time. A worker takes at most 16, and at most a
+  // 64th of its share, so that the workers still share a grid evenly
+  // (under 128 blocks a worker, one at a time).
   std::atomic<uint64_t> next_block{0};
   const uint64_t take = std::clamp<uint64_t>(blocks / (uint64_t(pool().count()) * 64), 1, 16);
   std::function<void(unsigned)> job = [&](unsigned) {

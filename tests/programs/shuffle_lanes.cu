@@ -1,9 +1,10 @@
 // Every shuffle kind (__shfl_sync, _up, _down, _xor) at each width, with
 // offsets that stay inside a lane's segment and ones that leave it, one
-// offset for the warp or one per lane, and lanes that take part in four
+// offset for the warp or one per lane, and lanes that take part in five
 // ways: a whole warp; a warp whose lanes 3, 8, 13, ... returned first (the
 // mask names the others); two halves that meet apart, each with its own
-// mask; a warp of 20 lanes. One line a case, a result a lane: "x" where the
+// mask; even and odd lanes that meet apart at the same call; a warp of 20
+// lanes. One line a case, a result a lane: "x" where the
 // lane returned, "-" where its source lane does not take part (undefined
 // on a GPU). tests/data/shuffle_lanes_gpu.txt is what an H100 printed
 // (nvcc -arch=sm_90, CUDA 13.0); the simulator must print the same.
@@ -11,8 +12,10 @@
 #include <string>
 #include <vector>
 
-enum Pattern { kWhole, kSomeReturned, kHalves, kShortWarp };
-enum Kind { kIdx, kUp, kDown, kXor };
+#include "shuffle_rules.h"
+
+enum Pattern { kWhole, kSomeReturned, kHalves, kInterleaved, kShortWarp };
+using Kind = ShuffleKind;
 
 __host__ __device__ bool returns_first(Pattern pattern, int lane) {
   return pattern == kSomeReturned && lane % 5 == 3;
@@ -25,6 +28,7 @@ __host__ __device__ unsigned mask_of(Pattern pattern, int threads, int warp, int
   for (int l = 0; l < 32; ++l)
     if (32 * warp + l < threads && !returns_first(pattern, l)) mask |= 1u << l;
   if (pattern == kHalves) mask &= lane < 16 ? 0x0000ffffu : 0xffff0000u;
+  if (pattern == kInterleaved) mask &= lane % 2 == 0 ? 0x55555555u : 0xaaaaaaaau;
   return mask;
 }
 
@@ -57,35 +61,6 @@ __global__ void shuffle_case(int* out, Kind kind, int width, int arg, bool per_l
   out[threadIdx.x] = r;
 }
 
-// The lane lane `l` reads, or -1 where it keeps its own value (the source
-// is past its segment's end, or before its start for up), by the rules of
-// PTX's shfl: only the argument's low five bits count, and xor looks at the
-// segment's end only.
-int source_lane(Kind kind, int l, int a, int width) {
-  a &= 31;  // shfl reads the offset's (or lane's) low five bits
-  const int first = l & ~(width - 1);
-  int src = l;
-  bool inside = true;
-  switch (kind) {
-    case kIdx:
-      src = first | (a & (width - 1));
-      break;
-    case kUp:
-      src = l - a;
-      inside = src >= first;
-      break;
-    case kDown:
-      src = l + a;
-      inside = src < first + width;
-      break;
-    case kXor:
-      src = l ^ a;
-      inside = src < first + width;
-      break;
-  }
-  return inside && src >= 0 && src < 32 ? src : -1;
-}
-
 int main() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -94,7 +69,7 @@ int main() {
   }
   int* d;
   cudaMalloc(&d, 64 * sizeof(int));
-  for (Pattern pattern : {kWhole, kSomeReturned, kHalves, kShortWarp})
+  for (Pattern pattern : {kWhole, kSomeReturned, kHalves, kInterleaved, kShortWarp})
     for (Kind kind : {kIdx, kUp, kDown, kXor})
       for (int width : {1, 2, 4, 8, 16, 32})
         for (int arg : {-1, 0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 31, 32, 40}) {
@@ -115,7 +90,7 @@ int main() {
               line += 'x';
               continue;
             }
-            const int src = source_lane(kind, l, offset_of(kind, arg, per_lane, l), width);
+            const int src = shuffle_source_lane(kind, l, offset_of(kind, arg, per_lane, l), width);
             if (src >= 0 && !((mask_of(pattern, threads, w, l) >> src) & 1u))
               line += '-';
             else
