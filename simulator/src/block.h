@@ -91,12 +91,14 @@ class BlockRun {
   bool barrier_arrive(int predicate, uintptr_t pc);
   bool warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                    uintptr_t pc);
-  // The same for a block body's thread (no checks, lock-step or schedule:
-  // block loops run without them), fast where its warp waits at nothing
-  // else; otherwise as warp_arrive. Defined and used in warp_ops.cpp only.
-  [[gnu::always_inline]] inline bool loops_warp_arrive(detail::WarpOp op, unsigned mask,
+  // The same, inlined into a block body's arrival (warp_ops.cpp only): the
+  // common case inline, every other (another operation pending, a mask
+  // leaving out the caller, __activemask, lock-step) in arrive_generally.
+  [[gnu::always_inline]] inline bool arrive_at_warp_op(detail::WarpOp op, unsigned mask,
                                                        uint64_t value, int arg, int width,
                                                        uintptr_t pc);
+  bool arrive_generally(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
+                        uintptr_t pc);
   // A barrier among threads [first, first + size) of the block (a tile
   // larger than a warp), and per-thread scratch memory for such tiles.
   void group_barrier(uint32_t first, uint32_t size, uintptr_t pc);

@@ -105,6 +105,40 @@ uint64_t BlockRun::warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int
 
 bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg, int width,
                            uintptr_t pc) {
+  return arrive_at_warp_op(op, mask, value, arg, width, pc);
+}
+
+inline bool BlockRun::arrive_at_warp_op(detail::WarpOp op, unsigned mask, uint64_t value, int arg,
+                                        int width, uintptr_t pc) {
+  SimThread& t = *tl_thread;
+  WarpState& w = warps_[t.warp];
+  const unsigned me = 1u << t.lane;
+  // Most arrivals: the lane names itself, and its warp waits at no other
+  // operation, or at this one with this mask; without lock-step, nothing
+  // else is to be looked at (a fifth of a shuffle's time in block loops).
+  if (op != detail::WarpOp::kActiveMask && (mask & me) && !lockstep_ && w.pending.size() <= 1) {
+    PendingWarpOp* p = nullptr;
+    if (w.pending.empty()) {
+      p = &w.pending.emplace_back(mask, op);
+    } else if (PendingWarpOp& q = w.pending.front();
+               q.mask == mask && q.op != detail::WarpOp::kActiveMask && !(q.arrived & me)) {
+      p = &q;
+    }
+    if (p) {
+      p->record(t.lane, value, arg, width);
+      t.wait = SimThread::Wait::kWarp;
+      t.wait_pc = pc;
+      const unsigned needed = mask & w.existing & ~w.exited;
+      if ((p->arrived & needed) != needed) return true;
+      complete_warp_op(w, 0);
+      return false;
+    }
+  }
+  return arrive_generally(op, mask, value, arg, width, pc);
+}
+
+bool BlockRun::arrive_generally(detail::WarpOp op, unsigned mask, uint64_t value, int arg,
+                                int width, uintptr_t pc) {
   SimThread& t = *tl_thread;
   WarpState& w = warps_[t.warp];
   const unsigned me = 1u << t.lane;
@@ -130,72 +164,23 @@ bool BlockRun::warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int
   return t.wait != SimThread::Wait::kNone;
 }
 
-inline bool BlockRun::loops_warp_arrive(detail::WarpOp op, unsigned mask, uint64_t value, int arg,
-                                        int width, uintptr_t pc) {
-  SimThread& t = *tl_thread;
-  WarpState& w = warps_[t.warp];
-  const unsigned me = 1u << t.lane;
-  // The lane names itself, and its warp's other lanes wait at no other
-  // operation, or at this one with this mask: nothing else to look at.
-  PendingWarpOp* p = nullptr;
-  if (op != detail::WarpOp::kActiveMask && (mask & me)) {
-    if (w.pending.empty()) {
-      p = &w.pending.emplace_back(mask, op);
-    } else if (w.pending.size() == 1) {
-      PendingWarpOp& q = w.pending.front();
-      if (q.mask == mask && q.op != detail::WarpOp::kActiveMask && !(q.arrived & me)) p = &q;
-    }
-  }
-  if (!p) return warp_arrive(op, mask, value, arg, width, pc);
-  p->record(t.lane, value, arg, width);
-  t.wait = SimThread::Wait::kWarp;
-  t.wait_pc = pc;
-  const unsigned needed = mask & w.existing & ~w.exited;
-  if ((p->arrived & needed) != needed) return true;
-  complete_warp_op(w, 0);
-  return false;
-}
-
 namespace {
 
-// A lane's result of a shuffle: the value of lane `src` of its segment
-// [base, base + width), or its own where `src` is outside the segment (up,
-// down, xor) or not taking part (undefined on a GPU).
+// The lane whose value lane `l` takes when it passes `a` and its segment is
+// [base, base + width), or `l` itself where the source is outside the
+// segment (up; down and xor past its end) or past the warp. Only the
+// argument's low five bits count, as PTX's shfl reads them (as an H100
+// does).
 template <detail::WarpOp kOp>
-uint64_t shuffled(const PendingWarpOp& p, unsigned lanes, int l, int width, int base) {
+[[gnu::always_inline]] inline int source_of(int l, int a, int width, int base) {
   using detail::WarpOp;
-  const int a = p.arg[l] & 31;  // PTX's shfl reads the low five bits (as an H100 does)
+  a &= 31;
   int src;
+  bool inside = true;
   if constexpr (kOp == WarpOp::kShflIdx) {
     // With masks for the widths CUDA allows (a division here was a third of
     // a shuffle's time).
     src = base + ((width & (width - 1)) == 0 ? a & (width - 1) : ((a % width) + width) % width);
-  } else if constexpr (kOp == WarpOp::kShflUp) {
-    src = l - a;
-    if (src < base) return p.value[l];
-  } else if constexpr (kOp == WarpOp::kShflDown) {
-    src = l + a;
-    if (src >= base + width) return p.value[l];
-  } else {
-    src = l ^ a;
-    if (src >= base + width) return p.value[l];
-  }
-  if (src < 0 || src > 31 || !((lanes >> src) & 1u)) return p.value[l];
-  return p.value[src];
-}
-
-// Lane `l`'s source lane, where it passed `a` and the power of two `width`,
-// and whether it is inside the lane's segment (else the lane keeps its own
-// value). As in shuffled(), only the argument's low five bits count.
-template <detail::WarpOp kOp>
-[[gnu::always_inline]] inline int source_of(int l, int a, int width, bool& inside) {
-  using detail::WarpOp;
-  a &= 31;
-  const int base = l & -width;
-  int src;
-  if constexpr (kOp == WarpOp::kShflIdx) {
-    src = base + (a & (width - 1));
-    inside = true;
   } else if constexpr (kOp == WarpOp::kShflUp) {
     src = l - a;
     inside = src >= base;
@@ -206,41 +191,41 @@ template <detail::WarpOp kOp>
     src = l ^ a;
     inside = src < base + width;
   }
-  inside = inside && src >= 0 && src < 32;
-  return inside ? src : l;
+  return inside && src >= 0 && src < 32 ? src : l;
 }
 
-// Every taking lane's shuffle result into `out`. The lanes' widths are
-// almost always one power of two: then a lane's segment starts at its
-// number with the low bits cleared, and each lane's result is computed
-// without a branch (where every lane passed the same argument, an offset,
-// without reading each lane's).
+// Every taking lane's shuffle result into `out`: its source lane's value,
+// or its own where the source does not take part (undefined on a GPU).
+// The lanes' widths are almost always one power of two: then a lane's
+// segment starts at its number with the low bits cleared, and each lane's
+// result is computed without a branch (where every lane passed the same
+// argument, an offset, without reading each lane's).
 template <detail::WarpOp kOp>
 void shuffle_all(const PendingWarpOp& p, unsigned lanes, std::array<uint64_t, 32>& out) {
-  if (!lanes) return;
+  auto one = [&](int l, int a, int width, int base) {
+    const int src = source_of<kOp>(l, a, width, base);
+    out[l] = p.value[(lanes >> src) & 1u ? src : l];
+  };
   const int common = p.first_width;
   if (common > 0 && (common & (common - 1)) == 0 && p.same_width) {
     const bool same_arg = p.same_arg;
     const int a = p.first_arg;
-    auto one = [&](int l) {
-      bool inside;
-      const int src = source_of<kOp>(l, same_arg ? a : p.arg[l], common, inside);
-      out[l] = p.value[inside && ((lanes >> src) & 1u) ? src : l];
-    };
     if (lanes == 0xffffffffu) {
-      for (int l = 0; l < 32; ++l) one(l);
+      for (int l = 0; l < 32; ++l) one(l, same_arg ? a : p.arg[l], common, l & -common);
     } else {
-      for (unsigned rest = lanes; rest; rest &= rest - 1) one(std::countr_zero(rest));
+      for (unsigned rest = lanes; rest; rest &= rest - 1) {
+        const int l = std::countr_zero(rest);
+        one(l, same_arg ? a : p.arg[l], common, l & -common);
+      }
     }
     return;
   }
   // Widths that differ between lanes, or are not a power of two (undefined
-  // on a GPU): each lane's own.
+  // on a GPU): each lane's own segment.
   for (unsigned rest = lanes; rest; rest &= rest - 1) {
     const int l = std::countr_zero(rest);
     const int width = p.width[l] > 0 ? p.width[l] : 32;
-    const bool power_of_two = (width & (width - 1)) == 0;
-    out[l] = shuffled<kOp>(p, lanes, l, width, power_of_two ? l & -width : l - l % width);
+    one(l, p.arg[l], width, (width & (width - 1)) == 0 ? l & -width : l - l % width);
   }
 }
 
@@ -406,7 +391,7 @@ extern "C" __attribute__((noinline)) cudalab::rt::CudalabArrival cudalab_block_l
     int op, unsigned mask, uint64_t value, int arg, int width, const void* pc) {
   if (!pc) pc = __builtin_return_address(0);
   return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
-    return b.loops_warp_arrive(cudalab::detail::WarpOp(op), mask, value, arg, width,
+    return b.arrive_at_warp_op(cudalab::detail::WarpOp(op), mask, value, arg, width,
                                reinterpret_cast<uintptr_t>(pc));
   });
 }
