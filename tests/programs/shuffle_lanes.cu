@@ -43,22 +43,7 @@ __global__ void shuffle_case(int* out, Kind kind, int width, int arg, bool per_l
   const unsigned mask = mask_of(pattern, int(blockDim.x), int(threadIdx.x / 32), lane);
   const int v = 1000 * int(threadIdx.x / 32) + 100 + lane;
   const int a = offset_of(kind, arg, per_lane, lane);
-  int r = 0;
-  switch (kind) {
-    case kIdx:
-      r = __shfl_sync(mask, v, a, width);
-      break;
-    case kUp:
-      r = __shfl_up_sync(mask, v, unsigned(a), width);
-      break;
-    case kDown:
-      r = __shfl_down_sync(mask, v, unsigned(a), width);
-      break;
-    case kXor:
-      r = __shfl_xor_sync(mask, v, a, width);
-      break;
-  }
-  out[threadIdx.x] = r;
+  out[threadIdx.x] = shuffle_by(kind, mask, v, a, width);
 }
 
 int main() {

@@ -1,9 +1,25 @@
-// The lane a shuffle reads, by the rules of PTX's shfl (which CUDA's
-// __shfl*_sync compile to), for tests that check the simulator's shuffles
-// (tests/programs/shuffle_lanes.cu, tests/unit/warp_test.cu).
+// Shuffles of each kind, and the lane a shuffle reads by the rules of PTX's
+// shfl (which CUDA's __shfl*_sync compile to), for tests that check the
+// simulator's shuffles (tests/programs/shuffle_lanes.cu,
+// tests/unit/warp_test.cu).
 #pragma once
 
 enum ShuffleKind { kIdx, kUp, kDown, kXor };
+
+// What `v` shuffled by `kind` gives the calling lane.
+__device__ inline int shuffle_by(ShuffleKind kind, unsigned mask, int v, int a, int width) {
+  switch (kind) {
+    case kIdx:
+      return __shfl_sync(mask, v, a, width);
+    case kUp:
+      return __shfl_up_sync(mask, v, unsigned(a), width);
+    case kDown:
+      return __shfl_down_sync(mask, v, unsigned(a), width);
+    case kXor:
+      return __shfl_xor_sync(mask, v, a, width);
+  }
+  return v;
+}
 
 // The lane that lane `l` reads when it passes `a` and the power of two
 // `width`, or -1 where it keeps its own value: the source is past its

@@ -286,22 +286,7 @@ __global__ void shuffle_loosely(int* out, ShuffleKind kind, int arg, int width, 
   const int w = width == 0 ? (lane < 16 ? 8 : 16) : width;
   const int v = 1000 * int(threadIdx.x / 32) + 100 + lane;
   const int a = arg == -1 ? (lane * 7 + 3) % 37 : arg;
-  int r = 0;
-  switch (kind) {
-    case kIdx:
-      r = __shfl_sync(0xffffffffu, v, a, w);
-      break;
-    case kUp:
-      r = __shfl_up_sync(0xffffffffu, v, unsigned(a), w);
-      break;
-    case kDown:
-      r = __shfl_down_sync(0xffffffffu, v, unsigned(a), w);
-      break;
-    case kXor:
-      r = __shfl_xor_sync(0xffffffffu, v, a, w);
-      break;
-  }
-  out[threadIdx.x] = r;
+  out[threadIdx.x] = shuffle_by(kind, 0xffffffffu, v, a, w);
 }
 
 TEST(Warp, WhereCudaLeavesAShuffleUndefinedALaneKeepsItsOwnValue) {
