@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # cudalab's first command: install what is missing (Debian 12), configure,
-# build, and run the vector-add lesson's solution on the CPU simulator.
+# build what a student uses (the tools, the simulator, the lessons' programs
+# and their graders), and run the vector-add lesson's solution on the CPU
+# simulator. The tests' own programs are built by the second command,
+# `cmake --workflow --preset default`, which then runs the tests.
 # Safe to run again: it installs nothing that is there and builds only what
 # changed. `./setup.sh --grader` builds only what grading needs (the cudalab
 # command, the judges and the simulator), as an autograder's image does.
@@ -36,12 +39,12 @@ fi
 
 echo "== configuring (build/)"
 cmake --preset default >/dev/null
-echo "== building"
 if ((grader_only)); then
   echo "== building what grading needs"
   cmake --build --preset default --target cudalab
   exit 0
 fi
+echo "== building the tools, the simulator and the lessons"
 cmake --build --preset default
 echo
 if [[ -f lessons/vector_add/solution.cu ]]; then

@@ -9,7 +9,7 @@
 # beside it (what CUDALAB_TRACE runs); with INSTRUMENTED, `name` itself is
 # the instrumented program; with PLAIN there is no instrumented build at all.
 # When CMake found a CUDA compiler (and not NO_GPU), `name_gpu` is built from
-# the same sources by nvcc.
+# the same sources by nvcc (by `all` only where this machine has a GPU).
 # RUNTIME_COMPILE: the program uses NVRTC or loads modules with the driver
 # API. It is linked with all of the simulator, its symbols exported, so that
 # the kernels it compiles or loads while it runs use its simulator (as
@@ -111,6 +111,10 @@ function(cudalab_add_cuda_executable name)
 
   if(CMAKE_CUDA_COMPILER AND NOT ARG_NO_GPU)
     add_executable(${name}_gpu ${gpu_sources})
+    if(NOT CUDALAB_GPU_HERE)
+      # No GPU to run it here: built with the tests' programs, not by `all`.
+      set_target_properties(${name}_gpu PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
     set_target_properties(${name}_gpu PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     target_link_libraries(${name}_gpu PRIVATE CUDA::cudart ${ARG_GPU_LIBS})
     if(ARG_RUNTIME_COMPILE)
@@ -118,4 +122,30 @@ function(cudalab_add_cuda_executable name)
     endif()
     target_compile_options(${name}_gpu PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   endif()
+endfunction()
+
+# cudalab_add_test_programs_target(name): a target that builds every program
+# and library of the project, those left out of `all` included (the tests',
+# the examples', the benchmarks', the GPU twins on a machine without a GPU).
+# Custom targets are not its direct dependencies (`bench` runs the
+# benchmarks); those that make files come in through the programs needing them.
+function(cudalab_add_test_programs_target name)
+  add_custom_target(${name})
+  cudalab_targets_below(${PROJECT_SOURCE_DIR} targets)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(NOT type STREQUAL "UTILITY" AND NOT type STREQUAL "INTERFACE_LIBRARY")
+      add_dependencies(${name} ${t})
+    endif()
+  endforeach()
+endfunction()
+
+function(cudalab_targets_below dir out)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    cudalab_targets_below(${sub} more)
+    list(APPEND targets ${more})
+  endforeach()
+  set(${out} ${targets} PARENT_SCOPE)
 endfunction()
