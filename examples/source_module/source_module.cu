@@ -129,3 +129,18 @@ int main() {
   check(cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease");
   return wrong == 0 ? 0 : 1;
 }
+
+// How CTest runs this example (tests/lit/README.md): built for the
+// simulator and, where nvcc is found, for a GPU, it must print
+// expected_output.txt and exit 0.
+// BUILD: RUNTIME_COMPILE
+// TEST: example.source_module
+// LABELS: unit
+// RUN: %bin > output.txt
+// RUN: diff -u %S/expected_output.txt output.txt
+//
+// TEST: gpu.example.source_module
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > output.txt
+// RUN: diff -u %S/expected_output.txt output.txt

@@ -602,3 +602,28 @@ int main() {
   }
   return failures != 0;
 }
+
+// The tests of this program (tests/lit/README.md): its kernels run as block
+// loops (the plain build's default) and as a fiber per thread; the last
+// line says which ran.
+// BUILD: NO_GPU
+// TEST: unit.block_loops_on
+// LABELS: unit
+// RUN: CUDALAB_BLOCK_LOOPS=on %bin
+// CHECK: {{^}}checks that failed: 0
+// CHECK-NEXT: {{^}}threads keep their locals in the block's frames: yes (block loops)
+//
+// TEST: unit.block_loops_off
+// LABELS: unit
+// RUN: CUDALAB_BLOCK_LOOPS=off %bin
+// CHECK: {{^}}checks that failed: 0
+// CHECK-NEXT: {{^}}threads keep their locals in the block's frames: no (a fiber each)
+//
+// Which of its kernels got a block-loops body (the others keep their fibers).
+// TEST: unit.block_loops_bodies
+// LABELS: unit
+// REQUIRES: block-loops
+// RUN: %python %S/has_block_loops.py %bin reduce_sum transpose private_state early_return \
+// RUN:   scan64 z_march first_after_barrier where_locals_are block_sum votes shift_left \
+// RUN:   tile_scan tickets_around_shuffle where_locals_are_warp never_meets no_waits \
+// RUN:   waits_in_calls --not barrier_in_call

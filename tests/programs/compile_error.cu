@@ -5,3 +5,13 @@ __global__ void k(float* x) {
   x[i] = undeclared_value;
 }
 int main() { return 0; }
+
+// The test of this file (tests/lit/README.md): graded as a student's
+// vector_add.cu, it is reported as not compiling, at its line.
+// REQUIRES: solution
+// TEST: lesson.vector_add.compile_error_is_reported
+// LABELS: lesson
+// RUN: %cudalab check --seed 1 vector_add --file %s
+// EXIT: 1
+// CHECK: did not compile
+// CHECK: compile_error.cu:5:

@@ -487,3 +487,31 @@ int main() {
   std::printf("done\n");
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md). What an H100 printed
+// with the same CUB (1.17), data/cub_gpu.txt; every result the CPU can
+// check says "ok".
+// REQUIRES: cub
+// BUILD:
+// TEST: unit.cub_match_gpu
+// LABELS: unit
+// RUN: %bin > cub_sim.txt
+// RUN: %python %programs/compare_with_gpu.py cub_sim.txt %data/cub_gpu.txt
+//
+// CUB's own synchronization (blocks passing partial results in global
+// memory, its shared-memory collectives) is no finding.
+// TEST: unit.cub_no_finding
+// LABELS: unit
+// RUN: CUDALAB_CHECK=all %bin
+// CHECK-NOT: DIFFERS
+// CHECK: ERROR SUMMARY: 0 errors
+// CHECK-NOT: DIFFERS
+//
+// The GPU build uses the CUDA toolkit's CUB, another version: its results
+// are checked against the CPU, not against the H100's file.
+// TEST: gpu.cub_algorithms_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu
+// CHECK-NOT: DIFFERS
+// CHECK: {{^}}done

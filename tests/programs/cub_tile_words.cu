@@ -62,3 +62,24 @@ int main() {
   std::printf("%s\n", ok ? "every word whole" : "TORN WORDS");
   return ok ? 0 : 1;
 }
+
+// The tests of this program (tests/lit/README.md): tile descriptors (a
+// status and its value in one 8- or 16-byte word) written by one block and
+// read by another arrive whole, plain and checked.
+// REQUIRES: cub
+// BUILD:
+// TEST: unit.cub_tile_words
+// LABELS: unit
+// RUN: %bin
+// CHECK: {{^}}every word whole
+//
+// TEST: unit.cub_tile_words_checked
+// LABELS: unit
+// RUN: CUDALAB_CHECK=all %bin
+// CHECK: {{^}}every word whole
+//
+// TEST: gpu.cub_tile_words_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu
+// CHECK: {{^}}every word whole

@@ -88,3 +88,13 @@ int main() {
   run<curandStateMRG32k3a_t>("mrg32k3a");
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): on a GPU it prints the
+// expected file itself (the simulator's build is compared with it by
+// tests/unit/curand_test.cpp).
+// BUILD:
+// TEST: gpu.curand_matches_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > curand_gpu_now.txt
+// RUN: diff curand_gpu_now.txt %data/curand_gpu.txt

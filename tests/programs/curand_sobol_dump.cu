@@ -253,3 +253,20 @@ int main() {
   }
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): its output against an
+// H100's (data/curand_sobol_gpu.txt). The simulator's build leaves out what
+// it does not reproduce (tests/CMakeLists.txt defines
+// CUDALAB_CURAND_HOST_SUPPORTED_ONLY for it), so at least 3000 values are
+// compared; on a GPU the whole program runs.
+// BUILD: GPU_LIBS CUDA::curand
+// TEST: unit.curand_sobol_dump_matches_gpu
+// LABELS: unit
+// RUN: %bin | %python %project/tests/unit/curand_host_compare.py %data/curand_sobol_gpu.txt 3000
+// CHECK: {{^}}compared
+//
+// TEST: gpu.curand_sobol_dump_matches_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu | %python %project/tests/unit/curand_host_compare.py %data/curand_sobol_gpu.txt 3000
+// CHECK: {{^}}compared

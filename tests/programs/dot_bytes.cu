@@ -42,3 +42,17 @@ int main() {
     printf("\n");
   }
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed (data/dot_bytes_gpu.txt; nvcc -arch=sm_90, CUDA 13.0).
+// BUILD:
+// TEST: unit.dot_bytes_matches_gpu
+// LABELS: unit
+// RUN: %bin > dot_bytes_sim.txt
+// RUN: diff %data/dot_bytes_gpu.txt dot_bytes_sim.txt
+//
+// TEST: gpu.dot_bytes_matches_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > dot_bytes_gpu_now.txt
+// RUN: diff %data/dot_bytes_gpu.txt dot_bytes_gpu_now.txt

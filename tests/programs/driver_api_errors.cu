@@ -180,3 +180,17 @@ int main() {
   if (mismatches == 0) std::printf("all as CUDA\n");
   return mismatches == 0 ? 0 : 1;
 }
+
+// The tests of this program (tests/lit/README.md): the simulator's build
+// and nvcc's must both print "all as CUDA".
+// BUILD: RUNTIME_COMPILE
+// TEST: unit.driver_api_errors_as_cuda
+// LABELS: unit
+// RUN: %bin
+// CHECK: {{^}}all as CUDA
+//
+// TEST: gpu.driver_api_errors_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu
+// CHECK: {{^}}all as CUDA

@@ -61,3 +61,10 @@ int main() {
   cudaFree(d);
   return 0;
 }
+
+// The test of this program (tests/lit/README.md): it prints what an H100
+// printed (dynamic_parallelism.expected; nvcc -rdc=true ... -lcudadevrt).
+// BUILD: NO_GPU
+// TEST: unit.dynamic_parallelism_as_cuda
+// LABELS: unit
+// RUN: %bin 2>/dev/null | diff -u %S/dynamic_parallelism.expected -

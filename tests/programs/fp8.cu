@@ -250,3 +250,17 @@ int main() {
   print_built("host", built);
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed (data/fp8_gpu.txt; nvcc -arch=sm_90, CUDA 13.0).
+// BUILD:
+// TEST: unit.fp8_matches_gpu
+// LABELS: unit
+// RUN: %bin > fp8_sim.txt
+// RUN: diff %data/fp8_gpu.txt fp8_sim.txt
+//
+// TEST: gpu.fp8_matches_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > fp8_gpu_now.txt
+// RUN: diff %data/fp8_gpu.txt fp8_gpu_now.txt

@@ -415,3 +415,17 @@ int main() {
   std::printf("done %s\n", name(cudaGetLastError()));
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed (graphs_as_cuda.expected; CUDA 13.0).
+// BUILD:
+// TEST: unit.graphs_as_cuda
+// LABELS: unit
+// RUN: %bin > graphs_as_cuda.out
+// RUN: diff -u %S/graphs_as_cuda.expected graphs_as_cuda.out
+//
+// TEST: gpu.graphs_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > graphs_as_cuda_gpu.out
+// RUN: diff -u %S/graphs_as_cuda.expected graphs_as_cuda_gpu.out

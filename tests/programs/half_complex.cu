@@ -344,3 +344,18 @@ int main() {
   print("cuCdiv_cuCmul_cuCfma_cuCabs", kComplex * kComplex * 16);
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): its results against an
+// H100's (data/half_complex_gpu.txt). (Its GPU build needs nvcc's
+// --extended-lambda: tests/CMakeLists.txt adds it.)
+// BUILD:
+// TEST: unit.half_complex_match_gpu
+// LABELS: unit
+// RUN: %bin > half_complex_sim.txt
+// RUN: %python %S/compare_with_gpu.py half_complex_sim.txt %data/half_complex_gpu.txt
+//
+// TEST: gpu.half_complex_match_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > half_complex_gpu_now.txt
+// RUN: %python %S/compare_with_gpu.py half_complex_gpu_now.txt %data/half_complex_gpu.txt

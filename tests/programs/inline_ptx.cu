@@ -709,3 +709,29 @@ int main() {
   std::printf("done\n");
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): its results against an
+// H100's (data/inline_ptx_gpu.txt), in block loops and with a fiber per
+// thread (PTX's exit then leaves through the thread's runner, not as the
+// block loops' return).
+// BUILD:
+// TEST: unit.inline_ptx_match_gpu
+// LABELS: unit
+// RUN: %bin > inline_ptx_sim.txt
+// RUN: %python %S/compare_with_gpu.py inline_ptx_sim.txt %data/inline_ptx_gpu.txt
+//
+// TEST: unit.inline_ptx_fibers_match_gpu
+// LABELS: unit
+// RUN: CUDALAB_BLOCK_LOOPS=off %bin > inline_ptx_fibers.txt
+// RUN: %python %S/compare_with_gpu.py inline_ptx_fibers.txt %data/inline_ptx_gpu.txt
+//
+// TEST: unit.inline_ptx_exit_in_block_loops
+// LABELS: unit
+// REQUIRES: block-loops
+// RUN: %python %S/has_block_loops.py %bin library_forms misc
+//
+// TEST: gpu.inline_ptx_match_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > inline_ptx_gpu_now.txt
+// RUN: %python %S/compare_with_gpu.py inline_ptx_gpu_now.txt %data/inline_ptx_gpu.txt

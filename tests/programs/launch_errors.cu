@@ -61,3 +61,17 @@ int main() {
   std::printf("%s\n", mismatches ? "some differ from CUDA" : "all as CUDA");
   return mismatches ? 1 : 0;
 }
+
+// The tests of this program (tests/lit/README.md): the simulator's build
+// and nvcc's must both print "all as CUDA".
+// BUILD:
+// TEST: unit.launch_errors_as_cuda
+// LABELS: unit
+// RUN: %bin
+// CHECK: {{^}}all as CUDA
+//
+// TEST: gpu.launch_errors_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu
+// CHECK: {{^}}all as CUDA

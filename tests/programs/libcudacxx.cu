@@ -330,3 +330,17 @@ int main() {
   delete[] h_fin;
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed (data/libcudacxx_gpu.txt).
+// BUILD:
+// TEST: unit.libcudacxx_match_gpu
+// LABELS: unit
+// RUN: %bin > libcudacxx_sim.txt
+// RUN: diff libcudacxx_sim.txt %data/libcudacxx_gpu.txt
+//
+// TEST: gpu.libcudacxx_match_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > libcudacxx_gpu_now.txt
+// RUN: diff libcudacxx_gpu_now.txt %data/libcudacxx_gpu.txt

@@ -33,3 +33,19 @@ int main(int argc, char** argv) {
   std::printf("scaled %d of %d elements\n", right, n);
   return right == n ? 0 : 1;
 }
+
+// The tests of this program (tests/lit/README.md); %fatbin is the module
+// file tests/CMakeLists.txt has cudalab-cc build from module_file_kernel.cu.
+// BUILD: RUNTIME_COMPILE NO_GPU
+// TEST: unit.module_file_from_cudalab_cc
+// LABELS: unit
+// RUN: %bin %fatbin
+// CHECK: scaled 256 of 256 elements
+//
+// The read of an element never written is found (and the program fails).
+// TEST: unit.module_file_checked
+// LABELS: unit
+// RUN: CUDALAB_CHECK=all %bin %fatbin
+// EXIT: 1
+// CHECK: Uninitialized __global__ memory read
+// CHECK-NEXT: at scale in {{.*}}module_file_kernel.cu:7

@@ -56,3 +56,31 @@ int main() {
   std::printf("sync %d\n", cuCtxSynchronize());
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): a fault in a kernel
+// compiled from a string is reported at the string's line (fill.cu:10).
+// BUILD: RUNTIME_COMPILE NO_GPU
+// TEST: unit.nvrtc_fault_at_kernel_string_line
+// LABELS: unit
+// RUN: %bin
+// CHECK: hello from the module, n=100
+// CHECK: kernel 'crash' (launched at {{[^)]*}}nvrtc_reports.cu:{{[0-9]+}}) stopped at fill.cu:10
+//
+// Without the host compiler that NVRTC's kernels are built with, the
+// program stops and says which compiler it wanted.
+// TEST: unit.nvrtc_without_a_compiler
+// LABELS: unit
+// RUN: CUDALAB_NVRTC_CXX=/nonexistent/clang++ %bin
+// EXIT: 1
+// CHECK: the host compiler /nonexistent/clang++ is not there. Set CUDALAB_NVRTC_CXX
+//
+// The checks, in a kernel compiled from a string. (Not in the sanitize
+// build: the module compiled while the program runs is not built with
+// AddressSanitizer, whose allocator the program's checks then see; the
+// checks of such modules are tested in the default build.)
+// TEST: unit.nvrtc_checks_at_kernel_string_line
+// LABELS: unit
+// REQUIRES: !sanitize
+// RUN: CUDALAB_CHECK=all %bin
+// CHECK: Invalid __global__ write of size 4 bytes
+// CHECK-NEXT: {{=+}} at fill in fill.cu:6

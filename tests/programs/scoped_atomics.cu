@@ -83,3 +83,22 @@ int main() {
               h_flags[3], h_seen[0], h_seen[1], h_seen[2], h_seen[3]);
   return e == cudaSuccess ? 0 : 1;
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed. (nvcc has these built-ins from CUDA 12.8 on: an older
+// one builds no GPU twin.)
+// BUILD:
+// TEST: unit.scoped_atomics_as_cuda
+// LABELS: unit
+// RUN: %bin
+// CHECK: {{^}}cudaSuccess
+// CHECK-NEXT: {{^}}sum 522752 lo -23 hi 3069 bits ffffffff 00000000 00000000 ticket 1024 wide 549218942976
+// CHECK-NEXT: {{^}}flags 1 2 3 4 seen 10 20 30 40
+//
+// TEST: gpu.scoped_atomics_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc-12.8, gpu
+// RUN: %bin_gpu
+// CHECK: {{^}}cudaSuccess
+// CHECK-NEXT: {{^}}sum 522752 lo -23 hi 3069 bits ffffffff 00000000 00000000 ticket 1024 wide 549218942976
+// CHECK-NEXT: {{^}}flags 1 2 3 4 seen 10 20 30 40

@@ -86,3 +86,28 @@ int main() {
   cudaFree(d);
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed (data/shuffle_lanes_gpu.txt; nvcc -arch=sm_90, CUDA
+// 13.0), in block loops and with a fiber per thread.
+// BUILD:
+// TEST: unit.shuffle_lanes_matches_gpu
+// LABELS: unit
+// RUN: %bin > shuffle_lanes_sim.txt
+// RUN: diff %data/shuffle_lanes_gpu.txt shuffle_lanes_sim.txt
+//
+// TEST: unit.shuffle_lanes_fibers
+// LABELS: unit
+// RUN: CUDALAB_BLOCK_LOOPS=off %bin | diff %data/shuffle_lanes_gpu.txt -
+//
+// Its kernel runs as block loops (the tests above would pass with fibers).
+// TEST: unit.shuffles_in_block_loops
+// LABELS: unit
+// REQUIRES: block-loops
+// RUN: %python %S/has_block_loops.py %bin shuffle_case
+//
+// TEST: gpu.shuffle_lanes_matches_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > shuffle_lanes_gpu_now.txt
+// RUN: diff %data/shuffle_lanes_gpu.txt shuffle_lanes_gpu_now.txt

@@ -125,3 +125,17 @@ int main() {
   EACH_DPX_CHOOSE16(RUN_CHOICES)
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): both builds print what
+// an H100 printed (data/simd_intrinsics_gpu.txt).
+// BUILD:
+// TEST: unit.simd_intrinsics_match_gpu
+// LABELS: unit
+// RUN: %bin > simd_intrinsics_sim.txt
+// RUN: diff simd_intrinsics_sim.txt %data/simd_intrinsics_gpu.txt
+//
+// TEST: gpu.simd_intrinsics_match_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > simd_intrinsics_gpu_now.txt
+// RUN: diff simd_intrinsics_gpu_now.txt %data/simd_intrinsics_gpu.txt

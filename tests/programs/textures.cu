@@ -1115,3 +1115,18 @@ int main() {
   std::printf("done\n");
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): the simulator's results,
+// value for value, against an H100's (data/textures_gpu.txt); on a GPU the
+// program prints that file itself.
+// BUILD:
+// TEST: unit.textures_match_gpu
+// LABELS: unit
+// RUN: %bin > textures_sim.txt
+// RUN: %python %S/compare_textures.py textures_sim.txt %data/textures_gpu.txt
+//
+// TEST: gpu.textures_match_expected
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > textures_gpu_now.txt
+// RUN: diff textures_gpu_now.txt %data/textures_gpu.txt

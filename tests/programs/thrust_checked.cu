@@ -71,3 +71,27 @@ int main() {
   std::printf("%s\n", cudaGetErrorName(cudaGetLastError()));
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): what an H100 prints, and
+// no finding under every check.
+// REQUIRES: thrust
+// BUILD:
+// TEST: unit.thrust_checked_as_cuda
+// LABELS: unit
+// RUN: %bin
+// CHECK: {{^}}sums 213213 214929 213642 215358 214071 212787 214500
+// CHECK-NEXT: {{^}}scan last 1495509 max 1495509 at 0 min 0 at 998
+// CHECK-NEXT: {{^}}cudaSuccess
+//
+// TEST: unit.thrust_checked_no_finding
+// LABELS: unit
+// RUN: CUDALAB_CHECK=all %bin
+// CHECK: ERROR SUMMARY: 0 errors
+//
+// TEST: gpu.thrust_checked_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu
+// CHECK: {{^}}sums 213213 214929 213642 215358 214071 212787 214500
+// CHECK-NEXT: {{^}}scan last 1495509 max 1495509 at 0 min 0 at 998
+// CHECK-NEXT: {{^}}cudaSuccess

@@ -103,3 +103,25 @@ int main() {
   std::printf("%s\n", cudaGetErrorName(cudaGetLastError()));
   return 0;
 }
+
+// The tests of this program (tests/lit/README.md): whatever the order the
+// simulator runs its threads in, it prints what every GPU prints
+// (warp_synchronous.expected).
+// BUILD:
+// TEST: unit.warp_synchronous_as_cuda_in-order
+// LABELS: unit
+// RUN: CUDALAB_SCHEDULE=in-order %bin | diff -u %S/warp_synchronous.expected -
+//
+// TEST: unit.warp_synchronous_as_cuda_reverse
+// LABELS: unit
+// RUN: CUDALAB_SCHEDULE=reverse %bin | diff -u %S/warp_synchronous.expected -
+//
+// TEST: unit.warp_synchronous_as_cuda_random:11
+// LABELS: unit
+// RUN: CUDALAB_SCHEDULE=random:11 %bin | diff -u %S/warp_synchronous.expected -
+//
+// TEST: gpu.warp_synchronous_as_cuda
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > warp_synchronous_gpu.out
+// RUN: diff -u %S/warp_synchronous.expected warp_synchronous_gpu.out

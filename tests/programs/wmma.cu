@@ -218,3 +218,19 @@ int main() {
   else std::printf("%d of %d cases fail\n", cases - ok, cases);
   return ok == cases ? 0 : 1;
 }
+
+// The tests of this program (tests/lit/README.md): every case exact, on
+// the simulator and on an H100.
+// BUILD:
+// TEST: unit.wmma_cases
+// LABELS: unit
+// RUN: %bin
+// CHECK-NOT: FAIL
+// CHECK: {{^}}all cases pass
+//
+// TEST: gpu.wmma_cases
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu
+// CHECK-NOT: FAIL
+// CHECK: {{^}}all cases pass
