@@ -142,7 +142,6 @@ function(cudalab_lit file)
       if(TARGET ${target}_gpu)
         list(APPEND args --set bin_gpu=$<TARGET_FILE:${target}_gpu>)
       endif()
-      set_property(GLOBAL APPEND PROPERTY CUDALAB_LIT_TARGETS ${target})
     else()
       set(target)  # not built here: its tests skip
     endif()
