@@ -24,6 +24,54 @@ if(CUDALAB_SANITIZE)
   set(CUDALAB_NOT_SANITIZED -fno-sanitize=address,undefined)
 endif()
 
+# cudalab_runtime_pch(INSTRUMENTED out): the target whose precompiled
+# cuda_runtime.h the simulated programs of a variant (plain, or instrumented
+# when INSTRUMENTED is true) reuse: built with their flags, it halves the
+# compile of a small .cu file (the header is most of it).
+function(cudalab_runtime_pch instrumented out)
+  if(instrumented)
+    set(name cudalab_pch_instrumented)
+  else()
+    set(name cudalab_pch_plain)
+  endif()
+  set(${out} ${name} PARENT_SCOPE)
+  if(TARGET ${name})
+    return()
+  endif()
+  set(src ${CMAKE_BINARY_DIR}/cudalab_pch/${name}.cpp)
+  file(CONFIGURE OUTPUT ${src} CONTENT "// cuda_runtime.h, precompiled for the simulated programs\n")
+  add_library(${name} STATIC ${src})
+  set_target_properties(${name} PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
+  target_link_libraries(${name} PRIVATE cudalab_sim)
+  target_compile_definitions(${name} PRIVATE ${CUDALAB_RECIPE_CU_DEFINES})
+  target_compile_options(${name} PRIVATE ${CUDALAB_COMPILE_OPTIONS} ${CUDALAB_NOT_SANITIZED})
+  if(instrumented)
+    target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
+  elseif(CUDALAB_BLOCK_LOOPS_PLUGIN)
+    target_compile_options(${name} PRIVATE
+                           "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_BLOCK_LOOPS_PLUGIN}>")
+    add_dependencies(${name} cudalab_block_loops)
+  endif()
+  if(TARGET cudalab_library_headers)
+    add_dependencies(${name} cudalab_library_headers)
+  endif()
+  target_precompile_headers(${name} PRIVATE <cuda_runtime.h>)
+endfunction()
+
+# The sources of a simulated program that take the precompiled header: the
+# rewritten .cu files (the others are plain C++, without nvcc's macros).
+function(cudalab_reuse_runtime_pch target instrumented)
+  cudalab_runtime_pch(${instrumented} donor)
+  target_precompile_headers(${target} REUSE_FROM ${donor})
+  get_target_property(sources ${target} SOURCES)
+  foreach(src IN LISTS sources)
+    if(NOT src MATCHES "/cudalab_rewritten/")
+      set_source_files_properties(${src} TARGET_DIRECTORY ${target} PROPERTIES
+                                  SKIP_PRECOMPILE_HEADERS ON)
+    endif()
+  endforeach()
+endfunction()
+
 function(cudalab_add_cuda_executable name)
   cmake_parse_arguments(ARG "INSTRUMENTED;PLAIN;NO_GPU;RUNTIME_COMPILE" "" "SIM_LIBS;GPU_LIBS"
                         ${ARGN})
@@ -92,7 +140,11 @@ function(cudalab_add_cuda_executable name)
   endif()
   if(ARG_INSTRUMENTED AND can_instrument)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
-  elseif(can_instrument AND NOT ARG_PLAIN)
+    cudalab_reuse_runtime_pch(${name} TRUE)
+  elseif(can_instrument)
+    cudalab_reuse_runtime_pch(${name} FALSE)
+  endif()
+  if(can_instrument AND NOT ARG_PLAIN AND NOT ARG_INSTRUMENTED)
     add_executable(${name}_instrumented ${sim_sources})
     if(TARGET cudalab_library_headers)
       add_dependencies(${name}_instrumented cudalab_library_headers)
@@ -106,14 +158,17 @@ function(cudalab_add_cuda_executable name)
     endif()
     target_compile_options(${name}_instrumented PRIVATE ${CUDALAB_COMPILE_OPTIONS}
                            ${CUDALAB_INSTRUMENT_OPTIONS} ${CUDALAB_NOT_SANITIZED})
+    cudalab_reuse_runtime_pch(${name}_instrumented TRUE)
     add_dependencies(${name} ${name}_instrumented)
   endif()
 
   if(CMAKE_CUDA_COMPILER AND NOT ARG_NO_GPU)
     add_executable(${name}_gpu ${gpu_sources})
     if(NOT CUDALAB_GPU_HERE)
-      # No GPU to run it here: built with the tests' programs, not by `all`.
+      # No GPU to run it here: built by the target gpu_programs, not by
+      # `all` or the tests' build (CI builds it to see that it compiles).
       set_target_properties(${name}_gpu PROPERTIES EXCLUDE_FROM_ALL ON)
+      set_property(GLOBAL APPEND PROPERTY CUDALAB_GPU_TWINS ${name}_gpu)
     endif()
     set_target_properties(${name}_gpu PROPERTIES COMPILE_WARNING_AS_ERROR OFF)
     target_link_libraries(${name}_gpu PRIVATE CUDA::cudart ${ARG_GPU_LIBS})
@@ -126,15 +181,26 @@ endfunction()
 
 # cudalab_add_test_programs_target(name): a target that builds every program
 # and library of the project, those left out of `all` included (the tests',
-# the examples', the benchmarks', the GPU twins on a machine without a GPU).
-# Custom targets are not its direct dependencies (`bench` runs the
-# benchmarks); those that make files come in through the programs needing them.
+# the examples', the benchmarks'), but for the GPU twins on a machine
+# without a GPU, which the target gpu_programs builds (there is nothing to
+# run them on). Custom targets are not its direct dependencies (`bench` runs
+# the benchmarks); those that make files come in through the programs
+# needing them.
 function(cudalab_add_test_programs_target name)
   add_custom_target(${name})
+  get_property(gpu_twins GLOBAL PROPERTY CUDALAB_GPU_TWINS)
+  if(TARGET cudalab_framework_gpu AND NOT CUDALAB_GPU_HERE)
+    list(APPEND gpu_twins cudalab_framework_gpu)
+  endif()
+  add_custom_target(gpu_programs)
+  if(gpu_twins)
+    add_dependencies(gpu_programs ${gpu_twins})
+  endif()
   cudalab_targets_below(${PROJECT_SOURCE_DIR} targets)
   foreach(t IN LISTS targets)
     get_target_property(type ${t} TYPE)
-    if(NOT type STREQUAL "UTILITY" AND NOT type STREQUAL "INTERFACE_LIBRARY")
+    if(NOT type STREQUAL "UTILITY" AND NOT type STREQUAL "INTERFACE_LIBRARY" AND
+       NOT t IN_LIST gpu_twins)
       add_dependencies(${name} ${t})
     endif()
   endforeach()

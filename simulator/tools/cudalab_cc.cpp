@@ -58,6 +58,10 @@ options:
   --instrumented   build one program, instrumented (what grading uses)
   --keep           keep the rewritten sources (printed with their paths)
   -v, --verbose    print each command
+  --precompile-runtime DIR
+                   (for the build) precompile the simulator's cuda_runtime.h
+                   into DIR, for the default recipe (-std=c++17 -O2), plain
+                   and instrumented; later builds with that recipe use it
   --help, --version
 nvcc options with no meaning on the simulator (-arch, -gencode, -lineinfo,
 --use_fast_math, -rdc) are accepted and ignored.
@@ -72,6 +76,7 @@ struct Options {
   bool hosts_modules = false;               // -lcuda or -lnvrtc: exports the simulator to modules
   std::string module_kind;                  // "fatbin", "cubin" or "ptx": build a module image
   std::vector<std::string> module_options;  // -I, -D, -U, -std= again, for the image
+  std::string precompile_dir;               // --precompile-runtime DIR
 };
 
 [[noreturn]] void usage_error(const std::string& msg) {
@@ -114,6 +119,9 @@ Options parse(int argc, char** argv) {
       o.keep = true;
     } else if (a == "-v" || a == "--verbose") {
       o.verbose = true;
+    } else if (a == "--precompile-runtime") {
+      if (i + 1 >= argc) usage_error(a + " needs a folder");
+      o.precompile_dir = argv[++i];
     } else if (a.rfind("-I", 0) == 0) {
       o.compile_flags.push_back("-I" + value("-I"));
     } else if (a.rfind("-D", 0) == 0) {
@@ -170,7 +178,8 @@ Options parse(int argc, char** argv) {
                   " (expected .cu, .cpp, .cc, .cxx, .c, .o or .a)");
     }
   }
-  if (o.sources.empty() && o.objects.empty()) usage_error("no input files");
+  if (o.sources.empty() && o.objects.empty() && o.precompile_dir.empty())
+    usage_error("no input files");
   if (!o.module_kind.empty() &&
       (o.sources.size() != 1 || !o.is_cuda[0] || !o.objects.empty() || o.compile_only))
     usage_error("-" + o.module_kind + " takes exactly one .cu file");
@@ -311,7 +320,7 @@ std::string toolkit_header_hint(const std::string& messages) {
 // the student wrote the code, and the same messages from the two builds of
 // one file (plain and instrumented) once.
 bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose,
-             bool filter = false) {
+             bool filter = false, std::string* held = nullptr) {
   std::vector<pid_t> pids;
   std::vector<std::string> logs;
   for (const auto& cmd : commands) {
@@ -365,7 +374,11 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
     text << in.rdbuf();
     fs::remove(log);
     const std::string shown = as_the_student_wrote_it(text.str()) + toolkit_header_hint(text.str());
-    if (!shown.empty() && said.insert(shown).second) std::cerr << shown;
+    if (shown.empty() || !said.insert(shown).second) continue;
+    if (held)
+      *held += shown;
+    else
+      std::cerr << shown;
   }
   return ok;
 }
@@ -377,6 +390,92 @@ const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
 const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
 const std::vector<std::string> kPlainFlags = {CUDALAB_RECIPE_PLAIN_FLAGS};
 const char* const kLinkLibs[] = {CUDALAB_RECIPE_LINK_LIBS};
+
+// cuda_runtime.h precompiled (--precompile-runtime), plain and instrumented:
+// half of a small file's compile is spent parsing it. Clang takes a
+// precompiled header only where the language options and macros it was
+// made with still hold, so it is used with the default recipe alone:
+// -std=c++17, an optimizing -O1 to -O3, no -D, -U, -f or -m of the user's
+// (-I, -W and -g change nothing it holds).
+const char* const kPchNames[] = {"cuda_runtime.plain.pch", "cuda_runtime.instrumented.pch"};
+
+bool recipe_takes_pch(const Options& o) {
+  bool std17 = false;
+  for (const auto& f : o.compile_flags) {
+    if (f == "-std=c++17")
+      std17 = true;
+    else if (!(f == "-O1" || f == "-O2" || f == "-O3" || f == "-g" || f.rfind("-I", 0) == 0 ||
+               (f.rfind("-W", 0) == 0 && f.find(',') == std::string::npos)))
+      return false;
+  }
+  return std17;
+}
+
+// The precompiled header for a variant (0 plain, 1 instrumented), or "".
+std::string runtime_pch(const Options& o, int variant) {
+  if (!recipe_takes_pch(o) || std::getenv("CUDALAB_CC_NO_PCH")) return "";
+  const fs::path pch = fs::path(CUDALAB_PCH_DIR) / kPchNames[variant];
+  std::error_code ec;
+  return fs::is_regular_file(pch, ec) ? pch.string() : "";
+}
+
+// What clang says when a precompiled header no longer fits (the headers or
+// the compiler changed since it was made): then the build goes on without it.
+bool pch_refused(const std::string& said) {
+  return said.find("precompiled header") != std::string::npos ||
+         said.find("PCH file") != std::string::npos || said.find("AST file") != std::string::npos;
+}
+
+// The compile of one source (or, with input cuda_runtime.h and
+// language c++-header, of the precompiled header) in a variant.
+std::vector<std::string> compile_command(const Options& o, int variant, bool is_c,
+                                         const std::vector<std::string>& source_flags,
+                                         const std::string& language, const std::string& pch,
+                                         const std::string& input, const std::string& output) {
+  std::vector<std::string> cmd = {is_c ? CUDALAB_CC : CUDALAB_CXX};
+  if (!is_c)
+    cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
+  else
+    for (const auto& f : o.compile_flags)
+      if (f.rfind("-std=", 0) != 0) cmd.push_back(f);
+  cmd.insert(cmd.end(), source_flags.begin(), source_flags.end());
+  cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
+  cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
+  if (variant == 1)
+    for (const char* f : kInstrumentFlags) cmd.push_back(f);
+  else if (!is_c)
+    cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
+  if (!pch.empty()) cmd.insert(cmd.end(), {"-include-pch", pch});
+  if (!language.empty()) cmd.insert(cmd.end(), {"-x", language});
+  cmd.insert(cmd.end(), {"-c", input, "-o", output});
+  return cmd;
+}
+
+// --precompile-runtime DIR: both precompiled headers, each written whole
+// (a build that reads one never sees it half written).
+int precompile_runtime(const Options& o) {
+  std::error_code ec;
+  fs::create_directories(o.precompile_dir, ec);
+  std::vector<std::string> defines;
+  for (const char* d : kCuDefines) defines.push_back(std::string("-D") + d);
+  std::vector<std::vector<std::string>> compiles;
+  for (int variant = 0; variant < 2; ++variant) {
+    const fs::path out = fs::path(o.precompile_dir) / kPchNames[variant];
+    compiles.push_back(compile_command(o, variant, false, defines, "c++-header", "",
+                                       CUDALAB_SIM_INCLUDE_DIR "/cuda_runtime.h",
+                                       out.string() + ".new"));
+  }
+  if (!run_all(compiles, o.verbose)) return 1;
+  for (const char* name : kPchNames) {
+    const fs::path out = fs::path(o.precompile_dir) / name;
+    fs::rename(out.string() + ".new", out, ec);
+    if (ec) {
+      std::cerr << "cudalab-cc: cannot write " << out.string() << ": " << ec.message() << '\n';
+      return 1;
+    }
+  }
+  return 0;
+}
 
 // Builds the image of `-fatbin` (and -cubin, -ptx) from the rewritten
 // source; 0 when written.
@@ -431,6 +530,7 @@ int build_module_image(const Options& o, const std::string& input,
 
 int main(int argc, char** argv) {
   Options o = parse(argc, argv);
+  if (!o.precompile_dir.empty()) return precompile_runtime(o);
   char tmpl[] = "/tmp/cudalab-cc.XXXXXX";
   const char* tmp_base = std::getenv("TMPDIR");
   std::string tmpdir_pattern =
@@ -501,7 +601,7 @@ int main(int argc, char** argv) {
   // 2. Compile each source, plain and instrumented, in parallel.
   const bool want_plain = !o.only_instrumented;
   const bool want_instrumented = o.only_instrumented || !o.fast;
-  std::vector<std::vector<std::string>> compiles;
+  std::vector<std::vector<std::string>> compiles, without_pch;
   std::vector<std::string> plain_objects, instrumented_objects;
   for (size_t k = 0; k < compile_inputs.size(); ++k) {
     const std::string& input = compile_inputs[k];
@@ -516,31 +616,27 @@ int main(int argc, char** argv) {
       } else {
         obj = (tmp / (std::to_string(k) + (variant ? ".i.o" : ".o"))).string();
       }
-      std::vector<std::string> cmd = {is_c ? CUDALAB_CC : CUDALAB_CXX};
-      if (!is_c)
-        cmd.insert(cmd.end(), o.compile_flags.begin(), o.compile_flags.end());
-      else
-        for (const auto& f : o.compile_flags)
-          if (f.rfind("-std=", 0) != 0) cmd.push_back(f);
-      cmd.insert(cmd.end(), per_source_flags[k].begin(), per_source_flags[k].end());
-      cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
-      cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
-      if (variant == 1)
-        for (const char* f : kInstrumentFlags) cmd.push_back(f);
-      else if (!is_c)
-        cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
-      if (o.is_cuda[k]) {
-        cmd.push_back("-x");
-        cmd.push_back("c++");
-      }
-      cmd.insert(cmd.end(), {"-c", input, "-o", obj});
-      compiles.push_back(cmd);
+      const std::string language = o.is_cuda[k] ? "c++" : "";
+      const std::string pch = o.is_cuda[k] ? runtime_pch(o, variant) : "";
+      compiles.push_back(
+          compile_command(o, variant, is_c, per_source_flags[k], language, pch, input, obj));
+      without_pch.push_back(
+          compile_command(o, variant, is_c, per_source_flags[k], language, "", input, obj));
       (variant == 0 ? plain_objects : instrumented_objects).push_back(obj);
     }
   }
-  if (!compiles.empty() && !run_all(compiles, o.verbose, /*filter=*/true)) {
-    cleanup();
-    return 1;
+  if (!compiles.empty()) {
+    std::string said;
+    bool compiled = run_all(compiles, o.verbose, /*filter=*/true, &said);
+    if (!compiled && compiles != without_pch && pch_refused(said)) {
+      said.clear();
+      compiled = run_all(without_pch, o.verbose, /*filter=*/true, &said);
+    }
+    std::cerr << said;
+    if (!compiled) {
+      cleanup();
+      return 1;
+    }
   }
   if (o.compile_only) {
     cleanup();

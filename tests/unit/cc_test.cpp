@@ -259,6 +259,18 @@ std::set<std::string> recipe_flags(const std::string& command) {
       ++i;
       continue;
     }
+    // The precompiled cuda_runtime.h (each builder makes its own: CMake's
+    // reuse through -Xclang -include-pch and -include, cudalab-cc's
+    // -include-pch) saves time and changes no flag of the recipe.
+    if (w == "-include-pch" || w == "-include") {
+      ++i;
+      continue;
+    }
+    if (w == "-Xclang" && i + 1 < words.size() &&
+        (words[i + 1] == "-include-pch" || words[i + 1] == "-include")) {
+      i += 3;  // -Xclang -include-pch -Xclang FILE
+      continue;
+    }
     const bool callers = w.rfind("-O", 0) == 0 || w.rfind("-std=", 0) == 0 ||
                          w.rfind("-W", 0) == 0 || w.rfind("-I", 0) == 0 || w == "-g" ||
                          w == "-DNDEBUG" || w.rfind("-", 0) != 0 ||
