@@ -2,8 +2,9 @@
 # The Gradescope autograder zip, run as Gradescope runs it: unpacked into
 # /autograder/source (a private mount namespace, bubblewrap), its setup.sh
 # builds the course there, then for each of 10 submissions run_autograder
-# grades /autograder/submission into /autograder/results/results.json. Its
-# scores must be those of `cudalab grade` with the same seed.
+# grades /autograder/submission into /autograder/results/results.json (each
+# submission with folders of its own, two at a time). Its scores must be
+# those of `cudalab grade` with the same seed.
 # usage: gradescope_bundle.sh CUDALAB PROJECT OUTDIR
 set -eu
 cudalab=$1 project=$2 out=$3
@@ -13,13 +14,19 @@ mkdir -p "$out/autograder/source" "$out/class"
 python3 -m zipfile -e "$out/autograder.zip" "$out/autograder/source"
 # As Gradescope does: run_autograder is copied to /autograder.
 cp "$out/autograder/source/run_autograder" "$out/autograder/run_autograder"
-# Gradescope's own layout, at /autograder, over this machine's files.
+# Gradescope's own layout, at /autograder, over this machine's files, as a
+# container of its own: this machine's files read-only, a /tmp and process
+# list of its own, no network. (Gradescope's container cannot run the
+# sandbox: submissions run unconfined there, and a hostile one must not
+# reach this machine's other processes or files, such as the tests running
+# beside this one.)
 layout() {
   set -- --tmpfs /
   for top in /*; do
-    case "$top" in /proc|/dev|/sys|/autograder) ;; *) set -- "$@" --bind "$top" "$top" ;; esac
+    case "$top" in /proc|/dev|/sys|/tmp|/autograder) ;; *) set -- "$@" --ro-bind "$top" "$top" ;; esac
   done
-  echo "$@" --proc /proc --dev /dev --bind "$out/autograder" /autograder
+  echo "$@" --tmpfs /tmp --proc /proc --dev /dev --unshare-pid --unshare-net --die-with-parent \
+    --bind "$out/autograder" /autograder
 }
 # shellcheck disable=SC2046
 bwrap $(layout) -- bash /autograder/source/setup.sh > "$out/setup.log" 2>&1 ||
@@ -33,16 +40,35 @@ for f in correct_prints_a_lot correct_unusual_grid_stride fake_printed_totals fo
   cp "$hostile/$f.cu" "$out/class/$f.cu"
 done
 "$cudalab" grade vector_add "$out/class" -o "$out/grades" --seed 7 -j2 >/dev/null 2>&1 || true
+# Each submission in a Gradescope container of its own: its own
+# /autograder/submission and /autograder/results over the shared layout;
+# two at a time, as the class command grades them (-j2).
+autograde() {
+  name=$1
+  run="$out/runs/$name"
+  mkdir -p "$run/submission" "$run/results"
+  cp "$out/class/$name.cu" "$run/submission/exercise.cu"
+  # shellcheck disable=SC2046
+  CUDALAB_SEED=7 bwrap $(layout) --bind "$run/submission" /autograder/submission \
+    --bind "$run/results" /autograder/results --chdir /autograder -- \
+    bash /autograder/run_autograder > "$out/$name.log" 2>&1
+}
+mkdir -p "$out/autograder/submission" "$out/autograder/results"
+pids=
+for f in "$out"/class/*.cu; do
+  name=$(basename "$f" .cu)
+  autograde "$name" &
+  pids="$pids $!"
+  # At most two at once.
+  set -- $pids
+  if [ $# -ge 2 ]; then wait "$1"; pids=$(echo "$pids" | cut -d' ' -f3-); fi
+done
+wait
 bad=0
 for f in "$out"/class/*.cu; do
   name=$(basename "$f" .cu)
-  rm -rf "$out/autograder/submission" "$out/autograder/results"
-  mkdir -p "$out/autograder/submission"
-  cp "$f" "$out/autograder/submission/exercise.cu"
-  # shellcheck disable=SC2046
-  CUDALAB_SEED=7 bwrap $(layout) --chdir /autograder -- bash /autograder/run_autograder \
-    > "$out/$name.log" 2>&1
-  got=$(python3 -c "import json; print(json.load(open('$out/autograder/results/results.json'))['score'])")
+  got=$(python3 -c "import json; print(json.load(open('$out/runs/$name/results/results.json'))['score'])") ||
+    { echo "$name: no results.json from run_autograder:"; tail -20 "$out/$name.log"; bad=1; continue; }
   want=$(python3 -c "import csv; print(next(r['total'] for r in csv.DictReader(open('$out/grades/gradebook.csv')) if r['student'] == '$name'))")
   same=$(python3 -c "print(float('$got') == float('$want'))")
   echo "$name: Gradescope $got, class $want"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Grades the hostile corpus as a class and checks every record.
 
-usage: check.py CUDALAB OUTDIR [TIMEOUT]
+usage: check.py CUDALAB OUTDIR [TIMEOUT] [JOBS]
 
 Each file's header says the most points it may earn (`expect-max-points`);
 files marked `hostile: none` and sleep_under_limit.cu must earn exactly that.
@@ -9,11 +9,14 @@ Every failed test must say why; nothing may leak (the solution's or the hidden
 tests' text, a file found, a connection made), escape (marker files outside
 the sandbox, processes left running) or change the repository; and a
 submission's tests together stay within twice the per-test limit.
+JOBS submissions are graded at once (default 4: most of the corpus waits for
+its limits, a sleep or a stopped process, rather than computing).
 """
 import fcntl, glob, hashlib, json, os, re, shutil, subprocess, sys, time
 
 cudalab, out = sys.argv[1], sys.argv[2]
 limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10
+jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 4
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 guarded = [os.path.join(root, 'lessons/vector_add', f) for f in ('solution.cu', 'hidden.cu', 'grade.cu')]
@@ -35,7 +38,7 @@ for src in glob.glob(os.path.join(here, '*.cu')):
         f.write(text.replace('@REPOSITORY@', root))
 
 start = time.time()
-p = subprocess.run([cudalab, 'grade', 'vector_add', corpus, '-o', out, '-j2', '--timeout', str(limit)],
+p = subprocess.run([cudalab, 'grade', 'vector_add', corpus, '-o', out, f'-j{jobs}', '--timeout', str(limit)],
                    capture_output=True, text=True)
 print(p.stdout[-3000:])
 if p.returncode not in (0, 1):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Grades each student-style wrong kernel of this folder and checks the finding.
 
-    python3 tests/students/check.py CUDALAB PROJECT_DIR [NAMES...]
+    python3 tests/students/check.py CUDALAB PROJECT_DIR [-j JOBS] [NAMES...]
 
 CUDALAB is the cudalab command (build/bin/cudalab), PROJECT_DIR the course's
 folder (cudalab check runs there). NAMES picks cases: a lesson (heat), a
@@ -22,13 +22,15 @@ as expected when
      compiled as NAME.cu);
   3. the output never points into cudalab or the standard library
      (simulator/src/, /usr/include/c++, unique_ptr.h).
-One line per case, then `N of M cases as expected`; exits 0 only when all are.
-Standard library only; runs the cases one after another.
+One line per case (in the cases' order), then `N of M cases as expected`;
+exits 0 only when all are. Standard library only; JOBS cases are graded at
+once (default 2).
 """
 import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 CLASSES = ("memcheck", "racecheck", "synccheck", "initcheck", "crash", "timeout", "wrong")
@@ -169,6 +171,22 @@ def main(argv):
     if len(argv) < 3 or argv[1] in ("-h", "--help"):
         sys.stderr.write(__doc__)
         return 2
+    args = argv[1:]
+    jobs = 2
+    if "-j" in args:
+        at = args.index("-j")
+        try:
+            jobs = int(args[at + 1])
+            if jobs < 1:
+                raise ValueError
+        except (IndexError, ValueError):
+            sys.stderr.write("check.py: -j needs a number of cases at once, 1 or more\n")
+            return 2
+        del args[at : at + 2]
+    if len(args) < 2:
+        sys.stderr.write(__doc__)
+        return 2
+    argv = [argv[0]] + args
     cudalab = argv[1]
     if os.sep in cudalab or os.path.exists(cudalab):
         cudalab = str(Path(cudalab).resolve())
@@ -186,19 +204,25 @@ def main(argv):
         return 2
     unconfined = os.environ.get("CUDALAB_UNCONFINED") == "1"
     good = 0
-    for case in cases:
-        what = f"{case.cls} {case.line}" if case.cls else "?"
-        ok, reasons, said = run_case(cudalab, project, case, unconfined)
-        if ok:
-            good += 1
-            print(f"PASS {case.label} ({what})", flush=True)
-            continue
-        print(f"FAIL {case.label} ({what}): {'; '.join(reasons)}", flush=True)
-        for line in said[:3]:
-            print(f"    | {line.strip()[:300]}", flush=True)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = [pool.submit(run_case, cudalab, project, case, unconfined) for case in cases]
+        # In the cases' order, each as soon as it and those before it are done.
+        for case, result in zip(cases, results):
+            good += report(case, *result.result())
     print(f"{good} of {len(cases)} cases as expected")
     return 0 if good == len(cases) else 1
 
+
+def report(case, ok, reasons, said):
+    """Prints one case's line (and what the output said instead); 1 when as expected."""
+    what = f"{case.cls} {case.line}" if case.cls else "?"
+    if ok:
+        print(f"PASS {case.label} ({what})", flush=True)
+        return 1
+    print(f"FAIL {case.label} ({what}): {'; '.join(reasons)}", flush=True)
+    for line in said[:3]:
+        print(f"    | {line.strip()[:300]}", flush=True)
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
