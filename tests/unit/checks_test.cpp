@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tool_test.h"
@@ -182,8 +182,8 @@ CorpusResult CheckCorpusProgram(const std::filesystem::path& src, const std::str
     if (!Says(r.output, "ERROR SUMMARY: 0 errors")) c.problems += name + ": no 0-error summary\n";
     // Correct whatever order the threads run in.
     for (const char* order : {"reverse", "random:1"}) {
-      const Result o = run(std::string("CUDALAB_SCHEDULE=") + order +
-                           " CUDALAB_CHECK=all timeout 60 " + out);
+      const Result o =
+          run(std::string("CUDALAB_SCHEDULE=") + order + " CUDALAB_CHECK=all timeout 60 " + out);
       if (!Says(o.output, "ERROR SUMMARY: 0 errors"))
         c.problems += name + " " + order + ":\n" + o.output + "\n";
     }
@@ -198,8 +198,8 @@ CorpusResult CheckCorpusProgram(const std::filesystem::path& src, const std::str
              f.find("\"where\": ") != std::string::npos && f.find(where) != std::string::npos;
     });
     if (!found)
-      c.problems += name + ": no " + e[0] + " " + e[1] + " finding at " + e[2] + "\n" + r.output +
-                    "\n";
+      c.problems +=
+          name + ": no " + e[0] + " " + e[1] + " finding at " + e[2] + "\n" + r.output + "\n";
   }
   return c;
 }
