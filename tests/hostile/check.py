@@ -9,14 +9,14 @@ Every failed test must say why; nothing may leak (the solution's or the hidden
 tests' text, a file found, a connection made), escape (marker files outside
 the sandbox, processes left running) or change the repository; and a
 submission's tests together stay within twice the per-test limit.
-JOBS submissions are graded at once (default 4: most of the corpus waits for
+JOBS submissions are graded at once (default 3: much of the corpus waits for
 its limits, a sleep or a stopped process, rather than computing).
 """
 import fcntl, glob, hashlib, json, os, re, shutil, subprocess, sys, time
 
 cudalab, out = sys.argv[1], sys.argv[2]
 limit = float(sys.argv[3]) if len(sys.argv) > 3 else 10
-jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 4
+jobs = int(sys.argv[4]) if len(sys.argv) > 4 else 3
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 guarded = [os.path.join(root, 'lessons/vector_add', f) for f in ('solution.cu', 'hidden.cu', 'grade.cu')]
@@ -31,6 +31,9 @@ for g in guarded[:2]:
 # The probes aim at this clone: @REPOSITORY@ becomes its path.
 corpus = out + '-corpus'
 shutil.rmtree(corpus, ignore_errors=True)
+# Graded afresh each run: `cudalab grade` keeps the records of unchanged
+# submissions, and a change to cudalab itself (its sandbox) must be tested.
+shutil.rmtree(out, ignore_errors=True)
 os.makedirs(corpus)
 for src in glob.glob(os.path.join(here, '*.cu')):
     text = open(src).read().replace('@REPOSITORY_PARENT@', os.path.dirname(root))
