@@ -55,9 +55,14 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   if (compared) cmd.push_back("--compared");
   cmd.push_back("--");
   std::vector<std::string> passed = env;
-  // The simulator's own watchdog stops a launch just before the judge's
-  // deadline, and says which thread was at which line of the student's.
-  if (limit > 3) passed.push_back("CUDALAB_TIMEOUT=" + std::to_string(limit - 1.5));
+  // The simulator's own watchdog stops a launch before the judge's deadline,
+  // and says which thread was at which line of the student's. The judge's
+  // clock starts before the launch (it draws and sends the inputs first,
+  // seconds for 16M elements on a busy machine), so the watchdog's time is a
+  // quarter shorter, at least 1.5 s: else the judge stops the program first
+  // and the line is lost.
+  if (limit > 3)
+    passed.push_back("CUDALAB_TIMEOUT=" + std::to_string(limit - std::max(1.5, limit / 4)));
   for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
     if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
   for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
