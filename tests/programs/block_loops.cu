@@ -572,12 +572,13 @@ int main() {
     no_waits<<<blocks, block>>>(d_out, d_order, d_ticket, n);
     CHECK(cudaGetLastError());
     const auto out = host_copy(d_out, n), order = host_copy(d_order, n);
-    // One worker runs a block's threads in order; blocks may interleave.
+    // One worker runs a block's threads in order; blocks may interleave (two
+    // workers take tickets at once), so a block's tickets only increase.
     bool ok = true, in_order = true;
     for (int i = 0; i < n; ++i) {
       const int count = 1 + i % per % 8;
       ok = ok && out[i] == count * i * 10 + count * (count - 1) / 2;
-      if (i % per > 0) in_order = in_order && order[i] == order[i - 1] + 1;
+      if (i % per > 0) in_order = in_order && order[i] > order[i - 1];
     }
     expect(ok, "no barrier: private locals, early returns, 3D blocks");
     expect(in_order, "no barrier: a block's threads run in order");
