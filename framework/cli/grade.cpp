@@ -434,6 +434,10 @@ int grade_class(const GradeClassOptions& o) {
   g.gpu = o.gpu;
   g.rubrics = !o.no_rubrics;
   g.sandbox_uid = claim_sandbox_uids();  // apart from other gradings on this machine
+  // With a build per core already, each submission's two compiles go one
+  // after the other: no slower, and a file that does not compile (or a
+  // compile-time bomb) costs one compile rather than two.
+  g.one_compile_at_a_time = 2 * std::max(1, o.jobs) > int(std::thread::hardware_concurrency());
   if (!o.gather) {
     // Which users this run's sandboxes run as (to audit what they left).
     settings["sandbox_users"] = {g.sandbox_uid, g.sandbox_uid + std::max(1, o.jobs) - 1};

@@ -207,6 +207,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
     else  // the plain program for the tests, its instrumented twin for the rest
       cmd = {CUDALAB_CC_PATH, "-O2", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    if (!gpu && o.one_compile_at_a_time) cmd.insert(cmd.begin() + 1, "--one-at-a-time");
     if (!gpu && !main_object.empty())
       cmd.push_back(main_object.string());
     else

@@ -26,6 +26,9 @@ struct GradeOptions {
   // The first visible test that fails runs again under the simulator's
   // checks, and what they find comes first in its output.
   bool diagnose = true;
+  // The plain and instrumented compiles one after the other (cudalab-cc
+  // --one-at-a-time), when the grading already runs a build per core.
+  bool one_compile_at_a_time = false;
   SandboxLimits limits;
   size_t output_mib = 4;
   int sandbox_uid = 60000;  // as root: the sandbox's user (one per concurrent grading)

@@ -56,6 +56,10 @@ options:
   --fast           build only the plain program, no instrumented twin
                    (traces and checks then need a rebuild without --fast)
   --instrumented   build one program, instrumented (what grading uses)
+  --one-at-a-time  compile the plain program, then its instrumented twin, and
+                   stop at the first that fails (for a grader that already
+                   runs a build per core: a file that does not compile then
+                   costs one compile, not two)
   --keep           keep the rewritten sources (printed with their paths)
   -v, --verbose    print each command
   --precompile-runtime DIR
@@ -73,6 +77,7 @@ struct Options {
   std::vector<bool> is_cuda;   // per source: rewrite it as CUDA
   bool treat_as_cuda = false;  // -x cu: the following sources are CUDA
   bool compile_only = false, fast = false, only_instrumented = false, keep = false, verbose = false;
+  bool one_at_a_time = false;               // --one-at-a-time
   bool hosts_modules = false;               // -lcuda or -lnvrtc: exports the simulator to modules
   std::string module_kind;                  // "fatbin", "cubin" or "ptx": build a module image
   std::vector<std::string> module_options;  // -I, -D, -U, -std= again, for the image
@@ -115,6 +120,8 @@ Options parse(int argc, char** argv) {
       o.fast = true;
     } else if (a == "--instrumented") {
       o.only_instrumented = true;
+    } else if (a == "--one-at-a-time") {
+      o.one_at_a_time = true;
     } else if (a == "--keep") {
       o.keep = true;
     } else if (a == "-v" || a == "--verbose") {
@@ -316,14 +323,22 @@ std::string toolkit_header_hint(const std::string& messages) {
   return "";
 }
 
-// Runs the commands at once. A compile's messages (`filter`) are shown as
-// the student wrote the code, and the same messages from the two builds of
-// one file (plain and instrumented) once.
+// Runs the commands at once (one_at_a_time: one after the other, up to the
+// first that fails). A compile's messages (`filter`) are shown as the
+// student wrote the code, and the same messages from the two builds of one
+// file (plain and instrumented) once.
 bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose,
-             bool filter = false, std::string* held = nullptr) {
+             bool filter = false, std::string* held = nullptr, bool one_at_a_time = false) {
   std::vector<pid_t> pids;
   std::vector<std::string> logs;
+  bool ok = true;
+  auto wait_for = [&](pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  };
   for (const auto& cmd : commands) {
+    if (!ok) break;
     if (verbose) {
       for (const auto& a : cmd) std::cerr << quote(a) << ' ';
       std::cerr << '\n';
@@ -356,16 +371,15 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
     }
     if (pid < 0) {
       std::cerr << "cudalab-cc: fork failed: " << std::strerror(errno) << '\n';
-      return false;
+      ok = false;
+      break;
     }
-    pids.push_back(pid);
+    if (one_at_a_time)
+      wait_for(pid);
+    else
+      pids.push_back(pid);
   }
-  bool ok = true;
-  for (pid_t pid : pids) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  }
+  for (pid_t pid : pids) wait_for(pid);
   std::set<std::string> said;
   for (const std::string& log : logs) {
     if (log.empty()) continue;
@@ -627,10 +641,10 @@ int main(int argc, char** argv) {
   }
   if (!compiles.empty()) {
     std::string said;
-    bool compiled = run_all(compiles, o.verbose, /*filter=*/true, &said);
+    bool compiled = run_all(compiles, o.verbose, /*filter=*/true, &said, o.one_at_a_time);
     if (!compiled && compiles != without_pch && pch_refused(said)) {
       said.clear();
-      compiled = run_all(without_pch, o.verbose, /*filter=*/true, &said);
+      compiled = run_all(without_pch, o.verbose, /*filter=*/true, &said, o.one_at_a_time);
     }
     std::cerr << said;
     if (!compiled) {
@@ -672,7 +686,7 @@ int main(int argc, char** argv) {
   if (want_plain) link(plain_objects, output, false);
   if (want_instrumented)
     link(instrumented_objects, o.only_instrumented ? output : output + ".instrumented", true);
-  const bool ok = run_all(links, o.verbose);
+  const bool ok = run_all(links, o.verbose, false, nullptr, o.one_at_a_time);
   if (ok && o.fast) fs::remove(output + ".instrumented");  // no stale twin
   cleanup();
   return ok ? 0 : 1;

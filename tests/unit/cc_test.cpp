@@ -139,6 +139,21 @@ TEST_F(Compiler, FastBuildHasNoTwinAndSaysSoWhenATraceIsAsked) {
   EXPECT_TRUE(Says(r.output, "without --fast"));
 }
 
+// --one-at-a-time (what a class grading uses): both programs when the file
+// compiles; when it does not, the instrumented compile never starts.
+TEST_F(Compiler, OneAtATimeBuildsBothOrStopsAtTheFirstFailure) {
+  ASSERT_EQ(run(kCC + " --one-at-a-time " + kPrograms + "/traced_add.cu -o " + path("p")).status,
+            0);
+  EXPECT_TRUE(fs::exists(path("p")));
+  EXPECT_TRUE(fs::exists(path("p.instrumented")));
+  EXPECT_EQ(run(path("p")).status, 0);
+  Result b = run(kCC + " -v --one-at-a-time " + kPrograms + "/compile_error.cu -o " + path("x"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(Says(b.output, "compile_error.cu:5:"));
+  EXPECT_TRUE(Says(b.output, "-o")) << b.output;  // the plain compile, as -v shows it
+  EXPECT_FALSE(Says(b.output, "CUDALAB_INSTRUMENTED")) << b.output;
+}
+
 // A kernel in a local header builds with cudalab-cc and with CMake alike.
 TEST_F(Compiler, AKernelInALocalHeaderBuildsWithEitherBuilder) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/header_kernel/main.cu -o " + path("p")).status, 0);
