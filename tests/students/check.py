@@ -13,7 +13,9 @@ Each LESSON/NAME.diff says above its `---` line:
     // finding: <CLASS> <LINE>
 
 and is graded with `CUDALAB check LESSON --file NAME.diff --seed 1 --timeout 20`
-(in the sandbox; with --unconfined only when CUDALAB_UNCONFINED=1). The case is
+(in the sandbox; with --unconfined only when CUDALAB_UNCONFINED=1); a case
+whose finding is `timeout` with `--timeout 5`: what it tests is where the stop
+is reported, and every core spins until the limit. The case is
 as expected when
   1. cudalab exits with 1 (a test or rubric failed), never 0 or 2;
   2. for a CLASS other than `wrong`, the output has the class's word (memcheck,
@@ -136,7 +138,8 @@ def relevant_lines(case, output, reasons):
 def run_case(cudalab, project, case, unconfined):
     if case.problem:
         return False, [case.problem], []
-    cmd = [cudalab, "check", case.lesson, "--file", str(case.path), "--seed", "1", "--timeout", "20"]
+    limit = "5" if case.cls == "timeout" else "20"
+    cmd = [cudalab, "check", case.lesson, "--file", str(case.path), "--seed", "1", "--timeout", limit]
     if unconfined:
         cmd.append("--unconfined")
     try:
