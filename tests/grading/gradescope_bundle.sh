@@ -3,13 +3,15 @@
 # /autograder/source (a private mount namespace, bubblewrap), its setup.sh
 # builds the course there, then for each of 10 submissions run_autograder
 # grades /autograder/submission into /autograder/results/results.json (each
-# submission with folders of its own, two at a time). Its scores must be
-# those of `cudalab grade` with the same seed.
-# usage: gradescope_bundle.sh CUDALAB PROJECT OUTDIR
+# submission with folders of its own, two at a time). Each score must be the
+# one the file is known to earn: TOTAL (what the lesson is graded out of) for
+# the solution, 0 for the untouched exercise, and for the hostile files the
+# points their header gives (exact: 12 for the correct ones, 0 for the rest).
+# usage: gradescope_bundle.sh CUDALAB PROJECT OUTDIR TOTAL
 set -eu
-cudalab=$1 project=$2 out=$3
+cudalab=$1 project=$2 out=$3 total=$4
 rm -rf "$out"
-mkdir -p "$out/autograder/source" "$out/class"
+mkdir -p "$out/autograder/source" "$out/submissions"
 "$cudalab" gradescope vector_add -o "$out/autograder.zip" >/dev/null
 python3 -m zipfile -e "$out/autograder.zip" "$out/autograder/source"
 # As Gradescope does: run_autograder is copied to /autograder.
@@ -39,21 +41,20 @@ bwrap $(layout) $cache -- bash /autograder/source/setup.sh > "$out/setup.log" 2>
   { tail -30 "$out/setup.log"; exit 1; }
 hostile="$project/tests/hostile"
 lesson="$project/lessons/vector_add"
-cp "$lesson/solution.cu" "$out/class/solution.cu"
-cp "$lesson/exercise.cu" "$out/class/exercise.cu"
+cp "$lesson/solution.cu" "$out/submissions/solution.cu"
+cp "$lesson/exercise.cu" "$out/submissions/exercise.cu"
 for f in correct_prints_a_lot correct_unusual_grid_stride fake_printed_totals forged_result_file \
          segfault_in_host exit_at_static_init output_flood hardcoded_public_outputs; do
-  cp "$hostile/$f.cu" "$out/class/$f.cu"
+  cp "$hostile/$f.cu" "$out/submissions/$f.cu"
 done
-"$cudalab" grade vector_add "$out/class" -o "$out/grades" --seed 7 -j2 >/dev/null 2>&1 || true
 # Each submission in a Gradescope container of its own: its own
 # /autograder/submission and /autograder/results over the shared layout;
-# two at a time, as the class command grades them (-j2).
+# two at a time.
 autograde() {
   name=$1
   run="$out/runs/$name"
   mkdir -p "$run/submission" "$run/results"
-  cp "$out/class/$name.cu" "$run/submission/exercise.cu"
+  cp "$out/submissions/$name.cu" "$run/submission/exercise.cu"
   # shellcheck disable=SC2046
   CUDALAB_SEED=7 bwrap $(layout) --bind "$run/submission" /autograder/submission \
     --bind "$run/results" /autograder/results --chdir /autograder -- \
@@ -61,7 +62,7 @@ autograde() {
 }
 mkdir -p "$out/autograder/submission" "$out/autograder/results"
 pids=
-for f in "$out"/class/*.cu; do
+for f in "$out"/submissions/*.cu; do
   name=$(basename "$f" .cu)
   autograde "$name" &
   pids="$pids $!"
@@ -71,13 +72,17 @@ for f in "$out"/class/*.cu; do
 done
 wait
 bad=0
-for f in "$out"/class/*.cu; do
+for f in "$out"/submissions/*.cu; do
   name=$(basename "$f" .cu)
   got=$(python3 -c "import json; print(json.load(open('$out/runs/$name/results/results.json'))['score'])") ||
     { echo "$name: no results.json from run_autograder:"; tail -20 "$out/$name.log"; bad=1; continue; }
-  want=$(python3 -c "import csv; print(next(r['total'] for r in csv.DictReader(open('$out/grades/gradebook.csv')) if r['student'] == '$name'))")
+  case $name in
+    solution) want=$total ;;
+    exercise) want=0 ;;
+    *) want=$(sed -n 's|^// expect-max-points: *||p' "$hostile/$name.cu") ;;
+  esac
   same=$(python3 -c "print(float('$got') == float('$want'))")
-  echo "$name: Gradescope $got, class $want"
-  [ "$same" = True ] || bad=1
+  echo "$name: Gradescope $got, expected $want"
+  [ "$same" = True ] || { bad=1; tail -20 "$out/$name.log"; }
 done
-[ $bad -eq 0 ] && echo "gradescope bundle: same scores"
+[ $bad -eq 0 ] && echo "gradescope bundle: the expected scores"
