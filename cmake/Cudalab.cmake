@@ -159,7 +159,12 @@ function(cudalab_add_cuda_executable name)
     target_compile_options(${name}_instrumented PRIVATE ${CUDALAB_COMPILE_OPTIONS}
                            ${CUDALAB_INSTRUMENT_OPTIONS} ${CUDALAB_NOT_SANITIZED})
     cudalab_reuse_runtime_pch(${name}_instrumented TRUE)
-    add_dependencies(${name} ${name}_instrumented)
+    # Building the program builds its twin, which the checks and traces run.
+    # A dependency of the link step only (not add_dependencies, which would
+    # also hold the program's compiles until the twin is linked): the two
+    # compile side by side.
+    set_property(TARGET ${name} APPEND PROPERTY LINK_DEPENDS
+                 $<TARGET_FILE:${name}_instrumented>)
   endif()
 
   if(CMAKE_CUDA_COMPILER AND NOT ARG_NO_GPU)
