@@ -30,14 +30,8 @@ layout() {
   echo "$@" --tmpfs /tmp --proc /proc --dev /dev --unshare-pid --unshare-net --die-with-parent \
     --bind "$out/autograder" /autograder
 }
-# The image's build shares this machine's compiler cache (ccache, when the
-# build here uses it): what the two builds compile alike is compiled once.
-cache=
-if command -v ccache >/dev/null && dir=$(ccache --get-config cache_dir) && [ -w "$dir" ]; then
-  cache="--bind $dir $dir"
-fi
-# shellcheck disable=SC2046,SC2086
-bwrap $(layout) $cache -- bash /autograder/source/setup.sh > "$out/setup.log" 2>&1 ||
+# shellcheck disable=SC2046
+bwrap $(layout) -- bash /autograder/source/setup.sh > "$out/setup.log" 2>&1 ||
   { tail -30 "$out/setup.log"; exit 1; }
 hostile="$project/tests/hostile"
 lesson="$project/lessons/vector_add"
