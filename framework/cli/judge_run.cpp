@@ -26,13 +26,14 @@ std::string verdict_of(const std::string& status, const std::string& ended) {
   return "wrong results";
 }
 
-// The simulator's watchdog (CUDALAB_TIMEOUT) stopped a launch: the program
+// The simulator's watchdog (the judge's deadline) stopped a launch: the program
 // says so, with the line a thread was at. Believing it can only cost the
 // submission (a timed-out test fails, and shortens the next tests' time).
 bool launch_stopped(const Judged& j) {
-  return j.result.is_object() &&
-         j.result.value("printed", "").find("ran longer than CUDALAB_TIMEOUT=") !=
-             std::string::npos;
+  if (!j.result.is_object()) return false;
+  const std::string printed = j.result.value("printed", "");
+  return printed.find("ran longer than CUDALAB_TIMEOUT=") != std::string::npos ||
+         printed.find("ran until the test's time was nearly out") != std::string::npos;
 }
 
 }  // namespace
@@ -55,14 +56,10 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   if (compared) cmd.push_back("--compared");
   cmd.push_back("--");
   std::vector<std::string> passed = env;
-  // The simulator's own watchdog stops a launch before the judge's deadline,
-  // and says which thread was at which line of the student's. The judge's
-  // clock starts before the launch (it draws and sends the inputs first,
-  // seconds for 16M elements on a busy machine), so the watchdog's time is a
-  // quarter shorter, at least 1.5 s: else the judge stops the program first
-  // and the line is lost.
-  if (limit > 3)
-    passed.push_back("CUDALAB_TIMEOUT=" + std::to_string(limit - std::max(1.5, limit / 4)));
+  // The judge sends the program the test's deadline with each call
+  // (channel.cpp): the simulator's watchdog stops a launch a little before
+  // it and says which thread was at which line of the student's, however
+  // long the inputs took to draw and send on a busy machine.
   for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
     if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
   for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);

@@ -191,6 +191,7 @@ struct Launch {
   std::mutex runners_mutex;
   std::vector<pthread_t> runners;
   std::atomic<bool> timed_out{false};
+  std::atomic<bool> timed_out_by_deadline{false};  // the judge's deadline, not CUDALAB_TIMEOUT
   std::atomic<bool> timeout_located{false};
   FaultInfo timeout_at;
   struct GridBarrier* grid_barrier = nullptr;  // cooperative launches

@@ -280,11 +280,15 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                     line.empty() ? "(unknown line)" : line.c_str());
       where = at;
     }
+    const std::string how = l.timed_out_by_deadline.load()
+                                 ? std::string("ran until the test's time was nearly out")
+                                 : "ran longer than CUDALAB_TIMEOUT=" + timeout_setting().text +
+                                       " seconds";
     std::fprintf(stderr,
-                 "%s ran longer than CUDALAB_TIMEOUT=%s seconds and was stopped%s\n"
+                 "%s %s and was stopped%s\n"
                  "cudalab:     a loop that never ends? every later CUDA call returns "
                  "cudaErrorLaunchTimeout\n",
-                 launch_heading(l).c_str(), timeout_setting().text.c_str(), where.c_str());
+                 launch_heading(l).c_str(), how.c_str(), where.c_str());
     set_sticky_error(cudaErrorLaunchTimeout);
   } else if (memcheck_report_launch(l)) {
     // As under compute-sanitizer: the launch counts as failed.

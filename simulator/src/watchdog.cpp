@@ -6,18 +6,47 @@
 
 #include <pthread.h>
 
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 
 namespace cudalab::rt {
 
+namespace {
+
+std::atomic<int64_t> g_deadline_ns{0};
+
+double monotonic_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
 Watchdog::Watchdog(Launch& launch) : launch_(launch) {
-  const double seconds = timeout_setting().seconds;
+  double seconds = timeout_setting().seconds;
+  bool by_deadline = false;
+  if (const int64_t deadline = g_deadline_ns.load(); deadline > 0) {
+    // Stopped before the deadline by enough to stop the threads, print the
+    // report and send the answer back: 15 % of the time left, at least
+    // 0.75 s, at most half of it.
+    const double left = double(deadline) * 1e-9 - monotonic_seconds();
+    const double stop = left - std::min(std::max(0.75, 0.15 * left), 0.5 * left);
+    if (seconds <= 0 || stop < seconds) {
+      seconds = std::max(stop, 0.001);
+      by_deadline = true;
+    }
+  }
   if (seconds <= 0) return;
-  thread_ = std::thread([this, seconds] {
+  thread_ = std::thread([this, seconds, by_deadline] {
     std::unique_lock lock(mutex_);
     if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; }))
       return;
+    launch_.timed_out_by_deadline.store(by_deadline);
     launch_.timed_out.store(true);
     launch_.aborted.store(true);
     while (!done_) {
@@ -41,3 +70,7 @@ Watchdog::~Watchdog() {
 }
 
 }  // namespace cudalab::rt
+
+namespace cudalab::sim {
+void set_launch_deadline(int64_t monotonic_ns) { rt::g_deadline_ns.store(monotonic_ns); }
+}  // namespace cudalab::sim

@@ -10,9 +10,10 @@
 
 namespace cudalab::rt {
 
-// Lives as long as a launch runs: after CUDALAB_TIMEOUT seconds it marks the
-// launch timed out and aborted, then interrupts every thread running its
-// blocks (again, until they have all left). No time limit: no thread.
+// Lives as long as a launch runs: after CUDALAB_TIMEOUT seconds, or a little
+// before the deadline sim::set_launch_deadline gave, it marks the launch
+// timed out and aborted, then interrupts every thread running its blocks
+// (again, until they have all left). No time limit: no thread.
 class Watchdog {
  public:
   explicit Watchdog(Launch& launch);

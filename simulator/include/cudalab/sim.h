@@ -31,6 +31,12 @@ LaunchSummary last_launch();
 // checks, traces and writer tracking need).
 bool instrumented();
 
+// A deadline for the launches that follow: each is stopped a little before
+// it, as CUDALAB_TIMEOUT stops a launch, so that the program can still say
+// where its threads were (a judge gives its program the time a test has
+// left). A time of CLOCK_MONOTONIC in nanoseconds; 0: none.
+void set_launch_deadline(int64_t monotonic_ns);
+
 // Writer tracking: while on, the simulator remembers, for every byte of device
 // memory a kernel stores to, the block and thread that stored it last.
 void track_writers(bool on);
