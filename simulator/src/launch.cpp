@@ -280,10 +280,10 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                     line.empty() ? "(unknown line)" : line.c_str());
       where = at;
     }
-    const std::string how = l.timed_out_by_deadline.load()
-                                 ? std::string("ran until the test's time was nearly out")
-                                 : "ran longer than CUDALAB_TIMEOUT=" + timeout_setting().text +
-                                       " seconds";
+    const std::string how =
+        l.timed_out_by_deadline.load()
+            ? std::string("ran until the test's time was nearly out")
+            : "ran longer than CUDALAB_TIMEOUT=" + timeout_setting().text + " seconds";
     std::fprintf(stderr,
                  "%s %s and was stopped%s\n"
                  "cudalab:     a loop that never ends? every later CUDA call returns "

@@ -5,7 +5,6 @@
 #include "watchdog.h"
 
 #include <pthread.h>
-
 #include <time.h>
 
 #include <algorithm>
