@@ -60,8 +60,13 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   // (channel.cpp): the simulator's watchdog stops a launch a little before
   // it and says which thread was at which line of the student's, however
   // long the inputs took to draw and send on a busy machine.
-  for (const char* keep : {"CUDALAB_WORKERS", "CUDALAB_DEVICE"})
-    if (const char* v = std::getenv(keep); v && *v) passed.push_back(std::string(keep) + "=" + v);
+  // One worker: the blocks of a launch run one after the other, in order, so
+  // a result that depends on a race (between blocks, warps or threads) is
+  // the same on every run, with any -j and on any machine. A grade depends
+  // on the file only.
+  passed.push_back("CUDALAB_WORKERS=1");
+  if (const char* v = std::getenv("CUDALAB_DEVICE"); v && *v)
+    passed.push_back(std::string("CUDALAB_DEVICE=") + v);
   for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
   // The judge stops the program at `limit`; this is its own backstop.
   // (with the comparisons, up to 64K wrong elements of each, as text)
