@@ -40,7 +40,8 @@ bool rerun_with_checks(const Session& session, const GradeOptions& o, TimeBudget
       test, limit, {"CUDALAB_CHECK=" + checks, "CUDALAB_CHECK_JSON=" + sandbox.inside(name)});
   fill_from_judge(rerun, j);
   budget->spent(limit, rerun->seconds, timed_out(j));
-  return read_findings(sandbox.scratch() / name, findings);
+  std::string why;
+  return read_findings(sandbox.scratch() / name, session, checks, findings, &why);
 }
 
 }  // namespace

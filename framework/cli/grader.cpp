@@ -372,7 +372,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
       if (r.checks.empty())
         judge_metric(r, rerun, scratch.path / report, &t);
       else
-        judge_checks(r, rerun, printed_of(j), scratch.path / report, &t);
+        judge_checks(r, on_simulator, rerun, printed_of(j), scratch.path / report, &t);
     }
     if (done) done(t);
   }

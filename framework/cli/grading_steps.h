@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/trace/report_key.h"
 #include "grader.h"
 
 namespace cudalab::cli {
@@ -37,9 +38,12 @@ struct Judged {
 class Session {
  public:
   // `program`: the submission's program in the scratch folder.
-  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox, std::string program)
-      : lesson_(lesson), o_(o), sandbox_(sandbox), program_(std::move(program)) {}
+  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox, std::string program);
   const Sandbox& sandbox() const { return sandbox_; }
+  // The key every run of this session gets (CUDALAB_REPORT_KEY), a new
+  // random one per session: a report of the checks signed with it was
+  // written by the checked run itself.
+  const trace::ReportKey& report_key() const { return key_; }
   std::filesystem::path judge() const;
   // Test `test` within `limit` seconds, with `env` set for the program;
   // `compared`: the judge's result lists the wrong elements of its
@@ -52,6 +56,7 @@ class Session {
   const GradeOptions& o_;
   const Sandbox& sandbox_;
   std::string program_;
+  trace::ReportKey key_{};
 };
 
 // Seconds a test may run: the per-test limit until one test has used all of
@@ -82,12 +87,16 @@ void fill_from_judge(TestRecord* t, const Judged& j);
 
 // ---- rubrics.cpp: the method rubrics, a passing test run again ----
 
-// The findings of a CUDALAB_CHECK_JSON report; false when it is missing,
-// too large or not a report (it comes from the submission's process).
-bool read_findings(const std::filesystem::path& report, nlohmann::json* findings);
+// The findings of a CUDALAB_CHECK_JSON report of a run of `session` under
+// CUDALAB_CHECK=`checks`; false, with why in *why, when it is missing, too
+// large, not a report, not signed with the session's key (written or
+// changed by something other than the checked run, or cut short) or from a
+// run with other checks.
+bool read_findings(const std::filesystem::path& report, const Session& session,
+                   const std::string& checks, nlohmann::json* findings, std::string* why);
 // A checks rubric from its rerun under CUDALAB_CHECK.
-void judge_checks(const Rubric& r, const TestRecord& rerun, const std::string& printed,
-                  const std::filesystem::path& report, TestRecord* t);
+void judge_checks(const Rubric& r, const Session& session, const TestRecord& rerun,
+                  const std::string& printed, const std::filesystem::path& report, TestRecord* t);
 // A metric rubric from its rerun's trace.
 void judge_metric(const Rubric& r, const TestRecord& rerun, const std::filesystem::path& trace_path,
                   TestRecord* t);

@@ -3,6 +3,7 @@
 // and the test's record made from what the judge said.
 #include <algorithm>
 #include <cstring>
+#include <random>
 
 #include "cudalab_cli_config.h"
 #include "grading_steps.h"
@@ -38,6 +39,13 @@ bool launch_stopped(const Judged& j) {
 
 }  // namespace
 
+Session::Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox,
+                 std::string program)
+    : lesson_(lesson), o_(o), sandbox_(sandbox), program_(std::move(program)) {
+  std::random_device random;
+  for (auto& byte : key_) byte = uint8_t(random());
+}
+
 fs::path Session::judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
 
 Judged Session::run(const std::string& test, double limit, const std::vector<std::string>& env,
@@ -65,6 +73,9 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   // the same on every run, with any -j and on any machine. A grade depends
   // on the file only.
   passed.push_back("CUDALAB_WORKERS=1");
+  // The key the program's runtime signs its report of the checks with (it
+  // takes it out of the environment before any of the student's code runs).
+  passed.push_back("CUDALAB_REPORT_KEY=" + trace::report_key_text(key_));
   if (const char* v = std::getenv("CUDALAB_DEVICE"); v && *v)
     passed.push_back(std::string("CUDALAB_DEVICE=") + v);
   for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);

@@ -28,29 +28,57 @@ bool metric_value(const json& kernel, const std::string& path, double* value) {
 
 }  // namespace
 
-// The findings of a CUDALAB_CHECK_JSON report; false when it is missing,
-// too large or not a report (it comes from the submission's process).
-bool read_findings(const fs::path& report, json* findings) {
-  try {
-    if (fs::file_size(report) > (16 << 20)) return false;
-    *findings = json::parse(read_file(report)).at("findings");
-    return findings->is_array();
-  } catch (const std::exception&) {
+bool read_findings(const fs::path& report, const Session& session, const std::string& checks,
+                   json* findings, std::string* why) {
+  std::error_code ec;
+  if (!fs::exists(report, ec)) {
+    *why = "the run wrote no report of the checks";
     return false;
   }
+  if (fs::file_size(report, ec) > (16 << 20)) {
+    *why = "its report of the checks is too large";
+    return false;
+  }
+  const std::string text = read_file(report);
+  // `, "signature": "<16 hex digits>"}` ends the report; it signs all that
+  // comes before it.
+  const std::string mark = ", \"signature\": \"";
+  const size_t at = text.rfind(mark);
+  if (at == std::string::npos || text.size() != at + mark.size() + 16 + 3 ||
+      text.compare(at + mark.size() + 16, 3, "\"}\n") != 0 ||
+      trace::report_mac(session.report_key(), text.substr(0, at)) !=
+          text.substr(at + mark.size(), 16)) {
+    *why =
+        "its report of the checks is not the one the checked run wrote (changed, replaced or cut "
+        "short)";
+    return false;
+  }
+  try {
+    const json j = json::parse(text);
+    if (j.value("checks", "") != checks) {
+      *why = "its report of the checks is from a run with other checks";
+      return false;
+    }
+    *findings = j.at("findings");
+    if (findings->is_array()) return true;
+  } catch (const std::exception&) {
+  }
+  *why = "its report of the checks cannot be read";
+  return false;
 }
 
 // A checks rubric: passed when the rerun passed and its report lists no
 // finding. The report comes from the submission's own process: a missing or
 // unreadable one earns nothing.
-void judge_checks(const Rubric& r, const TestRecord& rerun, const std::string& printed,
-                  const fs::path& report, TestRecord* t) {
+void judge_checks(const Rubric& r, const Session& session, const TestRecord& rerun,
+                  const std::string& printed, const fs::path& report, TestRecord* t) {
   json findings;
-  if (!read_findings(report, &findings)) {
+  std::string why;
+  if (!read_findings(report, session, r.checks, &findings, &why)) {
     t->verdict = rerun.status == "passed" ? "no report" : rerun.verdict;
     t->output = "Test " + r.test + " run under CUDALAB_CHECK=" + r.checks +
-                " did not finish with a report of the checks (" + rerun.verdict + ").\n" +
-                rerun.output;
+                " did not finish with a report of the checks (" + rerun.verdict + "; " + why +
+                ").\n" + rerun.output;
     return;
   }
   for (const auto& f : findings) {

@@ -6,6 +6,8 @@
 // read the environment.
 #include "settings.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -99,6 +101,7 @@ const CheckSettings& check_settings() {
     s.any = s.flags.memcheck || s.flags.racecheck || s.flags.synccheck || s.flags.initcheck;
     s.exit_code = read_setting("CUDALAB_CHECK_EXITCODE", parse_check_exit_code);
     s.json_path = path_setting("CUDALAB_CHECK_JSON");
+    s.text = std::getenv("CUDALAB_CHECK");
     s.leaks = read_setting("CUDALAB_CHECK_LEAKS", parse_check_leaks);
     return s;
   }();
@@ -311,6 +314,50 @@ Parsed<unsigned> parse_workers(const char* text) {
 unsigned workers_setting() {
   static const unsigned n = read_setting("CUDALAB_WORKERS", parse_workers);
   return n;
+}
+
+// ---- a graded run --------------------------------------------------------------------
+
+namespace {
+
+trace::ReportKey g_report_key{};
+bool g_graded = false;
+std::vector<std::string> g_started_with;  // the CUDALAB_ variables, as the run began
+
+// Runs before every constructor, the program's own among them
+// (.preinit_array: the executable's, and the runtime is linked into it).
+void read_a_graded_runs_settings(int, char**, char** envp) {
+  // The C library sets `environ` after this runs: it is this array.
+  if (!environ) environ = envp;
+  const char* key = std::getenv("CUDALAB_REPORT_KEY");
+  if (!key) return;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "CUDALAB_", 8) == 0) g_started_with.emplace_back(*e);
+  g_graded = trace::parse_report_key(key, &g_report_key);
+  (void)check_settings();
+  (void)trace_settings();
+  (void)timeout_setting();
+  (void)workers_setting();
+  // The key, out of the environment and out of /proc/self/environ (which
+  // shows the bytes the program started with).
+  std::memset(const_cast<char*>(key), '0', std::strlen(key));
+  unsetenv("CUDALAB_REPORT_KEY");
+}
+
+[[gnu::used,
+  gnu::section(".preinit_array")]] void (*const g_read_first)(int, char**,
+                                                              char**) = read_a_graded_runs_settings;
+
+}  // namespace
+
+const trace::ReportKey* report_key() { return g_graded ? &g_report_key : nullptr; }
+
+std::vector<std::string> environment_for_twin() {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (g_started_with.empty() || std::strncmp(*e, "CUDALAB_", 8) != 0) env.emplace_back(*e);
+  env.insert(env.end(), g_started_with.begin(), g_started_with.end());
+  return env;
 }
 
 }  // namespace cudalab::rt

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "cudalab/trace/report_key.h"
+
 namespace cudalab::rt {
 
 // The exit status of a program started with a bad CUDALAB_* value.
@@ -54,6 +56,7 @@ struct CheckSettings {
   std::optional<int> exit_code;  // for a run with errors
   std::string json_path;         // "": no JSON report
   bool leaks = false;            // report buffers never freed
+  std::string text;              // CUDALAB_CHECK as given (the JSON report says it)
 };
 // Read together, before main.
 const CheckSettings& check_settings();
@@ -134,6 +137,15 @@ Parsed<std::vector<std::pair<uint32_t, uint32_t>>> parse_trace_blocks(const char
 
 // ---- CUDALAB_WORKERS ---------------------------------------------------------------
 unsigned workers_setting();
+
+// A graded run: the grader gave it a key (CUDALAB_REPORT_KEY). Its settings
+// are read before any of the program's own code runs (a static
+// initializer cannot change them), and only the runtime keeps the key, to
+// sign its report of the checks with. nullptr when not graded.
+const trace::ReportKey* report_key();
+// The environment the instrumented twin starts with: this one, but with
+// the CUDALAB_ variables (and the key) the run started with.
+std::vector<std::string> environment_for_twin();
 // 1 to 1024; unset or empty: one per core.
 Parsed<unsigned> parse_workers(const char* text);
 

@@ -15,6 +15,7 @@
 
 #include "cudalab/trace/encode.h"
 #include "cudalab/trace/metrics.h"
+#include "cudalab/trace/report_key.h"
 #include "cudalab/trace/trace.h"
 
 namespace fs = std::filesystem;
@@ -370,3 +371,19 @@ TEST_F(SmallTrace, ARecordOfALaterVersionIsSkipped) {
 }
 
 }  // namespace
+
+// The key a grader gives a checked run, and SipHash-2-4 as its authors
+// published it: key 00..0f, messages 00..0e (15 bytes) and none.
+TEST(ReportKey, SipHashGivesThePublishedValuesAndKeysRoundTrip) {
+  cudalab::trace::ReportKey key{};
+  for (int i = 0; i < 16; ++i) key[i] = uint8_t(i);
+  std::string fifteen;
+  for (int i = 0; i < 15; ++i) fifteen += char(i);
+  EXPECT_EQ(cudalab::trace::report_mac(key, fifteen), "a129ca6149be45e5");
+  EXPECT_EQ(cudalab::trace::report_mac(key, ""), "726fdb47dd0e0e31");
+  cudalab::trace::ReportKey back{};
+  ASSERT_TRUE(cudalab::trace::parse_report_key(cudalab::trace::report_key_text(key), &back));
+  EXPECT_EQ(back, key);
+  EXPECT_FALSE(cudalab::trace::parse_report_key("not a key", &back));
+  EXPECT_FALSE(cudalab::trace::parse_report_key(std::string(31, '0') + "g", &back));
+}
