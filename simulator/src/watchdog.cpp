@@ -30,11 +30,12 @@ Watchdog::Watchdog(Launch& launch) : launch_(launch) {
   double seconds = timeout_setting().seconds;
   bool by_deadline = false;
   if (const int64_t deadline = g_deadline_ns.load(); deadline > 0) {
-    // Stopped before the deadline by enough to stop the threads, print the
-    // report and send the answer back: 15 % of the time left, at least
-    // 0.75 s, at most half of it.
+    // Stopped before the deadline by enough to stop the threads, find the
+    // line (symbolizing), print the report and send the answer back on a
+    // busy machine: a quarter of the time left, at least 1.5 s, at most
+    // half of it.
     const double left = double(deadline) * 1e-9 - monotonic_seconds();
-    const double stop = left - std::min(std::max(0.75, 0.15 * left), 0.5 * left);
+    const double stop = left - std::min(std::max(1.5, 0.25 * left), 0.5 * left);
     if (seconds <= 0 || stop < seconds) {
       seconds = std::max(stop, 0.001);
       by_deadline = true;
