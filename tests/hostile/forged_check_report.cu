@@ -1,6 +1,7 @@
-// hostile: reads past its arrays, then turns the checks off and forges their report before main and at exit
-// expect-max-points: 11
-// note: the results are right; NoOutOfBoundsAccess must fail: the checks run whatever the program does to its environment, and a report it wrote or changed is not believed
+// hostile: reads past its arrays, then turns the checks off and forges their report before main and
+// at exit expect-max-points: 11 note: the results are right; NoOutOfBoundsAccess must fail: the
+// checks run whatever the program does to its environment, and a report it wrote or changed is not
+// believed
 //
 // Before main (a static initializer) it unsets CUDALAB_CHECK and writes an
 // empty report where CUDALAB_CHECK_JSON says; an exit handler writes it
