@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "grader.h"
+#include "grading_steps.h"
 #include "process.h"
 
 namespace cudalab::cli {
@@ -127,7 +128,10 @@ int check(const CheckOptions& opt) {
                 t.visibility == "hidden" ? "hidden test" : t.description.c_str(),
                 t.extra_credit && t.visibility == "hidden" ? " (extra credit)" : "");
     const std::string out = student_output(t);
-    if (!out.empty() && (t.status != "passed" || opt.verbose)) std::cout << indent(out);
+    if (!out.empty() && (t.status != "passed" || opt.verbose))
+      std::cout << indent(out);
+    else if (t.output.find(kDidNotEnd) != std::string::npos)
+      std::cout << indent(kDidNotEnd);
     std::cout << std::flush;
   });
   if (!opt.json_path.empty()) {

@@ -57,6 +57,8 @@ class Session {
   const Sandbox& sandbox_;
   std::string program_;
   trace::ReportKey key_{};
+  // A run's program answered but did not end: later runs wait a second.
+  mutable bool did_not_exit_ = false;
 };
 
 // Seconds a test may run: the per-test limit until one test has used all of
@@ -84,6 +86,9 @@ bool timed_out(const Judged& j);
 std::string printed_of(const Judged& j);
 // The test's status, points, verdict and output from the run.
 void fill_from_judge(TestRecord* t, const Judged& j);
+// What a test's output says when its program answered but did not end
+// (shown even when the test passed).
+extern const char* const kDidNotEnd;
 
 // ---- rubrics.cpp: the method rubrics, a passing test run again ----
 

@@ -46,6 +46,11 @@ Session::Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& san
   for (auto& byte : key_) byte = uint8_t(random());
 }
 
+const char* const kDidNotEnd =
+    "Your program did not end after it answered: it was stopped. Something in it never "
+    "finishes once its work is done (an exit handler, a destructor or a thread still "
+    "running?). Later tests wait only a second for it to end.\n";
+
 fs::path Session::judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
 
 Judged Session::run(const std::string& test, double limit, const std::vector<std::string>& env,
@@ -62,6 +67,9 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                                   "--output-limit",
                                   std::to_string(o_.output_mib)};
   if (compared) cmd.push_back("--compared");
+  // One program that does not end after answering costs one limit, not one
+  // per test: later tests wait a second for theirs.
+  if (did_not_exit_) cmd.insert(cmd.end(), {"--exit-limit", "1"});
   cmd.push_back("--");
   std::vector<std::string> passed = env;
   // The judge sends the program the test's deadline with each call
@@ -96,6 +104,7 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                              : "exit code " + std::to_string(p.exit_code)) +
                 "): " + last_chars(p.output, 2000);
   }
+  if (j.result.is_object() && !j.result.value("exited", true)) did_not_exit_ = true;
   return j;
 }
 
@@ -143,6 +152,7 @@ void fill_from_judge(TestRecord* t, const Judged& j) {
         "was is in what your program printed, below.\n" +
         t->output;
   }
+  if (!j.result.value("exited", true)) t->output += kDidNotEnd;
   std::string printed = printed_of(j);
   // The student's file by its name, not the sandbox's folder.
   for (size_t at; (at = printed.find("/submission/")) != std::string::npos;)

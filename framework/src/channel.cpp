@@ -243,7 +243,9 @@ class Worker {
     (void)put;
     close(to_);
     to_ = -1;
-    const double deadline = now_s() + std::max(1.0, limits_.seconds - waited_);
+    double wait = std::max(1.0, limits_.seconds - waited_);
+    if (limits_.exit_seconds >= 0) wait = std::min(wait, limits_.exit_seconds);
+    const double deadline = now_s() + wait;
     int status = 0;
     while (now_s() < deadline) {
       drain_output();
@@ -256,8 +258,10 @@ class Worker {
       pollfd fd{output_, POLLIN, 0};
       poll(&fd, 1, 20);
     }
+    did_not_exit_ = true;
     kill_now();
   }
+  bool did_not_exit() const { return did_not_exit_; }
 
   void kill_now() {
     if (pid_ > 0) {
@@ -365,6 +369,7 @@ class Worker {
   }
 
   Limits limits_;
+  bool did_not_exit_ = false;
   pid_t pid_ = -1;
   int to_ = -1, from_ = -1, output_ = -1;
   double waited_ = 0;
@@ -417,6 +422,7 @@ void finish_submission() {
 
 std::string submission_output() { return g_judge ? g_judge->worker.printed() : ""; }
 double submission_seconds() { return g_judge ? g_judge->worker.waited() : 0; }
+bool submission_exited() { return !g_judge || !g_judge->worker.did_not_exit(); }
 const std::vector<std::string>& called_functions() { return called(); }
 
 bool judging() { return g_judge != nullptr; }

@@ -18,6 +18,9 @@ struct Limits {
   double seconds = 60;                    // waiting on the submission, in all
   size_t output_bytes = size_t(4) << 20;  // what it may print
   bool signal_as_exit_code = true;        // a sandbox reports signal N as exit code 128 + N
+  // After its last answer, how long the program may take to end (writing
+  // its reports); below 0: the time left.
+  double exit_seconds = -1;
 };
 
 // The submission's process ended the test early: timed out, crashed,
@@ -40,6 +43,8 @@ bool judging();
 // spent waiting on it.
 std::string submission_output();
 double submission_seconds();
+// False when the program answered but did not end in its time and was killed.
+bool submission_exited();
 // The student's functions the graded tests call (CUDALAB_SUBMISSION).
 const std::vector<std::string>& called_functions();
 

@@ -33,10 +33,12 @@ int usage(const std::string& why) {
                "                                solution) and print the points\n"
                "  --list                        the tests and the functions they call, as JSON\n"
                "  --run NAME [--seed S] [--limit SECONDS] [--output-limit MIB]\n"
-               "        [--result FILE] [--compared] -- PROGRAM [ARGS...]\n"
+               "        [--exit-limit SECONDS] [--result FILE] [--compared] -- PROGRAM [ARGS...]\n"
                "                                judge one test against the student's program\n"
                "                                (what cudalab check does); --compared adds\n"
-               "                                the wrong elements of each comparison\n";
+               "                                the wrong elements of each comparison;\n"
+               "                                --exit-limit: how long it may take to end\n"
+               "                                after its last answer (default: the time left)\n";
   return 2;
 }
 
@@ -83,7 +85,8 @@ nlohmann::json judge(const GradedTest& t, uint64_t seed, const std::vector<std::
                       {"output", ctx.output()},
                       {"ended", ended},
                       {"printed", submission_output()},
-                      {"seconds", submission_seconds()}};
+                      {"seconds", submission_seconds()},
+                      {"exited", submission_exited()}};
   if (keeping_comparisons()) j["compared"] = take_comparisons();
   if (!error.empty()) {
     j["ended"] = "error";
@@ -133,6 +136,9 @@ int grader_main(int argc, char** argv) {
       if (!parse_seed(argv[++i], &seed)) return usage("--seed takes a whole number");
     } else if (a == "--limit" && has_value) {
       if (!parse_number(argv[++i], &limits.seconds)) return usage("--limit takes seconds > 0");
+    } else if (a == "--exit-limit" && has_value) {
+      if (!parse_number(argv[++i], &limits.exit_seconds))
+        return usage("--exit-limit takes seconds > 0");
     } else if (a == "--output-limit" && has_value) {
       if (!parse_number(argv[++i], &v)) return usage("--output-limit takes MiB > 0");
       limits.output_bytes = size_t(v * (1 << 20));
