@@ -27,14 +27,13 @@ std::string verdict_of(const std::string& status, const std::string& ended) {
   return "wrong results";
 }
 
-// The simulator's watchdog (the judge's deadline) stopped a launch: the program
-// says so, with the line a thread was at. Believing it can only cost the
-// submission (a timed-out test fails, and shortens the next tests' time).
+// The simulator's watchdog stopped a launch before the judge's deadline: the
+// program says so, with the line a thread was at. Believing it can only cost
+// the submission (a timed-out test fails, and shortens the next tests' time).
 bool launch_stopped(const Judged& j) {
-  if (!j.result.is_object()) return false;
-  const std::string printed = j.result.value("printed", "");
-  return printed.find("ran longer than CUDALAB_TIMEOUT=") != std::string::npos ||
-         printed.find("ran until the test's time was nearly out") != std::string::npos;
+  return j.result.is_object() &&
+         j.result.value("printed", "").find("ran until the test's time was nearly out") !=
+             std::string::npos;
 }
 
 }  // namespace
@@ -71,11 +70,9 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   // per test: later tests wait a second for theirs.
   if (did_not_exit_) cmd.insert(cmd.end(), {"--exit-limit", "1"});
   cmd.push_back("--");
+  // (The judge sends the program the test's deadline with each call,
+  // channel.cpp: the simulator stops a launch a little before it.)
   std::vector<std::string> passed = env;
-  // The judge sends the program the test's deadline with each call
-  // (channel.cpp): the simulator's watchdog stops a launch a little before
-  // it and says which thread was at which line of the student's, however
-  // long the inputs took to draw and send on a busy machine.
   // One worker: the blocks of a launch run one after the other, in order, so
   // a result that depends on a race (between blocks, warps or threads) is
   // the same on every run, with any -j and on any machine. A grade depends

@@ -137,16 +137,17 @@ Parsed<std::vector<std::pair<uint32_t, uint32_t>>> parse_trace_blocks(const char
 
 // ---- CUDALAB_WORKERS ---------------------------------------------------------------
 unsigned workers_setting();
+// 1 to 1024; unset or empty: one per core.
+Parsed<unsigned> parse_workers(const char* text);
 
-// A graded run: the grader gave it a key (CUDALAB_REPORT_KEY). Its settings
-// are read before any of the program's own code runs (a static
-// initializer cannot change them), and only the runtime keeps the key, to
-// sign its report of the checks with. nullptr when not graded.
+// ---- a graded run (CUDALAB_REPORT_KEY) ---------------------------------------------
+// The grader gave the run a key. Its settings are read before any of the
+// program's own code runs (a static initializer cannot change them), and
+// only the runtime keeps the key, to sign its report of the checks with.
+// nullptr when not graded.
 const trace::ReportKey* report_key();
 // The environment the instrumented twin starts with: this one, but with
 // the CUDALAB_ variables (and the key) the run started with.
 std::vector<std::string> environment_for_twin();
-// 1 to 1024; unset or empty: one per core.
-Parsed<unsigned> parse_workers(const char* text);
 
 }  // namespace cudalab::rt
