@@ -24,6 +24,17 @@ if(CUDALAB_SANITIZE)
   set(CUDALAB_NOT_SANITIZED -fno-sanitize=address,undefined)
 endif()
 
+# cudalab_use_source_accesses(target): an instrumented twin's probes for the
+# accesses its source makes (simulator/passes/source_accesses.cpp), when the
+# plugin is built; C++ sources only.
+function(cudalab_use_source_accesses target)
+  if(CUDALAB_SOURCE_ACCESSES_PLUGIN)
+    target_compile_options(${target} PRIVATE
+                           "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_SOURCE_ACCESSES_PLUGIN}>")
+    add_dependencies(${target} cudalab_source_accesses)
+  endif()
+endfunction()
+
 # cudalab_runtime_pch(INSTRUMENTED out): the target whose precompiled
 # cuda_runtime.h the simulated programs of a variant (plain, or instrumented
 # when INSTRUMENTED is true) reuse: built with their flags, it halves the
@@ -47,6 +58,7 @@ function(cudalab_runtime_pch instrumented out)
   target_compile_options(${name} PRIVATE ${CUDALAB_COMPILE_OPTIONS} ${CUDALAB_NOT_SANITIZED})
   if(instrumented)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
+    cudalab_use_source_accesses(${name})
   elseif(CUDALAB_BLOCK_LOOPS_PLUGIN)
     target_compile_options(${name} PRIVATE
                            "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_BLOCK_LOOPS_PLUGIN}>")
@@ -90,11 +102,11 @@ function(cudalab_add_cuda_executable name)
       # Local headers that hold kernels or launches are rewritten beside it
       # (as cudalab-cc does); the depfile makes a change to one rebuild it.
       set(includes "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
-      # A rebuilt block-loops plugin rewrites (and so recompiles) the file
-      # too: its objects carry the plugin's code.
+      # A rebuilt pass plugin rewrites (and so recompiles) the file too: its
+      # objects carry the plugins' code.
       set(plugin)
       if(TARGET cudalab_block_loops)
-        set(plugin cudalab_block_loops)
+        set(plugin cudalab_block_loops cudalab_source_accesses)
       endif()
       add_custom_command(OUTPUT ${out}
         COMMAND cudalab-rewrite ${abs} ${out} --depfile ${out}.d
@@ -140,6 +152,7 @@ function(cudalab_add_cuda_executable name)
   endif()
   if(ARG_INSTRUMENTED AND can_instrument)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
+    cudalab_use_source_accesses(${name})
     cudalab_reuse_runtime_pch(${name} TRUE)
   elseif(can_instrument)
     cudalab_reuse_runtime_pch(${name} FALSE)
@@ -158,6 +171,7 @@ function(cudalab_add_cuda_executable name)
     endif()
     target_compile_options(${name}_instrumented PRIVATE ${CUDALAB_COMPILE_OPTIONS}
                            ${CUDALAB_INSTRUMENT_OPTIONS} ${CUDALAB_NOT_SANITIZED})
+    cudalab_use_source_accesses(${name}_instrumented)
     cudalab_reuse_runtime_pch(${name}_instrumented TRUE)
     # Building the program builds its twin, which the checks and traces run.
     # A dependency of the link step only (not add_dependencies, which would

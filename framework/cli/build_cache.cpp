@@ -56,7 +56,7 @@ std::string build_key(const std::vector<std::string>& sources) {
   };
   for (const auto& s : sources) mix(s);
   for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY,
-                           CUDALAB_BLOCK_LOOPS_PLUGIN}) {
+                           CUDALAB_BLOCK_LOOPS_PLUGIN, CUDALAB_SOURCE_ACCESSES_PLUGIN}) {
     struct stat st {};
     stat(tool, &st);
     mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));

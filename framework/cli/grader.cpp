@@ -82,7 +82,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   std::vector<std::string> toolchain = {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR,
                                         CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
                                         CUDALAB_FRAMEWORK_LIBRARY};
-  if (*CUDALAB_BLOCK_LOOPS_PLUGIN) toolchain.push_back(CUDALAB_BLOCK_LOOPS_PLUGIN);
+  for (const char* plugin : {CUDALAB_BLOCK_LOOPS_PLUGIN, CUDALAB_SOURCE_ACCESSES_PLUGIN})
+    if (*plugin) toolchain.push_back(plugin);
   if (o.gpu) toolchain.push_back(CUDALAB_FRAMEWORK_GPU_LIBRARY);
   {
     std::error_code ec;

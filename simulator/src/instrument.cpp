@@ -149,6 +149,31 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   }
   if (tracing()) record_access_for_trace(*a, address, size, write, atomic, pc);
 }
+
+// A probe (simulator/passes/source_accesses.cpp): a load the source makes
+// that the optimized code no longer makes there (moved under a branch, or
+// dropped since its value is never used). Only checked: a load outside
+// every buffer or shared variable is a memcheck finding at its line, as it
+// would be on a GPU's unoptimized build; the thread goes on, since the
+// optimized code does not make it, and nothing is counted or traced.
+inline void on_source_load(const void* p, unsigned size, void* return_address) {
+  constexpr bool write = false;
+  if (!tl_thread || tl_in_runtime || !memcheck_enabled()) return;
+  const RuntimeScope runtime;
+  const auto address = reinterpret_cast<uintptr_t>(p);
+  if (!tl_shared.ready) prepare_shared_ranges();
+  const SharedRanges& r = tl_shared;
+  if (address - r.dynamic_low < r.dynamic_size || address - r.static_low < r.static_size) {
+    (void)shared_out_of_bounds(address, size, write, reinterpret_cast<uintptr_t>(return_address));
+    return;
+  }
+  if (address - r.locals_low < r.locals_size) return;
+  if (allocations().in_span(address))
+    if (const Allocation* a = allocations().find(address); a && address - a->base < a->size) return;
+  StrayAccess stray;
+  (void)outside_device_memory(address, size, write, reinterpret_cast<uintptr_t>(return_address),
+                              &stray);
+}
 }  // namespace
 
 // Called when the allocation table changes: every worker's cached
@@ -172,6 +197,17 @@ CUDALAB_ACCESS_CALLBACKS(4, uint32_t)
 CUDALAB_ACCESS_CALLBACKS(8, uint64_t)
 CUDALAB_ACCESS_CALLBACKS(16, __int128)
 #undef CUDALAB_ACCESS_CALLBACKS
+
+#define CUDALAB_SOURCE_LOAD_PROBE(N)                                \
+  extern "C" void __cudalab_source_load##N(const void* p) {         \
+    cudalab::rt::on_source_load(p, N, __builtin_return_address(0)); \
+  }
+CUDALAB_SOURCE_LOAD_PROBE(1)
+CUDALAB_SOURCE_LOAD_PROBE(2)
+CUDALAB_SOURCE_LOAD_PROBE(4)
+CUDALAB_SOURCE_LOAD_PROBE(8)
+CUDALAB_SOURCE_LOAD_PROBE(16)
+#undef CUDALAB_SOURCE_LOAD_PROBE
 
 // Atomics: the instrumented build calls this (their own loads and stores
 // are not instrumented), so that they are checked but never race.

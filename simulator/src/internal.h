@@ -409,6 +409,9 @@ std::string source_line(const std::string& file, long line);
 // writes.
 constexpr uint8_t kAtomicReads = 1, kAtomicStore = 2;
 void shared_access(uintptr_t address, unsigned size, bool write, uint8_t atomic, uintptr_t pc);
+// Whether a shared-memory address is outside the block's own variables
+// (memcheck then has reported it); memcheck on.
+bool shared_out_of_bounds(uintptr_t address, unsigned size, bool write, uintptr_t pc);
 // An access to a device allocation with a shadow.
 void global_access(Allocation& a, uintptr_t address, unsigned size, bool write, uint8_t atomic,
                    uintptr_t pc);

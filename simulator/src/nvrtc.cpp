@@ -43,6 +43,7 @@ const char* const kCuDefines[] = {CUDALAB_RECIPE_CU_DEFINES};
 const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
 const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
 const std::vector<std::string> kPlainFlags = {CUDALAB_RECIPE_PLAIN_FLAGS};
+const std::vector<std::string> kTwinFlags = {CUDALAB_RECIPE_TWIN_FLAGS};
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
@@ -311,10 +312,12 @@ ModuleBuild build_module(const ModuleSource& m) {
   for (const char* d : kCuDefines)  // NVRTC compiles as nvcc does, but is not nvcc
     if (std::strcmp(d, "__NVCC__") != 0) cmd.push_back(std::string("-D") + d);
   cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
-  if (m.instrumented)
+  if (m.instrumented) {
     cmd.insert(cmd.end(), std::begin(kInstrumentFlags), std::end(kInstrumentFlags));
-  else
+    cmd.insert(cmd.end(), kTwinFlags.begin(), kTwinFlags.end());
+  } else {
     cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
+  }
   cmd.insert(cmd.end(), user_flags.begin(), user_flags.end());  // a later -std= wins
   cmd.push_back("-I" + (dir / "include").string());
   // Quoted includes next to the program: in the current folder, as NVRTC

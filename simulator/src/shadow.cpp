@@ -281,6 +281,50 @@ bool another_kernels(const StaticSharedVariable& v) {
 }
 }  // namespace
 
+// Whether an access to shared memory lies outside the block's own shared
+// variables (then memcheck has reported it).
+bool shared_out_of_bounds(uintptr_t address, unsigned size, bool write, uintptr_t pc) {
+  const SharedRanges& r = tl_shared;
+  const bool dynamic = address - r.dynamic_low < r.dynamic_size;
+  const uintptr_t low = dynamic ? r.dynamic_low : r.static_low;
+  const std::vector<SharedWord>& words =
+      dynamic ? tl_shadow->dynamic_words : tl_shadow->static_words;
+  const size_t off = address - low;
+  if (!dynamic && words[off / 4].kind == SharedWord::Kind::kNotShared) return false;
+  bool outside = dynamic ? off + size > tl_block->launch->shmem
+                         : words[off / 4].kind == SharedWord::Kind::kPadding;
+  // Another kernel's static __shared__ variable: on a GPU this kernel's
+  // shared memory holds only its own, and a read past them faults.
+  std::string landed_in;
+  if (!dynamic && !outside)
+    if (const StaticSharedVariable* v = static_shared_variable_at(address - static_shared_base());
+        v && another_kernels(*v)) {
+      outside = true;
+      landed_in = v->name;
+    }
+  if (outside) {
+    std::string where;
+    if (dynamic)
+      where = std::to_string(off + size - tl_block->launch->shmem) +
+              " bytes after the last byte of the block's " +
+              std::to_string(tl_block->launch->shmem) +
+              " bytes of dynamic shared memory (the launch's third <<<>>> argument)";
+    else if (const StaticSharedVariable* v =
+                 static_shared_variable_before(address - static_shared_base()))
+      where = std::to_string(address - static_shared_base() - (v->offset + v->size) + 1) +
+              " bytes after the last byte of " + v->name + " (static __shared__, " +
+              std::to_string(v->size) + " bytes)";
+    else
+      where = "outside every static __shared__ variable";
+    if (!landed_in.empty())
+      where += "; it lands in " + landed_in +
+               ", another kernel's shared memory, which a GPU does not give this one";
+    memcheck_problem(kOutOfBounds, "__shared__", address, size, write, pc, where);
+    return true;
+  }
+  return false;
+}
+
 void shared_access(uintptr_t address, unsigned size, bool write, uint8_t atomic, uintptr_t pc) {
   const SharedRanges& r = tl_shared;
   const bool dynamic = address - r.dynamic_low < r.dynamic_size;
@@ -290,39 +334,7 @@ void shared_access(uintptr_t address, unsigned size, bool write, uint8_t atomic,
   const size_t off = address - low;
   if (!dynamic && words[off / 4].kind == SharedWord::Kind::kNotShared) return;
   if (dynamic && (off + size + 3) / 4 > words.size() && !memcheck_enabled()) return;
-  if (memcheck_enabled()) {
-    bool outside = dynamic ? off + size > tl_block->launch->shmem
-                           : words[off / 4].kind == SharedWord::Kind::kPadding;
-    // Another kernel's static __shared__ variable: on a GPU this kernel's
-    // shared memory holds only its own, and a read past them faults.
-    std::string landed_in;
-    if (!dynamic && !outside)
-      if (const StaticSharedVariable* v = static_shared_variable_at(address - static_shared_base());
-          v && another_kernels(*v)) {
-        outside = true;
-        landed_in = v->name;
-      }
-    if (outside) {
-      std::string where;
-      if (dynamic)
-        where = std::to_string(off + size - tl_block->launch->shmem) +
-                " bytes after the last byte of the block's " +
-                std::to_string(tl_block->launch->shmem) +
-                " bytes of dynamic shared memory (the launch's third <<<>>> argument)";
-      else if (const StaticSharedVariable* v =
-                   static_shared_variable_before(address - static_shared_base()))
-        where = std::to_string(address - static_shared_base() - (v->offset + v->size) + 1) +
-                " bytes after the last byte of " + v->name + " (static __shared__, " +
-                std::to_string(v->size) + " bytes)";
-      else
-        where = "outside every static __shared__ variable";
-      if (!landed_in.empty())
-        where += "; it lands in " + landed_in +
-                 ", another kernel's shared memory, which a GPU does not give this one";
-      memcheck_problem(kOutOfBounds, "__shared__", address, size, write, pc, where);
-      return;
-    }
-  }
+  if (memcheck_enabled() && shared_out_of_bounds(address, size, write, pc)) return;
   if (!shadow_enabled()) return;
   const BlockContext& b = *tl_block;
   const SimThread& t = *tl_thread;

@@ -403,6 +403,7 @@ const char* const kCuDefines[] = {CUDALAB_RECIPE_CU_DEFINES};
 const char* const kCompileFlags[] = {CUDALAB_RECIPE_COMPILE_FLAGS};
 const char* const kInstrumentFlags[] = {CUDALAB_RECIPE_INSTRUMENT_FLAGS};
 const std::vector<std::string> kPlainFlags = {CUDALAB_RECIPE_PLAIN_FLAGS};
+const std::vector<std::string> kTwinFlags = {CUDALAB_RECIPE_TWIN_FLAGS};
 const char* const kLinkLibs[] = {CUDALAB_RECIPE_LINK_LIBS};
 
 // cuda_runtime.h precompiled (--precompile-runtime), plain and instrumented:
@@ -455,10 +456,12 @@ std::vector<std::string> compile_command(const Options& o, int variant, bool is_
   cmd.insert(cmd.end(), source_flags.begin(), source_flags.end());
   cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
   cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
-  if (variant == 1)
+  if (variant == 1) {
     for (const char* f : kInstrumentFlags) cmd.push_back(f);
-  else if (!is_c)
+    cmd.insert(cmd.end(), kTwinFlags.begin(), kTwinFlags.end());
+  } else if (!is_c) {
     cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
+  }
   if (!pch.empty()) cmd.insert(cmd.end(), {"-include-pch", pch});
   if (!language.empty()) cmd.insert(cmd.end(), {"-x", language});
   cmd.insert(cmd.end(), {"-c", input, "-o", output});
@@ -506,10 +509,12 @@ int build_module_image(const Options& o, const std::string& input,
     cmd.insert(cmd.end(), source_flags.begin(), source_flags.end());
     cmd.push_back("-I" CUDALAB_SIM_INCLUDE_DIR);
     cmd.insert(cmd.end(), std::begin(kCompileFlags), std::end(kCompileFlags));
-    if (variant == 1)
+    if (variant == 1) {
       for (const char* f : kInstrumentFlags) cmd.push_back(f);
-    else
+      cmd.insert(cmd.end(), kTwinFlags.begin(), kTwinFlags.end());
+    } else {
       cmd.insert(cmd.end(), kPlainFlags.begin(), kPlainFlags.end());
+    }
     const std::string out = (tmp / (variant ? "instrumented.so" : "plain.so")).string();
     cmd.insert(cmd.end(), {"-DCUDALAB_MODULE", "-fPIC", "-shared", "-x", "c++", input, "-o", out});
     compiles.push_back(cmd);

@@ -1,0 +1,199 @@
+// A clang pass plugin for the instrumented twin: the checks see every load
+// the source makes, also those the optimizer moves or removes.
+//
+// The twin's loads and stores are instrumented after the optimizer has run
+// (-fsanitize-coverage=trace-loads,trace-stores), so that what it counts is
+// what a GPU's optimized code does. But the optimizer may move a load under
+// a branch (`float s = a[i]; if (i < n) c[i] = s;` reads a[i] only when
+// i < n once optimized) or drop one whose value is never used: the code as
+// written reads past the array, and a GPU's unoptimized (-G) build does, but
+// the late instrumentation never sees it. (Stores stay where they run: one
+// is dropped only when another store to the same place follows it.)
+//
+// So, before the optimizer (after SROA, which turns a function's own scalar
+// variables into values), each load that the optimizer could move or drop
+// (see `pinned`) through a pointer that is not one of the function's own
+// variables gets a probe: a call to __cudalab_source_load<N> with its
+// address. A probe touches no memory of the program's (its only effects are
+// on memory the program cannot reach), so the optimizer moves and removes
+// loads around it as before. After the optimizer, a probe whose load is
+// still in its basic block is removed: the late instrumentation sees that
+// load. The probes left stand where the source made a load that the
+// optimized code no longer makes there; the runtime checks their addresses
+// (memcheck) and counts nothing.
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/PassPlugin.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+constexpr const char* kLoadProbe = "__cudalab_source_load";
+
+// The probe for a load of `bytes` bytes (1, 2, 4, 8 or 16), declared so
+// that the optimizer knows it touches none of the program's memory.
+FunctionCallee probe_for(Module& m, uint64_t bytes) {
+  LLVMContext& c = m.getContext();
+  const std::string name = kLoadProbe + std::to_string(bytes);
+  auto* type = FunctionType::get(Type::getVoidTy(c), {Type::getInt8PtrTy(c)}, false);
+  FunctionCallee callee = m.getOrInsertFunction(name, type);
+  if (auto* f = dyn_cast<Function>(callee.getCallee())) {
+    f->setOnlyAccessesInaccessibleMemory();
+    f->setDoesNotThrow();
+    f->addFnAttr(Attribute::WillReturn);
+#if LLVM_VERSION_MAJOR < 21
+    f->addParamAttr(0, Attribute::NoCapture);
+#endif
+    f->addParamAttr(0, Attribute::ReadNone);
+  }
+  return callee;
+}
+
+bool probed_size(uint64_t bytes) {
+  return bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16;
+}
+
+// Whether an access through `ptr` may touch memory the checks watch: not a
+// variable of the function's own (an alloca) nor a global variable of the
+// program's (their accesses are not the checks' business).
+bool watched(const Value* ptr) {
+  const Value* base = getUnderlyingObject(ptr, 0);
+  return !isa<AllocaInst>(base) && !isa<GlobalVariable>(base);
+}
+
+// The blocks that run whenever `block` runs and only then: it, and the
+// chain of blocks after it that each follow the one before alone (a loop's
+// body and its increment, before the optimizer merges them).
+SmallPtrSet<const BasicBlock*, 8> straight_line_from(const BasicBlock* block) {
+  SmallPtrSet<const BasicBlock*, 8> chain = {block};
+  for (const BasicBlock* b = block; chain.size() < 8;) {
+    const BasicBlock* next = b->getUniqueSuccessor();
+    if (!next || next->getUniquePredecessor() != b || !chain.insert(next).second) break;
+    b = next;
+  }
+  return chain;
+}
+
+// Whether the optimizer must keep `load` where it is: its value reaches,
+// through pure computation in the blocks that run with its own, something
+// there that stays (a store, a call, a branch or a return) or a phi that
+// takes it from there (a loop's running sum). A load whose value is used
+// only in other blocks, or not at all, may be moved there or dropped: it
+// gets a probe.
+bool pinned(const LoadInst* load) {
+  const auto chain = straight_line_from(load->getParent());
+  SmallPtrSet<const Value*, 16> seen;
+  SmallVector<const Value*, 16> work = {load};
+  while (!work.empty()) {
+    const Value* v = work.pop_back_val();
+    for (const User* u : v->users()) {
+      const auto* i = dyn_cast<Instruction>(u);
+      if (!i || !seen.insert(i).second) continue;
+      if (const auto* phi = dyn_cast<PHINode>(i)) {
+        for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k)
+          if (phi->getIncomingValue(k) == v && chain.count(phi->getIncomingBlock(k))) return true;
+        continue;
+      }
+      if (!chain.count(i->getParent())) continue;
+      if (i->mayHaveSideEffects() || i->isTerminator()) return true;
+      work.push_back(i);
+    }
+  }
+  return false;
+}
+
+bool probed_function(const Function& f) {
+  return !f.isDeclaration() && !f.hasFnAttribute(Attribute::NoSanitizeCoverage) &&
+         !f.getName().startswith("__cudalab_source_");
+}
+
+// Before the optimizer: a probe before each load it may move or drop.
+struct AddProbes : PassInfoMixin<AddProbes> {
+  PreservedAnalyses run(Function& f, FunctionAnalysisManager&) {
+    if (!probed_function(f)) return PreservedAnalyses::all();
+    Module& m = *f.getParent();
+    const DataLayout& layout = m.getDataLayout();
+    std::vector<Instruction*> accesses;
+    for (Instruction& i : instructions(f)) {
+      if (auto* l = dyn_cast<LoadInst>(&i))
+        if (!l->isVolatile() && !l->isAtomic() && watched(l->getPointerOperand()) && !pinned(l))
+          accesses.push_back(l);
+    }
+    bool changed = false;
+    for (Instruction* i : accesses) {
+      Value* ptr = cast<LoadInst>(i)->getPointerOperand();
+      if (!i->getType()->isSized()) continue;
+      const uint64_t bytes = layout.getTypeStoreSize(i->getType()).getFixedSize();
+      if (!probed_size(bytes)) continue;
+      IRBuilder<> b(i);  // at the access, with its line
+      b.CreateCall(probe_for(m, bytes),
+                   {b.CreatePointerCast(ptr, Type::getInt8PtrTy(m.getContext()))});
+      changed = true;
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+};
+
+// The probe's size from its name, or false if `call` is none.
+bool probe_of(const CallInst* call, uint64_t* bytes) {
+  const Function* f = call->getCalledFunction();
+  if (!f || !f->getName().startswith(kLoadProbe)) return false;
+  return !f->getName().drop_front(std::strlen(kLoadProbe)).getAsInteger(10, *bytes);
+}
+
+// After the optimizer: a probe whose load is still beside it goes.
+struct DropProbesOfKeptLoads : PassInfoMixin<DropProbesOfKeptLoads> {
+  PreservedAnalyses run(Function& f, FunctionAnalysisManager&) {
+    if (f.isDeclaration()) return PreservedAnalyses::all();
+    const DataLayout& layout = f.getParent()->getDataLayout();
+    std::vector<Instruction*> kept;
+    for (BasicBlock& block : f) {
+      for (Instruction& i : block) {
+        auto* call = dyn_cast<CallInst>(&i);
+        uint64_t bytes = 0;
+        if (!call || !probe_of(call, &bytes)) continue;
+        const Value* address = call->getArgOperand(0)->stripPointerCasts();
+        for (Instruction& other : block) {
+          const auto* l = dyn_cast<LoadInst>(&other);
+          if (l && l->getPointerOperand()->stripPointerCasts() == address &&
+              layout.getTypeStoreSize(l->getType()).getFixedSize() == bytes) {
+            kept.push_back(call);
+            break;
+          }
+        }
+      }
+    }
+    for (Instruction* i : kept) i->eraseFromParent();
+    return kept.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "cudalab-source-accesses", "1", [](PassBuilder& pb) {
+            pb.registerPipelineStartEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
+              if (level == OptimizationLevel::O0) return;  // nothing moves: the late calls see all
+              FunctionPassManager fpm;
+              fpm.addPass(SROAPass());
+              fpm.addPass(AddProbes());
+              mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
+            });
+            pb.registerOptimizerLastEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
+              if (level == OptimizationLevel::O0) return;
+              mpm.addPass(createModuleToFunctionPassAdaptor(DropProbesOfKeptLoads()));
+            });
+          }};
+}
