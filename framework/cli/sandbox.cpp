@@ -5,6 +5,9 @@
 #include "sandbox.h"
 
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -17,6 +20,7 @@
 #include <map>
 #include <mutex>
 
+#include "cudalab/trace/refused_calls.h"
 #include "process.h"
 
 namespace cudalab::cli {
@@ -82,6 +86,72 @@ std::string reachable_copy(const std::string& path) {
   return copies[path] = ec ? path : copy.string();
 }
 
+// The seccomp filter bubblewrap installs before the program starts (its
+// --seccomp takes it from a file descriptor): the system calls of
+// cudalab/trace/refused_calls.h raise SIGSYS instead of running (the
+// simulator's runtime then names the call and makes it fail with EPERM); so
+// does clone() with a new namespace's flag; clone3 answers ENOSYS (the C
+// library falls back to clone); a system call of another ABI (32-bit x86 on
+// x86-64) ends the process. Written once, readable by the sandbox's user; ""
+// on a machine this does not know.
+std::string syscall_filter_file() {
+  static std::mutex m;
+  static std::string path;
+  static bool made = false;
+  std::lock_guard lock(m);
+  if (made) return path;
+  made = true;
+#if defined(__x86_64__)
+  constexpr uint32_t kArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+  constexpr uint32_t kArch = AUDIT_ARCH_AARCH64;
+#else
+  return path;
+#endif
+  std::vector<sock_filter> f;
+  const auto stmt = [&](uint16_t code, uint32_t k) { f.push_back(BPF_STMT(code, k)); };
+  const auto jump = [&](uint16_t code, uint32_t k, uint8_t yes, uint8_t no) {
+    f.push_back(BPF_JUMP(code, k, yes, no));
+  };
+  stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
+  jump(BPF_JMP | BPF_JEQ | BPF_K, kArch, 1, 0);
+  stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr));
+#if defined(__x86_64__)
+  jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1);  // the x32 ABI
+  stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+#endif
+#ifdef SYS_clone3
+  jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
+  stmt(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
+#endif
+  for (const trace::RefusedCall& c : trace::kRefusedCalls) {
+    jump(BPF_JMP | BPF_JEQ | BPF_K, uint32_t(c.number), 0, 1);
+    stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+  }
+  // clone(flags, ...): the flags' low 32 bits (little-endian), the first argument.
+  jump(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 3);
+  stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, args));
+  jump(BPF_JMP | BPF_JSET | BPF_K, uint32_t(trace::kRefusedCloneFlags), 0, 1);
+  stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+  stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  std::string dir = "/tmp/cudalab-filter.XXXXXX";
+  if (!mkdtemp(dir.data())) return path;
+  chmod(dir.c_str(), 0755);
+  const std::string file = dir + "/syscalls.bpf";
+  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return path;
+  const auto bytes = f.size() * sizeof(sock_filter);
+  const bool written = write(fd, f.data(), bytes) == ssize_t(bytes);
+  close(fd);
+  if (!written) return path;
+  std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(fs::path(path).parent_path(), ec);
+  });
+  return path = file;
+}
+
 }  // namespace
 
 Sandbox::Sandbox(fs::path scratch, std::vector<std::string> read_only,
@@ -109,14 +179,19 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
   // Without address randomization the program's buffers land at the same
   // addresses every run, so what lies past a buffer (and so what memcheck
   // says of a read past its end) is the same: the same file, the same grade.
+  // (Before the sandbox, whose filter refuses personality(); the setting
+  // stays with the processes started from here.)
   utsname u{};
   uname(&u);
-  std::vector<std::string> argv = {"setarch", u.machine, "-R"};
-  argv.insert(argv.end(), program.begin(), program.end());
+  const std::vector<std::string> no_randomization = {"setarch", u.machine, "-R"};
   std::vector<std::string> cmd;
   if (confined_ && geteuid() == 0)
-    cmd = {"setpriv", "--reuid=" + std::to_string(uid_), "--regid=" + std::to_string(uid_),
-           "--clear-groups", "--"};
+    cmd = {"setpriv",
+           "--reuid=" + std::to_string(uid_),
+           "--regid=" + std::to_string(uid_),
+           "--clear-groups",
+           "--no-new-privs",
+           "--"};
   cmd.insert(cmd.end(), {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
                          "--fsize=" + std::to_string(l.file_mib << 20),
                          "--nofile=" + std::to_string(l.open_files), "--core=0"});
@@ -143,12 +218,18 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
       return s;
     };
     environment.push_back("HOME=" + scratch_.string());
+    cmd.insert(cmd.end(), no_randomization.begin(), no_randomization.end());
     cmd.insert(cmd.end(), {"env", "-i", "-C", scratch_.string()});
     for (const auto& e : environment) cmd.push_back(real(e));
-    for (const auto& a : argv) cmd.push_back(real(a));
+    for (const auto& a : program) cmd.push_back(real(a));
     return cmd;
   }
   environment.push_back("HOME=/submission");
+  cmd.insert(cmd.end(), no_randomization.begin(), no_randomization.end());
+  // The filter reaches bwrap as descriptor 9, opened by a shell between
+  // (the judge closes every descriptor it did not open itself).
+  const std::string filter = syscall_filter_file();
+  if (!filter.empty()) cmd.insert(cmd.end(), {"sh", "-c", "exec \"$@\" 9<\"$0\"", filter});
   cmd.insert(cmd.end(), {"bwrap",         "--unshare-all", "--die-with-parent",
                          "--new-session", "--cap-drop",    "ALL",
                          "--hostname",    "submission",    "--ro-bind",
@@ -188,8 +269,9 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
     const size_t eq = e.find('=');
     cmd.insert(cmd.end(), {"--setenv", e.substr(0, eq), e.substr(eq + 1)});
   }
+  if (!filter.empty()) cmd.insert(cmd.end(), {"--seccomp", "9"});
   cmd.push_back("--");
-  cmd.insert(cmd.end(), argv.begin(), argv.end());
+  cmd.insert(cmd.end(), program.begin(), program.end());
   return cmd;
 }
 

@@ -6,16 +6,23 @@
 // read the environment.
 #include "settings.h"
 
+#include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <sstream>
 #include <thread>
+
+#include "cudalab/trace/refused_calls.h"
 
 namespace cudalab::rt {
 
@@ -324,6 +331,32 @@ trace::ReportKey g_report_key{};
 bool g_graded = false;
 std::vector<std::string> g_started_with;  // the CUDALAB_ variables, as the run began
 
+// A system call the sandbox's filter refused (cudalab/trace/refused_calls.h):
+// the program is told which, once per call, and the call fails with EPERM.
+void refused_call(int, siginfo_t* info, void* context) {
+  static std::atomic<bool> told[std::size(trace::kRefusedCalls) + 1];
+  const long number = info->si_syscall;
+  size_t k = 0;
+  while (k < std::size(trace::kRefusedCalls) && trace::kRefusedCalls[k].number != number) ++k;
+  const char* name = k < std::size(trace::kRefusedCalls) ? trace::kRefusedCalls[k].name : "clone";
+  static std::atomic<bool> told_why{false};
+  if (!told[k].exchange(true)) {
+    char text[512];
+    const int n = std::snprintf(
+        text, sizeof text, "cudalab: the program called %s(), which graded runs refuse: %s%s.\n",
+        name, "it failed with EPERM", told_why.exchange(true) ? "" : trace::kRefusedCallWhy);
+    if (n > 0) (void)!write(2, text, std::min<size_t>(size_t(n), sizeof text - 1));
+  }
+  auto* uc = static_cast<ucontext_t*>(context);
+#if defined(__x86_64__)
+  uc->uc_mcontext.gregs[REG_RAX] = -EPERM;
+#elif defined(__aarch64__)
+  uc->uc_mcontext.regs[0] = uint64_t(-EPERM);
+#else
+  (void)uc;
+#endif
+}
+
 // Runs before every constructor, the program's own among them
 // (.preinit_array: the executable's, and the runtime is linked into it).
 void read_a_graded_runs_settings(int, char**, char** envp) {
@@ -334,6 +367,10 @@ void read_a_graded_runs_settings(int, char**, char** envp) {
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, "CUDALAB_", 8) == 0) g_started_with.emplace_back(*e);
   g_graded = trace::parse_report_key(key, &g_report_key);
+  struct sigaction refused {};
+  refused.sa_sigaction = refused_call;
+  refused.sa_flags = SA_SIGINFO;
+  sigaction(SIGSYS, &refused, nullptr);
   (void)check_settings();
   (void)trace_settings();
   (void)timeout_setting();
