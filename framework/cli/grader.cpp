@@ -118,7 +118,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   // The graded tests run the program built for where the grading is (GPU or
   // simulator); the method rubrics and the picture need the simulator's.
   const Session session(lesson, o, sandbox, "program");
-  const Session on_simulator(lesson, o, simulated, o.gpu ? "program_sim" : "program.instrumented");
+  const Session on_simulator(lesson, o, simulated, o.gpu ? "program_sim" : "program.instrumented",
+                             &session);
   if (!fs::exists(session.judge())) {
     rec.status = "error";
     rec.error = "the judge " + session.judge().string() +
@@ -380,6 +381,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   if (!o.picture_path.empty() || !o.trace_path.empty())
     rec.picture_note = no_simulator.empty() ? take_picture(lesson, on_simulator, o, &budget, &rec)
                                             : "the file does not build for the simulator";
+  rec.exit_seconds = session.exit_seconds();
   return finish();
 }
 
@@ -388,8 +390,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestRecord, name, description, v
                                                 status, verdict, output, findings, score, max_score,
                                                 seconds, extra_credit)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRecord, lesson, file, status, compiler_output,
-                                                error, tests, score, max_score, seconds, seed,
-                                                sandbox, picture_test, picture_note)
+                                                error, tests, score, max_score, seconds,
+                                                exit_seconds, seed, sandbox, picture_test,
+                                                picture_note)
 
 json record_json(const GradeRecord& r) { return utf8_json(r); }
 

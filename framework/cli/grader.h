@@ -58,6 +58,10 @@ struct GradeRecord {
   std::string compiler_output, error;
   std::vector<TestRecord> tests;
   double score = 0, max_score = 0, seconds = 0;  // max_score: without extra credit
+  // Of `seconds`, those spent waiting for the program to end after it
+  // answered, over all its runs (a program that never ends: one limit, then
+  // a second a run).
+  double exit_seconds = 0;
   uint64_t seed = 0;
   std::string sandbox;  // "bubblewrap" or "unconfined"
   // The test the picture (or the kept trace) is of ("" when none was asked

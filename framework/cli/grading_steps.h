@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,12 @@ struct Judged {
 // sandbox: each run() is one test against a fresh process of the program.
 class Session {
  public:
-  // `program`: the submission's program in the scratch folder.
-  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox, std::string program);
+  // `program`: the submission's program in the scratch folder. `same_program`:
+  // another session of the same submission (its plain build beside this
+  // one's instrumented twin): a program of either that did not end after
+  // answering makes the later runs of both wait only a second.
+  Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox, std::string program,
+          const Session* same_program = nullptr);
   const Sandbox& sandbox() const { return sandbox_; }
   // The key every run of this session gets (CUDALAB_REPORT_KEY), a new
   // random one per session: a report of the checks signed with it was
@@ -50,6 +55,9 @@ class Session {
   // comparisons ("compared"), for the viewer.
   Judged run(const std::string& test, double limit, const std::vector<std::string>& env,
              bool compared = false) const;
+  // Seconds its runs (and those of the session it shares the program
+  // with) waited for the program to end after answering.
+  double exit_seconds() const { return ends_->seconds; }
 
  private:
   const Lesson& lesson_;
@@ -57,8 +65,13 @@ class Session {
   const Sandbox& sandbox_;
   std::string program_;
   trace::ReportKey key_{};
-  // A run's program answered but did not end: later runs wait a second.
-  mutable bool did_not_exit_ = false;
+  // How the program ended: a run's program that answered but did not end
+  // makes later runs wait a second; the seconds waited, in all.
+  struct Ends {
+    bool did_not_end = false;
+    double seconds = 0;
+  };
+  std::shared_ptr<Ends> ends_;
 };
 
 // Seconds a test may run: the per-test limit until one test has used all of

@@ -39,8 +39,12 @@ bool launch_stopped(const Judged& j) {
 }  // namespace
 
 Session::Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox,
-                 std::string program)
-    : lesson_(lesson), o_(o), sandbox_(sandbox), program_(std::move(program)) {
+                 std::string program, const Session* same_program)
+    : lesson_(lesson),
+      o_(o),
+      sandbox_(sandbox),
+      program_(std::move(program)),
+      ends_(same_program ? same_program->ends_ : std::make_shared<Ends>()) {
   std::random_device random;
   for (auto& byte : key_) byte = uint8_t(random());
 }
@@ -68,7 +72,7 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   if (compared) cmd.push_back("--compared");
   // One program that does not end after answering costs one limit, not one
   // per test: later tests wait a second for theirs.
-  if (did_not_exit_) cmd.insert(cmd.end(), {"--exit-limit", "1"});
+  if (ends_->did_not_end) cmd.insert(cmd.end(), {"--exit-limit", "1"});
   cmd.push_back("--");
   // (The judge sends the program the test's deadline with each call,
   // channel.cpp: the simulator stops a launch a little before it.)
@@ -101,7 +105,10 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                              : "exit code " + std::to_string(p.exit_code)) +
                 "): " + last_chars(p.output, 2000);
   }
-  if (j.result.is_object() && !j.result.value("exited", true)) did_not_exit_ = true;
+  if (j.result.is_object()) {
+    if (!j.result.value("exited", true)) ends_->did_not_end = true;
+    ends_->seconds += j.result.value("exit_seconds", 0.0);
+  }
   return j;
 }
 

@@ -245,7 +245,7 @@ class Worker {
     to_ = -1;
     double wait = std::max(1.0, limits_.seconds - waited_);
     if (limits_.exit_seconds >= 0) wait = std::min(wait, limits_.exit_seconds);
-    const double deadline = now_s() + wait;
+    const double asked = now_s(), deadline = asked + wait;
     int status = 0;
     while (now_s() < deadline) {
       drain_output();
@@ -253,6 +253,7 @@ class Worker {
       if (done == pid_) {
         pid_ = -1;
         drain_output();
+        exit_waited_ = now_s() - asked;
         return;
       }
       pollfd fd{output_, POLLIN, 0};
@@ -260,8 +261,11 @@ class Worker {
     }
     did_not_exit_ = true;
     kill_now();
+    exit_waited_ = now_s() - asked;
   }
   bool did_not_exit() const { return did_not_exit_; }
+  // Seconds from asking the program to end until it ended (or was stopped).
+  double exit_waited() const { return exit_waited_; }
 
   void kill_now() {
     if (pid_ > 0) {
@@ -370,6 +374,7 @@ class Worker {
 
   Limits limits_;
   bool did_not_exit_ = false;
+  double exit_waited_ = 0;
   pid_t pid_ = -1;
   int to_ = -1, from_ = -1, output_ = -1;
   double waited_ = 0;
@@ -423,6 +428,7 @@ void finish_submission() {
 std::string submission_output() { return g_judge ? g_judge->worker.printed() : ""; }
 double submission_seconds() { return g_judge ? g_judge->worker.waited() : 0; }
 bool submission_exited() { return !g_judge || !g_judge->worker.did_not_exit(); }
+double submission_exit_seconds() { return g_judge ? g_judge->worker.exit_waited() : 0; }
 const std::vector<std::string>& called_functions() { return called(); }
 
 bool judging() { return g_judge != nullptr; }

@@ -45,6 +45,8 @@ std::string submission_output();
 double submission_seconds();
 // False when the program answered but did not end in its time and was killed.
 bool submission_exited();
+// Seconds the judge waited for it to end after its last answer.
+double submission_exit_seconds();
 // The student's functions the graded tests call (CUDALAB_SUBMISSION).
 const std::vector<std::string>& called_functions();
 

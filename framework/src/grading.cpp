@@ -86,7 +86,8 @@ nlohmann::json judge(const GradedTest& t, uint64_t seed, const std::vector<std::
                       {"ended", ended},
                       {"printed", submission_output()},
                       {"seconds", submission_seconds()},
-                      {"exited", submission_exited()}};
+                      {"exited", submission_exited()},
+                      {"exit_seconds", submission_exit_seconds()}};
   if (keeping_comparisons()) j["compared"] = take_comparisons();
   if (!error.empty()) {
     j["ended"] = "error";
