@@ -58,9 +58,8 @@ struct GradeRecord {
   std::string compiler_output, error;
   std::vector<TestRecord> tests;
   double score = 0, max_score = 0, seconds = 0;  // max_score: without extra credit
-  // Of `seconds`, those spent waiting for the program to end after it
-  // answered, over all its runs (a program that never ends: one limit, then
-  // a second a run).
+  // Of `seconds`, those spent waiting for a program that answered but did
+  // not end, over all its runs (one limit, then a second a run).
   double exit_seconds = 0;
   uint64_t seed = 0;
   std::string sandbox;  // "bubblewrap" or "unconfined"

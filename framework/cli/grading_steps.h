@@ -56,7 +56,7 @@ class Session {
   Judged run(const std::string& test, double limit, const std::vector<std::string>& env,
              bool compared = false) const;
   // Seconds its runs (and those of the session it shares the program
-  // with) waited for the program to end after answering.
+  // with) waited for a program that answered but did not end.
   double exit_seconds() const { return ends_->seconds; }
 
  private:
@@ -65,8 +65,8 @@ class Session {
   const Sandbox& sandbox_;
   std::string program_;
   trace::ReportKey key_{};
-  // How the program ended: a run's program that answered but did not end
-  // makes later runs wait a second; the seconds waited, in all.
+  // A run's program that answered but did not end makes later runs wait a
+  // second; the seconds waited for such programs, in all.
   struct Ends {
     bool did_not_end = false;
     double seconds = 0;

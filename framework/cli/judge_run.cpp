@@ -105,8 +105,8 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                              : "exit code " + std::to_string(p.exit_code)) +
                 "): " + last_chars(p.output, 2000);
   }
-  if (j.result.is_object()) {
-    if (!j.result.value("exited", true)) ends_->did_not_end = true;
+  if (j.result.is_object() && !j.result.value("exited", true)) {
+    ends_->did_not_end = true;
     ends_->seconds += j.result.value("exit_seconds", 0.0);
   }
   return j;

@@ -8,8 +8,8 @@ files marked `hostile: none` and sleep_under_limit.cu must earn exactly that.
 Every failed test must say why; nothing may leak (the solution's or the hidden
 tests' text, a file found, a connection made), escape (marker files outside
 the sandbox, processes left running) or change the repository; and a
-submission's tests together, with the waits for a program that answered to
-end, stay within twice the per-test limit.
+submission's tests together, with the waits for a program that answered but
+did not end, stay within twice the per-test limit.
 JOBS submissions are graded at once (default 3: much of the corpus waits for
 its limits, a sleep or a stopped process, rather than computing).
 """
@@ -75,11 +75,11 @@ for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
     for line in secret_lines:
         if line in r.get('compiler_output', '') or any(line in t['output'] for t in r['tests']):
             problems.append(f'{name}: its report quotes the solution or hidden tests: {line!r}')
-    # The tests' runs, and the waits for a program that answered to end.
+    # The tests' runs, and the waits for a program that answered but did not end.
     spent = sum(t['seconds'] for t in r['tests']) + r.get('exit_seconds', 0)
     if spent > 2 * limit + 2:
         problems.append(f'{name}: its tests ran {spent:.1f} s (of which {r.get("exit_seconds", 0):.1f} s '
-                        f'waiting for the program to end), more than twice the {limit} s limit')
+                        f'waiting for a program that did not end), more than twice the {limit} s limit')
     print(f"{name:38s} {r['score']:4g}/{want:<4g} {spent:5.1f} s  {r['status']}")
 # This run's sandbox users (another grading at the same time has others).
 # Once the grading has ended, its range is free for the next grading on

@@ -7,9 +7,12 @@
 // sandbox's hold: cancel the parent-death signal, become a child subreaper,
 // let anyone trace it, make itself dumpable, take the name "judge". Prints
 // "HOSTILE-PTRACE-OK: <what> (<program>)" for each attach, read or open that
-// works (and detaches at once). None may work, not even on the sandbox's
-// own init (bubblewrap, pid 1, the same user): the sandbox's seccomp filter
-// refuses ptrace and process_vm_readv. The kernel is wrong (a - b).
+// works (and detaches at once), or HOSTILE-PTRACE-SANDBOX when the process
+// is the sandbox's own init (bwrap: the same user, inside the same
+// namespaces, so no escape). The seccomp filter refuses every ptrace and
+// process_vm_readv, the sandbox's init's too; opening its /proc/1/mem is
+// what is left (HOSTILE-PTRACE-SANDBOX). No HOSTILE-PTRACE-OK may appear;
+// the kernel is wrong (a - b).
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -40,10 +43,13 @@ std::string program_of(pid_t pid) {
   return first.substr(first.rfind('/') + 1);
 }
 
+// Success against the sandbox's own init (bubblewrap) is inside the sandbox
+// and gets a marker of its own; against anything else it is an escape.
 std::string target;
 
 void ok(const std::string& what) {
-  std::printf("HOSTILE-PTRACE-OK: %s (%s)\n", what.c_str(), target.c_str());
+  std::printf("%s: %s (%s)\n", target == "bwrap" ? "HOSTILE-PTRACE-SANDBOX" : "HOSTILE-PTRACE-OK",
+              what.c_str(), target.c_str());
   std::fflush(stdout);
 }
 
