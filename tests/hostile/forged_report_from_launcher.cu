@@ -7,8 +7,8 @@
 //
 // Before and after each launch, the launcher unsets CUDALAB_CHECK, sets
 // CUDALAB_CHECK_EXITCODE to 0, and writes an empty report where
-// CUDALAB_CHECK_JSON says (and again at exit). Its kernel reads one block
-// past the end of `a` (a volatile read the compiler cannot drop).
+// CUDALAB_CHECK_JSON says (and again at exit). Its kernel reads one element
+// past the end of `b` (a volatile read the compiler cannot drop).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -27,12 +27,12 @@ void forge() {
 }  // namespace
 
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {
-  const int stride = gridDim.x * blockDim.x;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    volatile float ahead = a[i + blockDim.x];  // past the end in the last block
-    (void)ahead;
-    c[i] = a[i] + b[i];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    volatile float past = b[n];  // one element past the end of b
+    (void)past;
   }
+  const int stride = gridDim.x * blockDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) c[i] = a[i] + b[i];
 }
 
 void launch_vector_add(const float* a, const float* b, float* c, int n, int blocks, int threads) {
