@@ -10,23 +10,26 @@
 // the late instrumentation never sees it. (Stores stay where they run: one
 // is dropped only when another store to the same place follows it.)
 //
-// So, before the optimizer (after SROA, which turns a function's own scalar
-// variables into values), each load that the optimizer could move or drop
-// (see `pinned`) through a pointer that is not one of the function's own
-// variables gets a probe: a call to __cudalab_source_load<N> with its
-// address. A probe touches no memory of the program's (its only effects are
-// on memory the program cannot reach), so the optimizer moves and removes
-// loads around it as before. After the optimizer, a probe whose load is
-// still in its basic block is removed: the late instrumentation sees that
-// load. The probes left stand where the source made a load that the
-// optimized code no longer makes there; the runtime checks their addresses
-// (memcheck) and counts nothing.
+// So, before the optimizer, each load that the optimizer could move or drop
+// through a pointer that is not one of the function's own variables gets a
+// probe: a call to __cudalab_source_load<N> with its address. Those are the
+// loads stored into a variable nothing reads (probed before SROA, which
+// drops such variables), and, after SROA has turned the function's scalar
+// variables into values, the loads not pinned where they are (see
+// `pinned`). A probe touches no memory of the program's (its only effects
+// are on memory the program cannot reach), so the optimizer moves and
+// removes loads around it as before. After the optimizer, a probe whose
+// load is still in its basic block is removed: the late instrumentation
+// sees that load. The probes left stand where the source made a load that
+// the optimized code no longer makes there; the runtime checks their
+// addresses (memcheck) and counts nothing.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -41,6 +44,7 @@ using namespace llvm;
 namespace {
 
 constexpr const char* kLoadProbe = "__cudalab_source_load";
+constexpr const char* kProbedMark = "cudalab.probed";  // a load that has its probe
 
 // The probe for a load of `bytes` bytes (1, 2, 4, 8 or 16), declared so
 // that the optimizer knows it touches none of the program's memory.
@@ -88,8 +92,8 @@ SmallPtrSet<const BasicBlock*, 8> straight_line_from(const BasicBlock* block) {
 
 // Whether the optimizer must keep `load` where it is: its value reaches,
 // through pure computation in the blocks that run with its own, something
-// there that stays (a store, a call, a branch or a return) or a phi that
-// takes it from there (a loop's running sum). A load whose value is used
+// there that stays (a store, a call of another file's function, a branch or
+// a return) or a phi that takes it from there (a loop's running sum). A load whose value is used
 // only in other blocks, or not at all, may be moved there or dropped: it
 // gets a probe.
 bool pinned(const LoadInst* load) {
@@ -107,6 +111,11 @@ bool pinned(const LoadInst* load) {
         continue;
       }
       if (!chain.count(i->getParent())) continue;
+      // A call to a function of this file may be inlined, and the load
+      // then moved to where the inlined code uses it: not a place that stays.
+      if (const auto* call = dyn_cast<CallBase>(i);
+          call && call->getCalledFunction() && !call->getCalledFunction()->isDeclaration())
+        continue;
       if (i->mayHaveSideEffects() || i->isTerminator()) return true;
       work.push_back(i);
     }
@@ -119,17 +128,54 @@ bool probed_function(const Function& f) {
          !f.getName().startswith("__cudalab_source_");
 }
 
-// Before the optimizer: a probe before each load it may move or drop.
+// Whether the only uses of `v` are lifetime markers and debug information.
+bool only_markers(const Value* v) {
+  for (const User* u : v->users()) {
+    if (const auto* i = dyn_cast<IntrinsicInst>(u);
+        i && (i->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(i)))
+      continue;
+    if (isa<BitCastInst>(u) && only_markers(u)) continue;
+    return false;
+  }
+  return true;
+}
+
+// Whether `load`'s value is only stored into a variable of the function's
+// own that nothing ever reads (`float next = a[i + 1];`, never used): SROA
+// drops the variable, and the load with it, before any other pass.
+bool stored_into_unread_variable(const LoadInst* load) {
+  if (!load->hasOneUse()) return false;
+  const auto* store = dyn_cast<StoreInst>(*load->user_begin());
+  if (!store || store->getValueOperand() != load) return false;
+  const auto* variable = dyn_cast<AllocaInst>(store->getPointerOperand()->stripPointerCasts());
+  if (!variable) return false;
+  for (const User* u : variable->users()) {
+    if (const auto* s = dyn_cast<StoreInst>(u); s && s->getPointerOperand() == variable) continue;
+    if (const auto* i = dyn_cast<IntrinsicInst>(u);
+        i && (i->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(i)))
+      continue;
+    if (isa<BitCastInst>(u) && only_markers(u)) continue;
+    return false;
+  }
+  return true;
+}
+
+// A probe before each load the optimizer may move or drop: before SROA, the
+// loads into variables never read (marked, so that the second round leaves
+// them); after it, the loads not pinned where they are.
 struct AddProbes : PassInfoMixin<AddProbes> {
+  explicit AddProbes(bool before_sroa) : before_sroa_(before_sroa) {}
   PreservedAnalyses run(Function& f, FunctionAnalysisManager&) {
     if (!probed_function(f)) return PreservedAnalyses::all();
     Module& m = *f.getParent();
     const DataLayout& layout = m.getDataLayout();
     std::vector<Instruction*> accesses;
     for (Instruction& i : instructions(f)) {
-      if (auto* l = dyn_cast<LoadInst>(&i))
-        if (!l->isVolatile() && !l->isAtomic() && watched(l->getPointerOperand()) && !pinned(l))
-          accesses.push_back(l);
+      auto* l = dyn_cast<LoadInst>(&i);
+      if (!l || l->isVolatile() || l->isAtomic() || !watched(l->getPointerOperand()) ||
+          l->getMetadata(kProbedMark))
+        continue;
+      if (before_sroa_ ? stored_into_unread_variable(l) : !pinned(l)) accesses.push_back(l);
     }
     bool changed = false;
     for (Instruction* i : accesses) {
@@ -140,10 +186,14 @@ struct AddProbes : PassInfoMixin<AddProbes> {
       IRBuilder<> b(i);  // at the access, with its line
       b.CreateCall(probe_for(m, bytes),
                    {b.CreatePointerCast(ptr, Type::getInt8PtrTy(m.getContext()))});
+      i->setMetadata(kProbedMark, MDNode::get(m.getContext(), {}));
       changed = true;
     }
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
+
+ private:
+  bool before_sroa_;
 };
 
 // The probe's size from its name, or false if `call` is none.
@@ -187,8 +237,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             pb.registerPipelineStartEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
               if (level == OptimizationLevel::O0) return;  // nothing moves: the late calls see all
               FunctionPassManager fpm;
+              fpm.addPass(AddProbes(true));
               fpm.addPass(SROAPass());
-              fpm.addPass(AddProbes());
+              fpm.addPass(AddProbes(false));
               mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
             });
             pb.registerOptimizerLastEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
