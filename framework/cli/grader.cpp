@@ -25,10 +25,6 @@ namespace {
 
 using json = nlohmann::json;
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // A scratch folder, removed with everything in it.
 struct Scratch {
   fs::path path;

@@ -17,11 +17,9 @@
 
 namespace cudalab::cli {
 namespace fs = std::filesystem;
-namespace {
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
-}  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s, size_t keep) {
   ProcessResult r;

@@ -16,6 +16,9 @@ struct ProcessResult {
   std::string output;  // stdout and stderr together, at most `keep` bytes of it (the end)
 };
 
+// Seconds on the steady clock (for measuring how long something took).
+double now_s();
+
 // Runs argv (found on PATH) with a wall-clock limit, keeping the last `keep`
 // bytes it prints; at the limit its whole process group is killed.
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s,

@@ -84,7 +84,7 @@ struct CUuserObject_st {
 };
 
 namespace {
-std::recursive_mutex g_mutex;
+std::recursive_mutex g_graphs_mutex;
 std::set<const CUgraph_st*> g_graphs;
 std::set<const CUgraphNode_st*> g_nodes;
 std::set<const CUgraphExec_st*> g_execs;
@@ -259,7 +259,7 @@ cudaError_t run_node(CUgraphNode_st& n, cudaStream_t stream) {
     case cudaGraphNodeTypeEventRecord:
       return cudaEventRecord(n.event, stream);
     case cudaGraphNodeTypeMemAlloc: {
-      std::lock_guard lock(g_mutex);
+      std::lock_guard lock(g_graphs_mutex);
       GraphBuffer& b = *n.buffer;
       if (b.live) return cudaErrorInvalidValue;  // still allocated from an earlier launch
       const size_t need = granules(b.size);
@@ -296,7 +296,7 @@ cudaError_t run_node(CUgraphNode_st& n, cudaStream_t stream) {
 cudaError_t run_graph(CUgraph_st& g, cudaStream_t stream) {
   std::vector<CUgraphNode_st*> order;
   {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_graphs_mutex);
     if (!topological_order(g, &order)) return cudaErrorInvalidValue;
   }
   reset_conditions(g);
@@ -559,7 +559,7 @@ cudaError_t capture_node(cudaStream_t stream, cudaGraphNodeType type, CUgraphNod
 template <class T>
 cudaError_t capture_value(cudaStream_t stream, cudaGraphNodeType type, T CUgraphNode_st::*field,
                           const T& value) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   CUgraphNode_st* n = nullptr;
   if (const cudaError_t e = capture_node(stream, type, &n); e != cudaSuccess) return e;
   n->*field = value;
@@ -627,7 +627,7 @@ void cudalab::detail::register_kernel_call_maker(const void* kernel, KernelCallM
 // ---- hooks of launch.h, memory.cpp and streams.cpp ----------------------------------------
 bool cudalab::detail::capturing_launches(cudaStream_t stream) {
   if (g_capturing.load(std::memory_order_relaxed) == 0) return false;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return capture_of(stream) != nullptr;
 }
 
@@ -635,7 +635,7 @@ cudaError_t cudalab::detail::capture_kernel(cudaStream_t stream, const LaunchSit
                                             dim3 block, size_t shmem, unsigned flags,
                                             const void* kernel, KernelCall* call) {
   std::shared_ptr<KernelCall> owned(call);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   CUgraphNode_st* n = nullptr;
   if (const cudaError_t e = capture_node(stream, cudaGraphNodeTypeKernel, &n); e != cudaSuccess)
     return api_result(e);
@@ -654,7 +654,7 @@ namespace cudalab::rt {
 
 cudaError_t capture_refuses(CaptureRule rule) {
   if (g_capturing.load() == 0) return cudaSuccess;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   cudaError_t result = cudaSuccess;
   for (auto& [stream, sc] : g_captures) {
     Capture& c = *sc.capture;
@@ -675,7 +675,7 @@ cudaError_t capture_refuses(CaptureRule rule) {
 
 cudaError_t capture_refuses_stream_sync(cudaStream_t stream) {
   if (g_capturing.load() == 0) return cudaSuccess;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (StreamCapture* sc = capture_of(stream)) {
     sc->capture->invalid = true;
     return cudaErrorStreamCaptureUnsupported;
@@ -685,7 +685,7 @@ cudaError_t capture_refuses_stream_sync(cudaStream_t stream) {
 
 cudaError_t capture_refuses_legacy(cudaStream_t stream) {
   if ((stream && stream != cudaStreamLegacy) || g_capturing.load() == 0) return cudaSuccess;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   cudaError_t result = cudaSuccess;
   for (auto& [s, sc] : g_captures) {
     if (stream_flags(s) & cudaStreamNonBlocking) continue;
@@ -715,7 +715,7 @@ cudaError_t capture_host(cudaStream_t stream, cudaHostFn_t fn, void* data) {
 
 cudaError_t capture_alloc(cudaStream_t stream, void** ptr, size_t bytes, const std::string& site,
                           const std::string&) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   StreamCapture* sc = capture_of(stream);
   if (!sc) return cudaErrorIllegalState;
   if (sc->capture->invalid) return cudaErrorStreamCaptureInvalidated;
@@ -740,7 +740,7 @@ cudaError_t capture_free(cudaStream_t stream, void* ptr) {
 
 bool capture_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags, cudaError_t* e) {
   if (g_capturing.load() == 0) return false;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   StreamCapture* sc = capture_of(stream);
   if (!sc) {
     *e = capture_refuses_legacy(stream);
@@ -761,7 +761,7 @@ bool capture_event_record(cudaEvent_t event, cudaStream_t stream, unsigned flags
 
 bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, unsigned flags, cudaError_t* e) {
   if (g_capturing.load() == 0) return false;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   StreamCapture* sc = capture_of(stream);
   auto it = g_event_captures.find(event);
   std::shared_ptr<Capture> from;
@@ -798,13 +798,13 @@ bool capture_event_wait(cudaStream_t stream, cudaEvent_t event, unsigned flags, 
 
 bool event_recorded_in_capture(cudaEvent_t event) {
   if (g_capturing.load() == 0) return false;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   auto it = g_event_captures.find(event);
   return it != g_event_captures.end() && !it->second.capture.expired();
 }
 
 void forget_capture_of(cudaStream_t stream, cudaEvent_t event) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (event) g_event_captures.erase(event);
   if (stream) {
     g_captures.erase(stream);
@@ -813,7 +813,7 @@ void forget_capture_of(cudaStream_t stream, cudaEvent_t event) {
 }
 
 bool graph_buffer_freed(void* ptr) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   auto it = g_graph_buffers.find(ptr);
   if (it == g_graph_buffers.end()) return false;
   GraphBuffer& b = *it->second;
@@ -834,7 +834,7 @@ bool graph_buffer_freed(void* ptr) {
 // ---- the API: graphs and nodes ------------------------------------------------------------
 cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int flags) {
   if (!graph || flags != 0) return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   auto* g = new CUgraph_st;
   register_graph(g);
   *graph = g;
@@ -854,7 +854,7 @@ bool owned_by_node(const CUgraph_st* g) {
 }  // namespace
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)) || owned_by_node(graph))
     return api_result(cudaErrorInvalidValue);
   delete graph;
@@ -862,7 +862,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 }
 
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!clone || !known(g_graphs, static_cast<const CUgraph_st*>(original)))
     return api_result(cudaErrorInvalidValue);
   *clone = clone_graph(*original, true).release();
@@ -871,7 +871,7 @@ cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
 
 cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t* node, cudaGraphNode_t original,
                                      cudaGraph_t clone) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!node || !known(g_nodes, static_cast<const CUgraphNode_st*>(original)) ||
       !known(g_graphs, static_cast<const CUgraph_st*>(clone)))
     return api_result(cudaErrorInvalidValue);
@@ -886,25 +886,25 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t* node, cudaGraphNode_t orig
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* deps, size_t count,
                                    const cudaKernelNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(
       add_node(node, graph, deps, count, cudaGraphNodeTypeKernel, params, set_kernel));
 }
 
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, cudaKernelNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeKernel, params, &CUgraphNode_st::kernel));
 }
 
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const cudaKernelNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(live_node(node), cudaGraphNodeTypeKernel, params, set_kernel));
 }
 
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemcpy3DParms* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(add_node(node, graph, deps, count, cudaGraphNodeTypeMemcpy, params, set_copy));
 }
 
@@ -927,12 +927,12 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph,
 }
 
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, cudaMemcpy3DParms* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeMemcpy, params, &CUgraphNode_st::copy));
 }
 
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const cudaMemcpy3DParms* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(live_node(node), cudaGraphNodeTypeMemcpy, params, set_copy));
 }
 
@@ -945,41 +945,41 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, cons
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                    const cudaGraphNode_t* deps, size_t count,
                                    const cudaMemsetParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(
       add_node(node, graph, deps, count, cudaGraphNodeTypeMemset, params, set_memset));
 }
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, cudaMemsetParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeMemset, params, &CUgraphNode_st::memset));
 }
 
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const cudaMemsetParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(live_node(node), cudaGraphNodeTypeMemset, params, set_memset));
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                  const cudaGraphNode_t* deps, size_t count,
                                  const cudaHostNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(add_node(node, graph, deps, count, cudaGraphNodeTypeHost, params, set_host));
 }
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, cudaHostNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeHost, params, &CUgraphNode_st::host));
 }
 
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const cudaHostNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(live_node(node), cudaGraphNodeTypeHost, params, set_host));
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                   const cudaGraphNode_t* deps, size_t count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   CUgraphNode_st* n = nullptr;
   return api_result(begin_node(node, graph, deps, count, cudaGraphNodeTypeEmpty, &n));
 }
@@ -987,7 +987,7 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph,
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                        const cudaGraphNode_t* deps, size_t count,
                                        cudaGraph_t child) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(child)) || child == graph)
     return api_result(cudaErrorInvalidValue);
   CUgraphNode_st* n = nullptr;
@@ -999,7 +999,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cudaGraph_t graph,
 }
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* graph) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeGraph, graph,
                                [](const CUgraphNode_st& n) { return n.child.get(); }));
 }
@@ -1007,7 +1007,7 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* g
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                         const cudaGraphNode_t* deps, size_t count,
                                         cudaEvent_t event) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(
       add_node(node, graph, deps, count, cudaGraphNodeTypeEventRecord, &event, set_event));
 }
@@ -1015,25 +1015,25 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* node, cudaGraph_t graph
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                       const cudaGraphNode_t* deps, size_t count,
                                       cudaEvent_t event) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(
       add_node(node, graph, deps, count, cudaGraphNodeTypeWaitEvent, &event, set_event));
 }
 
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeEventRecord, event, &CUgraphNode_st::event));
 }
 
 cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeWaitEvent, event, &CUgraphNode_st::event));
 }
 
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                      const cudaGraphNode_t* deps, size_t count,
                                      cudaMemAllocNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!params) return api_result(cudaErrorInvalidValue);
   cudaMemAllocNodeParams p = *params;
   CUgraphNode_st* n = nullptr;
@@ -1050,20 +1050,20 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
 }
 
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeMemAlloc, params, &CUgraphNode_st::alloc));
 }
 
 cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph,
                                     const cudaGraphNode_t* deps, size_t count, void* dptr) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(
       add_node(node, graph, deps, count, cudaGraphNodeTypeMemFree, &dptr, set_free_ptr));
 }
 
 // `dptr` is where the address goes (a void**, as CUDA's signature has it).
 cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(get_params(node, cudaGraphNodeTypeMemFree, static_cast<void**>(dptr),
                                &CUgraphNode_st::free_ptr));
 }
@@ -1106,7 +1106,7 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
     case cudaGraphNodeTypeMemFree:
       return cudaGraphAddMemFreeNode(node, graph, deps, count, params->free.dptr);
     case cudaGraphNodeTypeConditional: {
-      std::lock_guard lock(g_mutex);
+      std::lock_guard lock(g_graphs_mutex);
       CUgraphNode_st* n = nullptr;
       cudaGraphNode_t made = nullptr;
       if (const cudaError_t e =
@@ -1127,12 +1127,12 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t* node, cudaGraph_t graph, const cud
 
 cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, cudaGraphNodeParams* params) {
   if (!params) return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_node_params(live_node(node), *params));
 }
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_nodes, static_cast<const CUgraphNode_st*>(node)))
     return api_result(cudaErrorInvalidValue);
   CUgraph_st* g = node->graph;
@@ -1150,7 +1150,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                      const cudaGraphNode_t* to, const cudaGraphEdgeData*,
                                      size_t count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)) || (count && (!from || !to)))
     return api_result(cudaErrorInvalidValue);
   for (size_t i = 0; i < count; ++i) {
@@ -1168,7 +1168,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
 cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                         const cudaGraphNode_t* to, const cudaGraphEdgeData*,
                                         size_t count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)) || (count && (!from || !to)))
     return api_result(cudaErrorInvalidValue);
   for (size_t i = 0; i < count; ++i) {
@@ -1201,7 +1201,7 @@ cudaError_t list_nodes(const std::vector<CUgraphNode_st*>& list, cudaGraphNode_t
 }  // namespace
 
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)))
     return api_result(cudaErrorInvalidValue);
   std::vector<CUgraphNode_st*> list;
@@ -1210,7 +1210,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t*
 }
 
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)))
     return api_result(cudaErrorInvalidValue);
   std::vector<CUgraphNode_st*> list;
@@ -1221,7 +1221,7 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, siz
 
 cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to,
                               cudaGraphEdgeData* edge_data, size_t* count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!count || !known(g_graphs, static_cast<const CUgraph_st*>(graph)) || (!from != !to))
     return api_result(cudaErrorInvalidValue);
   size_t total = 0;
@@ -1240,7 +1240,7 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGrap
 
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* deps,
                                          cudaGraphEdgeData* edge_data, size_t* count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_nodes, static_cast<const CUgraphNode_st*>(node)))
     return api_result(cudaErrorInvalidValue);
   return api_result(list_nodes(node->deps, deps, edge_data, count));
@@ -1248,7 +1248,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* 
 
 cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t* dependents,
                                            cudaGraphEdgeData* edge_data, size_t* count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_nodes, static_cast<const CUgraphNode_st*>(node)))
     return api_result(cudaErrorInvalidValue);
   std::vector<CUgraphNode_st*> list;
@@ -1258,7 +1258,7 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
 }
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!type || !known(g_nodes, static_cast<const CUgraphNode_st*>(node)))
     return api_result(cudaErrorInvalidValue);
   *type = node->type;
@@ -1268,7 +1268,7 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, cudaGraphNodeType* type) 
 // ---- conditional handles -------------------------------------------------------------------
 cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* handle, cudaGraph_t graph,
                                              unsigned int default_value, unsigned int flags) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!handle || !known(g_graphs, static_cast<const CUgraph_st*>(graph)) ||
       flags > cudaGraphCondAssignDefault)
     return api_result(cudaErrorInvalidValue);
@@ -1293,7 +1293,7 @@ void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int val
 // ---- executable graphs ---------------------------------------------------------------------
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph,
                                  unsigned long long flags) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!exec || !known(g_graphs, static_cast<const CUgraph_st*>(graph)))
     return api_result(cudaErrorInvalidValue);
   if (!cycle_free(*graph)) return api_result(cudaErrorInvalidValue);
@@ -1320,7 +1320,7 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* exec, cudaGraph_t gr
 }
 
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t exec, unsigned long long* flags) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!flags || !known(g_execs, static_cast<const CUgraphExec_st*>(exec)))
     return api_result(cudaErrorInvalidValue);
   *flags = exec->flags;
@@ -1328,7 +1328,7 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t exec, unsigned long long* flag
 }
 
 cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(known(g_execs, static_cast<const CUgraphExec_st*>(exec))
                         ? cudaSuccess
                         : cudaErrorInvalidValue);
@@ -1336,7 +1336,7 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t) {
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(g_graphs_mutex);
     if (!known(g_execs, static_cast<const CUgraphExec_st*>(exec)))
       return api_result(cudaErrorInvalidValue);
     if (capture_of(stream)) {
@@ -1355,7 +1355,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_execs, static_cast<const CUgraphExec_st*>(exec)))
     return api_result(cudaErrorInvalidValue);
   g_execs.erase(exec);
@@ -1420,7 +1420,7 @@ cudaGraphExecUpdateResult compare(const CUgraph_st& a, const CUgraph_st& b) {
 
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
                                 cudaGraphExecUpdateResultInfo* info) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!info || !known(g_execs, static_cast<const CUgraphExec_st*>(exec)) ||
       !known(g_graphs, static_cast<const CUgraph_st*>(graph)))
     return api_result(cudaErrorInvalidValue);
@@ -1441,13 +1441,13 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
 
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaKernelNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeKernel, params, set_kernel));
 }
 
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemcpy3DParms* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeMemcpy, params, set_copy));
 }
 
@@ -1460,19 +1460,19 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t exec, cudaGraphNo
 
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                              const cudaMemsetParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeMemset, params, set_memset));
 }
 
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                            const cudaHostNodeParams* params) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_params(exec_node(exec, node), cudaGraphNodeTypeHost, params, set_host));
 }
 
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                                  cudaGraph_t child) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   CUgraphNode_st* n = exec_node(exec, node);
   if (!n || n->type != cudaGraphNodeTypeGraph ||
       !known(g_graphs, static_cast<const CUgraph_st*>(child)))
@@ -1486,13 +1486,13 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t exec, cudaGraph
 cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
                                        cudaGraphNodeParams* params) {
   if (!params) return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   return api_result(set_node_params(exec_node(exec, node), *params));
 }
 
 cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
                                     unsigned int enabled) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   CUgraphNode_st* n = exec_node(exec, node);
   if (!n) return api_result(cudaErrorInvalidValue);
   n->enabled = enabled != 0;
@@ -1501,7 +1501,7 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
 
 cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t exec, cudaGraphNode_t node,
                                     unsigned int* enabled) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   CUgraphNode_st* n = exec_node(exec, node);
   if (!n || !enabled) return api_result(cudaErrorInvalidValue);
   *enabled = n->enabled ? 1 : 0;
@@ -1513,7 +1513,7 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType
                                            void* value) {
   if (device != 0) return api_result(cudaErrorInvalidDevice);
   if (!value) return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   unsigned long long v = 0;
   switch (attr) {
     case cudaGraphMemAttrUsedMemCurrent:
@@ -1537,7 +1537,7 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType
                                            void* value) {
   if (device != 0) return api_result(cudaErrorInvalidDevice);
   if (!value) return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   // Only the high-water marks may be set, and only to zero (a reset).
   if (*static_cast<unsigned long long*>(value) != 0) return api_result(cudaErrorInvalidValue);
   if (attr == cudaGraphMemAttrUsedMemHigh)
@@ -1551,7 +1551,7 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType
 
 cudaError_t cudaDeviceGraphMemTrim(int device) {
   if (device != 0) return api_result(cudaErrorInvalidDevice);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   g_graph_reserved = g_graph_live;
   return api_result(cudaSuccess);
 }
@@ -1562,7 +1562,7 @@ cudaError_t begin_capture(cudaStream_t stream, cudaGraph_t graph, const cudaGrap
                           size_t count, cudaStreamCaptureMode mode) {
   if (!stream || stream == cudaStreamLegacy) return cudaErrorStreamCaptureUnsupported;
   if (mode > cudaStreamCaptureModeRelaxed) return cudaErrorInvalidValue;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (capture_of(stream)) return cudaErrorIllegalState;
   auto c = std::make_shared<Capture>();
   c->mode = mode;
@@ -1619,7 +1619,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
 }
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   StreamCapture* sc = capture_of(stream);
   if (!sc) return api_result(cudaErrorIllegalState);
   std::shared_ptr<Capture> c = sc->capture;
@@ -1652,7 +1652,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* 
   if (!status) return api_result(cudaErrorInvalidValue);
   if (const cudaError_t e = cudalab::rt::capture_refuses_legacy(stream); e != cudaSuccess)
     return api_result(e);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   const StreamCapture* sc = capture_of(stream);
   *status = !sc                    ? cudaStreamCaptureStatusNone
             : sc->capture->invalid ? cudaStreamCaptureStatusInvalidated
@@ -1667,7 +1667,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatu
   if (!status) return api_result(cudaErrorInvalidValue);
   if (const cudaError_t e = cudalab::rt::capture_refuses_legacy(stream); e != cudaSuccess)
     return api_result(e);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   StreamCapture* sc = capture_of(stream);
   if (!sc) {
     *status = cudaStreamCaptureStatusNone;
@@ -1688,7 +1688,7 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
                                                 const cudaGraphEdgeData*, size_t count,
                                                 unsigned int flags) {
   if (flags > cudaStreamSetCaptureDependencies) return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   StreamCapture* sc = capture_of(stream);
   if (!sc) return api_result(cudaErrorIllegalState);
   if (sc->capture->invalid) return api_result(cudaErrorStreamCaptureInvalidated);
@@ -1723,7 +1723,7 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t* object, void* ptr, cudaHostFn
                                  unsigned int initial_refcount, unsigned int flags) {
   if (!object || !destroy || initial_refcount == 0 || flags != cudaUserObjectNoDestructorSync)
     return api_result(cudaErrorInvalidValue);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   auto* o = new CUuserObject_st;
   o->ptr = ptr;
   o->destroy = destroy;
@@ -1734,7 +1734,7 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t* object, void* ptr, cudaHostFn
 }
 
 cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_user_objects, static_cast<const CUuserObject_st*>(object)) || count == 0)
     return api_result(cudaErrorInvalidValue);
   object->count += int(count);
@@ -1742,7 +1742,7 @@ cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
 }
 
 cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_user_objects, static_cast<const CUuserObject_st*>(object)) || count == 0)
     return api_result(cudaErrorInvalidValue);
   release(object, count);
@@ -1753,7 +1753,7 @@ cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
 // (clones, executable graphs) would share them on a GPU.
 cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
                                       unsigned int count, unsigned int flags) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)) ||
       !known(g_user_objects, static_cast<const CUuserObject_st*>(object)) || count == 0)
     return api_result(cudaErrorInvalidValue);
@@ -1763,7 +1763,7 @@ cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object
 
 cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
                                        unsigned int count) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_graphs_mutex);
   if (!known(g_graphs, static_cast<const CUgraph_st*>(graph)) ||
       !known(g_user_objects, static_cast<const CUuserObject_st*>(object)) || count == 0)
     return api_result(cudaErrorInvalidValue);

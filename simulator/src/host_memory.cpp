@@ -41,7 +41,7 @@ struct Mapping {
   enum Kind { kOther, kStack, kHeap, kLargeBlock } kind = kOther;
 };
 
-std::mutex g_mutex;
+std::mutex g_host_mutex;
 std::vector<Mapping> g_mappings;
 
 constexpr const char* kHeapWords =
@@ -159,7 +159,7 @@ std::string host_memory_kind(uintptr_t address, bool* unmapped) {
                                         &region, &region_size)) == "heap")
     return kHeapWords;
 #endif
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_host_mutex);
   auto find = [&]() -> const Mapping* {
     for (const Mapping& m : g_mappings)
       if (address >= m.low && address < m.high) return &m;

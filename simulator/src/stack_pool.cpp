@@ -21,7 +21,7 @@ namespace {
 // Far more than a GPU thread gets (1 KiB by default), enough for printf
 // and large local arrays; virtual until touched.
 constexpr size_t kFiberStack = 64 * 1024;
-constexpr size_t kGuard = 4096;
+constexpr size_t kStackGuard = 4096;
 
 // Stacks are reused across blocks and launches: a worker keeps the ones it
 // has made. Each has a guard page below it, so overflowing the stack faults
@@ -41,7 +41,7 @@ struct StackPool {
   std::vector<void*> free_unguarded;  // unguarded: the stack's lowest address
   std::vector<void*> chunks;
   ~StackPool() {
-    for (void* p : free_stacks) munmap(p, kFiberStack + kGuard);
+    for (void* p : free_stacks) munmap(p, kFiberStack + kStackGuard);
     for (void* c : chunks) munmap(c, kFiberStack * kChunkStacks);
   }
 };
@@ -72,12 +72,12 @@ ctx::stack_context PooledStack::allocate() {
     base = tl_stacks.free_stacks.back();
     tl_stacks.free_stacks.pop_back();
   } else {
-    base = mmap(nullptr, kFiberStack + kGuard, PROT_READ | PROT_WRITE,
+    base = mmap(nullptr, kFiberStack + kStackGuard, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) throw std::bad_alloc();
-    mprotect(base, kGuard, PROT_NONE);
+    mprotect(base, kStackGuard, PROT_NONE);
   }
-  sc.sp = static_cast<char*>(base) + kGuard + kFiberStack;
+  sc.sp = static_cast<char*>(base) + kStackGuard + kFiberStack;
   return sc;
 }
 
@@ -93,7 +93,7 @@ void PooledStack::deallocate(ctx::stack_context& sc) noexcept {
     tl_stacks.free_unguarded.push_back(low);
     return;
   }
-  tl_stacks.free_stacks.push_back(low - kGuard);
+  tl_stacks.free_stacks.push_back(low - kStackGuard);
 }
 
 void use_unguarded_stacks() { tl_unguarded_stacks = true; }

@@ -60,7 +60,7 @@ size_t element_bytes(const cudaChannelFormatDesc& d) {
 }
 
 // ---- arrays ------------------------------------------------------------------------------------
-std::mutex g_mutex;
+std::mutex g_textures_mutex;
 // Shared: a texture or surface object keeps its array's texels alive
 // after cudaFreeArray, so a fetch through it never reads freed memory.
 std::unordered_map<const cudaArray*, std::shared_ptr<cudaArray>>& arrays() {
@@ -68,12 +68,12 @@ std::unordered_map<const cudaArray*, std::shared_ptr<cudaArray>>& arrays() {
   return a;
 }
 std::shared_ptr<cudaArray> shared_array(const cudaArray* a) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   auto it = arrays().find(a);
   return it == arrays().end() ? nullptr : it->second;
 }
 cudaArray* find_array(const cudaArray* a) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   auto it = arrays().find(a);
   return it == arrays().end() ? nullptr : it->second.get();
 }
@@ -110,7 +110,7 @@ cudaError_t make_array(cudaArray_t* out, const cudaChannelFormatDesc* desc, cuda
     return cudaErrorMemoryAllocation;
   }
   *out = a.get();
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   arrays().emplace(a.get(), std::move(a));
   return cudaSuccess;
 }
@@ -135,7 +135,7 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
 
 cudaError_t cudaFreeArray(cudaArray_t array) {
   if (!array) return api_result(cudaSuccess);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   if (arrays().erase(array) == 0) return api_result(cudaErrorInvalidValue);
   return api_result(cudaSuccess);
 }
@@ -417,7 +417,7 @@ void prepare_format(Object& o) {
 
 unsigned long long add_object(std::unique_ptr<Object> o) {
   prepare_format(*o);
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   objects().push_back(std::move(o));
   return objects().size() - 1;
 }
@@ -481,14 +481,14 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* object, const cudaResou
 
 namespace {
 Object* live_object(unsigned long long handle, bool surface) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   if (handle == 0 || handle >= objects().size()) return nullptr;
   Object* o = objects()[handle].get();
   return o && o->surface == surface ? o : nullptr;
 }
 cudaError_t destroy_object(unsigned long long handle, bool surface) {
   if (handle == 0) return cudaSuccess;
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   if (handle >= objects().size() || !objects()[handle] || objects()[handle]->surface != surface)
     return cudaErrorInvalidValue;
   objects()[handle].reset();
@@ -1166,13 +1166,13 @@ cudaError_t cudalab::detail::bind_reference(const textureReference* ref, int rea
   }
   o->tex = td;
   unsigned long long handle = add_object(std::move(o));
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   bindings()[ref] = handle;
   return api_result(cudaSuccess);
 }
 
 cudaError_t cudalab::detail::unbind_reference(const textureReference* ref) {
-  std::lock_guard lock(g_mutex);
+  std::lock_guard lock(g_textures_mutex);
   bindings().erase(ref);
   return api_result(cudaSuccess);
 }

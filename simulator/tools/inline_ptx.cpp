@@ -96,7 +96,7 @@ std::vector<std::string> split_commas(const std::string& text) {
   return parts;
 }
 
-std::string one_line(const std::string& t) {
+std::string ptx_one_line(const std::string& t) {
   std::string out;
   for (size_t i = 0; i < t.size(); ++i) {
     if (t[i] == '\\' && i + 1 < t.size() && t[i + 1] == '\n') {
@@ -990,7 +990,7 @@ bool parse_operands(const std::string& text, bool outputs, bool library,
         if (!ident_char(piece[k]) && !std::isspace(static_cast<unsigned char>(piece[k])))
           return false;
       o.constraint = "l";
-      o.expression = one_line(piece.substr(open + 1, close - open - 1));
+      o.expression = ptx_one_line(piece.substr(open + 1, close - open - 1));
       out->push_back(o);
       continue;
     }
@@ -1007,7 +1007,7 @@ bool parse_operands(const std::string& text, bool outputs, bool library,
     const size_t open = piece.find('(', end);
     const size_t close = piece.rfind(')');
     if (open == std::string::npos || close == std::string::npos || close < open) return false;
-    o.expression = one_line(piece.substr(open + 1, close - open - 1));
+    o.expression = ptx_one_line(piece.substr(open + 1, close - open - 1));
     o.output = outputs;
     out->push_back(o);
   }
@@ -1039,7 +1039,7 @@ std::vector<size_t> section_colons(const std::string& s, const std::vector<bool>
 
 // The line breaks inside [from, to), as they must stay: inside a macro's
 // definition each keeps its backslash.
-std::string line_breaks(const std::string& s, size_t from, size_t to) {
+std::string ptx_line_breaks(const std::string& s, size_t from, size_t to) {
   std::string out;
   for (size_t i = from; i < to; ++i)
     if (s[i] == '\n') out += (i > 0 && s[i - 1] == '\\') ? " \\\n" : "\n";
@@ -1220,7 +1220,7 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
     out.append(source, copied, i - copied);
     if (branches.size() == 1) {
       out += statement(prefix + branches[0].second + suffix);
-      out += line_breaks(source, i, close + 1);
+      out += ptx_line_breaks(source, i, close + 1);
     } else {
       // Each branch on lines of its own, then the numbering as it was.
       // Each branch on lines of its own, numbered as the asm statement's
