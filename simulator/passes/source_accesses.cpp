@@ -26,6 +26,7 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
@@ -123,9 +124,24 @@ bool pinned(const LoadInst* load) {
   return false;
 }
 
+// Whether `f` is the program's own code: not the simulator's headers
+// (cuRAND's, CUB's, Thrust's shims), nor the system's. Their loads are the
+// library's, not the student's; and a probe adds to a function's cost when
+// the inliner weighs it, so probing them would change which of them are
+// inlined, and so the lines the checks name.
+bool programs_own(const Function& f) {
+  const DISubprogram* sp = f.getSubprogram();
+  if (!sp) return true;
+  std::string file = sp->getFilename().str();
+  if (file.empty() || file[0] != '/') file = sp->getDirectory().str() + "/" + file;
+  for (const char* library : {CUDALAB_LIBRARY_HEADER_DIRS})
+    if (file.rfind(library, 0) == 0) return false;
+  return true;
+}
+
 bool probed_function(const Function& f) {
   return !f.isDeclaration() && !f.hasFnAttribute(Attribute::NoSanitizeCoverage) &&
-         !f.getName().startswith("__cudalab_source_");
+         !f.getName().startswith("__cudalab_source_") && programs_own(f);
 }
 
 // Whether the only uses of `v` are lifetime markers and debug information.
