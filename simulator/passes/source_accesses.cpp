@@ -37,6 +37,7 @@
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -144,16 +145,12 @@ bool probed_function(const Function& f) {
          !f.getName().startswith("__cudalab_source_") && programs_own(f);
 }
 
-// Whether the only uses of `v` are lifetime markers and debug information.
-bool only_markers(const Value* v) {
-  for (const User* u : v->users()) {
-    if (const auto* i = dyn_cast<IntrinsicInst>(u);
-        i && (i->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(i)))
-      continue;
-    if (isa<BitCastInst>(u) && only_markers(u)) continue;
-    return false;
-  }
-  return true;
+// Whether a use of a variable is only a lifetime marker or debug
+// information (directly, or through a cast used only so).
+bool marker_use(const User* u) {
+  if (const auto* i = dyn_cast<IntrinsicInst>(u))
+    return i->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(i);
+  return isa<BitCastInst>(u) && std::all_of(u->user_begin(), u->user_end(), marker_use);
 }
 
 // Whether `load`'s value is only stored into a variable of the function's
@@ -165,15 +162,10 @@ bool stored_into_unread_variable(const LoadInst* load) {
   if (!store || store->getValueOperand() != load) return false;
   const auto* variable = dyn_cast<AllocaInst>(store->getPointerOperand()->stripPointerCasts());
   if (!variable) return false;
-  for (const User* u : variable->users()) {
-    if (const auto* s = dyn_cast<StoreInst>(u); s && s->getPointerOperand() == variable) continue;
-    if (const auto* i = dyn_cast<IntrinsicInst>(u);
-        i && (i->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(i)))
-      continue;
-    if (isa<BitCastInst>(u) && only_markers(u)) continue;
-    return false;
-  }
-  return true;
+  return std::all_of(variable->user_begin(), variable->user_end(), [&](const User* u) {
+    const auto* s = dyn_cast<StoreInst>(u);
+    return (s && s->getPointerOperand() == variable) || marker_use(u);
+  });
 }
 
 // A probe before each load the optimizer may move or drop: before SROA, the
