@@ -469,6 +469,14 @@ int grade_class(const GradeClassOptions& o) {
               << " of lesson " << lesson.name << " with " << o.jobs << " at a time"
               << (cached ? " (" + std::to_string(cached) + " unchanged since the last run)" : "")
               << "\n";
+  // Time limits are wall-clock time: with more tests running at once than
+  // there are cores, a slow but correct submission can run out of time.
+  if (const unsigned cores = std::thread::hardware_concurrency();
+      !o.gather && cores > 0 && std::min<size_t>(size_t(std::max(1, o.jobs)), todo.size()) > cores)
+    std::cerr << "note: -j " << o.jobs << " on " << cores << " cores: the time limits are "
+              << "wall-clock time, so with more tests running at once than there are cores a "
+              << "slow but correct submission can run out of time; -j " << cores
+              << " (a test per core) keeps each test's time close to what it takes alone\n";
   Progress progress(todo.size(), isatty(2));
   std::atomic<size_t> next{0};
   auto worker = [&](int slot) {
