@@ -76,7 +76,7 @@ inline constexpr RefusedCall kRefusedCalls[] = {
 #undef CUDALAB_REFUSED
 
 // clone() with any of these flags makes new namespaces: refused too.
-// (clone3, whose flags a filter cannot read, answers "not implemented", and
+// (clone3, whose flags a filter cannot read, fails with ENOSYS, and
 // the C library then calls clone.)
 inline constexpr unsigned long kRefusedCloneFlags = 0x00020000UL |  // CLONE_NEWNS
                                                     0x02000000UL |  // CLONE_NEWCGROUP
