@@ -72,10 +72,7 @@ void write_json() {
   if (report_key()) {
     // A graded run: which checks ran, and (last) the signature of all that
     // comes before it, which only this run's key gives.
-    std::string checks;
-    for (char c : check_settings().text)
-      if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) checks += c;
-    text += "\"checks\": \"" + checks + "\", ";
+    text += "\"checks\": " + json_string(check_settings().text) + ", ";
   }
   text += "\"findings\": [";
   for (size_t i = 0; i < g_json_findings.size(); ++i)

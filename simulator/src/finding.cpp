@@ -79,6 +79,12 @@ std::string access_text(const Finding& f) {
   return s;
 }
 
+std::string json_triple(uint3 v) {
+  return "[" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + "]";
+}
+
+}  // namespace
+
 std::string json_string(const std::string& v) {
   std::string out = "\"";
   for (char c : v) {
@@ -93,12 +99,6 @@ std::string json_string(const std::string& v) {
   }
   return out + "\"";
 }
-
-std::string json_triple(uint3 v) {
-  return "[" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + "]";
-}
-
-}  // namespace
 
 std::string finding_text(const Finding& f) {
   using Subject = Finding::Subject;

@@ -57,5 +57,8 @@ std::string finding_text(const Finding& f);
 // trace's finding record. Its layout is fixed (fields in one order, one
 // space after each colon and comma): tests and tools match it as text.
 std::string finding_json(const Finding& f);
+// `v` as a JSON string (quoted; control characters other than a line break
+// become spaces).
+std::string json_string(const std::string& v);
 
 }  // namespace cudalab::rt

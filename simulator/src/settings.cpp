@@ -342,9 +342,10 @@ void refused_call(int, siginfo_t* info, void* context) {
   static std::atomic<bool> told_why{false};
   if (!told[k].exchange(true)) {
     char text[512];
-    const int n = std::snprintf(
-        text, sizeof text, "cudalab: the program called %s(), which graded runs refuse: %s%s.\n",
-        name, "it failed with EPERM", told_why.exchange(true) ? "" : trace::kRefusedCallWhy);
+    const int n = std::snprintf(text, sizeof text,
+                                "cudalab: the program called %s(), which graded runs refuse: it "
+                                "failed with EPERM%s.\n",
+                                name, told_why.exchange(true) ? "" : trace::kRefusedCallWhy);
     if (n > 0) (void)!write(2, text, std::min<size_t>(size_t(n), sizeof text - 1));
   }
   auto* uc = static_cast<ucontext_t*>(context);
