@@ -52,23 +52,32 @@ bool others_can_read(const fs::path& path) {
 // The sandbox's user sees a toolchain file that only its owner can reach
 // (a course in a private folder) through a copy in a folder of this
 // process's own, made once and removed when it ends.
+// A folder of this process's own that the sandbox's user can read, made
+// once and removed when the process ends ("" if it cannot be made).
+const fs::path& kit_folder() {
+  static const fs::path kit = [] {
+    std::string pattern = "/tmp/cudalab-kit.XXXXXX";
+    if (!mkdtemp(pattern.data())) return fs::path();
+    fs::permissions(pattern, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                 fs::perms::others_read | fs::perms::others_exec);
+    return fs::path(pattern);
+  }();
+  // Registered once `kit` is made, so that it runs before `kit` is gone.
+  static const bool removed_at_exit = std::atexit([] {
+                                        std::error_code ec;
+                                        if (!kit_folder().empty()) fs::remove_all(kit_folder(), ec);
+                                      }) == 0;
+  (void)removed_at_exit;
+  return kit;
+}
+
 std::string reachable_copy(const std::string& path) {
   static std::mutex m;
   static std::map<std::string, std::string> copies;
-  static fs::path kit;
   std::lock_guard lock(m);
   if (auto it = copies.find(path); it != copies.end()) return it->second;
-  if (kit.empty()) {
-    std::string pattern = "/tmp/cudalab-kit.XXXXXX";
-    if (!mkdtemp(pattern.data())) return path;
-    kit = pattern;
-    fs::permissions(kit, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                             fs::perms::others_read | fs::perms::others_exec);
-    std::atexit([] {
-      std::error_code ec;
-      fs::remove_all(kit, ec);
-    });
-  }
+  const fs::path& kit = kit_folder();
+  if (kit.empty()) return path;
   const fs::path copy = kit / std::to_string(copies.size()) / fs::path(path).filename();
   std::error_code ec;
   fs::create_directories(copy.parent_path(), ec);
@@ -135,20 +144,14 @@ std::string syscall_filter_file() {
   jump(BPF_JMP | BPF_JSET | BPF_K, uint32_t(trace::kRefusedCloneFlags), 0, 1);
   stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
   stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-  std::string dir = "/tmp/cudalab-filter.XXXXXX";
-  if (!mkdtemp(dir.data())) return path;
-  chmod(dir.c_str(), 0755);
-  const std::string file = dir + "/syscalls.bpf";
+  if (kit_folder().empty()) return path;
+  const std::string file = (kit_folder() / "syscalls.bpf").string();
   const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return path;
   const auto bytes = f.size() * sizeof(sock_filter);
   const bool written = write(fd, f.data(), bytes) == ssize_t(bytes);
   close(fd);
   if (!written) return path;
-  std::atexit([] {
-    std::error_code ec;
-    fs::remove_all(fs::path(path).parent_path(), ec);
-  });
   return path = file;
 }
 
