@@ -65,11 +65,13 @@ class Session {
   const Sandbox& sandbox_;
   std::string program_;
   trace::ReportKey key_{};
-  // A run's program that answered but did not end makes later runs wait a
-  // second; the seconds waited for such programs, in all.
+  // A run's program that answered but did not end makes later runs share
+  // kLaterExitSeconds of waiting for theirs; the seconds waited for such
+  // programs, in all.
   struct Ends {
     bool did_not_end = false;
     double seconds = 0;
+    double later_left = 0;  // of the later runs' shared wait
   };
   std::shared_ptr<Ends> ends_;
 };

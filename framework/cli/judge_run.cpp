@@ -52,7 +52,12 @@ Session::Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& san
 const char* const kDidNotEnd =
     "Your program did not end after it answered: it was stopped. Something in it never "
     "finishes once its work is done (an exit handler, a destructor or a thread still "
-    "running?). Later tests wait only a second for it to end.\n";
+    "running?). Later tests wait only briefly for it to end.\n";
+
+// The seconds that all the runs after a program did not end share to wait
+// for theirs (at most a second each, at least a tenth once they are spent):
+// the file's hang costs one limit and these, not a limit or a second per run.
+constexpr double kLaterExitSeconds = 2.0;
 
 fs::path Session::judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
 
@@ -71,8 +76,9 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                                   std::to_string(o_.output_mib)};
   if (compared) cmd.push_back("--compared");
   // One program that does not end after answering costs one limit, not one
-  // per test: later tests wait a second for theirs.
-  if (ends_->did_not_end) cmd.insert(cmd.end(), {"--exit-limit", "1"});
+  // per test: later tests share kLaterExitSeconds to wait for theirs.
+  if (ends_->did_not_end)
+    cmd.insert(cmd.end(), {"--exit-limit", std::to_string(std::clamp(ends_->later_left, 0.1, 1.0))});
   cmd.push_back("--");
   // (The judge sends the program the test's deadline with each call,
   // channel.cpp: the simulator stops a launch a little before it.)
@@ -105,9 +111,16 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                              : "exit code " + std::to_string(p.exit_code)) +
                 "): " + last_chars(p.output, 2000);
   }
-  if (j.result.is_object() && !j.result.value("exited", true)) {
-    ends_->did_not_end = true;
-    ends_->seconds += j.result.value("exit_seconds", 0.0);
+  if (j.result.is_object()) {
+    const double waited = j.result.value("exit_seconds", 0.0);
+    if (ends_->did_not_end) {
+      ends_->later_left -= waited;
+      if (!j.result.value("exited", true)) ends_->seconds += waited;
+    } else if (!j.result.value("exited", true)) {
+      ends_->did_not_end = true;
+      ends_->seconds += waited;
+      ends_->later_left = kLaterExitSeconds;
+    }
   }
   return j;
 }
