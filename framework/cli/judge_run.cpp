@@ -78,7 +78,8 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   // One program that does not end after answering costs one limit, not one
   // per test: later tests share kLaterExitSeconds to wait for theirs.
   if (ends_->did_not_end)
-    cmd.insert(cmd.end(), {"--exit-limit", std::to_string(std::clamp(ends_->later_left, 0.1, 1.0))});
+    cmd.insert(cmd.end(),
+               {"--exit-limit", std::to_string(std::clamp(ends_->later_left, 0.1, 1.0))});
   cmd.push_back("--");
   // (The judge sends the program the test's deadline with each call,
   // channel.cpp: the simulator stops a launch a little before it.)
