@@ -53,15 +53,26 @@ TEST_F(RunOptions, SchedulesReorderThreadsAndASeedReplaysItsOrder) {
 
 TEST_F(RunOptions, TheSimulatedGpuIsSelectable) {
   std::ofstream(path("props.cu"))
-      << "#include <cstdio>\n"
+      << "#include <cudalab/detail/cub_config.h>\n"
+         "#include <cstdio>\n"
          "int main() {\n"
          "  cudaDeviceProp p;\n"
          "  cudaGetDeviceProperties(&p, 0);\n"
          "  int sms = 0;\n"
          "  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\n"
          "  std::printf(\"%s sm_%d%d %d\\n\", p.name, p.major, p.minor, sms);\n"
+         "  const int ptx = p.major * 100 + p.minor * 10;\n"
+         "  std::printf(\"PTX version %d, %s\\n\", ptx, ptx >= CUDALAB_LOWEST_PTX_VERSION\n"
+         "      ? \"CUB's policies for it compiled\" : \"BELOW CUDALAB_LOWEST_PTX_VERSION\");\n"
          "}\n";
   ASSERT_EQ(run(kCC + " " + path("props.cu") + " -o " + path("props")).status, 0);
+  // CUB compiles the policies of its algorithms for the simulated devices'
+  // PTX versions only (cudalab/detail/cub_config.h): each device's version
+  // is one of them.
+  for (const char* device : {"h100", "h200", "a100"})
+    EXPECT_TRUE(Says(run(std::string("CUDALAB_DEVICE=") + device + " " + path("props")).output,
+                     "CUB's policies for it compiled"))
+        << device;
   EXPECT_NE(run(path("props")).output.find("H100 80GB HBM3 (cudalab simulator) sm_90 132"),
             std::string::npos);
   EXPECT_NE(run("CUDALAB_DEVICE=a100 " + path("props"))
