@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +27,7 @@
 
 #include "cudalab/compare.h"
 #include "cudalab/submission.h"
+#include "cudalab/support/process.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
 #endif
@@ -42,8 +42,13 @@ constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoMemory =
 constexpr uint64_t kMaxMessage = uint64_t(8) << 30;
 
 // ---- messages -----------------------------------------------------------------
+// A message as it is sent: its length (8 bytes, set by framed()), then its
+// fields. Room for large ones is reserved up front, and buffers are copied
+// into it once: a test's 16M-element arrays are not copied again on their way.
 class Out {
  public:
+  Out() : s_(8, '\0') {}
+  void reserve(size_t body) { s_.reserve(8 + body); }
   void u8(uint8_t v) { s_.push_back(char(v)); }
   void u32(uint32_t v) { s_.append(reinterpret_cast<const char*>(&v), 4); }
   void u64(uint64_t v) { s_.append(reinterpret_cast<const char*>(&v), 8); }
@@ -53,8 +58,20 @@ class Out {
     s_ += v;
   }
   void raw(const void* p, size_t n) { s_.append(static_cast<const char*>(p), n); }
-  std::string& bytes() { return s_; }
-  const std::string& bytes() const { return s_; }
+  // `n` bytes more, to be written at the pointer returned; drop(n) takes
+  // them back.
+  char* grow(size_t n) {
+    s_.resize(s_.size() + n);
+    return s_.data() + s_.size() - n;
+  }
+  void drop(size_t n) { s_.resize(s_.size() - n); }
+  // The whole message, its length set.
+  const std::string& framed() {
+    const uint64_t n = s_.size() - 8;
+    std::memcpy(s_.data(), &n, 8);
+    return s_;
+  }
+  void clear() { std::string(8, '\0').swap(s_); }
 
  private:
   std::string s_;
@@ -116,9 +133,7 @@ bool write_exactly(int fd, const void* p, size_t n) {
   return true;
 }
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using support::now_s;
 
 std::string signal_words(int sig) {
   switch (sig) {
@@ -154,28 +169,20 @@ class Worker {
     int request[2], answer[2], output[2];
     if (pipe2(request, O_CLOEXEC) || pipe2(answer, O_CLOEXEC) || pipe2(output, O_CLOEXEC))
       throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
-    const pid_t judge = getpid();
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error(std::string("cannot start: ") + std::strerror(errno));
-    if (pid_ == 0) {
-      setpgid(0, 0);
-      prctl(PR_SET_PDEATHSIG, SIGKILL);  // the judge gone: so is the submission
-      if (getppid() != judge) _exit(125);
-      // 3: requests, 4: answers, 1 and 2: the output pipe; nothing else open.
-      dup2(output[1], 1);
-      dup2(output[1], 2);
-      const int in = dup(request[0]), out = dup(answer[1]);
-      dup2(in, 3);
-      dup2(out, 4);
-      const int devnull = ::open("/dev/null", O_RDONLY);
-      if (devnull >= 0) dup2(devnull, 0);
-      for (int fd = 5; fd < 1024; ++fd) close(fd);
-      std::vector<char*> args;
-      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      execvp(args[0], args.data());
-      std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
-      _exit(127);
+    // A test's arrays cross in fewer, larger pieces (where the system allows).
+    for (int fd : {request[1], answer[1]}) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+    // 3: requests, 4: answers, 1 and 2: the output pipe; nothing else open.
+    support::Child child;
+    child.argv = argv;
+    child.fds = {{1, output[1]}, {2, output[1]}, {3, request[0]}, {4, answer[1]}};
+    child.stdin_null = child.only_named_fds = true;
+    child.own_group = true;
+    child.dies_with_parent = true;  // the judge gone: so is the submission
+    std::string why;
+    pid_ = support::start(child, &why);
+    if (pid_ < 0) {
+      for (int fd : {request[0], request[1], answer[0], answer[1], output[0], output[1]}) close(fd);
+      throw std::runtime_error(why);
     }
     close(request[0]);
     close(answer[1]);
@@ -186,22 +193,17 @@ class Worker {
     for (int fd : {to_, from_, output_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   }
 
-  // Sends a request and waits for its answer, draining the output meanwhile.
-  std::string exchange(const std::string& request) {
-    std::string framed;
-    const uint64_t n = request.size();
-    framed.append(reinterpret_cast<const char*>(&n), 8);
-    framed += request;
+  // Sends a request (framed: its length first) and waits for its answer,
+  // draining the output meanwhile.
+  std::string exchange(const std::string& framed) {
     size_t sent = 0;
+    char header[8];
+    size_t header_got = 0;
     std::string answer;
+    size_t answer_got = 0;
     uint64_t answer_size = UINT64_MAX;
     const double start = now_s();
-    while (true) {
-      if (answer.size() >= 8 && answer_size == UINT64_MAX) {
-        std::memcpy(&answer_size, answer.data(), 8);
-        if (answer_size > kMaxMessage) fail("protocol", kProtocolWords);
-      }
-      if (answer_size != UINT64_MAX && answer.size() >= 8 + answer_size) break;
+    while (answer_size == UINT64_MAX || answer_got < answer_size) {
       const double left = limits_.seconds - waited_ - (now_s() - start);
       if (left <= 0) {
         waited_ += now_s() - start;
@@ -218,17 +220,27 @@ class Worker {
         if (put < 0 && errno != EAGAIN && errno != EINTR) ended(now_s() - start);
       }
       if (fds[1].revents) {
-        char buffer[1 << 16];
-        const ssize_t got = ::read(from_, buffer, sizeof(buffer));
-        if (got > 0) {
-          answer.append(buffer, size_t(got));
+        // The length first, then the answer straight into its place.
+        const bool in_header = answer_size == UINT64_MAX;
+        char* into = in_header ? header + header_got : answer.data() + answer_got;
+        const size_t want = in_header ? 8 - header_got : answer_size - answer_got;
+        const ssize_t got = ::read(from_, into, want);
+        if (got > 0 && in_header) {
+          header_got += size_t(got);
+          if (header_got == 8) {
+            std::memcpy(&answer_size, header, 8);
+            if (answer_size > kMaxMessage) fail("protocol", kProtocolWords);
+            answer.resize(answer_size);
+          }
+        } else if (got > 0) {
+          answer_got += size_t(got);
         } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
           ended(now_s() - start);
         }
       }
     }
     waited_ += now_s() - start;
-    return answer.substr(8, answer_size);
+    return answer;
   }
 
   // Asks the program to end, and waits (within the time left) for it to write
@@ -472,6 +484,10 @@ std::string call_submission(const char* name, const char* signature,
                 uint64_t(static_cast<const char*>(args[i].pointer) - it->base)};
   }
   Out req;
+  size_t total = 4096 + std::strlen(name) + std::strlen(signature);
+  for (const Buffer& b : buffers) total += b.size + 1024;
+  for (const CallArg& a : args) total += a.bytes.size() + 16;
+  req.reserve(total);
   req.u8(kCall);
   req.str(name);
   req.str(signature);
@@ -505,8 +521,8 @@ std::string call_submission(const char* name, const char* signature,
       req.u64(where[i].second);
     }
   }
-  const std::string answer = j.worker.exchange(req.bytes());
-  req.bytes().clear();
+  const std::string answer = j.worker.exchange(req.framed());
+  req.clear();
   j.allocations.clear();
   for (const Buffer& b : buffers) j.allocations.push_back({b.base, b.size});
   try {
@@ -586,7 +602,7 @@ uint32_t remote_allocation_id(const void* device_address, uint64_t* offset) {
     Out req;
     req.u8(kAllocation);
     req.u32(h);
-    const std::string answer = g_judge->worker.exchange(req.bytes());
+    const std::string answer = g_judge->worker.exchange(req.framed());
     uint32_t id = 0;
     if (answer.size() != sizeof(id)) return 0;
     std::memcpy(&id, answer.data(), sizeof(id));
@@ -606,7 +622,7 @@ std::string remote_writer(const void* device_address) {
     req.u8(kWriter);
     req.u32(h);
     req.u64(uint64_t(p - base));
-    std::string words = g_judge->worker.exchange(req.bytes());
+    std::string words = g_judge->worker.exchange(req.framed());
     if (words.size() > 200) words.resize(200);
     for (char& c : words)
       if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
@@ -630,9 +646,9 @@ int worker_main() {
     buffers.clear();
     cudaGetLastError();
   };
-  auto reply = [](const Out& o) {
-    const uint64_t n = o.bytes().size();
-    return write_exactly(4, &n, 8) && write_exactly(4, o.bytes().data(), n);
+  auto reply = [](Out& o) {
+    const std::string& m = o.framed();
+    return write_exactly(4, m.data(), m.size());
   };
   while (true) {
     uint64_t size = 0;
@@ -747,16 +763,18 @@ int worker_main() {
         out.str("");
         out.i32(int32_t(e));
         out.str(ret);
+        size_t total = 1024 + ret.size();
+        for (uint32_t i = 0; i < count; ++i)
+          if (writable[i]) total += 1 + buffers[i].second;
+        out.reserve(total);
         for (uint32_t i = 0; i < count; ++i) {
           if (!writable[i]) continue;
-          std::string copy(buffers[i].second, '\0');
-          if (cudaMemcpy(copy.data(), buffers[i].first, copy.size(), cudaMemcpyDeviceToHost) !=
-              cudaSuccess) {
+          out.u8(1);
+          const size_t n = buffers[i].second;
+          if (cudaMemcpy(out.grow(n), buffers[i].first, n, cudaMemcpyDeviceToHost) != cudaSuccess) {
+            out.drop(n + 1);
             out.u8(0);
             cudaGetLastError();
-          } else {
-            out.u8(1);
-            out.raw(copy.data(), copy.size());
           }
         }
       }
