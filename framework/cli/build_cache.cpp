@@ -5,9 +5,10 @@
 
 #include <fstream>
 
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
 #include "grading_steps.h"
-#include "process.h"
 
 namespace cudalab::cli {
 
@@ -30,7 +31,7 @@ fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) 
   if (ec || !mkdtemp(pattern.data())) return "";
   const fs::path fresh = pattern;
   std::ofstream(fresh / "main.cu") << main_text;
-  const ProcessResult r = run_process(
+  const support::ProcessResult r = support::run_process(
       {CUDALAB_CC_PATH, "-c", "-O2", "-I" + lesson.dir.string(), "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR,
        (fresh / "main.cu").string(), "-o", (fresh / "main.o").string()},
       120);

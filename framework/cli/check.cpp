@@ -10,9 +10,10 @@
 #include <sstream>
 
 #include "cli.h"
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "grader.h"
 #include "grading_steps.h"
-#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -94,7 +95,7 @@ int check(const CheckOptions& opt) {
   g.rubrics = !opt.no_rubrics;
   g.sandbox_uid = claim_sandbox_uids();
   // A picture for PrairieLearn's results (kept only there) or where asked.
-  std::optional<TempFile> pl_picture;
+  std::optional<support::TempFile> pl_picture;
   std::string trace_path = opt.trace_path;
   if (opt.viz && trace_path.empty()) trace_path = lesson.name + ".check.trace";
   if (!trace_path.empty()) g.trace_path = fs::absolute(trace_path);
@@ -135,7 +136,7 @@ int check(const CheckOptions& opt) {
     std::cout << std::flush;
   });
   if (!opt.json_path.empty()) {
-    write_atomically(opt.json_path, gradescope_json(r).dump(2) + "\n");
+    support::write_atomically(opt.json_path, gradescope_json(r).dump(2) + "\n");
     std::cout << "results written to " << opt.json_path << "\n";
   }
   if (r.status == "error") {
@@ -168,7 +169,7 @@ int check(const CheckOptions& opt) {
     std::cout << "no " << (opt.picture_path.empty() ? "trace" : "picture") << ": " << r.picture_note
               << "\n";
   if (!opt.prairielearn_path.empty()) {
-    write_atomically(
+    support::write_atomically(
         opt.prairielearn_path,
         prairielearn_json(r, r.picture_test.empty() ? "" : g.picture_path.string()).dump(2) + "\n");
     std::cout << "PrairieLearn results written to " << opt.prairielearn_path << "\n";

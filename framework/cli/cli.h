@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/support/files.h"
+
 namespace cudalab::trace {
 struct Trace;
 }
@@ -43,7 +45,6 @@ struct Lesson {
 };
 
 fs::path lessons_root();
-std::string read_file(const fs::path& p);
 // Reads lesson.json; returns false with a reason when it is missing or bad.
 bool load_lesson(const fs::path& dir, Lesson* l, std::string* why);
 // The lesson's headers (every .h and .cuh of its folder, by name), each as

@@ -6,11 +6,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
 #include "cudalab_cli_config.h"
 #include "grading_steps.h"
-#include "process.h"
 
 namespace cudalab::cli {
 
@@ -231,7 +232,7 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   const bool drawn = !o.picture_path.empty();
   if (drawn && !fs::exists(CUDALAB_VIZ_PATH))
     return "cudalab-viz is not built (cmake --build --preset default --target cudalab-viz)";
-  if (drawn && find_program("xvfb-run").empty())
+  if (drawn && support::find_program("xvfb-run").empty())
     return "xvfb-run is not installed (apt-get install xvfb)";
   const double limit = std::min(budget->next(), o.test_seconds);
   if (limit < 0.5) return "the submission's time ran out before the picture";
@@ -276,7 +277,7 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
                                    sandbox.inside("picture.png"),
                                    "--size",
                                    "1024x640"};
-  const ProcessResult r = run_process(drawing.wrap(draw, {}, l), 60);
+  const support::ProcessResult r = support::run_process(drawing.wrap(draw, {}, l), 60);
   if (r.exit_code != 0 || !fs::is_regular_file(png))
     return "cudalab-viz could not draw the trace: " + last_chars(r.output, 300);
   fs::copy_file(png, o.picture_path, fs::copy_options::overwrite_existing, ec);

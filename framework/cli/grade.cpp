@@ -26,9 +26,10 @@
 #include <stb/stb_image_write.h>
 
 #include "cli.h"
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
 #include "grader.h"
-#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -85,8 +86,8 @@ bool pick_file(const fs::path& dir, const Lesson& lesson, fs::path* file, std::s
 // Unpacks an LMS export (zip) into `into`, with Python's zipfile (which
 // keeps every name inside the folder).
 void unzip(const fs::path& zip, const fs::path& into) {
-  const ProcessResult r =
-      run_process({"python3", "-m", "zipfile", "-e", zip.string(), into.string()}, 600);
+  const support::ProcessResult r =
+      support::run_process({"python3", "-m", "zipfile", "-e", zip.string(), into.string()}, 600);
   if (r.exit_code != 0)
     throw std::runtime_error(zip.string() + " is not a zip file that can be unpacked: " + r.output);
 }
@@ -150,7 +151,7 @@ json run_settings(const fs::path& out, const std::string& lesson, const GradeCla
   json j;
   if (fs::exists(path)) {
     try {
-      j = json::parse(read_file(path));
+      j = json::parse(support::read_file(path));
     } catch (const std::exception& e) {
       throw std::runtime_error(path.string() + " is damaged (" + e.what() +
                                "): remove it to start the grading over");
@@ -173,7 +174,7 @@ std::string key_of(const Submission& s, const fs::path& judge, uint64_t seed,
                    const GradeClassOptions& o) {
   struct stat st {};
   stat(judge.c_str(), &st);
-  uint64_t h = fnv(read_file(s.file));
+  uint64_t h = fnv(support::read_file(s.file));
   h = fnv(s.file.extension().string(), h);
   h = fnv(std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime) + ":" +
               std::to_string(seed) + ":" + std::to_string(o.timeout_s) + ":" +
@@ -329,10 +330,11 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
   std::ostringstream base;
   char self[4096] = {};
   const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  base << shell_quote(n > 0 ? std::string(self, size_t(n)) : std::string("cudalab")) << " grade "
-       << shell_quote(o.lesson);
-  for (const auto& in : o.inputs) base << " " << shell_quote(fs::absolute(in).string());
-  base << " -o " << shell_quote(fs::absolute(out).string()) << " -j 1 --timeout " << o.timeout_s;
+  base << support::shell_quote(n > 0 ? std::string(self, size_t(n)) : std::string("cudalab"))
+       << " grade " << support::shell_quote(o.lesson);
+  for (const auto& in : o.inputs) base << " " << support::shell_quote(fs::absolute(in).string());
+  base << " -o " << support::shell_quote(fs::absolute(out).string()) << " -j 1 --timeout "
+       << o.timeout_s;
   if (o.unconfined) base << " --unconfined";
   if (o.gpu) base << " --gpu";
   if (o.pictures) base << " --pictures";
@@ -357,7 +359,7 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back(script);
     // With --wait sbatch returns when the job ends: the whole grading.
-    const ProcessResult r = run_process(args, 7 * 24 * 3600.0);
+    const support::ProcessResult r = support::run_process(args, 7 * 24 * 3600.0);
     const std::string id = r.output.substr(0, r.output.find_first_of(";\n"));
     const bool waited = std::find(args.begin(), args.end(), "--wait") != args.end();
     if (r.exit_code != 0 && waited && !id.empty() &&
@@ -382,7 +384,7 @@ int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t coun
   std::cout << "submitted job array " << array << " (" << tasks << " tasks) and job " << gather
             << ", which writes " << (out / "gradebook.csv").string() << " when they end\n";
   if (o.slurm_wait) {
-    std::cout << read_file(dir / "gather.log");
+    std::cout << support::read_file(dir / "gather.log");
     return fs::exists(out / "gradebook.csv") ? 0 : 1;
   }
   return 0;
@@ -441,7 +443,7 @@ int grade_class(const GradeClassOptions& o) {
   if (!o.gather) {
     // Which users this run's sandboxes run as (to audit what they left).
     settings["sandbox_users"] = {g.sandbox_uid, g.sandbox_uid + std::max(1, o.jobs) - 1};
-    write_atomically(out / "grading.json", settings.dump(2) + "\n");
+    support::write_atomically(out / "grading.json", settings.dump(2) + "\n");
   }
   const fs::path judge = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
 
@@ -454,7 +456,7 @@ int grade_class(const GradeClassOptions& o) {
     bool fresh = false;
     try {
       if (fs::exists(rec)) {
-        const json j = json::parse(read_file(rec));
+        const json j = json::parse(support::read_file(rec));
         // Graded before without the pictures asked for now: again, with them.
         fresh = j.value("key", "") == key && j.value("status", "") != "error" &&
                 (!o.pictures || j.value("pictures", false));
@@ -502,7 +504,7 @@ int grade_class(const GradeClassOptions& o) {
         std::error_code ec;
         fs::remove(mine.picture_path, ec);  // an older picture
       }
-      write_atomically(out / "records" / (s.student + ".json"), j.dump(1) + "\n");
+      support::write_atomically(out / "records" / (s.student + ".json"), j.dump(1) + "\n");
       progress.step(s.student,
                     r.status == "graded" ? fmt(r.score) + "/" + fmt(r.max_score) : r.status);
     }
@@ -519,7 +521,7 @@ int grade_class(const GradeClassOptions& o) {
   for (const auto& s : subs) {
     const fs::path rec = out / "records" / (s.student + ".json");
     try {
-      records.push_back({s.student, record_from_json(json::parse(read_file(rec)))});
+      records.push_back({s.student, record_from_json(json::parse(support::read_file(rec)))});
     } catch (const std::exception&) {
       ++missing;
       GradeRecord r;
@@ -558,11 +560,13 @@ int grade_class(const GradeClassOptions& o) {
     sum.totals.push_back(r.score);
     sum.max_score = std::max(sum.max_score, r.max_score);
     sum.statuses[r.status]++;
-    write_atomically(out / "feedback" / (student + ".txt"), feedback_text(r));
-    write_atomically(out / "feedback" / (student + ".json"), gradescope_json(r).dump(2) + "\n");
-    write_atomically(out / "gradescope" / (student + ".json"), gradescope_json(r).dump(2) + "\n");
+    support::write_atomically(out / "feedback" / (student + ".txt"), feedback_text(r));
+    support::write_atomically(out / "feedback" / (student + ".json"),
+                              gradescope_json(r).dump(2) + "\n");
+    support::write_atomically(out / "gradescope" / (student + ".json"),
+                              gradescope_json(r).dump(2) + "\n");
     const fs::path picture = out / "pictures" / (student + ".png");
-    write_atomically(
+    support::write_atomically(
         out / "prairielearn" / (student + ".json"),
         prairielearn_json(r, fs::exists(picture) ? picture.string() : "").dump(2) + "\n");
   }
@@ -574,8 +578,8 @@ int grade_class(const GradeClassOptions& o) {
     sum.totals.push_back(0);
     sum.statuses["no_submission"]++;
   }
-  write_atomically(out / "gradebook.csv", book.str());
-  write_atomically(out / "junit.xml", junit_xml(records));
+  support::write_atomically(out / "gradebook.csv", book.str());
+  support::write_atomically(out / "junit.xml", junit_xml(records));
 
   sum.students = sum.totals.size();
   for (const auto& c : columns)
@@ -614,7 +618,7 @@ int grade_class(const GradeClassOptions& o) {
   for (size_t i = 0; i < std::min<size_t>(10, sum.findings.size()); ++i)
     text << "  " << sum.findings[i].first << ": " << sum.findings[i].second << "\n";
   for (const auto& p : problems) text << "\nnot graded: " << p << "\n";
-  write_atomically(out / "summary.txt", text.str());
+  support::write_atomically(out / "summary.txt", text.str());
   draw_summary(sum, out / "summary.png");
   std::cout << text.str() << "\nwritten to " << out.string()
             << ": gradebook.csv, summary.txt, summary.png, junit.xml, feedback/, gradescope/, "

@@ -16,9 +16,10 @@
 #include <random>
 #include <sstream>
 
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
 #include "grading_steps.h"
-#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -58,7 +59,7 @@ std::string student_output(const TestRecord& t) {
 
 GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const GradeOptions& o,
                              const TestDone& done) {
-  const double started = now_s();
+  const double started = support::now_s();
   GradeRecord rec;
   rec.lesson = lesson.name;
   rec.file = file.string();
@@ -70,7 +71,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
       rec.score += t.score;
       if (!t.extra_credit) rec.max_score += t.max_score;
     }
-    rec.seconds = now_s() - started;
+    rec.seconds = support::now_s() - started;
     return rec;
   };
   Scratch scratch;
@@ -96,9 +97,9 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   try {
     if (!fs::is_regular_file(file)) throw std::runtime_error("not a file");
     if (fs::file_size(file) > (1 << 20)) throw std::runtime_error("larger than 1 MiB");
-    std::string text = read_file(file);
+    std::string text = support::read_file(file);
     if (file.extension() == ".diff") {
-      text = apply_to_solution(read_file(lesson.dir / lesson.solution_file), text);
+      text = apply_to_solution(support::read_file(lesson.dir / lesson.solution_file), text);
       source_name = file.stem().string() + ".cu";
     }
     if (source_name == "cudalab_main.cu" || source_name == "lesson.h") source_name = "student.cu";
@@ -122,7 +123,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
                 " is missing: build it with cmake --build --preset default";
     return finish();
   }
-  ProcessResult list = run_process({session.judge().string(), "--list"}, 60);
+  support::ProcessResult list = support::run_process({session.judge().string(), "--list"}, 60);
   std::vector<std::string> calls;
   {
     std::istringstream in(list.output);
@@ -194,7 +195,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   auto build = [&](bool gpu, const std::string& program) {
     std::vector<std::string> cmd;
     if (gpu)
-      cmd = {find_program("nvcc", {"/usr/local/cuda/bin"}),
+      cmd = {support::find_program("nvcc", {"/usr/local/cuda/bin"}),
              "-O2",
              "-std=c++17",
              "-arch=native",
@@ -216,16 +217,17 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     SandboxLimits limits = o.limits;
     limits.cpu_seconds = o.build_seconds;
     const Sandbox& where = gpu ? sandbox : simulated;
-    ProcessResult b = run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
+    support::ProcessResult b =
+        support::run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
     if (b.exit_code != 0 && b.output.rfind("bwrap: ", 0) == 0) {
       // The sandbox itself did not start (the machine, not the file): once more.
       sleep(1);
-      b = run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
+      b = support::run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
     }
     return b;
   };
   // What the compiler said, for the student.
-  auto compiler_said = [&](const ProcessResult& b) {
+  auto compiler_said = [&](const support::ProcessResult& b) {
     std::string said = safe_text(b.output, 8000);
     if (b.timed_out)
       said += "\n(the compiler ran for more than " + std::to_string(int(o.build_seconds)) +
@@ -235,14 +237,14 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
               std::to_string(o.limits.memory_mib) + " MiB of memory or its time)\n";
     return said;
   };
-  if (o.gpu && find_program("nvcc", {"/usr/local/cuda/bin"}).empty()) {
+  if (o.gpu && support::find_program("nvcc", {"/usr/local/cuda/bin"}).empty()) {
     rec.status = "error";
     rec.error = "--gpu needs nvcc, which is on neither PATH nor /usr/local/cuda/bin";
     return finish();
   }
   // Whether a build failed for the machine's sake, not the file's: the
   // sandbox or the compiler itself could not start.
-  auto machine_problem = [&](const ProcessResult& b) -> std::string {
+  auto machine_problem = [&](const support::ProcessResult& b) -> std::string {
     if (b.exit_code == 0) return "";
     if (b.output.rfind("bwrap: ", 0) == 0)
       return "the sandbox could not start: " + last_chars(b.output, 500);
@@ -254,7 +256,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
                     : std::string());
     return "";
   };
-  const ProcessResult b = build(o.gpu, "program");
+  const support::ProcessResult b = build(o.gpu, "program");
   if (const std::string why = machine_problem(b); !why.empty()) {
     rec.status = "error";
     rec.error = why;
@@ -275,7 +277,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   std::string no_simulator;  // why there is none
   if (o.gpu && ((o.rubrics && !lesson.rubrics.empty()) || !o.picture_path.empty() ||
                 !o.trace_path.empty() || o.diagnose)) {
-    const ProcessResult sb = build(false, "program_sim");
+    const support::ProcessResult sb = build(false, "program_sim");
     if (const std::string why = machine_problem(sb); !why.empty()) {
       rec.status = "error";
       rec.error = why;

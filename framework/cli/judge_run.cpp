@@ -5,9 +5,10 @@
 #include <cstring>
 #include <random>
 
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
 #include "grading_steps.h"
-#include "process.h"
 
 namespace cudalab::cli {
 
@@ -97,7 +98,8 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
   for (const auto& a : sandbox_.wrap({sandbox_.inside(program_)}, passed, l)) cmd.push_back(a);
   // The judge stops the program at `limit`; this is its own backstop.
   // (with the comparisons, up to 64K wrong elements of each, as text)
-  ProcessResult p = run_process(cmd, limit * 2 + 60, compared ? size_t(64) << 20 : size_t(1) << 20);
+  support::ProcessResult p =
+      support::run_process(cmd, limit * 2 + 60, compared ? size_t(64) << 20 : size_t(1) << 20);
   Judged j;
   const size_t at = p.output.rfind("\n{");
   const std::string last = at == std::string::npos ? p.output : p.output.substr(at + 1);

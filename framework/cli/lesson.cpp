@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "cudalab/support/files.h"
 #include "cudalab_cli_config.h"
 
 namespace cudalab::cli {
@@ -20,13 +21,6 @@ fs::path lessons_root() {
   return CUDALAB_LESSONS_DIR;
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 bool load_lesson(const fs::path& dir, Lesson* l, std::string* why) {
   const fs::path meta = dir / "lesson.json";
   if (!fs::exists(meta)) {
@@ -34,7 +28,7 @@ bool load_lesson(const fs::path& dir, Lesson* l, std::string* why) {
     return false;
   }
   try {
-    json j = json::parse(read_file(meta));
+    json j = json::parse(support::read_file(meta));
     l->dir = dir;
     l->name = j.at("name").get<std::string>();
     l->title = j.at("title").get<std::string>();
@@ -77,7 +71,7 @@ std::string lesson_headers_text(const Lesson& l) {
   }
   std::sort(headers.begin(), headers.end());
   std::string text;
-  for (const auto& h : headers) text += h.filename().string() + "\n" + read_file(h) + "\n";
+  for (const auto& h : headers) text += h.filename().string() + "\n" + support::read_file(h) + "\n";
   return text;
 }
 
@@ -177,13 +171,13 @@ int exercise(const std::string& name, bool check_only) {
   const fs::path solution = l.dir / l.solution_file, student = l.dir / l.student_file;
   std::string made;
   try {
-    made = exercise_from_solution(read_file(solution));
+    made = exercise_from_solution(support::read_file(solution));
   } catch (const std::exception& e) {
     std::cerr << "cudalab: " << solution.string() << ": " << e.what() << "\n";
     return 1;
   }
   if (check_only) {
-    if (fs::exists(student) && read_file(student) == made) {
+    if (fs::exists(student) && support::read_file(student) == made) {
       std::cout << student.string() << " is what " << l.solution_file << " makes\n";
       return 0;
     }

@@ -17,8 +17,9 @@
 #include <sstream>
 
 #include "cli.h"
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
-#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -28,7 +29,7 @@ const fs::path kProject = CUDALAB_PROJECT_DIR;
 // The course's files: what git tracks (plus new files it does not ignore),
 // or, outside a git checkout, everything but build folders.
 std::vector<std::string> course_files() {
-  const ProcessResult git = run_process(
+  const support::ProcessResult git = support::run_process(
       {"git", "-C", kProject.string(), "ls-files", "--cached", "--others", "--exclude-standard"},
       120);
   std::vector<std::string> files;
@@ -106,7 +107,7 @@ int release(const std::string& out_arg, bool force) {
     const fs::path to = out / f;
     fs::create_directories(to.parent_path());
     if (fs::path(f).extension() == ".md") {
-      std::ofstream(to) << student_text(read_file(kProject / f));
+      std::ofstream(to) << student_text(support::read_file(kProject / f));
     } else {
       fs::copy_file(kProject / f, to, fs::copy_options::overwrite_existing);
     }
@@ -122,8 +123,8 @@ int release(const std::string& out_arg, bool force) {
     if (name == "solution.cu" || name == "hidden.cu" || e.path().extension() == ".diff")
       leaks.push_back(e.path().string());
     else if (e.path().extension() == ".cu" &&
-             read_file(e.path()).find("// BEGIN SOL"
-                                      "UTION") != std::string::npos)
+             support::read_file(e.path()).find("// BEGIN SOL"
+                                               "UTION") != std::string::npos)
       leaks.push_back(e.path().string() + " (a solution marker)");
   }
   if (!leaks.empty()) {
@@ -205,10 +206,10 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
   std::error_code ec;
   fs::remove(zip, ec);
   // Names in the zip are as given: relative to the stage.
-  const ProcessResult zipped =
-      run_process({"env", "-C", stage.string(), "python3", "-m", "zipfile", "-c", zip.string(),
-                   "setup.sh", "run_autograder", "course"},
-                  600);
+  const support::ProcessResult zipped =
+      support::run_process({"env", "-C", stage.string(), "python3", "-m", "zipfile", "-c",
+                            zip.string(), "setup.sh", "run_autograder", "course"},
+                           600);
   fs::remove_all(stage, ec);
   if (zipped.exit_code != 0) {
     std::cerr << "cudalab: could not write " << zip.string() << ": " << zipped.output << "\n";

@@ -39,7 +39,7 @@ bool read_findings(const fs::path& report, const Session& session, const std::st
     *why = "its report of the checks is too large";
     return false;
   }
-  const std::string text = read_file(report);
+  const std::string text = support::read_file(report);
   // `, "signature": "<16 hex digits>"}` ends the report; it signs all that
   // comes before it.
   const std::string mark = ", \"signature\": \"";

@@ -4,7 +4,6 @@
 // It is the student's own code on their own machine: no sandbox, as when
 // they run any program they wrote.
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,9 +13,10 @@
 #include <iostream>
 
 #include "cli.h"
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
 #include "grader.h"
-#include "process.h"
 
 namespace cudalab::cli {
 namespace {
@@ -24,21 +24,16 @@ namespace {
 // Runs argv with this terminal (its output as it comes) and `env` added;
 // returns its exit status (128 + signal when a signal ended it).
 int run_here(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
-  const pid_t pid = fork();
-  if (pid < 0) return 127;
-  if (pid == 0) {
-    for (const auto& e : env) putenv(const_cast<char*>(e.c_str()));
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cudalab: cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
+  support::Child child;
+  child.argv = argv;
+  child.env = env;
+  std::string why;
+  const pid_t pid = support::start(child, &why);
+  if (pid < 0) {
+    std::cerr << "cudalab: " << why << "\n";
+    return 127;
   }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return support::wait_for(pid).status();
 }
 
 }  // namespace
@@ -78,11 +73,11 @@ int run_lesson(const RunOptions& o) {
   // the toolchain (a rebuilt simulator rebuilds the program).
   std::string sources = lesson_headers_text(lesson);
   for (const fs::path& p : {lesson.dir / "driver.cu", student})
-    sources += p.string() + "\n" + read_file(p) + "\n";
+    sources += p.string() + "\n" + support::read_file(p) + "\n";
   const std::string key = build_key({sources});
   const fs::path key_file = dir / "built-from.key";
   const bool fresh = fs::exists(program) && fs::exists(program.string() + ".instrumented") &&
-                     fs::exists(key_file) && read_file(key_file) == key;
+                     fs::exists(key_file) && support::read_file(key_file) == key;
   if (fresh) {
     std::cerr << "cudalab: " << student.filename().string()
               << " is unchanged since its last build: running it\n";
@@ -107,7 +102,7 @@ int run_lesson(const RunOptions& o) {
                    "message), then run this again.\n";
       return 1;
     }
-    write_atomically(key_file, key);
+    support::write_atomically(key_file, key);
   }
 
   // The run: under the checks, traced, or plain (the plain build, fast).
@@ -142,7 +137,7 @@ int run_lesson(const RunOptions& o) {
     return status ? status : (o.viz || !o.picture.empty() ? 1 : 0);
   }
   if (!o.picture.empty()) {
-    if (find_program("xvfb-run").empty()) {
+    if (support::find_program("xvfb-run").empty()) {
       std::cerr << "cudalab: --picture draws in a virtual screen: apt-get install xvfb\n";
       return 1;
     }

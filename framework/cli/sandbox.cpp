@@ -20,8 +20,9 @@
 #include <map>
 #include <mutex>
 
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
 #include "cudalab/trace/refused_calls.h"
-#include "process.h"
 
 namespace cudalab::cli {
 namespace fs = std::filesystem;
@@ -291,7 +292,7 @@ int claim_sandbox_uids() {
 }
 
 std::string sandbox_problem() {
-  if (find_program("bwrap").empty())
+  if (support::find_program("bwrap").empty())
     return "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
   std::vector<std::string> probe;
   if (geteuid() == 0)
@@ -307,7 +308,7 @@ std::string sandbox_problem() {
                              "--proc",       "/proc",         "--dev",
                              "/dev",         "--tmpfs",       "/tmp",
                              "/usr/bin/true"});
-  const ProcessResult r = run_process(probe, 60);
+  const support::ProcessResult r = support::run_process(probe, 60);
   if (r.exit_code == 0) return "";
   const std::string why = r.output.empty() ? "exit status " + std::to_string(r.exit_code)
                                            : r.output.substr(0, r.output.find('\n'));

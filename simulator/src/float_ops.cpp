@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "cudalab/support/process.h"
 #include "internal.h"
 
 namespace cudalab::rt {
@@ -46,12 +47,12 @@ FloatOps ops_of(std::string m, bool wide) {
 }  // namespace
 
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
-  static const bool have_objdump = std::system("command -v objdump >/dev/null 2>&1") == 0;
+  static const bool have_objdump = !support::find_program("objdump").empty();
   if (!have_objdump) return false;
   const std::string exe = main_program_file();
   if (exe.empty()) return false;
-  const std::string cmd = "objdump -d --no-show-raw-insn -j .text '" + exe + "' 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
+  support::OutputOf objdump({"objdump", "-d", "--no-show-raw-insn", "-j", ".text", exe});
+  FILE* p = objdump.file();
   if (!p) return false;
   const uintptr_t base = main_program_base();
   char line[1024];
@@ -90,7 +91,7 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
     into.single_ops += ops.single_ops;
     into.double_ops += ops.double_ops;
   }
-  return pclose(p) == 0;
+  return objdump.finish().ok();
 }
 
 }  // namespace cudalab::rt

@@ -6,7 +6,6 @@
 // that holds the source and that object, which cuModuleLoadData loads.
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +23,9 @@
 // The recipe's paths and flags (cudalab-cc's); its include folder is the
 // same as the one this library was built with.
 #undef CUDALAB_SIM_INCLUDE_DIR
+#include "cudalab/support/files.h"
+#include "cudalab/support/nvcc_options.h"
+#include "cudalab/support/process.h"
 #include "cudalab_config.h"
 #include "dialect.h"
 #include "internal.h"
@@ -31,8 +33,6 @@
 #include "modules.h"
 #include "nvrtc.h"
 #include "rewrite.h"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 
@@ -47,12 +47,7 @@ const std::vector<std::string> kTwinFlags = {CUDALAB_RECIPE_TWIN_FLAGS};
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using support::read_file;
 
 // The host compiler: CUDALAB_NVRTC_CXX, else the one cudalab was built with.
 std::string host_compiler() {
@@ -65,78 +60,10 @@ std::string simulator_headers() {
   return given.empty() ? std::string(CUDALAB_SIM_INCLUDE_DIR) : given;
 }
 
-bool can_run(const std::string& program) {
-  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  for (std::string dir; std::getline(ss, dir, ':');)
-    if (!dir.empty() && access((dir + "/" + program).c_str(), X_OK) == 0) return true;
-  return false;
-}
-
 // Translates NVRTC's options to the host compiler's. Options that mean
 // something only to a GPU's code generator are accepted and ignored.
 bool translate_options(const std::vector<std::string>& options, std::vector<std::string>* flags,
                        std::string* log) {
-  static const std::set<std::string> ignored = {"-default-device",
-                                                "--device-as-default-execution-space",
-                                                "-lineinfo",
-                                                "--generate-line-info",
-                                                "-use_fast_math",
-                                                "--use_fast_math",
-                                                "-extensible-whole-program",
-                                                "-ewp",
-                                                "-restrict",
-                                                "--restrict",
-                                                "-dw",
-                                                "--disable-warnings",
-                                                "-w",
-                                                "--extra-device-vectorization",
-                                                "-extra-device-vectorization",
-                                                "-builtin-move-forward",
-                                                "-builtin-initializer-list",
-                                                "-no-source-include",
-                                                "--no-source-include",
-                                                "--device-debug",
-                                                "-G",
-                                                "-dlto",
-                                                "--dlink-time-opt",
-                                                "-rdc",
-                                                "-fdevice-syntax-only",
-                                                "--fdevice-syntax-only",
-                                                "-std=c++03",
-                                                "-Wno-deprecated-gpu-targets",
-                                                "--expt-relaxed-constexpr",
-                                                "-expt-relaxed-constexpr",
-                                                "--extended-lambda"};
-  static const char* const ignored_prefixes[] = {"-arch",
-                                                 "--gpu-architecture",
-                                                 "-rdc=",
-                                                 "--relocatable-device-code=",
-                                                 "-ftz=",
-                                                 "--ftz=",
-                                                 "-prec-div=",
-                                                 "--prec-div=",
-                                                 "-prec-sqrt=",
-                                                 "--prec-sqrt=",
-                                                 "-fmad=",
-                                                 "--fmad=",
-                                                 "-maxrregcount=",
-                                                 "--maxrregcount=",
-                                                 "-dopt=",
-                                                 "--dopt=",
-                                                 "-split-compile",
-                                                 "--split-compile",
-                                                 "-time=",
-                                                 "--time=",
-                                                 "-Xptxas",
-                                                 "--ptxas-options",
-                                                 "-dlto=",
-                                                 "-minimal",
-                                                 "-ofast-compile",
-                                                 "--fast-compile",
-                                                 "-t",
-                                                 "--threads"};
   bool ok = true;
   for (size_t i = 0; i < options.size(); ++i) {
     const std::string& o = options[i];
@@ -178,12 +105,10 @@ bool translate_options(const std::vector<std::string>& options, std::vector<std:
       } else {
         for (std::string& f : cudalab::rewriter::dialect_flags(v)) flags->push_back(std::move(f));
       }
-    } else if (ignored.count(o)) {
-      if (o == "-w" || o == "--disable-warnings") flags->push_back("-w");
-    } else if (std::any_of(std::begin(ignored_prefixes), std::end(ignored_prefixes),
-                           [&](const char* p) { return starts_with(o, p); })) {
-      // A value in the next option ("-arch sm_90", "--gpu-architecture compute_90").
-      if ((o == "-arch" || o == "--gpu-architecture") && i + 1 < options.size()) ++i;
+    } else if (o == "-w" || o == "--disable-warnings" || o == "-dw") {
+      flags->push_back("-w");
+    } else if (const size_t n = support::gpu_only_option(options, i, support::FrontEnd::kNvrtc)) {
+      i += n - 1;  // a GPU's code generator's option, and its value: nothing to do here
     } else {
       *log += "nvrtc: error: unrecognized option " + o +
               " (the options are -I, -D, -U, --std, -include and those of a GPU's code generator, "
@@ -233,7 +158,7 @@ ModuleBuild build_module(const ModuleSource& m) {
     return result;
   }
   const std::string cxx = host_compiler();
-  if (!can_run(cxx)) {
+  if (support::find_program(cxx).empty()) {
     result.log = "cudalab: cannot compile kernels while the program runs: the host compiler " +
                  cxx +
                  " is not there. Set CUDALAB_NVRTC_CXX to a clang++ (or install the one cudalab "
@@ -334,29 +259,20 @@ ModuleBuild build_module(const ModuleSource& m) {
              {"-x", "c++", (dir / "program.cpp").string(), "-o", (dir / "program.so").string()});
 
   const std::string log_path = (dir / "log").string();
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<char*> argv;
-  for (auto& a : cmd) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  int status = 0;
-  if (spawned != 0) {
-    result.log =
-        "cudalab: cannot run the host compiler " + cxx + ": " + std::strerror(spawned) + "\n";
+  support::Child compiler;
+  compiler.argv = cmd;
+  compiler.output_file = log_path;
+  compiler.stdin_null = true;
+  std::string cannot_start;
+  const pid_t pid = support::start(compiler, &cannot_start);
+  if (pid < 0) {
+    result.log = "cudalab: the host compiler: " + cannot_start + "\n";
     fs::remove_all(dir, ec);
     return result;
   }
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const support::Exit compiled = support::wait_for(pid);
   result.log += readable_log(read_file(log_path), dir);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (!compiled.ok()) {
     result.status = ModuleBuild::kCompileError;
     fs::remove_all(dir, ec);
     return result;

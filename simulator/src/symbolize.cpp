@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 
+#include "cudalab/support/process.h"
 #include "internal.h"
 #include "modules.h"
 
@@ -76,18 +77,19 @@ std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
   }
   // llvm-symbolizer reads clang's DWARF 5 line tables right; binutils'
   // addr2line (2.40) can name the wrong file for them, so it is the fallback.
-  static const bool have_llvm = std::system("command -v llvm-symbolizer >/dev/null 2>&1") == 0;
+  static const bool have_llvm = !support::find_program("llvm-symbolizer").empty();
   for (const auto& [object, indices] : by_object) {
-    std::string cmd =
-        have_llvm ? "llvm-symbolizer --functions=none --output-style=LLVM --obj='" + object + "'"
-                  : "addr2line -e '" + object + "'";
+    std::vector<std::string> argv =
+        have_llvm ? std::vector<std::string>{"llvm-symbolizer", "--functions=none",
+                                             "--output-style=LLVM", "--obj=" + object}
+                  : std::vector<std::string>{"addr2line", "-e", object};
     for (size_t i : indices) {
       char buf[32];
-      std::snprintf(buf, sizeof(buf), " 0x%lx", static_cast<unsigned long>(offsets[i]));
-      cmd += buf;
+      std::snprintf(buf, sizeof(buf), "0x%lx", static_cast<unsigned long>(offsets[i]));
+      argv.push_back(buf);
     }
-    cmd += " 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
+    support::OutputOf symbolizer(argv);
+    FILE* p = symbolizer.file();
     if (!p) continue;
     char line[4096];
     size_t k = 0;
@@ -125,7 +127,6 @@ std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
         s.clear();
       out[indices[k++]] = s;
     }
-    pclose(p);
   }
   return out;
 }

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/support/nvcc_options.h"
+#include "cudalab/support/process.h"
 #include "cudalab_config.h"
 #include "dialect.h"
 #include "local_headers.h"
@@ -30,6 +32,7 @@
 #include "rewrite.h"
 
 namespace fs = std::filesystem;
+namespace support = cudalab::support;
 
 namespace {
 
@@ -67,8 +70,8 @@ options:
                    into DIR, for the default recipe (-std=c++17 -O2), plain
                    and instrumented; later builds with that recipe use it
   --help, --version
-nvcc options with no meaning on the simulator (-arch, -gencode, -lineinfo,
---use_fast_math, -rdc) are accepted and ignored.
+nvcc's options for a GPU's code generator, which mean nothing on the
+simulator, are accepted and ignored (with their values):
 )";
 
 struct Options {
@@ -84,6 +87,25 @@ struct Options {
   std::string precompile_dir;               // --precompile-runtime DIR
 };
 
+// `words` (separated by ", ") in lines of at most 78 columns, indented.
+std::string wrapped(const std::string& words, size_t indent) {
+  std::string out, line(indent, ' ');
+  size_t at = 0;
+  while (at < words.size()) {
+    size_t end = words.find(", ", at);
+    end = end == std::string::npos ? words.size() : end + 2;
+    const std::string word = words.substr(at, end - at);
+    if (line.size() + word.size() > 78 && line.size() > indent) {
+      out += line + "\n";
+      line.assign(indent, ' ');
+    }
+    line += word;
+    at = end;
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return out + line;
+}
+
 [[noreturn]] void usage_error(const std::string& msg) {
   std::cerr << "cudalab-cc: " << msg << "\n(run cudalab-cc --help for the options)\n";
   std::exit(2);
@@ -97,6 +119,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 Options parse(int argc, char** argv) {
   Options o;
   bool std_given = false, opt_given = false;
+  const std::vector<std::string> args(argv, argv + argc);
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const std::string& flag) -> std::string {
@@ -105,7 +128,8 @@ Options parse(int argc, char** argv) {
       return argv[++i];
     };
     if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
+      std::cout << kUsage << wrapped(support::gpu_only_option_names(support::FrontEnd::kNvcc), 2)
+                << "\n";
       std::exit(0);
     } else if (a == "--version") {
       std::cout << "cudalab-cc 0.1 (CUDA " << CUDALAB_CUDA_VERSION_TEXT
@@ -129,6 +153,9 @@ Options parse(int argc, char** argv) {
     } else if (a == "--precompile-runtime") {
       if (i + 1 >= argc) usage_error(a + " needs a folder");
       o.precompile_dir = argv[++i];
+    } else if (const size_t n =
+                   support::gpu_only_option(args, size_t(i), support::FrontEnd::kNvcc)) {
+      i += int(n) - 1;  // a GPU's code generator's option, and its value: nothing to do here
     } else if (a.rfind("-I", 0) == 0) {
       o.compile_flags.push_back("-I" + value("-I"));
     } else if (a.rfind("-D", 0) == 0) {
@@ -142,7 +169,7 @@ Options parse(int argc, char** argv) {
     } else if (a == "-fatbin" || a == "--fatbin" || a == "-cubin" || a == "--cubin" ||
                a == "-ptx" || a == "--ptx") {
       o.module_kind = a.substr(a.find_first_not_of('-'));
-    } else if (a.rfind("-l", 0) == 0 && a != "-lineinfo") {
+    } else if (a.rfind("-l", 0) == 0) {
       o.link_flags.push_back("-l" + value("-l"));
     } else if (a == "-Xcompiler" || a == "--compiler-options") {
       if (i + 1 >= argc) usage_error(a + " needs a value");
@@ -158,14 +185,6 @@ Options parse(int argc, char** argv) {
     } else if (a == "-g" || a.rfind("-W", 0) == 0 || a.rfind("-f", 0) == 0 ||
                a.rfind("-m", 0) == 0) {
       o.compile_flags.push_back(a);
-    } else if (a.rfind("-arch", 0) == 0 || a.rfind("--gpu-architecture", 0) == 0 ||
-               a.rfind("-gencode", 0) == 0 || a.rfind("--generate-code", 0) == 0 ||
-               a.rfind("-code", 0) == 0) {
-      if (a.find('=') == std::string::npos && i + 1 < argc) ++i;  // its value
-    } else if (a == "-lineinfo" || a == "--use_fast_math" || a == "-use_fast_math" ||
-               a == "-rdc=true" || a == "-rdc=false" || a == "--expt-relaxed-constexpr" ||
-               a == "--extended-lambda" || a == "-G") {
-      // nvcc options without meaning here.
     } else if (a == "-x") {
       if (i + 1 >= argc) usage_error("-x needs a language (cu, c++ or none)");
       const std::string lang = argv[++i];
@@ -203,12 +222,6 @@ Options parse(int argc, char** argv) {
   if (!std_given) o.compile_flags.insert(o.compile_flags.begin(), "-std=c++17");
   if (!opt_given) o.compile_flags.push_back("-O2");
   return o;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 // Runs the commands in parallel; true when all succeed.
@@ -332,45 +345,32 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
   std::vector<pid_t> pids;
   std::vector<std::string> logs;
   bool ok = true;
-  auto wait_for = [&](pid_t pid) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  };
+  auto wait_for = [&](pid_t pid) { ok = support::wait_for(pid).ok() && ok; };
   for (const auto& cmd : commands) {
     if (!ok) break;
     if (verbose) {
-      for (const auto& a : cmd) std::cerr << quote(a) << ' ';
+      for (const auto& a : cmd) std::cerr << support::shell_quote(a) << ' ';
       std::cerr << '\n';
     }
     std::string log;
+    support::Child child;
+    child.argv = cmd;
+    child.who = "cudalab-cc: ";
+    int log_fd = -1;
     if (filter) {
       char name[] = "/tmp/cudalab-cc-log.XXXXXX";
-      const int fd = mkstemp(name);
-      if (fd >= 0) {
-        close(fd);
+      log_fd = mkostemp(name, O_CLOEXEC);
+      if (log_fd >= 0) {
         log = name;
+        child.fds = {{2, log_fd}};
       }
     }
     logs.push_back(log);
-    pid_t pid = fork();
-    if (pid == 0) {
-      if (!log.empty()) {
-        const int fd = open(log.c_str(), O_WRONLY | O_TRUNC);
-        if (fd >= 0) dup2(fd, 2);
-      }
-      std::vector<char*> args;
-      for (const auto& a : cmd) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      execvp(args[0], args.data());
-      // One write: parallel compiles that fail alike do not interleave.
-      const std::string why =
-          std::string("cudalab-cc: cannot run ") + args[0] + ": " + std::strerror(errno) + "\n";
-      if (write(2, why.data(), why.size()) < 0) _exit(127);
-      _exit(127);
-    }
+    std::string why;
+    const pid_t pid = support::start(child, &why);
+    if (log_fd >= 0) close(log_fd);
     if (pid < 0) {
-      std::cerr << "cudalab-cc: fork failed: " << std::strerror(errno) << '\n';
+      std::cerr << "cudalab-cc: " << why << '\n';
       ok = false;
       break;
     }

@@ -9,9 +9,15 @@
 #include <set>
 #include <stdexcept>
 
-#include "source_text.h"
+#include "cudalab/support/source_text.h"
 
 namespace cudalab::rewriter {
+using support::ident_char;
+using support::line_breaks;
+using support::matching;
+using support::one_line;
+using support::trim;
+using support::word_at;
 namespace {
 
 size_t skip_space(const std::string& s, size_t i) {
@@ -94,19 +100,6 @@ std::vector<std::string> split_commas(const std::string& text) {
   }
   if (!trim(cur).empty() || !parts.empty()) parts.push_back(trim(cur));
   return parts;
-}
-
-std::string ptx_one_line(const std::string& t) {
-  std::string out;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '\\' && i + 1 < t.size() && t[i + 1] == '\n') {
-      out += ' ';
-      ++i;
-    } else {
-      out += t[i] == '\n' ? ' ' : t[i];
-    }
-  }
-  return out;
 }
 
 // ---- PTX text ---------------------------------------------------------------------------
@@ -990,7 +983,7 @@ bool parse_operands(const std::string& text, bool outputs, bool library,
         if (!ident_char(piece[k]) && !std::isspace(static_cast<unsigned char>(piece[k])))
           return false;
       o.constraint = "l";
-      o.expression = ptx_one_line(piece.substr(open + 1, close - open - 1));
+      o.expression = one_line(piece.substr(open + 1, close - open - 1));
       out->push_back(o);
       continue;
     }
@@ -1007,7 +1000,7 @@ bool parse_operands(const std::string& text, bool outputs, bool library,
     const size_t open = piece.find('(', end);
     const size_t close = piece.rfind(')');
     if (open == std::string::npos || close == std::string::npos || close < open) return false;
-    o.expression = ptx_one_line(piece.substr(open + 1, close - open - 1));
+    o.expression = one_line(piece.substr(open + 1, close - open - 1));
     o.output = outputs;
     out->push_back(o);
   }
@@ -1035,15 +1028,6 @@ std::vector<size_t> section_colons(const std::string& s, const std::vector<bool>
     }
   }
   return colons;
-}
-
-// The line breaks inside [from, to), as they must stay: inside a macro's
-// definition each keeps its backslash.
-std::string ptx_line_breaks(const std::string& s, size_t from, size_t to) {
-  std::string out;
-  for (size_t i = from; i < to; ++i)
-    if (s[i] == '\n') out += (i > 0 && s[i - 1] == '\\') ? " \\\n" : "\n";
-  return out;
 }
 
 }  // namespace
@@ -1220,7 +1204,7 @@ std::string translate_inline_ptx(const std::string& source, const std::vector<bo
     out.append(source, copied, i - copied);
     if (branches.size() == 1) {
       out += statement(prefix + branches[0].second + suffix);
-      out += ptx_line_breaks(source, i, close + 1);
+      out += line_breaks(source, i, close + 1);
     } else {
       // Each branch on lines of its own, then the numbering as it was.
       // Each branch on lines of its own, numbered as the asm statement's

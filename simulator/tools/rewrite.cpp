@@ -10,11 +10,17 @@
 #include <set>
 #include <sstream>
 
+#include "cudalab/support/source_text.h"
 #include "inline_ptx.h"
-#include "source_text.h"
 #include "thrust_headers.h"
 
 namespace cudalab::rewriter {
+using support::ident_char;
+using support::line_breaks;
+using support::matching;
+using support::one_line;
+using support::trim;
+using support::word_at;
 namespace {
 
 // Marks which bytes of the source are code (not comment, string or char
@@ -269,31 +275,6 @@ std::vector<std::pair<size_t, size_t>> zero_arguments(const std::string& s,
     }
   }
   return {};
-}
-
-// The line breaks of t[from, to), to keep the lines of text that a rewrite
-// puts on one line: a break continued with a backslash (inside a #define)
-// stays continued.
-std::string line_breaks(const std::string& t, size_t from, size_t to) {
-  std::string breaks;
-  for (size_t i = from; i < to; ++i) {
-    if (t[i] != '\n') continue;
-    const size_t end = i > from && t[i - 1] == '\r' ? i - 1 : i;  // CR LF ends a line too
-    breaks += end > from && t[end - 1] == '\\' ? "\\\n" : "\n";
-  }
-  return breaks;
-}
-
-// `text` on one line: its line breaks, continued ones with their backslash,
-// become spaces.
-std::string one_line(const std::string& text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const size_t next = i + 1 < text.size() && text[i + 1] == '\r' ? i + 2 : i + 1;
-    if (text[i] == '\\' && next < text.size() && text[next] == '\n') continue;
-    out += text[i] == '\n' || text[i] == '\r' ? ' ' : text[i];
-  }
-  return out;
 }
 
 // After each non-template __global__ function a file defines, a registration

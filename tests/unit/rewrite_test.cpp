@@ -79,7 +79,7 @@ TEST(Rewrite, LaunchInAMacroKeepsItsContinuations) {
   const std::string kernel = out.substr(from + 2, to - from - 2);
   EXPECT_EQ(kernel.find_first_of("\\\n"), std::string::npos) << kernel;
   EXPECT_NE(kernel.find("T,"), std::string::npos) << kernel;
-  EXPECT_NE(out.find("LaunchSite{\"k<T,4>\", __FILE__, __LINE__})(\\\n\\\n1, 32)(p)\nint b;"),
+  EXPECT_NE(out.find("LaunchSite{\"k<T,4>\", __FILE__, __LINE__})( \\\n \\\n1, 32)(p)\nint b;"),
             std::string::npos)
       << out;
 }

@@ -1,6 +1,7 @@
-// Scanning C++ source text, for the rewriter's passes (rewrite.cpp,
-// inline_ptx.cpp): `code` marks the bytes that are code, not comments or
-// literals.
+// Scanning and reshaping C++ source text, for the rewriter's passes:
+// `code` marks the bytes that are code, not comments or literals. A line
+// ends with LF or CR LF; one continued with a backslash (inside a #define)
+// stays continued.
 #pragma once
 
 #include <cctype>
@@ -8,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace cudalab::rewriter {
+namespace cudalab::support {
 
 inline bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -41,4 +42,30 @@ inline size_t matching(const std::string& s, const std::vector<bool>& code, size
   return std::string::npos;
 }
 
-}  // namespace cudalab::rewriter
+// The line breaks of t[from, to), to keep the lines of text that a rewrite
+// puts on one line: a break continued with a backslash stays continued (a
+// space before it, so that what the rewrite put before it never runs into
+// the next line's first word).
+inline std::string line_breaks(const std::string& t, size_t from, size_t to) {
+  std::string breaks;
+  for (size_t i = from; i < to && i < t.size(); ++i) {
+    if (t[i] != '\n') continue;
+    const size_t end = i > from && t[i - 1] == '\r' ? i - 1 : i;  // CR LF ends a line too
+    breaks += end > from && t[end - 1] == '\\' ? " \\\n" : "\n";
+  }
+  return breaks;
+}
+
+// `text` on one line: its line breaks, continued ones with their backslash,
+// become spaces.
+inline std::string one_line(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const size_t next = i + 1 < text.size() && text[i + 1] == '\r' ? i + 2 : i + 1;
+    if (text[i] == '\\' && next < text.size() && text[next] == '\n') continue;
+    out += text[i] == '\n' || text[i] == '\r' ? ' ' : text[i];
+  }
+  return out;
+}
+
+}  // namespace cudalab::support
