@@ -26,6 +26,8 @@ set(CUDALAB_RECIPE_CU_DEFINES __CUDACC__ __NVCC__ __CUDA_ARCH__=900)
 # never the one found. The build fills that folder (LibraryHeaders.cmake):
 # links to the headers, and rewritten copies of those with inline PTX or
 # launches. Both are system folders: Thrust's warnings are not the student's.
+# cuda_runtime.h precompiled for cudalab-cc's default recipe (simulator/).
+set(CUDALAB_PCH_DIR ${CMAKE_BINARY_DIR}/lib/pch)
 find_path(CUDALAB_THRUST_INCLUDE_DIR thrust/version.h PATHS /usr/include NO_DEFAULT_PATH)
 set(CUDALAB_RECIPE_THRUST_FLAGS)
 if(CUDALAB_THRUST_INCLUDE_DIR)

@@ -169,8 +169,6 @@ class Worker {
     int request[2], answer[2], output[2];
     if (pipe2(request, O_CLOEXEC) || pipe2(answer, O_CLOEXEC) || pipe2(output, O_CLOEXEC))
       throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
-    // A test's arrays cross in fewer, larger pieces (where the system allows).
-    for (int fd : {request[1], answer[1]}) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
     // 3: requests, 4: answers, 1 and 2: the output pipe; nothing else open.
     support::Child child;
     child.argv = argv;
