@@ -8,7 +8,6 @@
 #include <sys/types.h>
 
 #include <cstdio>
-
 #include <string>
 #include <utility>
 #include <vector>
