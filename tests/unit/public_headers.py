@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Each public header compiles on its own, included twice.
+
+usage: public_headers.py CXX CUDALAB_CC PROJECT_DIR
+
+The libraries' C++ headers (support/, trace/, framework/include) are
+compiled by the host compiler (-fsyntax-only); the simulator's headers that
+a CUDA file includes by name (simulator/include/*.h) by cudalab-cc, as a
+.cu file that includes only that header (nvcc includes cuda_runtime.h
+first, and so does cudalab-cc). A header that needs another one included
+before it fails here, with the compiler's first lines.
+"""
+import glob, os, subprocess, sys, tempfile
+
+cxx, cudalab_cc, root = sys.argv[1:4]
+includes = [os.path.join(root, d) for d in
+            ('support/include', 'trace/include', 'framework/include', 'simulator/include')]
+cpp_headers = []
+for d in ('support/include', 'trace/include', 'framework/include'):
+    base = os.path.join(root, d)
+    cpp_headers += sorted(os.path.relpath(h, base) for h in glob.glob(base + '/cudalab/**/*.h', recursive=True))
+cuda_headers = sorted(os.path.basename(h) for h in glob.glob(os.path.join(root, 'simulator/include/*.h')))
+
+failed = []
+with tempfile.TemporaryDirectory() as tmp:
+    def compile(header, cmd, path):
+        with open(path, 'w') as f:
+            f.write(f'#include <{header}>\n#include <{header}>\n')
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            failed.append(header)
+            print(f'{header}: does not compile on its own:')
+            print('\n'.join('  ' + l for l in (r.stdout + r.stderr).splitlines()[:12]))
+    for h in cpp_headers:
+        src = os.path.join(tmp, 'one.cpp')
+        compile(h, [cxx, '-std=c++20', '-fsyntax-only', *('-I' + i for i in includes), src], src)
+    for h in cuda_headers:
+        src = os.path.join(tmp, 'one.cu')
+        compile(h, [cudalab_cc, '--fast', '-c', src, '-o', os.path.join(tmp, 'one.o')], src)
+total = len(cpp_headers) + len(cuda_headers)
+if failed:
+    sys.exit(f'{len(failed)} of {total} public headers do not compile on their own')
+print(f'public headers: all {total} compile on their own')
