@@ -12,12 +12,7 @@
 #include "cudalab/support/source_text.h"
 
 namespace cudalab::rewriter {
-using support::ident_char;
-using support::line_breaks;
-using support::matching;
-using support::one_line;
-using support::trim;
-using support::word_at;
+using namespace support;  // the source-text helpers
 namespace {
 
 size_t skip_space(const std::string& s, size_t i) {

@@ -15,12 +15,7 @@
 #include "thrust_headers.h"
 
 namespace cudalab::rewriter {
-using support::ident_char;
-using support::line_breaks;
-using support::matching;
-using support::one_line;
-using support::trim;
-using support::word_at;
+using namespace support;  // the source-text helpers
 namespace {
 
 // Marks which bytes of the source are code (not comment, string or char
