@@ -17,16 +17,14 @@ ap.add_argument('--runs', type=int, default=3, help='runs per file (default 3)')
 ap.add_argument('lessons', nargs='*', help='default: every lesson, in course order (lesson.json)')
 a = ap.parse_args()
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if not a.lessons:
-    found = []
-    for meta in glob.glob(os.path.join(root, 'lessons', '*', 'lesson.json')):
-        with open(meta) as f:
-            j = json.load(f)
-        found.append((j['order'], j['name']))
-    a.lessons = [name for _, name in sorted(found)]
 cudalab = os.path.join(root, a.build, 'bin', 'cudalab')
 if not os.access(cudalab, os.X_OK):
     sys.exit(f'{cudalab} is missing: build first (cmake --build --preset default)')
+if not a.lessons:
+    listed = subprocess.run([cudalab, 'list', '--json'], capture_output=True, text=True)
+    if listed.returncode != 0:
+        sys.exit(f'cudalab list --json failed: {listed.stderr.strip()}')
+    a.lessons = [lesson['name'] for lesson in json.loads(listed.stdout)]
 if a.runs < 1:
     sys.exit('--runs wants at least 1')
 

@@ -53,6 +53,9 @@ bool load_lesson(const fs::path& dir, Lesson* l, std::string* why);
 std::string lesson_headers_text(const Lesson& l);
 // Every lesson, in course order.
 std::vector<Lesson> all_lessons();
+// The lessons as `cudalab list --json` gives them to scripts: in course
+// order, each with its name, title, summary, order and folder.
+nlohmann::json lessons_json(const std::vector<Lesson>& lessons);
 // The lesson called `name`, or an error message naming the lessons there are.
 bool find_lesson(const std::string& name, Lesson* l, std::string* why);
 

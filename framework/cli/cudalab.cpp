@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   CLI::App app{"cudalab: a CUDA C++ course whose kernels run on a GPU or on the CPU simulator"};
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "list the lessons in course order");
+  bool list_json = false;
+  list->add_flag("--json", list_json,
+                 "as JSON, for scripts: each lesson's name, title, summary, order and folder");
   auto* chk = app.add_subcommand("check", "build a lesson's exercise and run its graded tests");
   CheckOptions o;
   chk->add_option("lesson", o.lesson, "the lesson, e.g. vector_add (see cudalab list)")->required();
@@ -183,6 +186,10 @@ int main(int argc, char** argv) {
     if (lessons.empty()) {
       std::cerr << "cudalab: no lessons found in " << lessons_root().string() << "\n";
       return 1;
+    }
+    if (list_json) {
+      std::cout << lessons_json(lessons).dump(2) << "\n";
+      return 0;
     }
     for (const auto& l : lessons)
       std::printf("%2d. %-12s %s\n    %s\n", l.order, l.name.c_str(), l.title.c_str(),

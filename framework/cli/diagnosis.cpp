@@ -8,6 +8,7 @@
 
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
+#include "cudalab/trace/finding.h"
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
 #include "cudalab_cli_config.h"
@@ -18,11 +19,6 @@ namespace cudalab::cli {
 using json = nlohmann::json;
 
 namespace {
-
-std::string triple(const json& v) {
-  if (!v.is_array() || v.size() != 3) return "?";
-  return "(" + v[0].dump() + "," + v[1].dump() + "," + v[2].dump() + ")";
-}
 
 // Test `test` again under CUDALAB_CHECK=`checks`, within what is left of
 // the submission's time: the rerun's record in *rerun and the report's
@@ -69,14 +65,16 @@ std::string check_for_lost_updates(const Session& session, const GradeOptions& o
   if (!rerun_with_checks(session, o, budget, t->name, "racecheck", &rerun, &findings)) return "";
   const Sandbox& sandbox = session.sandbox();
   std::string lines;
-  for (const auto& f : findings) {
-    if (!f.is_object() || f.value("tool", "") != "racecheck" ||
-        f.value("space", "") != "__global__")
+  for (const auto& object : findings) {
+    trace::FindingFields f;
+    if (!trace::finding_fields(object, &f) || f.tool != "racecheck" || f.space != "__global__")
       continue;
-    if (t->findings.size() < 20) t->findings.push_back("racecheck " + f.value("kind", "race"));
-    lines += "  " + student_paths(f.value("where", "?"), sandbox.scratch()) + " against " +
-             student_paths(f.value("where_other", "?"), sandbox.scratch()) + ": " +
-             f.value("kind", "race") + "\n";
+    const std::string kind = f.kind.empty() ? "race" : f.kind;
+    if (t->findings.size() < 20) t->findings.push_back("racecheck " + kind);
+    lines += "  " + student_paths(f.where.empty() ? "?" : f.where, sandbox.scratch()) +
+             " against " +
+             student_paths(f.where_other.empty() ? "?" : f.where_other, sandbox.scratch()) + ": " +
+             kind + "\n";
   }
   if (lines.empty()) return "";
   t->status = "failed";
@@ -120,9 +118,10 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
                      " when this test ran again under them (" + checks + "):\n";
   // A race across loop iterations first: it explains the races beside it.
   std::stable_sort(findings.begin(), findings.end(), [](const json& a, const json& b) {
-    auto across = [](const json& f) {
-      return f.is_object() &&
-             f.value("advice", "").find("iterations of a loop") != std::string::npos;
+    auto across = [](const json& object) {
+      trace::FindingFields f;
+      return trace::finding_fields(object, &f) &&
+             f.advice.find("iterations of a loop") != std::string::npos;
     };
     return across(a) && !across(b);
   });
@@ -130,23 +129,25 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
   for (const auto& f : findings)
     if (f.is_object() && t->finding_objects.size() < 50) t->finding_objects.push_back(f);
   size_t shown = 0;
-  for (const auto& f : findings) {
-    if (!f.is_object()) continue;
-    const std::string tool = f.value("tool", "check"), kind = f.value("kind", "finding");
+  for (const auto& object : findings) {
+    trace::FindingFields f;
+    if (!trace::finding_fields(object, &f)) continue;
+    const std::string tool = f.tool.empty() ? "check" : f.tool,
+                      kind = f.kind.empty() ? "finding" : f.kind;
     if (t->findings.size() < 20) t->findings.push_back(safe_text(tool + " " + kind, 80));
     if (shown++ >= 6) continue;
-    std::string line = "  " + student_paths(f.value("where", "(unknown line)"), sandbox.scratch()) +
-                       ": " + tool + ", " + kind;
-    if (f.contains("thread")) line += ", thread " + triple(f["thread"]);
-    if (f.contains("block"))
-      line += (f.contains("thread") ? " of block " : ", block ") + triple(f["block"]);
-    if (f.contains("where_other"))
-      line += ", against " + student_paths(f.value("where_other", "?"), sandbox.scratch());
+    std::string line =
+        "  " + student_paths(f.where.empty() ? "(unknown line)" : f.where, sandbox.scratch()) +
+        ": " + tool + ", " + kind;
+    if (f.thread) line += ", thread " + trace::triple_text(*f.thread);
+    if (f.block) line += (f.thread ? " of block " : ", block ") + trace::triple_text(*f.block);
+    if (!f.where_other.empty())
+      line += ", against " + student_paths(f.where_other, sandbox.scratch());
     said += safe_text(line, 400) + "\n";
-    if (const std::string m = f.value("message", ""); !m.empty())
-      said += "    " + safe_text(student_paths(m, sandbox.scratch()), 600) + "\n";
-    if (const std::string a = f.value("advice", ""); !a.empty())
-      said += "    " + safe_text(student_paths(a, sandbox.scratch()), 600) + "\n";
+    if (!f.message.empty())
+      said += "    " + safe_text(student_paths(f.message, sandbox.scratch()), 600) + "\n";
+    if (!f.advice.empty())
+      said += "    " + safe_text(student_paths(f.advice, sandbox.scratch()), 600) + "\n";
   }
   if (shown > 6) said += "  ... and " + std::to_string(shown - 6) + " more\n";
   said += "The test's own verdict, from the first run:\n";

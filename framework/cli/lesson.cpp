@@ -75,6 +75,17 @@ std::string lesson_headers_text(const Lesson& l) {
   return text;
 }
 
+nlohmann::json lessons_json(const std::vector<Lesson>& lessons) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& l : lessons)
+    all.push_back({{"name", l.name},
+                   {"title", l.title},
+                   {"summary", l.summary},
+                   {"order", l.order},
+                   {"folder", l.dir.string()}});
+  return all;
+}
+
 std::vector<Lesson> all_lessons() {
   std::vector<Lesson> out;
   std::error_code ec;

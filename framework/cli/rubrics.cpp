@@ -3,6 +3,7 @@
 // (passed when a kernel's figure is within the rubric's bounds).
 #include <sstream>
 
+#include "cudalab/trace/finding.h"
 #include "cudalab/trace/metrics.h"
 #include "grading_steps.h"
 
@@ -81,10 +82,11 @@ void judge_checks(const Rubric& r, const Session& session, const TestRecord& rer
                 ").\n" + rerun.output;
     return;
   }
-  for (const auto& f : findings) {
-    if (!f.is_object() || t->findings.size() >= 20) continue;
-    t->findings.push_back(
-        safe_text(f.value("tool", "check") + " " + f.value("kind", "finding"), 80));
+  for (const auto& object : findings) {
+    trace::FindingFields f;
+    if (t->findings.size() >= 20 || !trace::finding_fields(object, &f)) continue;
+    t->findings.push_back(safe_text(
+        (f.tool.empty() ? "check" : f.tool) + " " + (f.kind.empty() ? "finding" : f.kind), 80));
   }
   if (findings.empty() && rerun.status == "passed") {
     t->status = "passed";

@@ -7,11 +7,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "cudalab/trace/finding.h"
 #include "tool_test.h"
 
 namespace {
@@ -32,6 +34,75 @@ TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
   EXPECT_TRUE(Says(r.output, "the two are in different iterations of a loop")) << r.output;
   EXPECT_TRUE(Says(r.output, "Put a __syncthreads() at the end of the loop body, after line 17"))
       << r.output;
+}
+
+// The findings of a CUDALAB_CHECK_JSON report, as the simulator wrote them.
+nlohmann::json report_findings(const std::string& file) {
+  std::ifstream in(file);
+  const auto report = nlohmann::json::parse(in, nullptr, false);
+  return report.is_object() && report.contains("findings") ? report["findings"]
+                                                           : nlohmann::json::array();
+}
+
+TEST_F(Checks, TheFindingsTheSimulatorWritesReadBackFieldByField) {
+  // What finding.cpp writes and what the one reader of a finding's JSON
+  // (cudalab/trace/finding.h) reads, field by field: an access, a race and
+  // a failed call.
+  using cudalab::trace::FindingFields;
+  const std::string dir = kPrograms + "/checks/";
+  ASSERT_EQ(run(kCC + " " + dir + "oob_write.cu -o " + path("w")).status, 0);
+  run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("w.json") + " " + path("w"));
+  nlohmann::json findings = report_findings(path("w.json"));
+  ASSERT_EQ(findings.size(), 1u) << findings.dump();
+  FindingFields f;
+  ASSERT_TRUE(cudalab::trace::finding_fields(findings[0], &f));
+  EXPECT_EQ(f.tool, "memcheck");
+  EXPECT_EQ(f.kind, "write");
+  EXPECT_EQ(f.space, "__global__");
+  EXPECT_EQ(f.size, 4u);
+  EXPECT_TRUE(Says(f.where, "oob_write.cu:6")) << f.where;
+  EXPECT_EQ(f.thread, (FindingFields::Triple{232, 0, 0}));
+  EXPECT_EQ(f.block, (FindingFields::Triple{3, 0, 0}));
+  EXPECT_EQ(cudalab::trace::triple_text(*f.thread), "(232,0,0)");
+  EXPECT_EQ(f.count, 24u);
+  EXPECT_TRUE(Says(f.message, "4000-byte buffer `x`")) << f.message;
+  EXPECT_EQ(f.where_other, "");
+  EXPECT_FALSE(f.other_thread);
+
+  ASSERT_EQ(run(kCC + " " + dir + "race_across_iterations.cu -o " + path("r")).status, 0);
+  run("CUDALAB_CHECK=racecheck CUDALAB_CHECK_JSON=" + path("r.json") + " " + path("r"));
+  findings = report_findings(path("r.json"));
+  ASSERT_FALSE(findings.empty());
+  bool found = false;  // the race across the loop's iterations (there is one within them too)
+  for (const auto& object : findings)
+    if (!found && cudalab::trace::finding_fields(object, &f) && f.kind == "write-after-read")
+      found = true;
+  ASSERT_TRUE(found) << findings.dump();
+  EXPECT_EQ(f.tool, "racecheck");
+  EXPECT_EQ(f.kind, "write-after-read");
+  EXPECT_TRUE(Says(f.where, "race_across_iterations.cu:14")) << f.where;
+  EXPECT_TRUE(Says(f.where_other, "race_across_iterations.cu:")) << f.where_other;
+  EXPECT_TRUE(f.other_thread && f.other_block);
+  EXPECT_TRUE(Says(f.advice, "iterations of a loop")) << f.advice;
+
+  ASSERT_EQ(run(kCC + " " + dir + "double_free.cu -o " + path("d")).status, 0);
+  run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("d.json") + " " + path("d"));
+  findings = report_findings(path("d.json"));
+  ASSERT_FALSE(findings.empty());
+  ASSERT_TRUE(cudalab::trace::finding_fields(findings[0], &f));
+  EXPECT_EQ(f.kind, "api");
+  EXPECT_EQ(f.call, "cudaFree");
+  EXPECT_EQ(f.error, "cudaErrorInvalidValue");
+  EXPECT_FALSE(f.thread) << "a call has no thread";
+
+  // Not a finding, and fields of the wrong type: absent, with the defaults.
+  EXPECT_FALSE(cudalab::trace::finding_fields(nlohmann::json::array(), &f));
+  ASSERT_TRUE(cudalab::trace::finding_fields(
+      nlohmann::json{{"tool", 3}, {"thread", {1, 2}}, {"block", {1, -2, 0}}, {"count", "x"}}, &f));
+  EXPECT_EQ(f.tool, "");
+  EXPECT_FALSE(f.thread);
+  EXPECT_FALSE(f.block);
+  EXPECT_EQ(f.count, 1u);
 }
 
 TEST_F(Checks, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "cudalab/trace/finding.h"
 #include "cudalab/trace/trace.h"
 
 namespace cudalab::trace {
@@ -145,39 +146,37 @@ Trace read_trace(const std::string& path) {
 
 namespace {
 
-Finding finding_of(const nlohmann::json& json, const Launch& l) {
+Finding finding_of(const FindingFields& from, const Launch& l) {
   Finding f;
-  f.tool = json.value("tool", "");
-  f.kind = json.value("kind", "");
-  f.kernel = json.value("kernel", "");
-  f.space = json.value("space", "");
-  f.where = json.value("where", "");
-  f.message = json.value("message", "");
-  f.where_other = json.value("where_other", "");
-  f.advice = json.value("advice", "");
-  f.count = json.value("count", uint64_t(1));
-  // Coordinates as [x, y, z], made linear in the launch's shapes.
-  auto linear = [](const nlohmann::json& v, const Dim3& dims) -> int64_t {
-    if (!v.is_array() || v.size() != 3 || !v[0].is_number_unsigned() ||
-        !v[1].is_number_unsigned() || !v[2].is_number_unsigned())
-      return -1;
-    const uint64_t x = v[0], y = v[1], z = v[2];
+  f.tool = from.tool;
+  f.kind = from.kind;
+  f.kernel = from.kernel;
+  f.space = from.space;
+  f.where = from.where;
+  f.message = from.message;
+  f.where_other = from.where_other;
+  f.advice = from.advice;
+  f.count = from.count;
+  // Coordinates made linear in the launch's shapes.
+  auto linear = [](const std::optional<FindingFields::Triple>& v, const Dim3& dims) -> int64_t {
+    if (!v) return -1;
+    const auto [x, y, z] = *v;
     if (x >= dims.x || y >= dims.y || z >= dims.z) return -1;
     return int64_t(x + y * dims.x + z * uint64_t(dims.x) * dims.y);
   };
-  f.thread = linear(json.value("thread", nlohmann::json()), l.block);
-  f.block = linear(json.value("block", nlohmann::json()), l.grid);
-  f.other_thread = linear(json.value("other_thread", nlohmann::json()), l.block);
-  f.other_block = linear(json.value("other_block", nlohmann::json()), l.grid);
+  f.thread = linear(from.thread, l.block);
+  f.block = linear(from.block, l.grid);
+  f.other_thread = linear(from.other_thread, l.block);
+  f.other_block = linear(from.other_block, l.grid);
   return f;
 }
 
 }  // namespace
 
 bool finding_from_json(const std::string& text, const Launch& l, Finding* f) {
-  const auto json = nlohmann::json::parse(text, nullptr, false);
-  if (!json.is_object()) return false;
-  *f = finding_of(json, l);
+  FindingFields fields;
+  if (!finding_fields(nlohmann::json::parse(text, nullptr, false), &fields)) return false;
+  *f = finding_of(fields, l);
   return true;
 }
 
@@ -305,11 +304,11 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
       case Record::kFinding: {
         Launch& l = launch_of(r, "findings");
         const std::string text = r.str();
-        const auto json = nlohmann::json::parse(text, nullptr, false);
-        if (!json.is_object())
+        FindingFields fields;
+        if (!finding_fields(nlohmann::json::parse(text, nullptr, false), &fields))
           throw TraceError(path + " is corrupt: a finding of launch " + std::to_string(l.id) +
                            " is not a JSON object");
-        l.findings.push_back(finding_of(json, l));
+        l.findings.push_back(finding_of(fields, l));
         break;
       }
       case Record::kRequests: {
