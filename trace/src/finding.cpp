@@ -49,8 +49,7 @@ bool finding_fields(const nlohmann::json& o, FindingFields* f) {
 }
 
 std::string triple_text(const FindingFields::Triple& t) {
-  return "(" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) +
-         ")";
+  return "(" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + ")";
 }
 
 }  // namespace cudalab::trace
