@@ -134,7 +134,7 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
     if (!trace::finding_fields(object, &f)) continue;
     const std::string tool = f.tool.empty() ? "check" : f.tool,
                       kind = f.kind.empty() ? "finding" : f.kind;
-    if (t->findings.size() < 20) t->findings.push_back(safe_text(tool + " " + kind, 80));
+    if (t->findings.size() < 20) t->findings.push_back(safe_text(trace::finding_label(f), 80));
     if (shown++ >= 6) continue;
     std::string line =
         "  " + student_paths(f.where.empty() ? "(unknown line)" : f.where, sandbox.scratch()) +

@@ -85,8 +85,7 @@ void judge_checks(const Rubric& r, const Session& session, const TestRecord& rer
   for (const auto& object : findings) {
     trace::FindingFields f;
     if (t->findings.size() >= 20 || !trace::finding_fields(object, &f)) continue;
-    t->findings.push_back(safe_text(
-        (f.tool.empty() ? "check" : f.tool) + " " + (f.kind.empty() ? "finding" : f.kind), 80));
+    t->findings.push_back(safe_text(trace::finding_label(f), 80));
   }
   if (findings.empty() && rerun.status == "passed") {
     t->status = "passed";

@@ -48,6 +48,10 @@ bool finding_fields(const nlohmann::json& o, FindingFields* f) {
   return true;
 }
 
+std::string finding_label(const FindingFields& f) {
+  return (f.tool.empty() ? "check" : f.tool) + " " + (f.kind.empty() ? "finding" : f.kind);
+}
+
 std::string triple_text(const FindingFields::Triple& t) {
   return "(" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + ")";
 }

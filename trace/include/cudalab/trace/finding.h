@@ -36,6 +36,9 @@ struct FindingFields {
 // object. A field of the wrong type is taken as absent.
 bool finding_fields(const nlohmann::json& object, FindingFields* f);
 
+// "tool kind" ("memcheck write"), "check" and "finding" where not said.
+std::string finding_label(const FindingFields& f);
+
 // A coordinate as the checks print it: "(x,y,z)".
 std::string triple_text(const FindingFields::Triple& t);
 
