@@ -2,7 +2,9 @@
 // machine code: the instrumented build calls __sanitizer_cov_trace_pc_guard
 // at the start of every basic block, so binutils' objdump, run once over the
 // program at the end of a traced run, shows where each block begins, and the
-// arithmetic instructions up to the next call are that block's. A traced run
+// arithmetic instructions up to the next call are that block's. The
+// instrumented code (the student's files, linked first) comes before the
+// simulator's own: the disassembly is read only up to the last block wanted. A traced run
 // knows how many lanes ran each block; lanes x operations is the FLOPs.
 //
 // Counted as Nsight Compute counts FLOPs: an add, subtract or multiply is 1,
@@ -46,7 +48,7 @@ FloatOps ops_of(std::string m, bool wide) {
 
 }  // namespace
 
-bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block) {
   static const bool have_objdump = !support::find_program("objdump").empty();
   if (!have_objdump) return false;
   const std::string exe = main_program_file();
@@ -59,10 +61,14 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
   FloatOps* current = nullptr;  // the basic block whose instructions these are
   FloatOps before_first;        // a function's instructions before its first block's call
   bool call_pending = false;    // the last instruction called the block callback
+  bool past_last = false;       // the last block wanted has begun
   while (std::fgets(line, sizeof(line), p)) {
     // "0000000000005c10 <kernel>:" starts a function; "    5c39:\tcall ..." is
     // an instruction.
     if (line[0] != ' ') {
+      // The last block wanted ends with its function: the rest is not read
+      // (objdump, left with output unread, is stopped).
+      if (past_last && std::strchr(line, '<')) return true;
       if (std::strchr(line, '<')) current = nullptr, before_first = {}, call_pending = false;
       continue;
     }
@@ -72,6 +78,7 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
     const char* text = end + 1;
     while (*text == '\t' || *text == ' ') ++text;
     if (call_pending) {  // this instruction is where the callback returns
+      past_last = base + address >= last_block;
       current = &per_block[base + address];
       current->single_ops += before_first.single_ops;
       current->double_ops += before_first.double_ops;
@@ -82,6 +89,7 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block) {
     while (*word_end && *word_end != ' ' && *word_end != '\t' && *word_end != '\n') ++word_end;
     const std::string mnemonic(text, word_end);
     if (mnemonic == "call" && std::strstr(word_end, "<__sanitizer_cov_trace_pc_guard>")) {
+      if (past_last) return true;  // the next block: the last one wanted has ended
       call_pending = true;
       continue;
     }

@@ -479,11 +479,13 @@ void number_basic_blocks(uint32_t* first, uint32_t* last);
 void record_basic_block(uint32_t guard, uintptr_t pc);
 // Floating-point operations one thread does in each basic block of the
 // program, keyed by the code address its block callback returns to (what
-// record_basic_block gets). False when they could not be counted (no objdump).
+// record_basic_block gets), for the blocks up to `last_block` (the highest
+// such address wanted: the code past it is not read). False when they could
+// not be counted (no objdump).
 struct FloatOps {
   uint32_t single_ops = 0, double_ops = 0;
 };
-bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block);
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block);
 
 // Where the program is loaded, and its file (the instrumented twin's, when
 // it runs).

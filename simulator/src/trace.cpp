@@ -200,7 +200,7 @@ class TraceWriter {
     if (!step_pcs_.empty()) {
       // FLOPs: each basic block's floating-point operations, from the code.
       std::unordered_map<uintptr_t, FloatOps> ops;
-      if (count_float_ops(ops)) {
+      if (count_float_ops(ops, *step_pcs_.rbegin())) {
         Payload p;
         uint32_t count = 0;
         for (uint64_t pc : step_pcs_)
