@@ -78,6 +78,10 @@ set(CUDALAB_RECIPE_COMPILE_FLAGS
     # A `#pragma unroll` the optimizer cannot honour (a loop whose trip count
     # is not known, as in CUB's radix sort) is no warning with nvcc either.
     -Wno-pass-failed
+    # A compiler that crashes (out of memory, on a template that grows
+    # without end) leaves no reproducer files in /tmp, and stops at once
+    # instead of preprocessing the file again to write them.
+    -fno-crash-diagnostics
     ${CUDALAB_RECIPE_NOUNDEF_FLAG}
     ${CUDALAB_RECIPE_THRUST_FLAGS})
 

@@ -223,6 +223,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
     cmd.insert(cmd.end(), {"-o", sandbox.inside(program)});
     SandboxLimits limits = o.limits;
     limits.cpu_seconds = o.build_seconds;
+    limits.memory_mib = o.build_memory_mib;
     const Sandbox& where = gpu ? sandbox : simulated;
     support::ProcessResult b =
         support::run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
@@ -241,7 +242,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
               " seconds and was stopped: very deep templates or constexpr loops?)\n";
     else if (b.signal || b.exit_code > 128)
       said += "\n(the compiler was stopped: it used more than its " +
-              std::to_string(o.limits.memory_mib) + " MiB of memory or its time)\n";
+              std::to_string(o.build_memory_mib) + " MiB of memory or its time)\n";
     return said;
   };
   if (o.gpu && support::find_program("nvcc", {"/usr/local/cuda/bin"}).empty()) {

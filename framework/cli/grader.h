@@ -19,6 +19,10 @@ namespace cudalab::cli {
 struct GradeOptions {
   double test_seconds = 20;  // per graded test
   double build_seconds = 120;
+  // The compiler's address space: a student's file, even one that uses
+  // Thrust or CUB, compiles in well under 500 MiB; a template that grows
+  // without end is stopped when it reaches this (in about 20 s).
+  size_t build_memory_mib = 2048;
   uint64_t seed = 0;     // the run's seed: the tests' inputs
   bool confined = true;  // false: --unconfined
   bool gpu = false;      // build with nvcc and run on the GPU

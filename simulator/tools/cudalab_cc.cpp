@@ -280,6 +280,33 @@ std::string as_the_student_wrote_it(const std::string& text) {
   return out;
 }
 
+// A compiler that crashed (out of memory, most often: a template or constexpr
+// computation that grows without end) prints a backtrace of its own code and
+// asks for a bug report. The student gets what it was doing in their file
+// (the "instantiating ... here" lines of its dump, the first few) and what
+// that means; the backtrace is left out. Other messages are unchanged.
+std::string without_crash_dump(const std::string& text) {
+  const size_t dump = text.find("\nStack dump:\n");
+  if (dump == std::string::npos) return text;
+  const size_t plea = text.rfind("\nPLEASE submit a bug report", dump);
+  std::string out = text.substr(0, (plea == std::string::npos ? dump : plea) + 1);
+  static const std::regex context(R"(^\d+\.\t(.+:\d+:\d+: .*)$)");
+  std::istringstream in(text.substr(dump + 1));
+  int shown = 0;
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (std::regex_match(l, m, context) && ++shown <= 4) out += "  at " + m[1].str() + "\n";
+  }
+  if (shown > 4) out += "  ... (" + std::to_string(shown - 4) + " more levels)\n";
+  out += text.find("out of memory") != std::string::npos
+             ? "cudalab-cc: the compiler ran out of memory on this file: something in it grows "
+               "without end at compile time (a template that instantiates ever more templates, "
+               "or a constexpr computation?)\n"
+             : "cudalab-cc: the compiler crashed on this file (not a mistake of yours alone: "
+               "try writing the line above another way)\n";
+  return out;
+}
+
 // A compile that failed inside a CUDA toolkit's own header (one whose folder
 // holds the toolkit's cuda_runtime_api.h, as /usr/local/include may when a
 // toolkit is installed there): the simulator's compiler found it because
@@ -387,7 +414,8 @@ bool run_all(const std::vector<std::vector<std::string>>& commands, bool verbose
     std::stringstream text;
     text << in.rdbuf();
     fs::remove(log);
-    const std::string shown = as_the_student_wrote_it(text.str()) + toolkit_header_hint(text.str());
+    const std::string shown =
+        as_the_student_wrote_it(without_crash_dump(text.str())) + toolkit_header_hint(text.str());
     if (shown.empty() || !said.insert(shown).second) continue;
     if (held)
       *held += shown;

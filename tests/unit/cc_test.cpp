@@ -154,6 +154,31 @@ TEST_F(Compiler, OneAtATimeBuildsBothOrStopsAtTheFirstFailure) {
   EXPECT_FALSE(Says(b.output, "CUDALAB_INSTRUMENTED")) << b.output;
 }
 
+// A compiler that runs out of memory (a template that grows without end)
+// says so in plain words at the student's line, without its backtrace or a
+// plea for a bug report.
+TEST_F(Compiler, ACompilerOutOfMemoryIsSaidPlainlyAtTheStudentsLine) {
+  std::ofstream(path("bomb.cu"))
+      << "template <int D, unsigned long long I> struct Node {\n"
+         "  static constexpr unsigned long long value =\n"
+         "      Node<D - 1, 2 * I>::value + Node<D - 1, 2 * I + 1>::value;\n"
+         "};\n"
+         "template <unsigned long long I> struct Node<0, I> {\n"
+         "  static constexpr unsigned long long value = I & 1;\n"
+         "};\n"
+         "constexpr unsigned long long kBomb = Node<40, 1>::value;\n"
+         "int main() { return int(kBomb & 1); }\n";
+  // 512 MiB of address space: the compiler reaches it in a few seconds.
+  Result b = run("prlimit --as=" + std::to_string(512ull << 20) + " " + kCC +
+                 " --one-at-a-time -c " + path("bomb.cu") + " -o " + path("bomb.o"));
+  EXPECT_NE(b.status, 0);
+  EXPECT_TRUE(Says(b.output, "the compiler ran out of memory on this file")) << b.output;
+  EXPECT_TRUE(Says(b.output, "bomb.cu:2:")) << b.output;  // instantiating Node<40, 1>::value
+  EXPECT_FALSE(Says(b.output, "Stack dump")) << b.output;
+  EXPECT_FALSE(Says(b.output, "bug report")) << b.output;
+  EXPECT_FALSE(Says(b.output, "#10 0x")) << b.output;
+}
+
 // A kernel in a local header builds with cudalab-cc and with CMake alike.
 TEST_F(Compiler, AKernelInALocalHeaderBuildsWithEitherBuilder) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/header_kernel/main.cu -o " + path("p")).status, 0);
