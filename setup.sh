@@ -5,15 +5,23 @@
 # simulator. The tests' own programs are built by the second command,
 # `cmake --workflow --preset default`, which then runs the tests.
 # Safe to run again: it installs nothing that is there and builds only what
-# changed. `./setup.sh --grader` builds only what grading needs (the cudalab
-# command, the judges and the simulator), as an autograder's image does.
+# changed. `./setup.sh --grader [LESSON]` builds only what grading needs (the
+# cudalab command, the simulator and the judges: LESSON's alone when it is
+# given), as an autograder's image does.
 set -euo pipefail
 cd "$(dirname "$0")"
 grader_only=0
+graded=
 case "${1:-}" in
   "") ;;
-  --grader) grader_only=1 ;;
-  *) echo "usage: ./setup.sh [--grader]" >&2; exit 2 ;;
+  --grader)
+    grader_only=1
+    graded=${2:-}
+    if [[ -n "$graded" && ! -f "lessons/$graded/lesson.json" ]]; then
+      echo "./setup.sh: no lesson '$graded' (lessons/$graded/lesson.json)" >&2
+      exit 2
+    fi ;;
+  *) echo "usage: ./setup.sh [--grader [LESSON]]" >&2; exit 2 ;;
 esac
 
 packages=(cmake ninja-build clang g++ git pkg-config googletest libgtest-dev
@@ -38,9 +46,9 @@ if ((${#missing[@]})); then
 fi
 
 echo "== configuring (build/)"
-cmake --preset default >/dev/null
+cmake --preset default -DCUDALAB_GRADED_LESSONS="$graded" >/dev/null
 if ((grader_only)); then
-  echo "== building what grading needs"
+  echo "== building what grading needs${graded:+ (lesson $graded)}"
   cmake --build --preset default --target cudalab
   exit 0
 fi

@@ -164,10 +164,12 @@ int gradescope_bundle(const std::string& lesson_name, const std::string& zip_arg
   std::ofstream(stage / "setup.sh")
       << "#!/usr/bin/env bash\n"
          "# Gradescope runs this once, as root, when it builds the autograder's image: the\n"
-         "# packages cudalab needs, then what grading needs of the course, built in place.\n"
+         "# packages cudalab needs, then what grading this lesson needs of the course,\n"
+         "# built in place.\n"
          "set -euo pipefail\n"
          "cd \"$(dirname \"$0\")/course\"\n"
-         "bash ./setup.sh --grader\n";
+         "bash ./setup.sh --grader "
+      << lesson.name << "\n";
   std::ofstream(stage / "run_autograder")
       << "#!/usr/bin/env bash\n"
          "# Gradescope runs this for each submission: the student's file from\n"
