@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "channel.h"
+#include "cudalab/trace/comparison_json.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
 #endif
@@ -62,8 +63,8 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
                       size_t row_length) {
   CompareResult r;
   r.checked = n;
-  nlohmann::json kept = nlohmann::json::array();  // [index, got, expected] of the first wrong
-  std::vector<std::pair<size_t, size_t>> runs;    // [first index, count] of all wrong
+  nlohmann::json kept = nlohmann::json::array();    // [index, got, expected] of the first wrong
+  std::vector<std::pair<uint64_t, uint64_t>> runs;  // [first index, count] of all wrong
   const bool keep = device && grading::keeping_comparisons();
   for (size_t i = 0; i < n; ++i) {
     const double g = got[i], w = want[i];
@@ -92,16 +93,18 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
   if (keep) {
     uint64_t offset = 0;
     const uint32_t allocation = grading::remote_allocation_id(device, &offset);
-    grading::note_comparison({{"name", name},
-                              {"allocation", allocation},
-                              {"offset", offset},
-                              {"element_bytes", sizeof(float)},
-                              {"row_length", row_length},
-                              {"count", n},
-                              {"wrong", r.wrong},
-                              {"tolerance", {tol.absolute, tol.relative}},
-                              {"elements", std::move(kept)},
-                              {"runs", runs}});
+    trace::Comparison c;
+    c.name = name;
+    c.allocation = allocation;
+    c.offset = offset;
+    c.element_bytes = sizeof(float);
+    c.row_length = row_length;
+    c.count = n;
+    c.wrong = r.wrong;
+    c.absolute = tol.absolute;
+    c.relative = tol.relative;
+    c.runs = std::move(runs);
+    grading::note_comparison(trace::comparison_json(c, std::move(kept)));
   }
   return r;
 }

@@ -13,9 +13,9 @@
 //     still run on the simulator)
 //   on a GPU without the cudalab command, the tests and your file as one
 //   program that prints each test's points (nvcc all one line, as driver.cu):
-//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/heat
-//       lessons/heat/grade.cu lessons/heat/exercise.cu framework/src/*.cpp
-//       -o grade_heat
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I support/include
+//       -I trace/include -I lessons/heat lessons/heat/grade.cu
+//       lessons/heat/exercise.cu framework/src/*.cpp support/src/*.cpp -o grade_heat
 //     ./grade_heat
 #include <cmath>
 #include <cstring>

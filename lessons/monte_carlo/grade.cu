@@ -14,9 +14,9 @@
 //     still run on the simulator)
 //   on a GPU without the cudalab command, the tests and your file as one
 //   program that prints each test's points (nvcc all one line, as driver.cu):
-//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/monte_carlo
-//       lessons/monte_carlo/grade.cu lessons/monte_carlo/exercise.cu framework/src/*.cpp
-//       -o grade_monte_carlo
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I support/include
+//       -I trace/include -I lessons/monte_carlo lessons/monte_carlo/grade.cu
+//       lessons/monte_carlo/exercise.cu framework/src/*.cpp support/src/*.cpp -o grade_monte_carlo
 //     ./grade_monte_carlo
 #include <cmath>
 #include <cstdio>

@@ -11,9 +11,9 @@
 //     still run on the simulator)
 //   on a GPU without the cudalab command, the tests and your file as one
 //   program that prints each test's points (nvcc all one line, as driver.cu):
-//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/vector_add
-//       lessons/vector_add/grade.cu lessons/vector_add/exercise.cu framework/src/*.cpp
-//       -o grade_vector_add
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I support/include
+//       -I trace/include -I lessons/vector_add lessons/vector_add/grade.cu
+//       lessons/vector_add/exercise.cu framework/src/*.cpp support/src/*.cpp -o grade_vector_add
 //     ./grade_vector_add
 #include <cmath>
 #include <cstring>

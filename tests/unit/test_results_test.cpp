@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "cudalab/trace/comparison_json.h"
 #include "cudalab/trace/trace.h"
 
 namespace fs = std::filesystem;
@@ -115,6 +116,44 @@ TEST(Comparisons, AJudgesNumbersReadAsText) {
   EXPECT_THROW(
       comparisons_from_json(R"([{"name": "u", "count": 4, "wrong": 1, "runs": [[2, 3]]}])"),
       TraceError);
+}
+
+// What the judge writes (comparison_json, its values as numbers) reads back
+// field by field.
+TEST(Comparisons, TheJudgesWriterAndTheReaderAgree) {
+  Comparison c;
+  c.name = "c";
+  c.allocation = 3;
+  c.offset = 64;
+  c.element_bytes = 4;
+  c.row_length = 8;
+  c.count = 16;
+  c.wrong = 2;
+  c.absolute = 1e-5;
+  c.relative = 1e-3;
+  c.runs = {{5, 1}, {9, 1}};
+  nlohmann::json elements = nlohmann::json::array();
+  elements.push_back({5, 1.5, 2.0});
+  elements.push_back({9, "nan", 3.0});
+  const auto all =
+      comparisons_from_json(nlohmann::json::array({comparison_json(c, elements)}).dump());
+  ASSERT_EQ(all.size(), 1u);
+  const Comparison& r = all[0];
+  EXPECT_EQ(r.name, "c");
+  EXPECT_EQ(r.allocation, 3u);
+  EXPECT_EQ(r.offset, 64u);
+  EXPECT_EQ(r.element_bytes, 4u);
+  EXPECT_EQ(r.row_length, 8u);
+  EXPECT_EQ(r.count, 16u);
+  EXPECT_EQ(r.wrong, 2u);
+  EXPECT_DOUBLE_EQ(r.absolute, 1e-5);
+  EXPECT_DOUBLE_EQ(r.relative, 1e-3);
+  EXPECT_EQ(r.runs, c.runs);
+  ASSERT_EQ(r.elements.size(), 2u);
+  EXPECT_EQ(r.elements[0].index, 5u);
+  EXPECT_EQ(r.elements[0].got, "1.5");
+  EXPECT_EQ(r.elements[0].want, "2");
+  EXPECT_EQ(r.elements[1].got, "nan");
 }
 
 TEST_F(TestResultsFile, TheFingerprintTellsTwoRecordingsApart) {

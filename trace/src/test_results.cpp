@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cudalab/trace/comparison_json.h"
 #include "cudalab/trace/trace.h"
 
 namespace cudalab::trace {
@@ -154,16 +155,7 @@ bool write_test_results(const std::string& path, const TestResults& r, std::stri
   for (const auto& c : r.compared) {
     json elements = json::array();
     for (const auto& e : c.elements) elements.push_back({e.index, e.got, e.want});
-    compared.push_back({{"name", c.name},
-                        {"allocation", c.allocation},
-                        {"offset", c.offset},
-                        {"element_bytes", c.element_bytes},
-                        {"row_length", c.row_length},
-                        {"count", c.count},
-                        {"wrong", c.wrong},
-                        {"tolerance", {c.absolute, c.relative}},
-                        {"elements", std::move(elements)},
-                        {"runs", c.runs}});
+    compared.push_back(comparison_json(c, std::move(elements)));
   }
   const json j = {{"format", kFormat},
                   {"lesson", r.lesson},
