@@ -81,6 +81,10 @@ void close_descriptors_from(int first) {
   for (long fd = first; fd < most; ++fd) close(int(fd));
 }
 
+// The most descriptors a child can be given (become() moves them on its
+// stack, where it cannot allocate).
+constexpr size_t kMostMappedFds = 64;
+
 // In the child, between fork and exec: system calls only (the parent may
 // have threads, one of which may hold malloc's lock).
 [[noreturn]] void become(const Child& c, pid_t parent, const char* path, char* const* argv,
@@ -94,8 +98,8 @@ void close_descriptors_from(int first) {
   for (const auto& [to, from] : c.fds) highest = std::max(highest, to);
   // Out of the way first, so that one's number being another's target
   // does not matter.
-  int moved[64];
-  const size_t n = std::min(c.fds.size(), sizeof(moved) / sizeof(moved[0]));
+  int moved[kMostMappedFds];
+  const size_t n = c.fds.size();  // at most kMostMappedFds (start refuses more)
   for (size_t i = 0; i < n; ++i) moved[i] = fcntl(c.fds[i].second, F_DUPFD_CLOEXEC, highest + 1);
   for (size_t i = 0; i < n; ++i)
     if (moved[i] >= 0) dup2(moved[i], c.fds[i].first);
@@ -133,6 +137,10 @@ void close_descriptors_from(int first) {
 pid_t start(const Child& c, std::string* why) {
   if (c.argv.empty()) {
     if (why) *why = "no program to run";
+    return -1;
+  }
+  if (c.fds.size() > kMostMappedFds) {
+    if (why) *why = "cannot start " + c.argv[0] + ": more than 64 descriptors to give it";
     return -1;
   }
   const std::string path = find_program(c.argv[0]);

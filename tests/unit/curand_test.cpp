@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/support/process.h"
+
 namespace {
+
+namespace support = cudalab::support;
 
 std::vector<std::vector<std::string>> lines_of(std::istream& in) {
   std::vector<std::vector<std::string>> out;
@@ -29,12 +33,12 @@ TEST(Curand, MatchesTheGpu) {
   std::ifstream expected_file(CUDALAB_CURAND_EXPECTED);
   ASSERT_TRUE(expected_file) << CUDALAB_CURAND_EXPECTED;
   const auto expected = lines_of(expected_file);
-  FILE* p = popen(CUDALAB_CURAND_DUMP, "r");
-  ASSERT_NE(p, nullptr);
+  support::OutputOf dump({CUDALAB_CURAND_DUMP});
+  ASSERT_NE(dump.file(), nullptr);
   std::string text;
   char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) text.append(buf, n);
-  ASSERT_EQ(pclose(p), 0);
+  while (size_t n = fread(buf, 1, sizeof(buf), dump.file())) text.append(buf, n);
+  ASSERT_TRUE(dump.finish().ok());
   std::istringstream got_stream(text);
   const auto got = lines_of(got_stream);
   ASSERT_EQ(got.size(), expected.size());

@@ -108,6 +108,15 @@ TEST(Start, SaysWhyAProgramCannotStart) {
   EXPECT_EQ(why, "cannot run cudalab-no-such-program: no such program");
   c.argv = {};
   EXPECT_EQ(support::start(c, &why), -1);
+  // More descriptors than it can give is refused, not cut short.
+  c.argv = {"true"};
+  for (int fd = 3; fd < 3 + 65; ++fd) c.fds.push_back({fd, 2});
+  EXPECT_EQ(support::start(c, &why), -1);
+  EXPECT_EQ(why, "cannot start true: more than 64 descriptors to give it");
+  c.fds.pop_back();
+  const pid_t pid = support::start(c, &why);
+  ASSERT_GT(pid, 0) << why;
+  EXPECT_TRUE(support::wait_for(pid).ok());
 }
 
 TEST(Exit, SaysHowAProgramEnded) {

@@ -23,6 +23,7 @@ struct Child {
   std::vector<std::string> env;   // NAME=value, over this process's environment
   // Descriptors of this process the child gets, each as {its number in the
   // child, this process's descriptor}: {1, pipe} makes the pipe its stdout.
+  // At most 64 (start refuses more).
   std::vector<std::pair<int, int>> fds;
   std::string output_file;        // stdout and stderr into this file (made or emptied)
   bool stdin_null = false;        // stdin reads /dev/null
