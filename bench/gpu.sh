@@ -15,10 +15,13 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: bench/gpu.sh OUT_DIR}
 mkdir -p "$out"
 arch=(-gencode arch=compute_90,code=sm_90)
-# The framework's sources (CMake's cudalab_framework): compare.cpp calls
-# channel.cpp's side of the judge, grading.cpp runs the graded tests.
-framework=(framework/src/compare.cpp framework/src/channel.cpp)
-grading=("${framework[@]}" framework/src/grading.cpp)
+# The framework's sources (CMake's cudalab_framework) and the support
+# library's it uses: compare.cpp calls the judge's side of the channel
+# (judge_side.cpp, submission_side.cpp, wire.cpp), graded_tests.cpp runs the
+# graded tests.
+framework=(framework/src/compare.cpp framework/src/judge_side.cpp framework/src/submission_side.cpp
+           framework/src/wire.cpp support/src/*.cpp)
+grading=("${framework[@]}" framework/src/graded_tests.cpp)
 mapfile -t lessons < <(python3 -c '
 import glob, json
 found = [json.load(open(f)) for f in glob.glob("lessons/*/lesson.json")]
@@ -54,7 +57,8 @@ report() {
 }
 
 for lesson in "${lessons[@]}"; do
-  inc=(-I framework/include -I "lessons/$lesson" -I "${NLOHMANN_INCLUDE:-/usr/include}")
+  inc=(-I framework/include -I support/include -I trace/include -I "lessons/$lesson"
+       -I "${NLOHMANN_INCLUDE:-/usr/include}")
   libs=()
   d=lessons/$lesson
   # The graded tests, the hidden one too when this copy has it (as the CMake

@@ -8,7 +8,7 @@
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
-#include "grading_steps.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 

@@ -12,8 +12,8 @@
 #include "cli.h"
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
-#include "grader.h"
-#include "grading_steps.h"
+#include "one_submission.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 namespace {

@@ -98,7 +98,7 @@ struct RunOptions {
 };
 int run_lesson(const RunOptions& o);
 
-// `cudalab grade`: a whole class (grade.cpp).
+// `cudalab grade`: a whole class (class_grading.cpp).
 struct GradeClassOptions {
   std::string lesson, output;
   std::vector<std::string> inputs;  // folders, files, LMS zips

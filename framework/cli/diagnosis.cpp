@@ -12,7 +12,7 @@
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
 #include "cudalab_cli_config.h"
-#include "grading_steps.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 

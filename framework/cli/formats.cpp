@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "grader.h"
+#include "one_submission.h"
 
 namespace cudalab::cli {
 namespace {

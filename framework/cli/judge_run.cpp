@@ -8,7 +8,7 @@
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
-#include "grading_steps.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 
@@ -83,7 +83,7 @@ Judged Session::run(const std::string& test, double limit, const std::vector<std
                {"--exit-limit", std::to_string(std::clamp(ends_->later_left, 0.1, 1.0))});
   cmd.push_back("--");
   // (The judge sends the program the test's deadline with each call,
-  // channel.cpp: the simulator stops a launch a little before it.)
+  // judge_side.cpp: the simulator stops a launch a little before it.)
   std::vector<std::string> passed = env;
   // One worker: the blocks of a launch run one after the other, in order, so
   // a result that depends on a race (between blocks, warps or threads) is

@@ -5,7 +5,7 @@
 
 #include "cudalab/trace/finding.h"
 #include "cudalab/trace/metrics.h"
-#include "grading_steps.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 

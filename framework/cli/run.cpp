@@ -16,7 +16,7 @@
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
-#include "grader.h"
+#include "one_submission.h"
 
 namespace cudalab::cli {
 namespace {

@@ -2,7 +2,7 @@
 // printable, bounded, and with the sandbox's folders out of its paths.
 #include <sstream>
 
-#include "grading_steps.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 

@@ -1,6 +1,8 @@
-// The judge's side of the channel to the submission's process, and the
-// submission's side (worker_main). Not a public header: the graders reach it
-// through cudalab/submission.h and cudalab/grading.h.
+// The channel between a lesson's judge and a submission's process: the
+// judge's side (judge_side.cpp) starts the program and calls the student's
+// functions in it; the submission's side (submission_side.cpp, answer_calls)
+// answers; wire.h is what goes between them. Not a public header: the
+// graders reach it through cudalab/submission.h and cudalab/grading.h.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,9 +27,9 @@ struct Limits {
 
 // The submission's process ended the test early: timed out, crashed,
 // exited, printed too much, broke the protocol or ran out of memory.
-class WorkerLost : public std::runtime_error {
+class SubmissionLost : public std::runtime_error {
  public:
-  WorkerLost(std::string kind, const std::string& why);
+  SubmissionLost(std::string kind, const std::string& why);
   const std::string& kind() const { return kind_; }
 
  private:
@@ -70,6 +72,6 @@ void note_comparison(nlohmann::json comparison);
 nlohmann::json take_comparisons();
 
 // The submission's program: answers the judge's calls until told to stop.
-int worker_main();
+int answer_calls();
 
 }  // namespace cudalab::grading

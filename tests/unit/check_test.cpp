@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "grader.h"
+#include "one_submission.h"
 
 namespace {
 

@@ -1,12 +1,12 @@
 // The reports written from one grading record (framework/cli/formats.cpp
-// and the record's JSON in grader.cpp): what a hidden test lets a student
+// and the record's JSON in one_submission.cpp): what a hidden test lets a student
 // see in every format, the summary line, scores as each platform wants
 // them, XML and JSON that stay well formed whatever the submission printed.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "grader.h"
+#include "one_submission.h"
 
 namespace {
 

@@ -36,7 +36,7 @@ struct CallArg {
 
 namespace detail {
 // Judge side: runs `name` in the submission's process; returns the bytes of
-// its return value. Throws WorkerLost when that process does not answer.
+// its return value. Throws SubmissionLost when that process does not answer.
 std::string call_submission(const char* name, const char* signature,
                             const std::vector<CallArg>& args, size_t return_size);
 

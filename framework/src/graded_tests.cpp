@@ -1,8 +1,6 @@
 // The grader program's side of graded tests: registration, listing, judging
 // one case against the student's program for `cudalab check`, or running all
 // of them by hand in a grader built with a solution.
-#include "cudalab/grading.h"
-
 #include <signal.h>
 
 #include <cstdio>
@@ -14,6 +12,7 @@
 
 #include "channel.h"
 #include "cudalab/compare.h"
+#include "cudalab/grading.h"
 
 namespace cudalab::grading {
 namespace {
@@ -71,7 +70,7 @@ nlohmann::json judge(const GradedTest& t, uint64_t seed, const std::vector<std::
     start_submission(program, limits);
     t.run(ctx);
     finish_submission();
-  } catch (const WorkerLost& e) {
+  } catch (const SubmissionLost& e) {
     ended = e.kind();
     ctx.fail() << e.what() << "\n";
   } catch (const std::exception& e) {
@@ -113,7 +112,7 @@ int register_test(const GradedTest& test) {
 
 const std::vector<GradedTest>& registered_tests() { return tests(); }
 
-int serve_judge() { return worker_main(); }
+int serve_judge() { return answer_calls(); }
 
 int grader_main(int argc, char** argv) {
   std::string run, result;

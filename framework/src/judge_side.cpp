@@ -1,4 +1,4 @@
-// The channel between the judge and the submission's process.
+// The judge's side of the channel to a submission's process (channel.h).
 //
 // The judge starts the submission's program (in its sandbox) with two pipes:
 // requests arrive on its file descriptor 3, answers leave on 4, and what it
@@ -8,8 +8,6 @@
 // and the buffers it may have written. Everything the judge reads is checked
 // against what it sent (sizes, order, kinds): a wrong answer ends the test,
 // it is never believed.
-#include "channel.h"
-
 #include <cuda_runtime.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -22,12 +20,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <memory>
 
-#include "cudalab/compare.h"
+#include "channel.h"
 #include "cudalab/submission.h"
 #include "cudalab/support/process.h"
+#include "wire.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"
 #endif
@@ -35,104 +32,7 @@
 namespace cudalab::grading {
 namespace {
 
-constexpr char kCall = 'C', kWriter = 'W', kAllocation = 'A', kQuit = 'Q';
-constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoMemory = 3, kThrew = 4,
-                  kBadRequest = 5;
-// More than any lesson sends; an answer claiming more is not read.
-constexpr uint64_t kMaxMessage = uint64_t(8) << 30;
-
-// ---- messages -----------------------------------------------------------------
-// A message as it is sent: its length (8 bytes, set by framed()), then its
-// fields. Room for large ones is reserved up front, and buffers are copied
-// into it once: a test's 16M-element arrays are not copied again on their way.
-class Out {
- public:
-  Out() : s_(8, '\0') {}
-  void reserve(size_t body) { s_.reserve(8 + body); }
-  void u8(uint8_t v) { s_.push_back(char(v)); }
-  void u32(uint32_t v) { s_.append(reinterpret_cast<const char*>(&v), 4); }
-  void u64(uint64_t v) { s_.append(reinterpret_cast<const char*>(&v), 8); }
-  void i32(int32_t v) { s_.append(reinterpret_cast<const char*>(&v), 4); }
-  void str(const std::string& v) {
-    u64(v.size());
-    s_ += v;
-  }
-  void raw(const void* p, size_t n) { s_.append(static_cast<const char*>(p), n); }
-  // `n` bytes more, to be written at the pointer returned; drop(n) takes
-  // them back.
-  char* grow(size_t n) {
-    s_.resize(s_.size() + n);
-    return s_.data() + s_.size() - n;
-  }
-  void drop(size_t n) { s_.resize(s_.size() - n); }
-  // The whole message, its length set.
-  const std::string& framed() {
-    const uint64_t n = s_.size() - 8;
-    std::memcpy(s_.data(), &n, 8);
-    return s_;
-  }
-  void clear() { std::string(8, '\0').swap(s_); }
-
- private:
-  std::string s_;
-};
-
-class In {
- public:
-  explicit In(const std::string& s) : s_(s) {}
-  uint8_t u8() { return uint8_t(take(1)[0]); }
-  uint32_t u32() { return get<uint32_t>(); }
-  uint64_t u64() { return get<uint64_t>(); }
-  int32_t i32() { return get<int32_t>(); }
-  std::string str(uint64_t max) {
-    const uint64_t n = u64();
-    if (n > max) throw std::runtime_error("a field is longer than it may be");
-    return std::string(take(n), n);
-  }
-  const char* take(uint64_t n) {
-    if (n > s_.size() - at_) throw std::runtime_error("the message ends early");
-    const char* p = s_.data() + at_;
-    at_ += n;
-    return p;
-  }
-  bool done() const { return at_ == s_.size(); }
-
- private:
-  template <typename T>
-  T get() {
-    T v;
-    std::memcpy(&v, take(sizeof(T)), sizeof(T));
-    return v;
-  }
-  const std::string& s_;
-  size_t at_ = 0;
-};
-
-// Blocking whole-message I/O for the submission's side.
-bool read_exactly(int fd, void* p, size_t n) {
-  auto* c = static_cast<char*>(p);
-  while (n) {
-    const ssize_t got = ::read(fd, c, n);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    c += got;
-    n -= size_t(got);
-  }
-  return true;
-}
-
-bool write_exactly(int fd, const void* p, size_t n) {
-  const auto* c = static_cast<const char*>(p);
-  while (n) {
-    const ssize_t put = ::write(fd, c, n);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) return false;
-    c += put;
-    n -= size_t(put);
-  }
-  return true;
-}
-
+using namespace wire;  // NOLINT(google-build-using-namespace): the format's own words
 using support::now_s;
 
 std::string signal_words(int sig) {
@@ -159,10 +59,11 @@ std::string signal_words(int sig) {
   }
 }
 
-// ---- the judge's side: the submission's process ------------------------------------
-class Worker {
+// The submission's program, started with its pipes: a request out, its
+// answer in, what it prints drained meanwhile, within the test's time.
+class SubmissionProcess {
  public:
-  ~Worker() { kill_now(); }
+  ~SubmissionProcess() { kill_now(); }
 
   void start(const std::vector<std::string>& argv, const Limits& limits) {
     limits_ = limits;
@@ -320,7 +221,7 @@ class Worker {
 
   [[noreturn]] void fail(const std::string& kind, const std::string& why) {
     kill_now();
-    throw WorkerLost(kind, why);
+    throw SubmissionLost(kind, why);
   }
 
   // The answer pipe closed: the program ended. Why, in a student's words.
@@ -393,7 +294,7 @@ class Worker {
 };
 
 struct JudgeState {
-  Worker worker;
+  SubmissionProcess process;
   bool started = false;
   bool track_writers = false;
   cudaError_t last_error = cudaSuccess;
@@ -402,17 +303,6 @@ struct JudgeState {
 };
 JudgeState* g_judge = nullptr;
 
-// ---- the submission's side ----------------------------------------------------
-struct Served {
-  std::string signature;
-  void* function;
-  detail::Invoker invoke;
-};
-std::map<std::string, Served>& served() {
-  static std::map<std::string, Served> all;
-  return all;
-}
-
 std::vector<std::string>& called() {
   static std::vector<std::string> all;
   return all;
@@ -420,25 +310,24 @@ std::vector<std::string>& called() {
 
 }  // namespace
 
-WorkerLost::WorkerLost(std::string kind, const std::string& why)
+SubmissionLost::SubmissionLost(std::string kind, const std::string& why)
     : std::runtime_error(why), kind_(std::move(kind)) {}
 
-// ---- judge --------------------------------------------------------------------
 void start_submission(const std::vector<std::string>& argv, const Limits& limits) {
   static JudgeState state;
   g_judge = &state;
-  state.worker.start(argv, limits);
+  state.process.start(argv, limits);
   state.started = true;
 }
 
 void finish_submission() {
-  if (g_judge && g_judge->started) g_judge->worker.finish();
+  if (g_judge && g_judge->started) g_judge->process.finish();
 }
 
-std::string submission_output() { return g_judge ? g_judge->worker.printed() : ""; }
-double submission_seconds() { return g_judge ? g_judge->worker.waited() : 0; }
-bool submission_exited() { return !g_judge || !g_judge->worker.did_not_exit(); }
-double submission_exit_seconds() { return g_judge ? g_judge->worker.exit_waited() : 0; }
+std::string submission_output() { return g_judge ? g_judge->process.printed() : ""; }
+double submission_seconds() { return g_judge ? g_judge->process.waited() : 0; }
+bool submission_exited() { return !g_judge || !g_judge->process.did_not_exit(); }
+double submission_exit_seconds() { return g_judge ? g_judge->process.exit_waited() : 0; }
 const std::vector<std::string>& called_functions() { return called(); }
 
 bool judging() { return g_judge != nullptr; }
@@ -492,7 +381,7 @@ std::string call_submission(const char* name, const char* signature,
   req.u8(j.track_writers);
   // The test's deadline: the simulator stops a launch a little before it
   // and says where its threads were, whatever the inputs took to arrive.
-  req.u64(uint64_t(j.worker.deadline_ns()));
+  req.u64(uint64_t(j.process.deadline_ns()));
   req.u32(uint32_t(buffers.size()));
   for (const Buffer& b : buffers) {
     // Its site and variable in the judge's test ("grade.cu:37", "d_a"), so
@@ -519,7 +408,7 @@ std::string call_submission(const char* name, const char* signature,
       req.u64(where[i].second);
     }
   }
-  const std::string answer = j.worker.exchange(req.framed());
+  const std::string answer = j.process.exchange(req.framed());
   req.clear();
   j.allocations.clear();
   for (const Buffer& b : buffers) j.allocations.push_back({b.base, b.size});
@@ -528,11 +417,11 @@ std::string call_submission(const char* name, const char* signature,
     const uint8_t status = in.u8();
     const std::string detail = in.str(400);
     if (status == kNoSuchFunction || status == kWrongSignature || status == kBadRequest)
-      throw WorkerLost("protocol", "The program could not run " + std::string(name) + ": " +
-                                       detail + ". Does your file define it as lesson.h says?");
-    if (status == kNoMemory) throw WorkerLost("memory", detail);
+      throw SubmissionLost("protocol", "The program could not run " + std::string(name) + ": " +
+                                           detail + ". Does your file define it as lesson.h says?");
+    if (status == kNoMemory) throw SubmissionLost("memory", detail);
     if (status == kThrew)
-      throw WorkerLost("crashed", std::string(name) + " threw an exception: " + detail);
+      throw SubmissionLost("crashed", std::string(name) + " threw an exception: " + detail);
     if (status != kOk) throw std::runtime_error("unknown status");
     j.last_error = cudaError_t(in.i32());
     std::string ret = in.str(64);
@@ -544,13 +433,13 @@ std::string call_submission(const char* name, const char* signature,
     }
     if (!in.done()) throw std::runtime_error("extra bytes");
     return ret;
-  } catch (const WorkerLost&) {
+  } catch (const SubmissionLost&) {
     throw;
   } catch (const std::exception&) {
-    j.worker.kill_now();
-    throw WorkerLost("protocol",
-                     "The program's answer to the judge was malformed. A submission must not "
-                     "read or write file descriptors 3 and 4 (the judge's channel).");
+    j.process.kill_now();
+    throw SubmissionLost("protocol",
+                         "The program's answer to the judge was malformed. A submission must not "
+                         "read or write file descriptors 3 and 4 (the judge's channel).");
   }
 #else
   (void)name, (void)signature, (void)args, (void)return_size;
@@ -600,7 +489,7 @@ uint32_t remote_allocation_id(const void* device_address, uint64_t* offset) {
     Out req;
     req.u8(kAllocation);
     req.u32(h);
-    const std::string answer = g_judge->worker.exchange(req.framed());
+    const std::string answer = g_judge->process.exchange(req.framed());
     uint32_t id = 0;
     if (answer.size() != sizeof(id)) return 0;
     std::memcpy(&id, answer.data(), sizeof(id));
@@ -620,169 +509,13 @@ std::string remote_writer(const void* device_address) {
     req.u8(kWriter);
     req.u32(h);
     req.u64(uint64_t(p - base));
-    std::string words = g_judge->worker.exchange(req.framed());
+    std::string words = g_judge->process.exchange(req.framed());
     if (words.size() > 200) words.resize(200);
     for (char& c : words)
       if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
     return words;
   }
   return "";
-}
-
-// ---- the submission's process -------------------------------------------------
-namespace detail {
-int serve_function(const char* name, const char* signature, void* function, Invoker invoke) {
-  served()[name] = {signature, function, invoke};
-  return int(served().size());
-}
-}  // namespace detail
-
-int worker_main() {
-  std::vector<std::pair<void*, size_t>> buffers;
-  auto free_buffers = [&] {
-    for (auto& b : buffers) cudaFree(b.first);
-    buffers.clear();
-    cudaGetLastError();
-  };
-  auto reply = [](Out& o) {
-    const std::string& m = o.framed();
-    return write_exactly(4, m.data(), m.size());
-  };
-  while (true) {
-    uint64_t size = 0;
-    if (!read_exactly(3, &size, 8) || size > kMaxMessage) return 0;
-    std::string message(size, '\0');
-    if (!read_exactly(3, message.data(), size)) return 0;
-    In in(message);
-    Out out;
-    try {
-      const char kind = char(in.u8());
-      if (kind == kQuit) {
-        free_buffers();
-        return 0;
-      }
-      if (kind == kWriter) {
-        const uint32_t h = in.u32();
-        const uint64_t offset = in.u64();
-        std::string who;
-        if (h < buffers.size() && offset < buffers[h].second)
-          who = describe_writer(static_cast<char*>(buffers[h].first) + offset);
-        out.raw(who.data(), who.size());
-        if (!reply(out)) return 0;
-        continue;
-      }
-      if (kind == kAllocation) {
-        const uint32_t h = in.u32();
-        uint32_t id = 0;
-#ifdef CUDALAB_SIMULATOR
-        if (h < buffers.size()) id = sim::allocation_id(buffers[h].first);
-#else
-        (void)h;
-#endif
-        out.raw(&id, sizeof(id));
-        if (!reply(out)) return 0;
-        continue;
-      }
-      if (kind != kCall) throw std::runtime_error("an unknown request");
-      const std::string name = in.str(256), signature = in.str(4096);
-      const bool track = in.u8();
-      const int64_t deadline = int64_t(in.u64());
-#ifdef CUDALAB_SIMULATOR
-      sim::set_launch_deadline(deadline);
-#else
-      (void)deadline;
-#endif
-      free_buffers();
-      const uint32_t count = in.u32();
-      std::vector<bool> writable;
-      std::vector<const char*> contents;
-      bool allocated = true;
-      std::string why;
-      for (uint32_t i = 0; i < count; ++i) {
-        const std::string site = in.str(512), variable = in.str(256);
-        const uint64_t bytes = in.u64();
-        writable.push_back(in.u8());
-        contents.push_back(in.take(bytes));
-        void* p = nullptr;
-#ifdef CUDALAB_SIMULATOR
-        sim::name_next_allocation(site, variable);
-#else
-        (void)site, (void)variable;
-#endif
-        if (allocated && cudaMalloc(&p, bytes) != cudaSuccess) {
-          allocated = false;
-          why = "The program could not allocate the test's " + std::to_string(bytes) +
-                " bytes of device memory: " + cudaGetErrorString(cudaGetLastError());
-        }
-        buffers.push_back({p, bytes});
-      }
-      const uint32_t nargs = in.u32();
-      std::vector<CallArg> args(nargs);
-      for (auto& a : args) {
-        const uint8_t k = in.u8();
-        if (k == 0) {
-          a.bytes = in.str(4096);
-        } else {
-          a.is_pointer = true;
-          if (k == 1) {
-            const uint32_t h = in.u32();
-            const uint64_t offset = in.u64();
-            if (h >= buffers.size() || offset > buffers[h].second)
-              throw std::runtime_error("a pointer outside its buffer");
-            a.pointer = static_cast<char*>(buffers[h].first) + offset;
-          }
-        }
-      }
-      const auto f = served().find(name);
-      if (f == served().end()) {
-        out.u8(kNoSuchFunction);
-        out.str(name + " is not in the program");
-      } else if (f->second.signature != signature) {
-        out.u8(kWrongSignature);
-        out.str(name + " has other parameters than the judge's");
-      } else if (!allocated) {
-        out.u8(kNoMemory);
-        out.str(why);
-      } else {
-        for (uint32_t i = 0; i < count; ++i)
-          cudaMemcpy(buffers[i].first, contents[i], buffers[i].second, cudaMemcpyHostToDevice);
-        if (track) track_writers();
-        std::string ret;
-        try {
-          ret = f->second.invoke(f->second.function, args);
-        } catch (const std::exception& e) {
-          out.u8(kThrew);
-          out.str(e.what());
-          if (!reply(out)) return 0;
-          continue;
-        }
-        const cudaError_t e = last_call_error();
-        out.u8(kOk);
-        out.str("");
-        out.i32(int32_t(e));
-        out.str(ret);
-        size_t total = 1024 + ret.size();
-        for (uint32_t i = 0; i < count; ++i)
-          if (writable[i]) total += 1 + buffers[i].second;
-        out.reserve(total);
-        for (uint32_t i = 0; i < count; ++i) {
-          if (!writable[i]) continue;
-          out.u8(1);
-          const size_t n = buffers[i].second;
-          if (cudaMemcpy(out.grow(n), buffers[i].first, n, cudaMemcpyDeviceToHost) != cudaSuccess) {
-            out.drop(n + 1);
-            out.u8(0);
-            cudaGetLastError();
-          }
-        }
-      }
-    } catch (const std::exception& e) {
-      out = Out();
-      out.u8(kBadRequest);
-      out.str(e.what());
-    }
-    if (!reply(out)) return 0;
-  }
 }
 
 }  // namespace cudalab::grading

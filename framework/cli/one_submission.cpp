@@ -1,11 +1,11 @@
-// Grading one submission (see grader.h), its steps put together: the file
+// Grading one submission (see one_submission.h), its steps put together: the file
 // read, the judge's tests listed, the program built in the sandbox, each test
 // judged (judge_run.cpp) and a failing one diagnosed (diagnosis.cpp), then
 // the method rubrics (rubrics.cpp). The trusted side is this process and the
 // lesson's judge; the submission's code runs only in the sandbox, built
 // there from its file and a generated main that serves the judge (compiled
 // once per lesson: build_cache.cpp).
-#include "grader.h"
+#include "one_submission.h"
 
 #include <unistd.h>
 
@@ -19,7 +19,7 @@
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
-#include "grading_steps.h"
+#include "one_submission_steps.h"
 
 namespace cudalab::cli {
 namespace {

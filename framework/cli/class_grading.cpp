@@ -29,7 +29,7 @@
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
-#include "grader.h"
+#include "one_submission.h"
 
 namespace cudalab::cli {
 namespace {
@@ -481,7 +481,7 @@ int grade_class(const GradeClassOptions& o) {
               << " (a test per core) keeps each test's time close to what it takes alone\n";
   Progress progress(todo.size(), isatty(2));
   std::atomic<size_t> next{0};
-  auto worker = [&](int slot) {
+  auto grading_thread = [&](int slot) {
     GradeOptions mine = g;
     mine.sandbox_uid = g.sandbox_uid + slot;  // its own user: process limits apart
     for (size_t k; (k = next++) < todo.size();) {
@@ -510,7 +510,7 @@ int grade_class(const GradeClassOptions& o) {
     }
   };
   std::vector<std::thread> pool;
-  for (int i = 0; i < std::max(1, o.jobs); ++i) pool.emplace_back(worker, i);
+  for (int i = 0; i < std::max(1, o.jobs); ++i) pool.emplace_back(grading_thread, i);
   for (auto& t : pool) t.join();
   progress.end();
   if (o.chunk_count) return 0;  // a Slurm task: the gather job writes the gradebook

@@ -1,4 +1,4 @@
-// The steps of grading one submission, for grader.cpp, which puts them
+// The steps of grading one submission, for one_submission.cpp, which puts them
 // together; each file named here does one of them. Not a public header.
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cudalab/trace/report_key.h"
-#include "grader.h"
+#include "one_submission.h"
 
 namespace cudalab::cli {
 
