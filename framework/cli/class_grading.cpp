@@ -5,6 +5,8 @@
 // is kept under a key made of the submission's content, the judge and the
 // run's seed, so a second run grades only what is new or changed, and gives
 // the same gradebook. With --slurm the grading is a job array on a cluster.
+#include "class_grading.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,10 +23,6 @@
 #include <sstream>
 #include <thread>
 
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_easy_font.h>
-#include <stb/stb_image_write.h>
-
 #include "cli.h"
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
@@ -36,11 +34,6 @@ namespace {
 
 using json = nlohmann::json;
 
-struct Submission {
-  std::string student;
-  fs::path file;
-};
-
 uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ull) {
   for (const char c : s) h = (h ^ uint8_t(c)) * 1099511628211ull;
   return h;
@@ -50,98 +43,6 @@ std::string hex(uint64_t v) {
   char s[17];
   std::snprintf(s, sizeof(s), "%016llx", static_cast<unsigned long long>(v));
   return s;
-}
-
-// A name safe as a file name and a CSV field.
-std::string safe_name(std::string s) {
-  for (char& c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
-  if (s.empty() || s[0] == '.') s = "_" + s;
-  return s.substr(0, 120);
-}
-
-// The file to grade in a student's folder: the lesson's exercise file name,
-// else its only .cu (or .diff) file.
-bool pick_file(const fs::path& dir, const Lesson& lesson, fs::path* file, std::string* why) {
-  std::vector<fs::path> cu;
-  std::error_code ec;
-  for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-    if (!e.is_regular_file()) continue;
-    if (e.path().filename() == lesson.student_file) {
-      *file = e.path();
-      return true;
-    }
-    if (e.path().extension() == ".cu" || e.path().extension() == ".diff") cu.push_back(e.path());
-  }
-  if (cu.size() == 1) {
-    *file = cu[0];
-    return true;
-  }
-  *why = cu.empty()
-             ? "no .cu file in it"
-             : std::to_string(cu.size()) + " .cu files and none named " + lesson.student_file;
-  return false;
-}
-
-// Unpacks an LMS export (zip) into `into`, with Python's zipfile (which
-// keeps every name inside the folder).
-void unzip(const fs::path& zip, const fs::path& into) {
-  const support::ProcessResult r =
-      support::run_process({"python3", "-m", "zipfile", "-e", zip.string(), into.string()}, 600);
-  if (r.exit_code != 0)
-    throw std::runtime_error(zip.string() + " is not a zip file that can be unpacked: " + r.output);
-}
-
-std::vector<Submission> collect(const std::vector<std::string>& inputs, const Lesson& lesson,
-                                const fs::path& unpacked, std::vector<std::string>* problems) {
-  std::vector<Submission> subs;
-  std::vector<fs::path> roots;
-  for (const auto& in : inputs) {
-    const fs::path p = fs::absolute(in);
-    if (fs::is_regular_file(p) && p.extension() == ".zip") {
-      const fs::path dest = unpacked / safe_name(p.stem().string());
-      fs::create_directories(dest);
-      unzip(p, dest);
-      // A zip of one folder: its entries are the students.
-      std::vector<fs::path> entries;
-      for (const auto& e : fs::directory_iterator(dest)) entries.push_back(e.path());
-      roots.push_back(entries.size() == 1 && fs::is_directory(entries[0]) &&
-                              !fs::exists(entries[0] / lesson.student_file)
-                          ? entries[0]
-                          : dest);
-    } else if (fs::is_directory(p)) {
-      roots.push_back(p);
-    } else if (fs::is_regular_file(p)) {
-      subs.push_back({safe_name(p.stem().string()), p});
-    } else {
-      throw std::runtime_error(in + ": no such file or folder");
-    }
-  }
-  for (const auto& root : roots) {
-    std::vector<fs::path> entries;
-    for (const auto& e : fs::directory_iterator(root)) entries.push_back(e.path());
-    std::sort(entries.begin(), entries.end());
-    for (const auto& e : entries) {
-      const std::string name = e.filename().string();
-      if (name.empty() || name[0] == '.' || name == "submission_metadata.yml") continue;
-      if (fs::is_directory(e)) {
-        fs::path file;
-        std::string why;
-        if (pick_file(e, lesson, &file, &why))
-          subs.push_back({safe_name(name), file});
-        else
-          problems->push_back(name + ": " + why);
-      } else if (e.extension() == ".cu" || e.extension() == ".diff") {
-        subs.push_back({safe_name(e.stem().string()), e});
-      }
-    }
-  }
-  std::set<std::string> seen;
-  for (const auto& s : subs)
-    if (!seen.insert(s.student).second)
-      throw std::runtime_error("two submissions are both named " + s.student +
-                               ": give each student one file or folder");
-  return subs;
 }
 
 // The grading run's settings, kept in OUT so that a second run uses the
@@ -196,98 +97,6 @@ std::string fmt(double v) {
   return s;
 }
 
-// ---- the class summary's picture -------------------------------------------------
-class Canvas {
- public:
-  Canvas(int w, int h) : w_(w), h_(h), px_(size_t(w) * h * 3, 255) {}
-  void rect(int x0, int y0, int x1, int y1, uint32_t rgb) {
-    for (int y = std::max(0, y0); y < std::min(h_, y1); ++y)
-      for (int x = std::max(0, x0); x < std::min(w_, x1); ++x) {
-        uint8_t* p = &px_[(size_t(y) * w_ + x) * 3];
-        p[0] = uint8_t(rgb >> 16), p[1] = uint8_t(rgb >> 8), p[2] = uint8_t(rgb);
-      }
-  }
-  // Text with stb's easy font (quads), scaled up.
-  void text(int x, int y, const std::string& s, int scale, uint32_t rgb) {
-    static char buffer[200000];
-    const int quads =
-        stb_easy_font_print(0, 0, const_cast<char*>(s.c_str()), nullptr, buffer, sizeof(buffer));
-    const float* v = reinterpret_cast<const float*>(buffer);
-    for (int q = 0; q < quads; ++q) {
-      const float* k = v + q * 16;  // 4 vertices of x, y, z, colour
-      rect(x + int(k[0] * scale), y + int(k[1] * scale), x + int(k[8] * scale),
-           y + int(k[9] * scale), rgb);
-    }
-  }
-  int text_width(const std::string& s, int scale) {
-    return stb_easy_font_width(const_cast<char*>(s.c_str())) * scale;
-  }
-  bool save(const fs::path& p) {
-    return stbi_write_png(p.c_str(), w_, h_, 3, px_.data(), w_ * 3) != 0;
-  }
-
- private:
-  int w_, h_;
-  std::vector<uint8_t> px_;
-};
-
-struct Summary {
-  std::string lesson;
-  size_t students = 0;
-  double max_score = 0;
-  std::vector<double> totals;
-  std::vector<std::pair<std::string, double>> pass_rate;  // per test, in order
-  std::vector<std::pair<std::string, size_t>> findings;   // most common first
-  std::map<std::string, size_t> statuses;
-};
-
-void draw_summary(const Summary& s, const fs::path& png) {
-  const int W = 1600, H = 900;
-  Canvas c(W, H);
-  c.text(40, 24, "cudalab: " + s.lesson + ", " + std::to_string(s.students) + " students", 4,
-         0x202020);
-  // Left: the histogram of totals, one bar per point.
-  const int bins = std::max(1, int(std::ceil(s.max_score))) + 1;
-  std::vector<int> count(size_t(bins), 0);
-  for (double t : s.totals) count[size_t(std::clamp(int(std::floor(t)), 0, bins - 1))]++;
-  const int top = *std::max_element(count.begin(), count.end());
-  const int x0 = 60, y0 = 120, w = 700, h = 620;
-  c.text(x0, y0 - 40, "students by total points", 3, 0x404040);
-  c.rect(x0, y0 + h, x0 + w, y0 + h + 2, 0x404040);
-  const int bw = w / bins;
-  for (int b = 0; b < bins; ++b) {
-    const int bh = top ? int(double(count[size_t(b)]) / top * (h - 30)) : 0;
-    c.rect(x0 + b * bw + 3, y0 + h - bh, x0 + (b + 1) * bw - 3, y0 + h, 0x3b7dd8);
-    if (count[size_t(b)])
-      c.text(x0 + b * bw + bw / 2 - 6, y0 + h - bh - 22, std::to_string(count[size_t(b)]), 2,
-             0x202020);
-    if (bins <= 25 || b % 2 == 0)
-      c.text(x0 + b * bw + bw / 2 - 6, y0 + h + 10, std::to_string(b), 2, 0x202020);
-  }
-  // Right: the pass rate of each test.
-  const int rx = 840, rw = 720;
-  c.text(rx, y0 - 40, "pass rate per test", 3, 0x404040);
-  const int rows = int(s.pass_rate.size());
-  const int rh = rows ? std::min(40, (h - 10) / rows) : 40;
-  for (int i = 0; i < rows; ++i) {
-    const auto& [name, rate] = s.pass_rate[size_t(i)];
-    const int y = y0 + i * rh;
-    c.text(rx, y + rh / 2 - 8, name.substr(0, 26), 2, 0x202020);
-    const int bx = rx + 330, full = rw - 330 - 70;
-    c.rect(bx, y + 4, bx + full, y + rh - 4, 0xe6e6e6);
-    c.rect(bx, y + 4, bx + int(rate * full), y + rh - 4, rate >= 0.5 ? 0x4caf50 : 0xe8833a);
-    c.text(bx + full + 8, y + rh / 2 - 8, std::to_string(int(std::lround(rate * 100))) + "%", 2,
-           0x202020);
-  }
-  if (!s.findings.empty())
-    c.text(60, H - 70,
-           "most common finding: " + s.findings[0].first + " (" +
-               std::to_string(s.findings[0].second) + " students)",
-           2, 0x802020);
-  c.save(png);
-}
-
-// ---- progress -----------------------------------------------------------------
 class Progress {
  public:
   Progress(size_t total, bool tty) : total_(total), tty_(tty), start_(now()) {}
@@ -321,74 +130,6 @@ class Progress {
   bool tty_;
   double start_;
 };
-
-int submit_to_slurm(const GradeClassOptions& o, const fs::path& out, size_t count) {
-  const fs::path dir = out / "slurm";
-  fs::create_directories(dir);
-  const size_t tasks = std::max<size_t>(1, std::min(count, size_t(o.slurm_tasks)));
-  // Every task runs this same command on its share; the last job gathers.
-  std::ostringstream base;
-  char self[4096] = {};
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  base << support::shell_quote(n > 0 ? std::string(self, size_t(n)) : std::string("cudalab"))
-       << " grade " << support::shell_quote(o.lesson);
-  for (const auto& in : o.inputs) base << " " << support::shell_quote(fs::absolute(in).string());
-  base << " -o " << support::shell_quote(fs::absolute(out).string()) << " -j 1 --timeout "
-       << o.timeout_s;
-  if (o.unconfined) base << " --unconfined";
-  if (o.gpu) base << " --gpu";
-  if (o.pictures) base << " --pictures";
-  if (o.no_rubrics) base << " --no-rubrics";
-  const std::string array_script = (dir / "grade-chunk.sh").string();
-  std::ofstream(array_script) << "#!/bin/sh\n# A task of the grading job array: its share of "
-                                 "the class.\nexec "
-                              << base.str() << " --chunk \"$SLURM_ARRAY_TASK_ID/" << tasks
-                              << "\"\n";
-  const std::string gather_script = (dir / "gather.sh").string();
-  std::ofstream(gather_script) << "#!/bin/sh\n# After every task: the gradebook from their "
-                                  "records (nothing is graded twice).\nexec "
-                               << base.str() << " --gather\n";
-  fs::permissions(array_script, fs::perms::owner_all, fs::perm_options::add);
-  fs::permissions(gather_script, fs::perms::owner_all, fs::perm_options::add);
-  // The instructor's own sbatch options, a word each.
-  std::vector<std::string> extra;
-  std::istringstream words(o.slurm_args);
-  for (std::string w; words >> w;) extra.push_back(w);
-  auto sbatch = [&](std::vector<std::string> args, const std::string& script) {
-    args.insert(args.begin(), {"sbatch", "--parsable"});
-    args.insert(args.end(), extra.begin(), extra.end());
-    args.push_back(script);
-    // With --wait sbatch returns when the job ends: the whole grading.
-    const support::ProcessResult r = support::run_process(args, 7 * 24 * 3600.0);
-    const std::string id = r.output.substr(0, r.output.find_first_of(";\n"));
-    const bool waited = std::find(args.begin(), args.end(), "--wait") != args.end();
-    if (r.exit_code != 0 && waited && !id.empty() &&
-        id.find_first_not_of("0123456789") == std::string::npos)
-      throw std::runtime_error("Slurm job " + id + " ended with an error (exit " +
-                               std::to_string(r.exit_code) + "); the logs are " +
-                               (dir / "gather.log").string() + " and " +
-                               (dir / "task-*.log").string());
-    if (r.exit_code != 0) throw std::runtime_error("sbatch failed: " + r.output);
-    return id;
-  };
-  std::vector<std::string> array_args = {"--job-name=cudalab-grade",
-                                         "--array=0-" + std::to_string(tasks - 1),
-                                         "--output=" + (dir / "task-%a.log").string()};
-  if (o.gpu) array_args.push_back("--gres=gpu:1");
-  const std::string array = sbatch(array_args, array_script);
-  std::vector<std::string> gather_args = {"--job-name=cudalab-gather",
-                                          "--dependency=afterany:" + array,
-                                          "--output=" + (dir / "gather.log").string()};
-  if (o.slurm_wait) gather_args.push_back("--wait");
-  const std::string gather = sbatch(gather_args, gather_script);
-  std::cout << "submitted job array " << array << " (" << tasks << " tasks) and job " << gather
-            << ", which writes " << (out / "gradebook.csv").string() << " when they end\n";
-  if (o.slurm_wait) {
-    std::cout << support::read_file(dir / "gather.log");
-    return fs::exists(out / "gradebook.csv") ? 0 : 1;
-  }
-  return 0;
-}
 
 }  // namespace
 
