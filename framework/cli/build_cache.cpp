@@ -49,6 +49,23 @@ fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) 
   return fs::exists(object) ? object : fs::path();
 }
 
+std::vector<std::string> simulator_toolchain() {
+  std::vector<std::string> paths;
+  // The plugins; cuda_runtime.h precompiled (without it each build parses
+  // it twice: three quarters of a small file's compile); Thrust's and CUB's
+  // headers as the simulator has them (without them CUB's inline PTX does
+  // not compile). The plugins and those folders are left out of builds
+  // that have none.
+  for (const char* path :
+       {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR, CUDALAB_SIM_LIBRARY,
+        CUDALAB_FRAMEWORK_INCLUDE_DIR, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_BLOCK_LOOPS_PLUGIN,
+        CUDALAB_SOURCE_ACCESSES_PLUGIN, CUDALAB_PCH_DIR, CUDALAB_THRUST_LINKS}) {
+    std::error_code ec;
+    if (*path && fs::exists(path, ec)) paths.emplace_back(path);
+  }
+  return paths;
+}
+
 std::string build_key(const std::vector<std::string>& sources) {
   uint64_t h = 1469598103934665603ull;
   auto mix = [&](const std::string& s) {
@@ -56,11 +73,10 @@ std::string build_key(const std::vector<std::string>& sources) {
     h = (h ^ 0xff) * 1099511628211ull;
   };
   for (const auto& s : sources) mix(s);
-  for (const char* tool : {CUDALAB_CC_PATH, CUDALAB_FRAMEWORK_LIBRARY, CUDALAB_SIM_LIBRARY,
-                           CUDALAB_BLOCK_LOOPS_PLUGIN, CUDALAB_SOURCE_ACCESSES_PLUGIN}) {
+  for (const std::string& tool : simulator_toolchain()) {
     struct stat st {};
-    stat(tool, &st);
-    mix(std::string(tool) + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
+    if (stat(tool.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // the files alone
+    mix(tool + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
   }
   char key[17];
   std::snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));

@@ -76,18 +76,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   };
   Scratch scratch;
   // What a build sees (on a GPU also the simulator's, for the rubrics).
-  std::vector<std::string> toolchain = {CUDALAB_CC_PATH, CUDALAB_SIM_INCLUDE_DIR,
-                                        CUDALAB_SIM_LIBRARY, CUDALAB_FRAMEWORK_INCLUDE_DIR,
-                                        CUDALAB_FRAMEWORK_LIBRARY};
-  // The plugins; cuda_runtime.h precompiled (without it each build parses
-  // it twice: three quarters of a small file's compile); Thrust's and CUB's
-  // headers as the simulator has them (without them CUB's inline PTX does
-  // not compile).
-  for (const char* extra : {CUDALAB_BLOCK_LOOPS_PLUGIN, CUDALAB_SOURCE_ACCESSES_PLUGIN,
-                            CUDALAB_PCH_DIR, CUDALAB_THRUST_LINKS}) {
-    std::error_code ec;
-    if (*extra && fs::exists(extra, ec)) toolchain.push_back(extra);
-  }
+  std::vector<std::string> toolchain = simulator_toolchain();
   if (o.gpu) toolchain.push_back(CUDALAB_FRAMEWORK_GPU_LIBRARY);
   {
     std::error_code ec;

@@ -118,6 +118,13 @@ nlohmann::json classroom_json(const GradeRecord& r);
 // A fresh seed from the system.
 uint64_t random_seed();
 
+// What a build for the simulator uses of this installation, the paths that
+// exist: cudalab-cc, the simulator's and the framework's headers and
+// libraries, the compiler plugins, cuda_runtime.h precompiled, Thrust's and
+// CUB's headers as the simulator has them. The sandbox shows a build these;
+// build_key changes when one of the files among them does.
+std::vector<std::string> simulator_toolchain();
+
 // A key for what a build makes of `sources` (texts) with this toolchain: it
 // changes when a source or the simulator's compiler or libraries change.
 std::string build_key(const std::vector<std::string>& sources);
