@@ -34,7 +34,8 @@ std::vector<Submission> collect(const std::vector<std::string>& inputs, const Le
                                 const fs::path& unpacked, std::vector<std::string>* problems);
 
 // What the class summary shows: the totals' histogram, each test's pass
-// rate, the most common findings, the records' statuses.
+// rate and the most common findings (in the picture and in summary.txt),
+// and the records' statuses (in summary.txt alone).
 struct Summary {
   std::string lesson;
   size_t students = 0;

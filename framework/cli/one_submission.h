@@ -59,6 +59,8 @@ struct TestRecord {
 
 struct GradeRecord {
   std::string lesson, file, status = "graded";  // graded, did_not_compile, error
+  // What the compiler said when the file did not compile (empty otherwise),
+  // and what went wrong when the grading itself could not be done.
   std::string compiler_output, error;
   std::vector<TestRecord> tests;
   double score = 0, max_score = 0, seconds = 0;  // max_score: without extra credit

@@ -146,11 +146,10 @@ class SubmissionProcess {
   // its reports (the checks' findings, a trace) and exit.
   void finish() {
     if (pid_ <= 0) return;
-    std::string quit(8, '\0');
-    const uint64_t n = 1;
-    std::memcpy(quit.data(), &n, 8);
-    quit += kQuit;
-    const ssize_t put = ::write(to_, quit.data(), quit.size());
+    Out quit;
+    quit.u8(kQuit);
+    const std::string& m = quit.framed();
+    const ssize_t put = ::write(to_, m.data(), m.size());
     (void)put;
     close(to_);
     to_ = -1;
@@ -487,7 +486,7 @@ uint32_t remote_allocation_id(const void* device_address, uint64_t* offset) {
     const auto& [base, size] = g_judge->allocations[h];
     if (p < base || p >= base + size) continue;
     Out req;
-    req.u8(kAllocation);
+    req.u8(kAllocationNumber);
     req.u32(h);
     const std::string answer = g_judge->process.exchange(req.framed());
     uint32_t id = 0;
@@ -506,7 +505,7 @@ std::string remote_writer(const void* device_address) {
     const auto& [base, size] = g_judge->allocations[h];
     if (p < base || p >= base + size) continue;
     Out req;
-    req.u8(kWriter);
+    req.u8(kWhoWrote);
     req.u32(h);
     req.u64(uint64_t(p - base));
     std::string words = g_judge->process.exchange(req.framed());

@@ -64,7 +64,7 @@ int answer_calls() {
         free_buffers();
         return 0;
       }
-      if (kind == kWriter) {
+      if (kind == kWhoWrote) {
         const uint32_t h = in.u32();
         const uint64_t offset = in.u64();
         std::string who;
@@ -74,7 +74,7 @@ int answer_calls() {
         if (!reply(out)) return 0;
         continue;
       }
-      if (kind == kAllocation) {
+      if (kind == kAllocationNumber) {
         const uint32_t h = in.u32();
         uint32_t id = 0;
 #ifdef CUDALAB_SIMULATOR

@@ -15,8 +15,11 @@
 
 namespace cudalab::grading::wire {
 
-// The requests, and the status an answer to a call begins with.
-inline constexpr char kCall = 'C', kWriter = 'W', kAllocation = 'A', kQuit = 'Q';
+// The requests the judge sends: call a student's function (with its
+// buffers); which thread wrote an address of a buffer; the number the
+// submission's trace gives a buffer's allocation; end.
+inline constexpr char kCall = 'C', kWhoWrote = 'W', kAllocationNumber = 'A', kQuit = 'Q';
+// The status an answer to a call begins with.
 inline constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoMemory = 3,
                          kThrew = 4, kBadRequest = 5;
 // More than any lesson sends; an answer claiming more is not read.
