@@ -479,42 +479,50 @@ nlohmann::json take_comparisons() {
   return all;
 }
 
-uint32_t remote_allocation_id(const void* device_address, uint64_t* offset) {
-  if (!g_judge) return 0;
+namespace {
+// Which of the last call's buffers holds `device_address` (its number, in
+// the order the program numbered them) and the address's offset in it.
+bool find_buffer(const void* device_address, uint32_t* buffer, uint64_t* offset) {
   const char* p = static_cast<const char*>(device_address);
   for (uint32_t h = 0; h < g_judge->allocations.size(); ++h) {
     const auto& [base, size] = g_judge->allocations[h];
     if (p < base || p >= base + size) continue;
-    Out req;
-    req.u8(kAllocationNumber);
-    req.u32(h);
-    const std::string answer = g_judge->process.exchange(req.framed());
-    uint32_t id = 0;
-    if (answer.size() != sizeof(id)) return 0;
-    std::memcpy(&id, answer.data(), sizeof(id));
+    *buffer = h;
     *offset = uint64_t(p - base);
-    return id;
+    return true;
   }
-  return 0;
+  return false;
+}
+}  // namespace
+
+uint32_t remote_allocation_id(const void* device_address, uint64_t* offset) {
+  uint32_t h = 0;
+  uint64_t at = 0;
+  if (!g_judge || !find_buffer(device_address, &h, &at)) return 0;
+  Out req;
+  req.u8(kAllocationNumber);
+  req.u32(h);
+  const std::string answer = g_judge->process.exchange(req.framed());
+  uint32_t id = 0;
+  if (answer.size() != sizeof(id)) return 0;
+  std::memcpy(&id, answer.data(), sizeof(id));
+  *offset = at;
+  return id;
 }
 
 std::string remote_writer(const void* device_address) {
-  if (!g_judge || !g_judge->track_writers) return "";
-  const char* p = static_cast<const char*>(device_address);
-  for (uint32_t h = 0; h < g_judge->allocations.size(); ++h) {
-    const auto& [base, size] = g_judge->allocations[h];
-    if (p < base || p >= base + size) continue;
-    Out req;
-    req.u8(kWhoWrote);
-    req.u32(h);
-    req.u64(uint64_t(p - base));
-    std::string words = g_judge->process.exchange(req.framed());
-    if (words.size() > 200) words.resize(200);
-    for (char& c : words)
-      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
-    return words;
-  }
-  return "";
+  uint32_t h = 0;
+  uint64_t at = 0;
+  if (!g_judge || !g_judge->track_writers || !find_buffer(device_address, &h, &at)) return "";
+  Out req;
+  req.u8(kWhoWrote);
+  req.u32(h);
+  req.u64(at);
+  std::string words = g_judge->process.exchange(req.framed());
+  if (words.size() > 200) words.resize(200);
+  for (char& c : words)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+  return words;
 }
 
 }  // namespace cudalab::grading
