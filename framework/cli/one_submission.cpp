@@ -177,7 +177,8 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   // The program: the student's file and a main that serves the judge.
   std::string main_text =
       "// Made by cudalab: the judge calls these functions of the student's file.\n"
-      "#include \"cudalab/grading.h\"\n#include \"cudalab/submission.h\"\n#include "
+      "#include \"cudalab/framework/grading.h\"\n#include "
+      "\"cudalab/framework/submission.h\"\n#include "
       "\"lesson.h\"\n";
   for (const auto& c : calls) main_text += "CUDALAB_SERVE(" + c + ")\n";
   main_text += "int main() { return cudalab::grading::serve_judge(); }\n";

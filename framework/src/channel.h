@@ -2,7 +2,7 @@
 // judge's side (judge_side.cpp) starts the program and calls the student's
 // functions in it; the submission's side (submission_side.cpp, answer_calls)
 // answers; wire.h is what goes between them. Not a public header: the
-// graders reach it through cudalab/submission.h and cudalab/grading.h.
+// graders reach it through cudalab/framework/submission.h and cudalab/framework/grading.h.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 // Result comparison with a student-readable account of what is wrong.
-#include "cudalab/compare.h"
+#include "cudalab/framework/compare.h"
 
 #include <cuda_runtime.h>
 

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "channel.h"
-#include "cudalab/compare.h"
-#include "cudalab/grading.h"
+#include "cudalab/framework/compare.h"
+#include "cudalab/framework/grading.h"
 
 namespace cudalab::grading {
 namespace {

@@ -22,7 +22,7 @@
 #include <cstring>
 
 #include "channel.h"
-#include "cudalab/submission.h"
+#include "cudalab/framework/submission.h"
 #include "cudalab/support/process.h"
 #include "wire.h"
 #ifdef CUDALAB_SIMULATOR

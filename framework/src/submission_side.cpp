@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "channel.h"
-#include "cudalab/compare.h"
-#include "cudalab/submission.h"
+#include "cudalab/framework/compare.h"
+#include "cudalab/framework/submission.h"
 #include "wire.h"
 #ifdef CUDALAB_SIMULATOR
 #include "cudalab/sim.h"

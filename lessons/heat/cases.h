@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "cudalab/grading.h"
+#include "cudalab/framework/grading.h"
 
 // One call of the student's heat_simulate: `steps` steps of size alpha on an
 // nx x ny grid, made by the kernel of `stage` (1, 2 or 3). Tests name each

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "cases.h"
-#include "cudalab/grading.h"
+#include "cudalab/framework/grading.h"
 
 CUDALAB_HIDDEN_GRADED_TEST(HiddenGrids, 1, "seeded grid sizes, alphas and step counts") {
   std::mt19937_64 rng(t.seed(0));

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "cudalab/grading.h"
-#include "cudalab/submission.h"
+#include "cudalab/framework/grading.h"
+#include "cudalab/framework/submission.h"
 
 struct Stage {
   const char* kernel;

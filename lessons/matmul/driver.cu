@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "cudalab/compare.h"
-#include "cudalab/timing.h"
+#include "cudalab/framework/compare.h"
+#include "cudalab/framework/timing.h"
 #include "lesson.h"
 #include "reference.h"
 #include "stages.h"

@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "cases.h"
-#include "cudalab/compare.h"
-#include "cudalab/grading.h"
-#include "cudalab/submission.h"
+#include "cudalab/framework/compare.h"
+#include "cudalab/framework/grading.h"
+#include "cudalab/framework/submission.h"
 #include "lesson.h"
 #include "reference.h"
 #include "stages.h"

@@ -3,7 +3,7 @@
 #include <random>
 
 #include "cases.h"
-#include "cudalab/grading.h"
+#include "cudalab/framework/grading.h"
 
 CUDALAB_HIDDEN_GRADED_TEST(HiddenRandomSizes, 1, "seeded sizes for stages 1 to 3") {
   std::mt19937_64 rng(t.seed(0));

@@ -3,7 +3,7 @@
 // `seed`, judged within 5 standard errors.
 #pragma once
 
-#include "cudalab/grading.h"
+#include "cudalab/framework/grading.h"
 #include "lesson.h"
 
 // How much a case draws: `blocks` blocks of kThreads threads, each drawing

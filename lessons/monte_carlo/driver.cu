@@ -26,8 +26,8 @@
 #include <cstring>
 #include <string>
 
-#include "cudalab/compare.h"
-#include "cudalab/timing.h"
+#include "cudalab/framework/compare.h"
+#include "cudalab/framework/timing.h"
 #include "lesson.h"
 #include "reference.h"
 

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "cases.h"
-#include "cudalab/grading.h"
+#include "cudalab/framework/grading.h"
 #include "lesson.h"
 
 CUDALAB_HIDDEN_GRADED_TEST(HiddenSeedsAndOptions, 1, "seeded runs, other options") {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "cudalab/grading.h"
+#include "cudalab/framework/grading.h"
 
 struct Case {
   int n;

@@ -4,7 +4,7 @@
 // event and context calls such programs use beside it. The handles are the
 // runtime API's: a CUdeviceptr is the address cudaMalloc returns, a CUstream
 // a cudaStream_t, so the two APIs mix in one program. Definitions:
-// simulator/src/driver_api.cpp and simulator/src/modules.cpp.
+// simulator/src/runtime/driver_api.cpp and simulator/src/runtime/modules.cpp.
 #pragma once
 // The name CUDA's own header defines: helpers test it to offer their
 // driver-API functions.

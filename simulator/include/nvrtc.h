@@ -3,7 +3,7 @@
 // an image that cuModuleLoadData loads (<cuda.h>). Here the image holds the
 // source and the kernels built for the CPU by the host compiler, with the
 // same launch rewriting, checks and reports as kernels compiled in.
-// Definitions: simulator/src/nvrtc.cpp.
+// Definitions: simulator/src/runtime/nvrtc.cpp.
 #pragma once
 
 #include <cstddef>

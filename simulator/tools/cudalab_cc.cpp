@@ -26,10 +26,10 @@
 #include "cudalab/support/nvcc_options.h"
 #include "cudalab/support/process.h"
 #include "cudalab_config.h"
-#include "dialect.h"
-#include "local_headers.h"
-#include "module_image.h"
-#include "rewrite.h"
+#include "rewriter/dialect.h"
+#include "rewriter/local_headers.h"
+#include "rewriter/module_image.h"
+#include "rewriter/rewrite.h"
 
 namespace fs = std::filesystem;
 namespace support = cudalab::support;
@@ -638,7 +638,7 @@ int main(int argc, char** argv) {
   }
 
   // 2'. A module image: the kernels as shared objects, plain and
-  // instrumented, and the source (tools/module_image.h).
+  // instrumented, and the source (rewriter/module_image.h).
   if (!o.module_kind.empty()) {
     const int built = build_module_image(o, compile_inputs[0], per_source_flags[0], tmp);
     cleanup();

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "local_headers.h"
-#include "rewrite.h"
+#include "rewriter/local_headers.h"
+#include "rewriter/rewrite.h"
 
 namespace fs = std::filesystem;
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "rewrite.h"
+#include "rewriter/rewrite.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string source(reinterpret_cast<const char*>(data), size);

@@ -253,7 +253,7 @@ TEST(Language, ClassificationFunctionsAreGlobal) {
 
 }  // namespace
 
-// Inline PTX (simulator/tools/inline_ptx.cpp): what a GPU refuses at run time
+// Inline PTX (simulator/rewriter/inline_ptx.cpp): what a GPU refuses at run time
 // stops the kernel with the GPU's error and a message naming the instruction.
 __global__ void misaligned_vector_store(unsigned* p) {
   asm volatile("st.global.v2.u32 [%0+4], {%1, %2};" ::"l"(p), "r"(1u), "r"(2u) : "memory");

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Each public header compiles on its own, included twice.
+"""Each public header compiles on its own, included twice; so does each of
+the simulator's own headers (simulator/src/*/*.h, simulator/rewriter/*.h).
 
 usage: public_headers.py CXX CUDALAB_CC PROJECT_DIR
 
@@ -8,7 +9,10 @@ compiled by the host compiler (-fsyntax-only); the simulator's headers that
 a CUDA file includes by name (simulator/include/*.h) by cudalab-cc, as a
 .cu file that includes only that header (nvcc includes cuda_runtime.h
 first, and so does cudalab-cc). A header that needs another one included
-before it fails here, with the compiler's first lines.
+before it fails here, with the compiler's first lines. The simulator's own
+headers are compiled as its files include them ("grid/grid.h",
+"rewriter/rewrite.h"), so that a file can include just the ones whose names
+it uses.
 """
 import glob, os, subprocess, sys, tempfile
 
@@ -19,6 +23,11 @@ cpp_headers = []
 for d in ('support/include', 'trace/include', 'framework/include'):
     base = os.path.join(root, d)
     cpp_headers += sorted(os.path.relpath(h, base) for h in glob.glob(base + '/cudalab/**/*.h', recursive=True))
+own_includes = includes + [os.path.join(root, 'simulator/src'), os.path.join(root, 'simulator')]
+own_headers = sorted(os.path.relpath(h, os.path.join(root, 'simulator/src'))
+                     for h in glob.glob(os.path.join(root, 'simulator/src/*/*.h')))
+own_headers += sorted(os.path.relpath(h, os.path.join(root, 'simulator'))
+                      for h in glob.glob(os.path.join(root, 'simulator/rewriter/*.h')))
 cuda_headers = sorted(os.path.basename(h) for h in glob.glob(os.path.join(root, 'simulator/include/*.h')))
 
 failed = []
@@ -34,10 +43,13 @@ with tempfile.TemporaryDirectory() as tmp:
     for h in cpp_headers:
         src = os.path.join(tmp, 'one.cpp')
         compile(h, [cxx, '-std=c++20', '-fsyntax-only', *('-I' + i for i in includes), src], src)
+    for h in own_headers:
+        src = os.path.join(tmp, 'one.cpp')
+        compile(h, [cxx, '-std=c++20', '-fsyntax-only', *('-I' + i for i in own_includes), src], src)
     for h in cuda_headers:
         src = os.path.join(tmp, 'one.cu')
         compile(h, [cudalab_cc, '--fast', '-c', src, '-o', os.path.join(tmp, 'one.o')], src)
-total = len(cpp_headers) + len(cuda_headers)
+total = len(cpp_headers) + len(own_headers) + len(cuda_headers)
 if failed:
-    sys.exit(f'{len(failed)} of {total} public headers do not compile on their own')
-print(f'public headers: all {total} compile on their own')
+    sys.exit(f'{len(failed)} of {total} headers do not compile on their own')
+print(f'headers: all {total} compile on their own ({len(own_headers)} of them the simulator\'s own)')

@@ -1,6 +1,6 @@
 // The launch rewriter: what it changes, what it leaves alone, and that line
 // numbers survive.
-#include "rewrite.h"
+#include "rewriter/rewrite.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The simulator's CUDALAB_* settings: their defaults, the values they
 // accept, and the one way every bad value ends a program (a message naming
 // the variable, its value and what it accepts; exit status 2).
-#include "settings.h"
+#include "runtime/settings.h"
 
 #include <gtest/gtest.h>
 

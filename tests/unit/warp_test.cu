@@ -231,7 +231,7 @@ TEST(Warp, ADeadlockEndsTheLaunchWithAnError) {
 }
 
 // A worker keeps its block runner from one launch to the next while the
-// block's shape stays the same (simulator/src/block_fibers.cpp): each launch
+// block's shape stays the same (simulator/src/grid/block_fibers.cpp): each launch
 // must still start with every thread fresh, after a launch of another
 // shape, after a deadlock that left threads waiting, on the main thread (one
 // block) and on the workers (several).

@@ -3,7 +3,7 @@
 // conditional nodes, graph memory nodes, memory pools and
 // cudaMallocAsync/cudaFreeAsync. Names, values and signatures follow CUDA
 // 13's headers so programs compile unchanged; the behaviour lives in
-// simulator/src/graphs.cpp and simulator/src/stream_ordered.cpp.
+// simulator/src/runtime/graphs.cpp and simulator/src/runtime/stream_ordered.cpp.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +24,7 @@ using cudaGraphConditionalHandle = unsigned long long;
 
 namespace cudalab::detail {
 // cudaMallocAsync and cudaMallocFromPoolAsync (pool null: the device's
-// current pool); simulator/src/stream_ordered.cpp.
+// current pool); simulator/src/runtime/stream_ordered.cpp.
 cudaError_t malloc_async(void** ptr, size_t bytes, cudaMemPool_t pool, cudaStream_t stream,
                          const char* file, int line);
 }  // namespace cudalab::detail

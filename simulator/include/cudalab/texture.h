@@ -3,7 +3,7 @@
 // name them: the types (channel descriptions, resource and texture
 // descriptions), the host calls that make and fill them, and the fetches
 // and surface reads and writes a kernel makes. Sampling is in
-// simulator/src/textures.cpp.
+// simulator/src/runtime/textures.cpp.
 #pragma once
 
 #include <climits>

@@ -18,7 +18,7 @@
 #define CUB_RUNTIME_FUNCTION __host__ __device__
 
 // The lowest PTX version of the simulated GPUs (the A100's 8.0; the H100's
-// and H200's are 9.0: simulator/src/device.cpp). A device-wide algorithm of
+// and H200's are 9.0: simulator/src/runtime/device.cpp). A device-wide algorithm of
 // CUB picks its tuning policy when it runs, from a chain of policies, one
 // per PTX version from 3.5 up: each policy's kernels are compiled, and on
 // the simulator each is a large host function, twice (plain and

@@ -1,5 +1,5 @@
 // The generators' arithmetic behind cuRAND's device API (curand_kernel.h):
-// the Philox and MRG32k3a steps, the jumps ahead (simulator/src/curand.cpp),
+// the Philox and MRG32k3a steps, the jumps ahead (simulator/src/runtime/curand.cpp),
 // and the conversions of raw draws to uniforms and normals. Uses cuRAND's
 // constants (CURAND_2POW32_INV, ...), which curand_kernel.h defines before it
 // includes this header. Not for programs to call.
@@ -12,7 +12,7 @@
 
 namespace cudalab::detail::curand {
 
-// Jumps, in the runtime (simulator/src/curand.cpp).
+// Jumps, in the runtime (simulator/src/runtime/curand.cpp).
 void xorwow_skip_subsequences(uint32_t v[5], unsigned long long n);  // n * 2^67 steps
 void xorwow_skip(uint32_t v[5], unsigned long long n);               // n steps
 void mrg_skip(uint32_t s1[3], uint32_t s2[3], unsigned long long n,

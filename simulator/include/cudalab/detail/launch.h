@@ -129,7 +129,7 @@ void call_with_param_bytes(void (*kernel)(P...), const void* const* params,
   abi(abi_argument<P>(std::get<I>(own))...);
 }
 
-// ---- stream capture and graphs (simulator/src/graphs.cpp) ----
+// ---- stream capture and graphs (simulator/src/runtime/graphs.cpp) ----
 // A kernel launch kept in a graph: it owns a copy of the arguments, made
 // when the launch was captured or the node added, and runs the kernel with
 // them at each launch of the graph.

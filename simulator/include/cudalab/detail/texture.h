@@ -1,6 +1,6 @@
 // The machinery behind textures and surfaces (cudalab/texture.h): the one
 // entry point a fetch or a surface access calls in the runtime
-// (src/textures.cpp), and the conversions between the 32-bit values a fetch
+// (src/runtime/textures.cpp), and the conversions between the 32-bit values a fetch
 // returns and the CUDA type a program asked for.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Writing a trace: records with their checksums, and a warp's request with
 // its lanes' addresses in the smallest encoding that holds them. The
-// simulator's trace writer (simulator/src/trace.cpp) is built on these.
+// simulator's trace writer (simulator/src/traces/trace.cpp) is built on these.
 #pragma once
 
 #include <array>

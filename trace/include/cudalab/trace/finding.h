@@ -1,5 +1,5 @@
 // One finding of the simulator's checks as its JSON object says it: the
-// object the simulator writes (simulator/src/finding.cpp) into a
+// object the simulator writes (simulator/src/checks/finding.cpp) into a
 // CUDALAB_CHECK_JSON report and into a trace's finding records. This is its
 // one reader: the trace reader, the viewer and the cudalab command's rubrics
 // and diagnoses take a finding's fields from here, with one set of defaults.

@@ -1,7 +1,7 @@
 // The system calls a graded run refuses, in one place: the judge's sandbox
 // turns them into a seccomp filter (framework/cli/sandbox.cpp), and the
 // simulator's runtime names the one a program tried (simulator/src/
-// settings.cpp). Nothing a CUDA program needs is among them: they reach other
+// runtime/settings.cpp). Nothing a CUDA program needs is among them: they reach other
 // processes (ptrace, process_vm_readv), change how the process runs
 // (personality), or reach the kernel's less guarded parts (keyrings, bpf,
 // perf events, mounts, namespaces, io_uring, userfaultfd).

@@ -1,0 +1,413 @@
+// What the checks found in a run: findings counted as the threads make them
+// (one lock-free table per launch, folded by kind and code address),
+// printed after each launch with like findings of one source line folded
+// into one, written to the trace; at exit the summary, the leaks
+// (CUDALAB_CHECK_LEAKS), the JSON report (CUDALAB_CHECK_JSON) and the exit
+// status (CUDALAB_CHECK_EXITCODE). How a finding reads is finding.cpp's.
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "checks/checks.h"
+#include "checks/finding.h"
+#include "grid/grid.h"
+#include "runtime/allocations.h"
+#include "traces/symbols.h"
+#include "traces/trace.h"
+
+namespace cudalab::rt {
+
+// Read once, before main (a wrong CUDALAB_CHECK stops the program there).
+const CheckFlags g_check_flags = check_settings().flags;
+
+namespace {
+
+std::mutex g_mutex;
+std::vector<std::string> g_json_findings;  // every report, as JSON objects
+uint64_t g_errors = 0;
+
+// This launch's findings: counted without a lock in an open-addressing
+// table keyed by a hash of the FindingKey; described once under the lock.
+struct Slot {
+  std::atomic<uint64_t> hash{0};
+  std::atomic<uint64_t> count{0};
+};
+constexpr size_t kSlots = 4096;
+Slot g_slots[kSlots];
+std::atomic<size_t> g_used_slots{0};  // none: no need to look at the table
+std::map<uint64_t, std::pair<FindingKey, FindingDetails>> g_details;
+
+uint64_t hash_of(const FindingKey& k) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  auto mix = [&](uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+  };
+  mix(k.tool);
+  mix(k.kind);
+  mix(k.size);
+  mix(k.write);
+  mix(k.pc);
+  mix(k.pc_other);
+  return h ? h : 1;
+}
+
+// CUDALAB_CHECK_JSON=FILE: the findings for graders and the visualizer.
+void write_json() {
+  const std::string& path = check_settings().json_path;
+  if (path.empty()) return;
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "cudalab: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    return;
+  }
+  std::string text = "{\"version\": 1, \"errors\": " + std::to_string(g_errors) + ", ";
+  if (report_key()) {
+    // A graded run: which checks ran, and (last) the signature of all that
+    // comes before it, which only this run's key gives.
+    text += "\"checks\": " + json_string(check_settings().text) + ", ";
+  }
+  text += "\"findings\": [";
+  for (size_t i = 0; i < g_json_findings.size(); ++i)
+    text += (i ? ",\n  " : "\n  ") + g_json_findings[i];
+  text += "\n]";
+  if (const trace::ReportKey* key = report_key())
+    text += ", \"signature\": \"" + trace::report_mac(*key, text) + "\"";
+  text += "}\n";
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+}
+
+void print_summary() {
+  if (check_settings().leaks) {
+    // Opt-in, as compute-sanitizer's --leak-check full.
+    for (const Allocation* a : allocations().all()) {
+      Finding f;
+      f.subject = Finding::Subject::kLeak;
+      f.kind = "leak";
+      f.size = a->size;
+      f.address = a->base;
+      f.where = a->site;
+      // Counted and printed; the JSON report has never listed leaks (its
+      // findings are what graders judge a run by).
+      std::fputs(finding_text(f).c_str(), stderr);
+      std::lock_guard lock(g_mutex);
+      ++g_errors;
+    }
+  }
+  std::lock_guard lock(g_mutex);
+  std::fprintf(stderr, "========= ERROR SUMMARY: %" PRIu64 " error%s\n", g_errors,
+               g_errors == 1 ? "" : "s");
+  write_json();
+  if (g_errors) {
+    if (const std::optional<int> code = check_settings().exit_code) {
+      std::fflush(nullptr);  // the program's own output first
+      std::_Exit(*code);
+    }
+  }
+}
+
+// synccheck: reported once per barrier line and kind in a launch (the
+// kernel and line are filled in then).
+std::map<std::pair<uintptr_t, std::string>, Finding> g_barrier_findings;
+
+// racecheck: whether both accesses of a race are known to be one block's.
+bool one_block(bool other_known, const uint3& block, const uint3& other) {
+  return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
+}
+
+// racecheck: what to change so that the two accesses no longer race.
+std::string race_advice(const Finding& f) {
+  const bool same_block = one_block(f.other_known, f.block, f.other_block);
+  // An asynchronous copy (libcu++'s or cooperative groups' memcpy_async)
+  // and a read of what it copies before the wait that says it is done.
+  for (const std::string* w : {&f.where, &f.where_other}) {
+    const size_t colon = w->rfind(':');
+    if (colon == std::string::npos) continue;
+    const long n = std::strtol(w->c_str() + colon + 1, nullptr, 10);
+    if (source_line(w->substr(0, colon), n).find("memcpy_async") != std::string::npos)
+      return "line " + std::to_string(n) +
+             " copies asynchronously (memcpy_async): the data is there for every thread only "
+             "after the wait that goes with it (cg::wait(group), the pipeline's "
+             "consumer_wait(), the barrier's wait or arrive_and_wait); read it after that";
+  }
+  // The later access on an earlier line of the same file: the two are in
+  // different iterations of a loop (the next one's write, say, while
+  // another thread still reads this one's), and a barrier between the two
+  // lines in the code would not be between them in time.
+  auto split = [](const std::string& w, std::string* file) {
+    const size_t colon = w.rfind(':');
+    if (colon == std::string::npos) return 0L;
+    *file = w.substr(0, colon);
+    return std::strtol(w.c_str() + colon + 1, nullptr, 10);
+  };
+  std::string file, file_other;
+  const long line = split(f.where, &file), line_other = split(f.where_other, &file_other);
+  const bool across_iterations =
+      line > 0 && line_other > line && file == file_other && (!f.other_known || same_block);
+  if (across_iterations)
+    return "the two are in different iterations of a loop: one thread's next iteration (line " +
+           std::to_string(line) + ") runs while another still works on this one (line " +
+           std::to_string(line_other) +
+           "). Put a __syncthreads() at the end of the loop body, after line " +
+           std::to_string(line_other) + ", so that no thread starts the next iteration early";
+  if (f.where == f.where_other && f.hazard == kWriteWrite)
+    return "the same line in two threads: if they must update one place, use an "
+           "atomic (atomicAdd, ...); if not, give each thread its own element";
+  if (f.where == f.where_other && (!f.other_known || same_block))
+    return "one line both reads what another thread writes and writes: read into "
+           "a variable, then __syncthreads() (or __syncwarp() within a warp), then "
+           "write";
+  if (!f.other_known || same_block)
+    return "nothing orders the two: put a __syncthreads() between them (or "
+           "__syncwarp() when both are in one warp)";
+  return "threads of different blocks are never ordered within one launch: "
+         "split the work into two launches, or use atomics";
+}
+
+// Whether a finding belongs to the workings of CUB's device-wide algorithms
+// (its agents, cub/agent/, which only CUB's own kernels run, on memory CUB
+// owns), which a GPU runs as meant and the student's code has no part in:
+// - a race in global memory between two blocks, both accesses there (or one
+//   there and the other's line unknown): the blocks pass each other partial
+//   results through volatile and cache-global accesses, which a GPU keeps
+//   coherent;
+// - a read of uninitialized shared memory there or in CUB's block merge
+//   sort: its merges read one element past a run and do not use it
+//   (compute-sanitizer does not look at shared memory for those).
+// What the block and warp collectives a student calls do stays a finding: a
+// TempStorage used again without a __syncthreads(), a BlockStore whose
+// blocks write over each other, an uninitialized array given to a BlockLoad.
+bool cub_workings(uint8_t tool, std::string_view space, const std::string& where,
+                  const std::string& other, bool other_block) {
+  // (Paths come as the compiler read them: cub/device/dispatch/../../agent/.)
+  auto agent = [](const std::string& w) {
+    return w.find("/cub/") != std::string::npos &&
+           (w.find("/agent/") != std::string::npos ||
+            w.find("/block_merge_sort.cuh:") != std::string::npos);
+  };
+  auto unknown = [](const std::string& w) { return w.empty() || w[0] == '('; };
+  if (tool == kInitcheck) return space == "__shared__" && agent(where);
+  if (tool != kRacecheck || space != "__global__" || !other_block) return false;
+  return (agent(where) || agent(other)) && (agent(where) || unknown(where)) &&
+         (agent(other) || unknown(other));
+}
+
+// The finding of an access, `count` times at lines `where` (and, for a race,
+// `where_other`), in launch `l`.
+Finding access_finding_of(const Launch& l, const FindingKey& k, const FindingDetails& d,
+                          uint64_t count, const std::string& where,
+                          const std::string& where_other) {
+  Finding f;
+  f.subject = Finding::Subject::kAccess;
+  f.tool = Tool(k.tool);
+  f.space = d.space;
+  f.size = k.size;
+  f.address = d.address;
+  f.kernel = l.site.kernel;
+  f.where = where;
+  f.where_other = where_other;
+  f.thread = d.thread;
+  f.block = d.block;
+  f.other_known = d.other_known;
+  f.other_thread = d.other_thread;
+  f.other_block = d.other_block;
+  f.message = d.location;
+  f.count = count;
+  if (f.tool == kRacecheck) {
+    f.hazard = Hazard(k.kind);
+    f.kind = f.hazard == kWriteWrite  ? "write-after-write"
+             : f.hazard == kWriteRead ? "read-after-write"
+                                      : "write-after-read";
+    f.advice = race_advice(f);
+  } else if (f.tool == kInitcheck) {
+    f.kind = "uninitialized";
+  } else {
+    f.problem = Problem(k.kind);
+    f.write = k.write;
+    f.kind = f.problem == kFreed        ? "use-after-free"
+             : f.problem == kMisaligned ? "misaligned"
+             : f.problem == kHostMemory ? "host-pointer"
+                                        : (f.write ? "write" : "read");
+  }
+  return f;
+}
+
+}  // namespace
+
+void synccheck_barrier(const char* kind, uintptr_t pc, const std::string& what) {
+  std::lock_guard lock(g_mutex);
+  auto [it, fresh] = g_barrier_findings.try_emplace({pc, kind});
+  Finding& f = it->second;
+  if (fresh) {
+    f.subject = Finding::Subject::kBarrier;
+    f.tool = kSynccheck;
+    f.kind = kind;
+    f.message = what;
+    f.block = tl_block->index;
+    f.count = 0;
+  }
+  ++f.count;
+}
+
+void start_checks() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!check_settings().any) return;
+    std::fprintf(stderr, "========= CUDALAB-SANITIZER (the cudalab simulator's checks)\n");
+    std::atexit(print_summary);
+  });
+}
+
+bool count_finding(const FindingKey& key) {
+  const uint64_t h = hash_of(key);
+  for (size_t probe = 0; probe < 64; ++probe) {
+    Slot& s = g_slots[(h + probe) % kSlots];
+    uint64_t cur = s.hash.load(std::memory_order_acquire);
+    if (cur == 0) {
+      if (s.hash.compare_exchange_strong(cur, h)) {
+        s.count.fetch_add(1, std::memory_order_relaxed);
+        g_used_slots.fetch_add(1, std::memory_order_relaxed);
+        return true;
+      }
+    }
+    if (cur == h) {
+      s.count.fetch_add(1, std::memory_order_relaxed);
+      return false;
+    }
+  }
+  return false;  // the table is full: counted nowhere
+}
+
+void describe_finding(const FindingKey& key, FindingDetails details) {
+  std::lock_guard lock(g_mutex);
+  g_details.try_emplace(hash_of(key), key, std::move(details));
+}
+
+void access_finding(const FindingKey& key, const char* space, uintptr_t address,
+                    const std::string& location) {
+  if (!count_finding(key)) return;
+  FindingDetails d;
+  d.space = space;
+  d.address = address;
+  d.thread = tl_thread->index;
+  d.block = tl_block->index;
+  d.location = location;
+  describe_finding(key, std::move(d));
+}
+
+void memcheck_problem(Problem p, const char* space, uintptr_t address, unsigned size, bool write,
+                      uintptr_t pc, const std::string& location) {
+  access_finding({kMemcheck, p, uint8_t(size), write, pc, 0}, space, address, location);
+}
+
+void memcheck_api_error(const char* call, cudaError_t e, const void* caller,
+                        const std::string& why) {
+  const auto lines = symbolize({reinterpret_cast<uintptr_t>(caller) - 1});
+  Finding f;
+  f.subject = Finding::Subject::kApiCall;
+  f.kind = "api";
+  f.call = call;
+  f.error = e;
+  f.where = lines.empty() || lines[0].empty() ? "(unknown line)" : lines[0];
+  f.message = why;
+  std::fputs(finding_text(f).c_str(), stderr);
+  std::lock_guard lock(g_mutex);
+  ++g_errors;
+  g_json_findings.push_back(finding_json(f));
+}
+
+bool memcheck_report_launch(const Launch& l) {
+  // This launch's access findings, in a stable order.
+  std::vector<std::tuple<FindingKey, FindingDetails, uint64_t>> found;
+  std::map<std::pair<uintptr_t, std::string>, Finding> barriers;
+  if (g_used_slots.load() == 0 && g_barrier_findings.empty()) return false;
+  {
+    std::lock_guard lock(g_mutex);
+    g_used_slots.store(0);
+    for (Slot& s : g_slots) {
+      const uint64_t h = s.hash.load();
+      if (!h) continue;
+      if (auto it = g_details.find(h); it != g_details.end())
+        found.emplace_back(it->second.first, it->second.second, s.count.load());
+      s.count.store(0);
+      s.hash.store(0);
+    }
+    g_details.clear();
+    barriers.swap(g_barrier_findings);
+    g_errors += found.size() + barriers.size();
+  }
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  if (!barriers.empty()) {
+    std::vector<uintptr_t> pcs;
+    for (const auto& [key, f] : barriers) pcs.push_back(key.first ? key.first - 1 : 0);
+    const auto lines = symbolize(pcs);
+    size_t k = 0;
+    for (const auto& [key, counted] : barriers) {
+      Finding f = counted;
+      f.kernel = l.site.kernel;
+      f.where = lines[k++];
+      std::fputs(finding_text(f).c_str(), stderr);
+      const std::string j = finding_json(f);
+      trace_finding(l, j);
+      std::lock_guard lock(g_mutex);
+      g_json_findings.push_back(j);
+    }
+  }
+  if (found.empty()) return !barriers.empty();
+  std::vector<uintptr_t> pcs;
+  for (const auto& [key, d, count] : found) {
+    pcs.push_back(key.pc ? key.pc - 1 : 0);
+    pcs.push_back(key.pc_other ? key.pc_other - 1 : 0);
+  }
+  const auto lines = symbolize(pcs);
+  // Code addresses of one source line (an unrolled loop, say) fold into one
+  // report.
+  std::map<std::tuple<uint8_t, uint8_t, uint8_t, bool, std::string, std::string>, size_t> by_line;
+  std::vector<uint64_t> counts(found.size());
+  std::vector<size_t> order;
+  size_t dropped = 0;
+  for (size_t i = 0; i < found.size(); ++i) {
+    const auto& [key, d, count] = found[i];
+    const std::string other = key.pc_other ? lines[2 * i + 1] : "";
+    const bool other_block = d.other_known && !one_block(true, d.block, d.other_block);
+    if (cub_workings(key.tool, d.space, lines[2 * i], other, other_block)) {
+      ++dropped;
+      continue;
+    }
+    auto [it, fresh] =
+        by_line.try_emplace({key.tool, key.kind, key.size, key.write, lines[2 * i], other}, i);
+    counts[it->second] += count;
+    if (fresh) order.push_back(i);
+  }
+  {
+    std::lock_guard lock(g_mutex);
+    g_errors -= found.size() - order.size();
+  }
+  if (order.empty() && dropped == found.size()) return !barriers.empty();
+  for (size_t i : order) {
+    const auto& [key, d, count] = found[i];
+    const Finding f =
+        access_finding_of(l, key, d, counts[i], lines[2 * i], key.pc_other ? lines[2 * i + 1] : "");
+    std::fputs(finding_text(f).c_str(), stderr);
+    const std::string j = finding_json(f);
+    trace_finding(l, j);
+    std::lock_guard lock(g_mutex);
+    g_json_findings.push_back(j);
+  }
+  return true;
+}
+
+}  // namespace cudalab::rt

@@ -1,0 +1,202 @@
+// Code addresses to source lines ("file.cu:12"), through llvm-symbolizer (or
+// binutils' addr2line) reading this program's own debug line tables. Used after a launch (fault
+// reports) and at the end of a traced run, never on a hot path.
+#include <dlfcn.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cudalab/support/process.h"
+#include "grid/grid.h"
+#include "runtime/modules.h"
+#include "traces/symbols.h"
+
+namespace cudalab::rt {
+
+// Where the main program is loaded. dladdr names the main program by the
+// argv[0] it was started with, which is not its file when a plain build has
+// handed over to its instrumented twin; the load address tells for sure.
+uintptr_t main_program_base() {
+  uintptr_t base = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        *static_cast<uintptr_t*>(out) = info->dlpi_addr;
+        return 1;  // the first object is the main program
+      },
+      &base);
+  return base;
+}
+
+std::string main_program_file() {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  return n > 0 ? std::string(exe, size_t(n)) : std::string();
+}
+
+namespace {
+std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs);
+}  // namespace
+
+// Code the compiler made for no line of its own (line 0: one store made of
+// two lines' stores, say) is said at the line of the code just before it.
+std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
+  std::vector<std::string> out = symbolize_once(pcs);
+  std::vector<uintptr_t> earlier;
+  std::vector<size_t> whose;
+  for (size_t i = 0; i < pcs.size(); ++i)
+    if (out[i].empty() && pcs[i] > 64)
+      for (const long step : {-2, -4, -8, -16, -32}) {
+        earlier.push_back(pcs[i] + uintptr_t(step));
+        whose.push_back(i);
+      }
+  if (earlier.empty()) return out;
+  const std::vector<std::string> found = symbolize_once(earlier);
+  for (size_t k = 0; k < found.size(); ++k)
+    if (out[whose[k]].empty() && !found[k].empty()) out[whose[k]] = found[k];
+  return out;
+}
+
+namespace {
+std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
+  std::vector<std::string> out(pcs.size());
+  // Group by the object each address belongs to (the program or a library).
+  std::map<std::string, std::vector<size_t>> by_object;
+  std::vector<uintptr_t> offsets(pcs.size());
+  for (size_t i = 0; i < pcs.size(); ++i) {
+    Dl_info info{};
+    if (!pcs[i] || !dladdr(reinterpret_cast<void*>(pcs[i]), &info) || !info.dli_fname) continue;
+    offsets[i] = pcs[i] - reinterpret_cast<uintptr_t>(info.dli_fbase);
+    std::string object = info.dli_fname;
+    if (reinterpret_cast<uintptr_t>(info.dli_fbase) == main_program_base()) {
+      if (const std::string exe = main_program_file(); !exe.empty()) object = exe;
+    }
+    by_object[object].push_back(i);
+  }
+  // llvm-symbolizer reads clang's DWARF 5 line tables right; binutils'
+  // addr2line (2.40) can name the wrong file for them, so it is the fallback.
+  static const bool have_llvm = !support::find_program("llvm-symbolizer").empty();
+  for (const auto& [object, indices] : by_object) {
+    std::vector<std::string> argv =
+        have_llvm ? std::vector<std::string>{"llvm-symbolizer", "--functions=none",
+                                             "--output-style=LLVM", "--obj=" + object}
+                  : std::vector<std::string>{"addr2line", "-e", object};
+    for (size_t i : indices) {
+      char buf[32];
+      std::snprintf(buf, sizeof(buf), "0x%lx", static_cast<unsigned long>(offsets[i]));
+      argv.push_back(buf);
+    }
+    support::OutputOf symbolizer(argv);
+    FILE* p = symbolizer.file();
+    if (!p) continue;
+    char line[4096];
+    size_t k = 0;
+    // llvm-symbolizer lists the inlined frames of an address innermost
+    // first, then a blank line. The student's line is the innermost frame
+    // that is not in the simulator's own headers.
+    std::string chosen;
+    bool chosen_is_ours = true;
+    while (k < indices.size() && std::fgets(line, sizeof(line), p)) {
+      std::string s(line);
+      while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+      if (have_llvm) {
+        if (!s.empty()) {
+          if (auto c = s.rfind(':'); c != std::string::npos) s.resize(c);  // drop the column
+          // The simulator's headers, and the system's (an inlined
+          // std::vector::operator[]): the student's line is the caller's.
+          const bool ours = s.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0 || s.rfind("/usr/", 0) == 0;
+          if (chosen.empty() || (chosen_is_ours && !ours)) {
+            chosen = s;
+            chosen_is_ours = ours;
+          }
+          continue;
+        }
+        s = chosen;
+        chosen.clear();
+        chosen_is_ours = true;
+      } else if (auto d = s.find(" (discriminator"); d != std::string::npos) {
+        s.resize(d);
+      }
+      // A kernel compiled while the program ran (NVRTC) is said at its
+      // program's name (nvrtc.cpp compiles it in this made-up folder).
+      if (s.rfind(kRuntimeCompileFolder, 0) == 0) s.erase(0, std::strlen(kRuntimeCompileFolder));
+      if (s.rfind("??", 0) == 0 || s.size() < 3 || s.substr(s.size() - 2) == ":0" ||
+          s.substr(s.size() - 2) == ":?")
+        s.clear();
+      out[indices[k++]] = s;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+namespace {
+// Lines of the simulator (its headers and sources) and of the system's
+// headers and libraries: never the student's.
+bool not_the_students(const std::string& line) {
+  return line.rfind(CUDALAB_SIM_INCLUDE_DIR, 0) == 0 ||
+         line.rfind(CUDALAB_SIM_SOURCE_DIR, 0) == 0 || line.rfind("/usr/", 0) == 0 ||
+         line.rfind("./", 0) == 0;  // the C library's own sources
+}
+}  // namespace
+
+std::string student_line(const FaultInfo& f) {
+  std::vector<uintptr_t> pcs = {f.pc};
+  // A return address is just past its call: the call's line is one byte back.
+  for (int i = 0; i < f.caller_count; ++i)
+    if (f.callers[i]) pcs.push_back(f.callers[i] - 1);
+  const auto lines = symbolize(pcs);
+  for (const auto& line : lines)
+    if (!line.empty() && !not_the_students(line)) return line;
+  return "";  // never a line of the simulator's own
+}
+
+bool same_source_line(uintptr_t a, uintptr_t b) {
+  static std::mutex mutex;
+  static std::map<uintptr_t, std::string> lines;
+  std::lock_guard lock(mutex);
+  std::vector<uintptr_t> missing;
+  for (uintptr_t pc : {a, b})
+    if (!lines.count(pc)) missing.push_back(pc);
+  if (!missing.empty()) {
+    std::vector<uintptr_t> calls;
+    for (uintptr_t pc : missing) calls.push_back(pc - 1);
+    const auto found = symbolize(calls);
+    for (size_t i = 0; i < missing.size(); ++i) lines[missing[i]] = found[i];
+  }
+  return !lines[a].empty() && lines[a] == lines[b];
+}
+
+// Line `line` of the program's source `file`, as the compiler was given it,
+// or beside the program, or here ("" if none of them can be read). Each
+// file is read once.
+std::string source_line(const std::string& file, long line) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> sources;
+  if (line <= 0) return "";
+  std::lock_guard lock(mutex);
+  auto [it, fresh] = sources.try_emplace(file);
+  if (fresh) {
+    const std::string base = std::filesystem::path(file).filename().string();
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    for (const std::string& candidate :
+         {file, ec ? base : (exe.parent_path() / base).string(), base}) {
+      std::ifstream in(candidate);
+      if (!in) continue;
+      for (std::string l; std::getline(in, l);) it->second.push_back(l);
+      break;
+    }
+  }
+  return size_t(line) > it->second.size() ? "" : it->second[size_t(line) - 1];
+}
+
+}  // namespace cudalab::rt

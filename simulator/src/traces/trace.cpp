@@ -1,0 +1,544 @@
+// The trace writer: CUDALAB_TRACE=FILE records every launch, allocation and
+// memory access of the run in the format docs/trace-format.md describes.
+//
+// Accesses are grouped as a GPU's warp issues them: the n-th time a lane
+// runs a memory instruction between two barriers pairs with the n-th time
+// the other lanes of its warp run it, and together they are one request (one
+// record, with each active lane's address, most often as a pattern of a few
+// bytes). A block keeps its threads' accesses until its barrier releases or
+// it ends, then writes that phase's requests. The basic blocks each thread
+// runs are grouped the same way, which gives the active lanes of every step
+// a warp takes and the branches where its lanes went different ways.
+//
+// Records reach the file as blocks finish their phases, so a run that dies
+// leaves what it had done, and a trace without its END record tells the
+// reader it was cut short.
+#include "traces/trace.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "checks/checks.h"
+#include "cudalab/trace/encode.h"
+#include "grid/grid.h"
+#include "runtime/allocations.h"
+#include "traces/symbols.h"
+
+namespace cudalab::rt {
+namespace {
+
+namespace tr = cudalab::trace;
+using tr::LaneAccess;
+using tr::Payload;
+using tr::Record;
+
+// What a warp did at one basic block (over a launch): how often it got
+// there, with how many lanes, and how often its lanes left it for different
+// places (a divergent branch).
+struct StepCounts {
+  uint64_t steps = 0, lanes = 0, divergent = 0;
+};
+
+}  // namespace
+
+// One block's recording, owned by the BlockRun that runs it (and reused for
+// the next block that worker runs).
+struct BlockTrace {
+  std::vector<std::vector<LaneAccess>> accesses;  // per thread, this phase
+  std::vector<std::vector<uint32_t>> steps;       // per thread: basic blocks run, this phase
+  uint64_t buffered_steps = 0;
+  bool steps_overflow = false;  // this phase ran too long between barriers to keep its steps
+  bool steps_dropped = false;   // some phase of this launch did
+  uint32_t phase = 0;
+  bool recording = false;  // this block is among CUDALAB_TRACE_BLOCKS
+  uint64_t allowance = 0;  // accesses it may record before asking the writer for more
+  std::unordered_map<uint32_t, StepCounts> step_counts;  // per basic block, this launch
+  std::unordered_set<uint64_t> pcs_seen;
+  std::vector<uint64_t> pcs_new;  // not yet handed to the writer
+  std::vector<char> out;          // whole records, written to the file in batches
+  uint32_t launch_id = 0;
+};
+
+namespace {
+
+class TraceWriter {
+ public:
+  TraceWriter() {
+    // The settings are read first: a wrong one leaves no half-made file.
+    const TraceSettings& settings = trace_settings();
+    if (settings.path.empty()) return;
+    path_ = settings.path;
+    cap_ = settings.max_accesses;
+    blocks_ = settings.blocks;
+    file_ = std::fopen(path_.c_str(), "wb");
+    if (!file_) {
+      std::fprintf(stderr, "cudalab: cannot write the trace file %s: %s\n", path_.c_str(),
+                   std::strerror(errno));
+      std::exit(1);
+    }
+    if (!instrumented_build()) {
+      std::fprintf(stderr,
+                   "cudalab: this build records no memory accesses; the trace will "
+                   "hold launches and allocations only\n");
+    }
+    const auto header = tr::file_header();
+    std::fwrite(header.data(), 1, header.size(), file_);
+    std::string program = main_program_file();
+    if (program.size() > 13 && program.substr(program.size() - 13) == ".instrumented")
+      program.resize(program.size() - 13);
+    write(Record::kProgram, Payload().str(program));
+    if (!blocks_.empty())
+      write(Record::kNote, Payload().str("only the accesses of blocks " + settings.blocks_text +
+                                         " (linear numbers) are recorded (CUDALAB_TRACE_BLOCKS)"));
+    std::atexit([] { writer().finish(); });
+  }
+
+  bool on() const { return file_ != nullptr; }
+
+  void write(Record type, const Payload& p) {
+    std::vector<char> record;
+    tr::append_record(record, type, p);
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    std::fwrite(record.data(), 1, record.size(), file_);
+  }
+
+  // Whole records a block has gathered, and the code addresses they name.
+  void write_batch(BlockTrace& b) {
+    std::lock_guard lock(mutex_);
+    pcs_.insert(b.pcs_new.begin(), b.pcs_new.end());
+    b.pcs_new.clear();
+    if (file_ && !b.out.empty()) std::fwrite(b.out.data(), 1, b.out.size(), file_);
+    b.out.clear();
+  }
+
+  // CUDALAB_TRACE_BLOCKS: whether this block's accesses are recorded.
+  bool records_block(uint32_t linear) const {
+    if (blocks_.empty()) return true;
+    for (const auto& [first, last] : blocks_)
+      if (linear >= first && linear <= last) return true;
+    return false;
+  }
+
+  // Up to `wanted` more accesses under the cap (0 once it is reached).
+  uint64_t reserve(uint64_t wanted) {
+    uint64_t used = recorded_.load(std::memory_order_relaxed);
+    while (used < cap_) {
+      const uint64_t granted = std::min(wanted, cap_ - used);
+      if (recorded_.compare_exchange_weak(used, used + granted, std::memory_order_relaxed))
+        return granted;
+    }
+    if (!capped_.exchange(true)) {
+      std::fprintf(stderr,
+                   "cudalab: the trace reached %llu accesses; recording of accesses "
+                   "stops here (CUDALAB_TRACE_MAX_ACCESSES sets the limit)\n",
+                   (unsigned long long)cap_);
+      cap_note_pending_ = true;
+    }
+    return 0;
+  }
+  // Accesses granted to a block that it did not use.
+  void give_back(uint64_t unused) { recorded_.fetch_sub(unused, std::memory_order_relaxed); }
+
+  // A block's basic-block counts, added to its launch's.
+  void add_steps(BlockTrace& b) {
+    std::lock_guard lock(mutex_);
+    for (const auto& [guard, c] : b.step_counts) {
+      StepCounts& mine = steps_[guard];
+      mine.steps += c.steps;
+      mine.lanes += c.lanes;
+      mine.divergent += c.divergent;
+    }
+    if (b.steps_dropped) steps_dropped_ = true;
+    b.step_counts.clear();
+    b.steps_dropped = false;
+  }
+
+  // Called on the host thread after a launch, when no worker records.
+  void end_launch(const Launch& l) {
+    if (cap_note_pending_) {
+      cap_note_pending_ = false;
+      write(Record::kNote, Payload().str("access recording stopped at the limit of " +
+                                         std::to_string(cap_) + " accesses"));
+    }
+    if (steps_dropped_)
+      write(Record::kNote,
+            Payload().str("launch " + std::to_string(l.id) + ": a block ran more than " +
+                          std::to_string(kMaxBufferedSteps) +
+                          " basic blocks between two barriers; its warp steps were "
+                          "not counted"));
+    steps_dropped_ = false;
+    if (!steps_.empty()) {
+      Payload p;
+      p.u32(l.id).u32(uint32_t(steps_.size()));
+      for (const auto& [guard, c] : steps_) {
+        const uint64_t pc = guard_pc(guard);
+        pcs_.insert(pc);
+        step_pcs_.insert(pc);
+        p.u64(pc).u64(c.steps).u64(c.lanes).u64(c.divergent);
+      }
+      write(Record::kWarpSteps, p);
+      steps_.clear();
+    }
+    ++launches_;
+    Payload end;
+    end.u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load());
+    if (l.faulted.load()) {
+      // Which thread stopped the launch, at which line of the student's.
+      const FaultInfo& f = l.fault;
+      end.u32(f.block.x + f.block.y * l.grid.x + f.block.z * l.grid.x * l.grid.y)
+          .u32(f.thread.x + f.thread.y * l.block.x + f.thread.z * l.block.x * l.block.y)
+          .str(student_line(f))
+          .str(fault_words(f));
+    }
+    write(Record::kLaunchEnd, end);
+  }
+
+  void finish() {
+    if (!file_) return;
+    if (!step_pcs_.empty()) {
+      // FLOPs: each basic block's floating-point operations, from the code.
+      std::unordered_map<uintptr_t, FloatOps> ops;
+      if (count_float_ops(ops, *step_pcs_.rbegin())) {
+        Payload p;
+        uint32_t count = 0;
+        for (uint64_t pc : step_pcs_)
+          if (auto it = ops.find(pc); it != ops.end()) {
+            p.u64(pc).u32(it->second.single_ops).u32(it->second.double_ops);
+            ++count;
+          }
+        Payload record;
+        record.u32(count).raw(p.bytes.data(), p.bytes.size());
+        write(Record::kFloatOps, record);
+      } else {
+        write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
+                                           "binutils) when the trace is recorded"));
+      }
+    }
+    std::vector<uintptr_t> pcs(pcs_.begin(), pcs_.end()), before(pcs.size());
+    // Each pc is a return address: the access is in the instruction before.
+    for (size_t i = 0; i < pcs.size(); ++i) before[i] = pcs[i] ? pcs[i] - 1 : 0;
+    auto lines = symbolize(before);
+    for (size_t i = 0; i < pcs.size(); ++i) {
+      std::string file;
+      uint32_t line = 0;
+      if (auto colon = lines[i].rfind(':'); colon != std::string::npos) {
+        file = lines[i].substr(0, colon);
+        line = static_cast<uint32_t>(std::strtoul(lines[i].c_str() + colon + 1, nullptr, 10));
+      }
+      write(Record::kSite, Payload().u64(pcs[i]).str(file).u32(line));
+    }
+    write(Record::kEnd, Payload().u64(recorded_.load()).u32(launches_));
+    std::lock_guard lock(mutex_);
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+
+  // Basic blocks: their guard numbers (given at start-up) and code addresses.
+  static constexpr uint64_t kMaxBufferedSteps = 64ull << 20;  // 256 MB per block
+  std::vector<std::atomic<uint64_t>> guard_pcs_;
+  uint64_t guard_pc(uint32_t guard) const {
+    return guard < guard_pcs_.size() ? guard_pcs_[guard].load(std::memory_order_relaxed) : 0;
+  }
+
+ private:
+  friend TraceWriter& writer();
+  std::string path_;
+  FILE* file_ = nullptr;
+  std::mutex mutex_;
+  std::set<uint64_t> pcs_;
+  std::set<uint64_t> step_pcs_;           // basic blocks some warp stepped through
+  std::map<uint32_t, StepCounts> steps_;  // per basic block, the launch running now
+  bool steps_dropped_ = false;
+  uint64_t cap_ = kDefaultTraceMaxAccesses;  // CUDALAB_TRACE_MAX_ACCESSES
+  uint32_t launches_ = 0;
+  std::atomic<uint64_t> recorded_{0};
+  std::atomic<bool> capped_{false};
+  std::atomic<bool> cap_note_pending_{false};
+  std::vector<std::pair<uint32_t, uint32_t>> blocks_;  // inclusive ranges; empty: all
+
+ public:
+  // Never destroyed: finish() runs from atexit, after static destructors
+  // registered later would have run.
+  static TraceWriter& writer() {
+    static TraceWriter* w = new TraceWriter;
+    return *w;
+  }
+};
+
+TraceWriter& writer() { return TraceWriter::writer(); }
+
+// ---- grouping lanes into warp steps ------------------------------------------------------
+
+// The lanes of a warp that ran the n-th occurrence of one instruction
+// together, and where each lane's occurrence is in its own sequence.
+struct WarpStep {
+  uint32_t mask = 0;
+  std::array<uint32_t, 32> index{};
+};
+
+// Pairs the n-th time each lane of a warp ran an instruction (its key) with
+// the n-th time the others did, calling emit(step) once per step, in the
+// order the steps were first reached. Lanes that skip an occurrence (a
+// branch, a shorter loop) leave it with fewer lanes.
+template <class T, class KeyOf, class Emit>
+void for_each_warp_step(const std::vector<T>* const* lanes, KeyOf key_of, Emit emit) {
+  const std::vector<T>* first = nullptr;
+  uint32_t mask = 0;
+  bool same = true;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const std::vector<T>* s = lanes[lane];
+    if (!s || s->empty()) continue;
+    mask |= 1u << lane;
+    if (!first) {
+      first = s;
+      continue;
+    }
+    if (!same) continue;
+    if (s->size() != first->size()) {
+      same = false;
+      continue;
+    }
+    for (size_t i = 0; i < s->size(); ++i)
+      if (key_of((*s)[i]) != key_of((*first)[i])) {
+        same = false;
+        break;
+      }
+  }
+  if (!first) return;
+  WarpStep step;
+  step.mask = mask;
+  if (same) {  // the lanes ran one sequence: the common case
+    for (uint32_t i = 0; i < first->size(); ++i) {
+      step.index.fill(i);
+      emit(step);
+    }
+    return;
+  }
+  thread_local std::unordered_map<uint64_t, std::vector<uint32_t>> steps_of_key;
+  thread_local std::unordered_map<uint64_t, uint32_t> seen;
+  thread_local std::vector<WarpStep> steps;
+  steps_of_key.clear();
+  steps.clear();
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const std::vector<T>* s = lanes[lane];
+    if (!s) continue;
+    seen.clear();
+    for (uint32_t i = 0; i < s->size(); ++i) {
+      const uint64_t key = key_of((*s)[i]);
+      const uint32_t n = seen[key]++;
+      std::vector<uint32_t>& of_key = steps_of_key[key];
+      if (n == of_key.size()) {
+        of_key.push_back(uint32_t(steps.size()));
+        steps.emplace_back();
+      }
+      WarpStep& w = steps[of_key[n]];
+      w.mask |= 1u << lane;
+      w.index[lane] = i;
+    }
+  }
+  for (const WarpStep& w : steps) emit(w);
+}
+
+}  // namespace
+
+bool tracing() { return writer().on(); }
+
+BlockTrace* new_block_trace(uint32_t threads) {
+  if (!tracing()) return nullptr;
+  auto* b = new BlockTrace;
+  b->accesses.resize(threads);
+  b->steps.resize(threads);
+  return b;
+}
+
+void BlockTraceDeleter::operator()(BlockTrace* b) const {
+  TraceWriter& w = writer();
+  w.write_batch(*b);
+  w.add_steps(*b);
+  w.give_back(b->allowance);
+  delete b;
+}
+
+void trace_block_start(BlockContext& block) {
+  BlockTrace& b = *block.trace;
+  b.phase = 0;
+  b.recording = writer().records_block(block.linear);
+  b.launch_id = block.launch->id;
+}
+
+void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
+  BlockTrace& b = *block.trace;
+  if (!b.recording) return;
+  TraceWriter& w = writer();
+  const uint32_t threads = uint32_t(b.accesses.size());
+  // Requests, one record per (block, phase): u32 launch, u32 block, u32
+  // phase, u64 the barrier that ended it (0: the block's end), u32 count.
+  if (barrier_pc && b.pcs_seen.insert(barrier_pc).second) b.pcs_new.push_back(barrier_pc);
+  const size_t record_at = tr::begin_record(b.out, Record::kRequests);
+  {
+    Payload head;
+    head.u32(b.launch_id).u32(block.linear).u32(b.phase).u64(barrier_pc).u32(0);  // the count
+    b.out.insert(b.out.end(), head.bytes.begin(), head.bytes.end());
+  }
+  uint32_t count = 0;
+  const std::vector<LaneAccess>* lanes[32];
+  const std::vector<uint32_t>* steps[32];
+  for (uint32_t warp = 0; warp * 32 < threads; ++warp) {
+    bool any_access = false, any_step = false;
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t t = warp * 32 + l;
+      lanes[l] = t < threads ? &b.accesses[t] : nullptr;
+      steps[l] = t < threads ? &b.steps[t] : nullptr;
+      any_access |= lanes[l] && !lanes[l]->empty();
+      any_step |= steps[l] && !steps[l]->empty();
+    }
+    if (any_access)
+      for_each_warp_step(
+          lanes, [](const LaneAccess& a) { return a.pc << 2 | a.kind; },
+          [&](const WarpStep& s) {
+            const LaneAccess* at[32];
+            for (uint32_t l = 0; l < 32; ++l)
+              at[l] = s.mask >> l & 1 ? &(*lanes[l])[s.index[l]] : nullptr;
+            const uint64_t pc = at[__builtin_ctz(s.mask)]->pc;
+            if (b.pcs_seen.insert(pc).second) b.pcs_new.push_back(pc);
+            tr::encode_request(b.out, uint16_t(warp), at, s.mask);
+            ++count;
+          });
+    if (any_step && !b.steps_overflow)
+      for_each_warp_step(
+          steps, [](uint32_t guard) { return uint64_t(guard); },
+          [&](const WarpStep& s) {
+            const uint32_t f = uint32_t(__builtin_ctz(s.mask));
+            const uint32_t guard = (*steps[f])[s.index[f]];
+            StepCounts& c = b.step_counts[guard];
+            ++c.steps;
+            c.lanes += uint64_t(__builtin_popcount(s.mask));
+            // Where each lane went next (~0: to the barrier or its end).
+            auto next = [&](uint32_t l) {
+              const auto& seq = *steps[l];
+              return s.index[l] + 1 < seq.size() ? seq[s.index[l] + 1] : ~0u;
+            };
+            const uint32_t first_next = next(f);
+            for (uint32_t m = s.mask & (s.mask - 1); m; m &= m - 1)
+              if (next(uint32_t(__builtin_ctz(m))) != first_next) {
+                ++c.divergent;
+                break;
+              }
+          });
+  }
+  for (auto& v : b.accesses) v.clear();
+  for (auto& v : b.steps) v.clear();
+  b.buffered_steps = 0;
+  b.steps_overflow = false;
+  if (count == 0) {
+    b.out.resize(record_at);
+  } else {
+    std::memcpy(b.out.data() + record_at + tr::kRecordHeaderBytes + tr::kRequestsCountAt, &count,
+                4);
+    tr::finish_record(b.out, record_at);
+  }
+  ++b.phase;
+  constexpr size_t kBatch = 1 << 20;
+  if (b.out.size() >= kBatch || !b.pcs_new.empty()) w.write_batch(b);
+}
+
+namespace {
+void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, bool atomic,
+            uintptr_t pc) {
+  BlockTrace* b = tl_block->trace;
+  if (!b || !b->recording) return;
+  if (b->allowance == 0) {
+    b->allowance = writer().reserve(1 << 14);
+    if (b->allowance == 0) return;
+  }
+  --b->allowance;
+  b->accesses[tl_thread->linear].push_back(LaneAccess{pc, offset, allocation, uint8_t(size),
+                                                      uint8_t(atomic  ? 2
+                                                              : write ? 1
+                                                                      : 0)});
+}
+}  // namespace
+
+void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
+                             bool atomic, uintptr_t pc) {
+  record(a.id, address - a.base, size, write, atomic, pc);
+}
+
+void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
+                                    bool atomic, uintptr_t pc) {
+  record(dynamic ? kDynamicSharedId : kStaticSharedId, offset, size, write, atomic, pc);
+}
+
+void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
+                                   bool write, bool atomic, uintptr_t pc) {
+  if (s.buffer)
+    record(s.buffer->id, address - s.buffer->base, size, write, atomic, pc);
+  else
+    record(kNoBufferId, address, size, write, atomic, pc);
+}
+
+void number_basic_blocks(uint32_t* first, uint32_t* last) {
+  static uint32_t numbered = 0;
+  if (first == last || *first) return;  // no blocks, or numbered already
+  for (uint32_t* g = first; g < last; ++g) *g = ++numbered;
+  if (!tracing()) return;
+  TraceWriter& w = writer();
+  std::vector<std::atomic<uint64_t>> bigger(numbered + 1);
+  for (size_t i = 0; i < w.guard_pcs_.size(); ++i) bigger[i].store(w.guard_pcs_[i].load());
+  w.guard_pcs_.swap(bigger);
+}
+
+void record_basic_block(uint32_t guard, uintptr_t pc) {
+  BlockTrace* b = tl_block->trace;
+  if (!b->recording) return;
+  TraceWriter& w = writer();
+  if (guard < w.guard_pcs_.size() && !w.guard_pcs_[guard].load(std::memory_order_relaxed))
+    w.guard_pcs_[guard].store(pc, std::memory_order_relaxed);
+  if (b->steps_overflow) return;
+  if (++b->buffered_steps > TraceWriter::kMaxBufferedSteps) {
+    // Counting them would need more memory than a trace should take.
+    b->steps_overflow = b->steps_dropped = true;
+    for (auto& v : b->steps) std::vector<uint32_t>().swap(v);
+    return;
+  }
+  b->steps[tl_thread->linear].push_back(guard);
+}
+
+void trace_allocation(const Allocation& a) {
+  if (!tracing()) return;
+  writer().write(Record::kAllocation,
+                 Payload().u32(a.id).u64(a.base).u64(a.size).str(a.site).str(a.name));
+}
+
+void trace_free(const Allocation& a) {
+  if (!tracing()) return;
+  writer().write(Record::kFree, Payload().u32(a.id));
+}
+
+void trace_finding(const Launch& l, const std::string& json) {
+  if (!tracing()) return;
+  writer().write(Record::kFinding, Payload().u32(l.id).str(json));
+}
+
+void trace_launch_begin(const Launch& l) {
+  if (!tracing()) return;
+  Payload p;
+  p.u32(l.id).str(l.site.kernel).str(l.site.file).u32(uint32_t(l.site.line));
+  p.u32(l.grid.x).u32(l.grid.y).u32(l.grid.z).u32(l.block.x).u32(l.block.y).u32(l.block.z);
+  p.u64(l.shmem);
+  writer().write(Record::kLaunch, p);
+}
+
+void trace_launch_end(const Launch& l) {
+  if (!tracing()) return;
+  writer().end_launch(l);
+}
+
+}  // namespace cudalab::rt

@@ -1,0 +1,67 @@
+// The trace writer (CUDALAB_TRACE): launches, allocations and accesses as
+// threads make them, grouped per block into warp requests and steps
+// (trace.cpp), and the floating-point operations of each basic block
+// (float_ops.cpp). Not a public header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "cudalab/trace/format.h"
+
+namespace cudalab::rt {
+
+struct Allocation;
+struct Launch;
+struct BlockContext;
+struct BlockTrace;
+struct StrayAccess;
+
+void trace_launch_begin(const Launch& launch);
+void trace_launch_end(const Launch& launch);
+void trace_allocation(const Allocation& a);
+void trace_free(const Allocation& a);
+void trace_finding(const Launch& l, const std::string& json);
+bool tracing();
+// A block's shared memory as the trace names it (allocation ids).
+using cudalab::trace::kDynamicSharedId;
+using cudalab::trace::kNoBufferId;
+using cudalab::trace::kStaticSharedId;
+// Accesses of the thread running now. Shared memory is recorded under two
+// allocation ids of its own, at its offset in the block's static variables
+// or its dynamic shared memory.
+void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
+                             bool atomic, uintptr_t pc);
+void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
+                                    bool atomic, uintptr_t pc);
+// An access that was a mistake (outside_device_memory's StrayAccess): at
+// its offset from the buffer it missed (past its end, or before its start
+// as a negative number), or under kNoBufferId at its address.
+void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
+                                   bool write, bool atomic, uintptr_t pc);
+// A block's recording (null when there is no trace): its threads' accesses
+// and basic blocks wait there until a barrier releases the block or it ends,
+// when they are grouped into warp-level requests and steps.
+struct BlockTraceDeleter {
+  void operator()(BlockTrace* b) const;
+};
+BlockTrace* new_block_trace(uint32_t threads);
+void trace_block_start(BlockContext& block);
+// `barrier_pc`: the __syncthreads() that ended the phase (0: the block's end).
+void trace_phase_end(BlockContext& block, uintptr_t barrier_pc);
+// Basic blocks of instrumented code: numbered at start-up, then recorded as
+// each thread runs them.
+void number_basic_blocks(uint32_t* first, uint32_t* last);
+void record_basic_block(uint32_t guard, uintptr_t pc);
+// Floating-point operations one thread does in each basic block of the
+// program, keyed by the code address its block callback returns to (what
+// record_basic_block gets), for the blocks up to `last_block` (the highest
+// such address wanted: the code past it is not read). False when they could
+// not be counted (no objdump).
+struct FloatOps {
+  uint32_t single_ops = 0, double_ops = 0;
+};
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block);
+
+}  // namespace cudalab::rt
