@@ -1,0 +1,407 @@
+// Where cudalab-viz opens (visualizer/src/options.h, opening.h), without a
+// window: each command-line option and what it selects, the refusals with
+// the messages and exit statuses the viewer gives them, and the defaults
+// the trace and its graded tests call for (a faulted launch on the thread
+// that faulted, a failing test on the launch that wrote its wrong values,
+// a check finding's thread, the tab a failing test is best seen in).
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "opening.h"
+#include "options.h"
+
+namespace {
+
+namespace viz = cudalab::viz;
+namespace tr = cudalab::trace;
+
+// The command line `cudalab-viz ARGS...`, read.
+struct Parsed {
+  viz::Options options;
+  std::optional<viz::Stop> stop;
+};
+Parsed parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv = {"cudalab-viz"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Parsed p;
+  p.stop = viz::parse_options(int(argv.size()), argv.data(), &p.options);
+  return p;
+}
+
+// A refusal's message, or "opened" when there was none.
+std::string refusal(const Parsed& p) { return p.stop ? p.stop->message : "opened"; }
+
+// Two launches: "fill" (2 blocks of 64 threads) touching allocation 1, and
+// "scale" (4 blocks of 32) touching allocation 2.
+tr::Trace two_launches() {
+  tr::Trace t;
+  for (uint32_t id : {1u, 2u}) {
+    tr::Allocation a;
+    a.id = id;
+    a.size = 4 * 256;
+    t.allocation_index[id] = t.allocations.size();
+    t.allocations.push_back(a);
+  }
+  tr::Launch fill;
+  fill.id = 1;
+  fill.kernel = "fill";
+  fill.grid.x = 2;
+  fill.block.x = 64;
+  tr::Request r;
+  r.allocation = 1;
+  fill.requests.push_back(r);
+  tr::Launch scale = fill;
+  scale.id = 2;
+  scale.kernel = "scale";
+  scale.grid.x = 4;
+  scale.block.x = 32;
+  scale.requests[0].allocation = 2;
+  t.launches = {fill, scale};
+  return t;
+}
+
+// The opening for `args` (after the trace's name) over `t` and `results`.
+struct Opened {
+  viz::Opening opening;
+  std::optional<viz::Stop> stop;
+  const viz::Selection& sel() const { return opening.selection; }
+};
+Opened open(const tr::Trace& t, std::initializer_list<const char*> args,
+            const tr::TestResults* results = nullptr) {
+  std::vector<const char*> argv = {"cudalab-viz", "t.trace"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  viz::Options o;
+  Opened out;
+  out.stop = viz::parse_options(int(argv.size()), argv.data(), &o);
+  EXPECT_FALSE(out.stop) << out.stop->message;
+  if (!out.stop) out.stop = viz::choose_opening(o, t, results, &out.opening);
+  return out;
+}
+std::string refusal(const Opened& o) { return o.stop ? o.stop->message : "opened"; }
+
+tr::Finding finding(int64_t block, int64_t thread) {
+  tr::Finding f;
+  f.tool = "racecheck";
+  f.kind = "read-after-write";
+  f.block = block;
+  f.thread = thread;
+  return f;
+}
+
+// A graded test of the given status and kind, as the grader writes it.
+tr::GradedTestResult graded(const std::string& name, const std::string& status,
+                            const std::string& kind = "test") {
+  tr::GradedTestResult g;
+  g.name = name;
+  g.kind = kind;
+  g.status = status;
+  return g;
+}
+
+// --- the command line ----------------------------------------------------------
+
+TEST(Options, ATraceAloneTakesTheDefaults) {
+  const Parsed p = parse({"t.trace"});
+  ASSERT_FALSE(p.stop);
+  EXPECT_EQ(p.options.trace_path, "t.trace");
+  EXPECT_EQ(p.options.width, 1280);
+  EXPECT_EQ(p.options.height, 800);
+  EXPECT_EQ(p.options.launch, 1);
+  EXPECT_EQ(p.options.block, 0);
+  EXPECT_EQ(p.options.thread, -1);
+  EXPECT_FALSE(p.options.chosen);
+  EXPECT_EQ(p.options.step, -1);
+  EXPECT_EQ(p.options.access, -1);
+  EXPECT_EQ(p.options.finding, 0);
+}
+
+TEST(Options, EachOptionIsRead) {
+  const Parsed p = parse({"t.trace", "--size", "800x600", "--launch", "2", "--block", "3",
+                          "--thread", "4", "--step", "5", "--instruction", "6", "--columns", "16",
+                          "--line", "k.cu:7", "--tests", "t.json", "--screenshot", "s.png"});
+  ASSERT_FALSE(p.stop) << p.stop->message;
+  EXPECT_EQ(p.options.width, 800);
+  EXPECT_EQ(p.options.height, 600);
+  EXPECT_EQ(p.options.launch, 2);
+  EXPECT_EQ(p.options.block, 3);
+  EXPECT_EQ(p.options.thread, 4);
+  EXPECT_TRUE(p.options.chosen);
+  EXPECT_EQ(p.options.step, 5);
+  EXPECT_EQ(p.options.instruction, 6);
+  EXPECT_EQ(p.options.columns, 16);
+  EXPECT_EQ(p.options.line, "k.cu:7");
+  EXPECT_EQ(p.options.tests_path, "t.json");
+  EXPECT_EQ(p.options.screenshot, "s.png");
+  EXPECT_TRUE(parse({"t.trace", "--block", "0"}).options.chosen) << "any of the three chooses";
+}
+
+TEST(Options, HelpAndNoTraceGiveTheUsage) {
+  const Parsed help = parse({"--help"});
+  ASSERT_TRUE(help.stop);
+  EXPECT_EQ(help.stop->status, 0);
+  EXPECT_TRUE(help.stop->usage);
+  EXPECT_EQ(help.stop->message, "");
+  const Parsed none = parse({});
+  ASSERT_TRUE(none.stop);
+  EXPECT_EQ(none.stop->status, 2);
+  EXPECT_TRUE(none.stop->usage);
+  EXPECT_EQ(none.stop->message, "");
+}
+
+TEST(Options, ValuesOutOfRangeAreRefusedWithWhatIsWanted) {
+  for (const auto& [args, said] : std::vector<std::pair<std::vector<const char*>, std::string>>{
+           {{"--step", "65536"}, "--step wants a barrier phase from 0 to 65535"},
+           {{"--step", "-1"}, "--step wants a barrier phase from 0 to 65535"},
+           {{"--access", "-1"}, "--access wants a whole number from 0"},
+           {{"--access", "two"}, "--access wants a whole number from 0"},
+           {{"--step", "0", "--instruction", "-2"}, "--instruction wants a whole number from 0"},
+           {{"--finding", "0"}, "--finding wants a whole number from 1"},
+           {{"--columns", "4097"}, "--columns wants a whole number from 1 to 4096"},
+           {{"--launch", "0"}, "--launch wants a whole number from 1"},
+           {{"--thread", "-1"}, "--thread wants a whole number from 0"},
+           {{"--size", "100x100"}, "--size wants WIDTHxHEIGHT, from 320x240 to 8192x8192"},
+           {{"--line", "k.cu"}, "--line wants FILE.cu:LINE, as the Source tab names it"},
+           {{"--snapshots", ""}, "--snapshots wants a folder to save them in"},
+       }) {
+    std::vector<const char*> argv = {"cudalab-viz", "t.trace"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    viz::Options o;
+    const auto stop = viz::parse_options(int(argv.size()), argv.data(), &o);
+    ASSERT_TRUE(stop) << said;
+    EXPECT_EQ(stop->message, said);
+    EXPECT_EQ(stop->status, 2) << said;
+    EXPECT_FALSE(stop->usage) << said;
+  }
+}
+
+TEST(Options, MistakesInTheCommandLineAreNamed) {
+  const Parsed last = parse({"t.trace", "--step"});
+  EXPECT_EQ(refusal(last), "--step needs a value");
+  EXPECT_TRUE(last.stop && last.stop->usage);
+  const Parsed unknown = parse({"t.trace", "--stpe", "1"});
+  EXPECT_EQ(refusal(unknown), "unknown option --stpe");
+  EXPECT_TRUE(unknown.stop && unknown.stop->usage);
+  EXPECT_EQ(refusal(parse({"a.trace", "b.trace"})), "one trace at a time (got a.trace and b.trace)");
+  EXPECT_EQ(refusal(parse({"t.trace", "--step", "1", "--source"})),
+            "--metrics, --step, --access, --finding, --source and --test open different tabs: "
+            "give one");
+  EXPECT_EQ(refusal(parse({"t.trace", "--instruction", "1"})),
+            "--instruction K counts in a barrier phase: give --step N too");
+  EXPECT_EQ(refusal(parse({"t.trace", "--screenshot", "s.png", "--snapshots", "."})),
+            "--screenshot draws one frame and exits, --snapshots keeps the window open for F12: "
+            "give one");
+}
+
+// --- the opening: what the options select ---------------------------------------
+
+TEST(Opening, ByDefaultTheFirstLaunchOnItsHeatmaps) {
+  const Opened o = open(two_launches(), {});
+  ASSERT_EQ(refusal(o), "opened");
+  EXPECT_EQ(o.sel().launch, 0);
+  EXPECT_EQ(o.sel().block, 0);
+  EXPECT_EQ(o.sel().thread, -1);
+  EXPECT_EQ(o.sel().access, -1);
+  EXPECT_EQ(o.sel().finding, -1);
+  EXPECT_FALSE(o.sel().show_metrics || o.sel().show_steps || o.sel().show_warp ||
+               o.sel().show_source || o.sel().show_test);
+  EXPECT_TRUE(o.opening.test_findings.empty());
+}
+
+TEST(Opening, LaunchBlockAndThreadAsAsked) {
+  const Opened o = open(two_launches(), {"--launch", "2", "--block", "3", "--thread", "31"});
+  ASSERT_EQ(refusal(o), "opened");
+  EXPECT_EQ(o.sel().launch, 1);
+  EXPECT_EQ(o.sel().block, 3);
+  EXPECT_EQ(o.sel().thread, 31);
+}
+
+TEST(Opening, ALaunchBlockOrThreadPastTheTracesEndIsRefused) {
+  EXPECT_EQ(refusal(open(two_launches(), {"--launch", "3"})),
+            "--launch 3, but the trace has 2 launches");
+  EXPECT_EQ(refusal(open(two_launches(), {"--block", "2"})),
+            "launch 1 has 2 blocks of 64 threads");
+  EXPECT_EQ(refusal(open(two_launches(), {"--launch", "2", "--thread", "32"})),
+            "launch 2 has 4 blocks of 32 threads");
+  const Opened o = open(two_launches(), {"--launch", "3"});
+  ASSERT_TRUE(o.stop);
+  EXPECT_EQ(o.stop->status, 2);
+}
+
+TEST(Opening, ATabAndWhereInIt) {
+  const tr::Trace t = two_launches();
+  EXPECT_TRUE(open(t, {"--metrics"}).sel().show_metrics);
+  EXPECT_TRUE(open(t, {"--source"}).sel().show_source);
+  const Opened steps = open(t, {"--step", "2", "--instruction", "5"});
+  EXPECT_TRUE(steps.sel().show_steps);
+  EXPECT_EQ(steps.sel().phase, 2);
+  EXPECT_EQ(steps.sel().instruction, 5);
+  const Opened warp = open(t, {"--thread", "1", "--access", "3"});
+  EXPECT_TRUE(warp.sel().show_warp);
+  EXPECT_EQ(warp.sel().access, 3);
+  const Opened line = open(t, {"--line", "k.cu:12", "--columns", "16"});
+  EXPECT_EQ(line.sel().line, "k.cu:12");
+  EXPECT_EQ(line.sel().columns, 16);
+  EXPECT_FALSE(line.sel().show_source) << "a line is framed on the heatmaps";
+}
+
+// A phase or an access past what the block or thread has is no refusal: the
+// tab clamps the phase to the block's last, and says to pick an access.
+TEST(Opening, AStepOrAccessPastTheBlocksIsKeptForItsTab) {
+  const Opened steps = open(two_launches(), {"--step", "65535"});
+  ASSERT_EQ(refusal(steps), "opened");
+  EXPECT_EQ(steps.sel().phase, 65535);
+  const Opened access = open(two_launches(), {"--access", "1000"});
+  ASSERT_EQ(refusal(access), "opened");
+  EXPECT_EQ(access.sel().access, 1000);
+  EXPECT_EQ(access.sel().thread, -1);
+}
+
+// --- the opening: what the trace calls for --------------------------------------
+
+TEST(Opening, AFaultedLaunchOpensOnTheThreadThatFaulted) {
+  tr::Trace t = two_launches();
+  t.launches[1].faulted = true;
+  t.launches[1].fault.known = true;
+  t.launches[1].fault.block = 3;
+  t.launches[1].fault.thread = 7;
+  const Opened o = open(t, {});
+  EXPECT_EQ(o.sel().launch, 1);
+  EXPECT_EQ(o.sel().block, 3);
+  EXPECT_EQ(o.sel().thread, 7);
+  // What was asked for comes first.
+  const Opened asked = open(t, {"--thread", "2"});
+  EXPECT_EQ(asked.sel().launch, 0);
+  EXPECT_EQ(asked.sel().block, 0);
+  EXPECT_EQ(asked.sel().thread, 2);
+  // A fault of an older trace, which does not say which thread: no thread.
+  t.launches[1].fault.known = false;
+  EXPECT_EQ(open(t, {}).sel().launch, 0);
+}
+
+TEST(Opening, WithoutAFaultTheFirstFindingsThread) {
+  tr::Trace t = two_launches();
+  t.launches[0].findings = {finding(1, -1), finding(1, 9)};  // a barrier's first: no thread
+  const Opened o = open(t, {});
+  EXPECT_EQ(o.sel().block, 1);
+  EXPECT_EQ(o.sel().thread, 9);
+  EXPECT_EQ(o.sel().finding, -1) << "selected, not stepped to";
+  EXPECT_EQ(open(t, {"--block", "0"}).sel().thread, -1);
+}
+
+TEST(Opening, AFindingIsSteppedTo) {
+  tr::Trace t = two_launches();
+  t.launches[1].findings = {finding(2, 5), finding(3, -1)};
+  const Opened o = open(t, {"--launch", "2", "--finding", "1"});
+  ASSERT_EQ(refusal(o), "opened");
+  EXPECT_EQ(o.sel().finding, 0);
+  EXPECT_TRUE(o.sel().finding_asked);
+  EXPECT_EQ(o.sel().block, 2);
+  EXPECT_EQ(o.sel().thread, 5);
+  // A barrier finding: its block, no thread.
+  const Opened barrier = open(t, {"--launch", "2", "--finding", "2"});
+  EXPECT_EQ(barrier.sel().block, 3);
+  EXPECT_EQ(barrier.sel().thread, -1);
+}
+
+TEST(Opening, AFindingTheLaunchHasNotIsRefused) {
+  tr::Trace t = two_launches();
+  EXPECT_EQ(refusal(open(t, {"--finding", "1"})),
+            "--finding 1, but launch 1 has 0 findings (record the trace with CUDALAB_CHECK set)");
+  t.launches[0].findings = {finding(-1, -1)};
+  EXPECT_EQ(refusal(open(t, {"--finding", "2"})), "--finding 2, but launch 1 has 1 findings");
+  EXPECT_EQ(refusal(open(t, {"--finding", "1"})), "finding 1 names no block to step through");
+}
+
+// --- the opening: what the graded tests call for --------------------------------
+
+TEST(Opening, ATestOpensOnTheLaunchThatWroteItsWrongValues) {
+  const tr::Trace t = two_launches();
+  tr::TestResults r;
+  tr::Comparison c;
+  c.name = "out";
+  c.allocation = 2;  // written by launch 2, "scale"
+  c.count = 64;
+  c.wrong = 3;
+  c.row_length = 8;
+  r.compared = {c};
+  const Opened o = open(t, {}, &r);
+  EXPECT_EQ(o.sel().launch, 1);
+  EXPECT_EQ(o.sel().columns, 8) << "in the rows of the test's matrix";
+  EXPECT_EQ(open(t, {"--columns", "4"}, &r).sel().columns, 4);
+  EXPECT_EQ(open(t, {"--launch", "1"}, &r).sel().launch, 0);
+  // An array that does not start its buffer has rows that do not start a row of cells.
+  r.compared[0].offset = 16;
+  EXPECT_EQ(open(t, {}, &r).sel().columns, 0);
+  // No wrong values: the first launch.
+  r.compared[0].wrong = 0;
+  EXPECT_EQ(open(t, {}, &r).sel().launch, 0);
+}
+
+TEST(Opening, ATestsFindingsGoOnTheLaunchOfTheirKernel) {
+  const tr::Trace t = two_launches();
+  tr::TestResults r;
+  r.findings = {R"({"tool":"racecheck","kind":"write","kernel":"scale",)"
+                R"("block":[1,0,0],"thread":[6,0,0]})",
+                R"({"tool":"memcheck","kind":"read","block":[1,0,0],"thread":[40,0,0]})"};
+  const Opened o = open(t, {}, &r);
+  ASSERT_EQ(o.opening.test_findings.size(), 2u);
+  EXPECT_EQ(o.opening.test_findings[0].first, 1u) << "scale's, not the launch opened";
+  EXPECT_EQ(o.opening.test_findings[0].second.thread, 6);
+  EXPECT_EQ(o.opening.test_findings[1].first, 0u) << "no kernel named: the launch opened";
+  EXPECT_EQ(o.opening.test_findings[1].second.thread, 40);
+  // The opened launch's: its thread selected, and --finding counts them.
+  EXPECT_EQ(o.sel().block, 1);
+  EXPECT_EQ(o.sel().thread, 40);
+  const Opened stepped = open(t, {"--launch", "2", "--finding", "1"}, &r);
+  ASSERT_EQ(refusal(stepped), "opened");
+  EXPECT_EQ(stepped.sel().thread, 6);
+  tr::Trace placed = t;
+  viz::place_test_findings(o.opening, placed);
+  EXPECT_EQ(placed.launches[0].findings.size(), 1u);
+  EXPECT_EQ(placed.launches[1].findings.size(), 1u);
+}
+
+TEST(Opening, AGradedTestByName) {
+  tr::TestResults r;
+  r.tests = {graded("Small", "passed"), graded("Large", "failed")};
+  const Opened o = open(two_launches(), {"--test", "Large"}, &r);
+  ASSERT_EQ(refusal(o), "opened");
+  EXPECT_EQ(o.sel().test, 1);
+  EXPECT_TRUE(o.sel().show_test);
+  EXPECT_EQ(refusal(open(two_launches(), {"--test", "Huge"}, &r)),
+            "no graded test named Huge; the tests are: Small Large");
+  EXPECT_EQ(refusal(open(two_launches(), {"--test", "Large"})),
+            "--test Large, but no graded tests go with t.trace");
+}
+
+TEST(Opening, AFailingTestWithNothingDrawnOpensOnWhatItSaid) {
+  tr::TestResults r;
+  r.shown = "Large";
+  r.tests = {graded("Small", "passed"), graded("Large", "failed")};
+  const Opened o = open(two_launches(), {}, &r);
+  EXPECT_TRUE(o.sel().show_test);
+  EXPECT_EQ(o.sel().test, 1);
+  // A tab asked for comes first.
+  EXPECT_FALSE(open(two_launches(), {"--line", "k.cu:3"}, &r).sel().show_test);
+  // Wrong elements to frame, or a finding to show: the heatmaps.
+  tr::Trace found = two_launches();
+  found.launches[1].findings = {finding(0, 0)};
+  EXPECT_FALSE(open(found, {}, &r).sel().show_test);
+}
+
+TEST(Opening, AMethodRubricsFigureOpensTheMetricsOnItsLine) {
+  tr::TestResults r;
+  r.shown = "Coalesced";
+  r.tests = {graded("Large", "passed"), graded("Coalesced", "failed", "rubric")};
+  r.tests[1].verdict = "metric out of bounds";
+  r.tests[1].output = "sectors per request 16.0 at /src/mine.cu:67, at most 4.5\n";
+  const Opened o = open(two_launches(), {}, &r);
+  EXPECT_TRUE(o.sel().show_metrics);
+  EXPECT_EQ(o.sel().line, "mine.cu:67");
+}
+
+}  // namespace

@@ -1,0 +1,167 @@
+#include "opening.h"
+
+#include <algorithm>
+#include <regex>
+
+#include "launch_memory.h"
+
+namespace cudalab::viz {
+namespace {
+
+// The traced test's findings, each on its launch: the launch opened
+// (`launch`, from 1) when it is of their kernel, else their kernel's first.
+std::vector<std::pair<size_t, trace::Finding>> test_findings(const trace::Trace& trace,
+                                                             const trace::TestResults& results,
+                                                             long launch) {
+  std::vector<std::pair<size_t, trace::Finding>> placed;
+  const auto& launches = trace.launches;
+  if (launches.empty()) return placed;
+  for (const std::string& text : results.findings) {
+    trace::Finding f;
+    if (!trace::finding_from_json(text, launches[0], &f)) continue;
+    auto of_its_kernel = [&](size_t i) {
+      return f.kernel.empty() || launches[i].kernel == f.kernel;
+    };
+    size_t at = size_t(launch - 1);
+    if (at >= launches.size() || !of_its_kernel(at))
+      for (at = 0; at < launches.size() && !of_its_kernel(at); ++at) {
+      }
+    // Read again as a finding of that launch: its block and thread are
+    // counted in that launch's grid.
+    if (at < launches.size() && trace::finding_from_json(text, launches[at], &f))
+      placed.emplace_back(at, std::move(f));
+  }
+  return placed;
+}
+
+Stop refuse(std::string message) { return Stop{2, std::move(message), false}; }
+
+}  // namespace
+
+std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
+                                   const trace::TestResults* results, Opening* out) {
+  if (!o.test_name.empty() && !results)
+    return refuse("--test " + o.test_name + ", but no graded tests go with " + o.trace_path);
+  Opening opening;
+  Selection& sel = opening.selection;
+  if (!o.test_name.empty()) {
+    const auto& tests = results->tests;
+    const auto it = std::find_if(tests.begin(), tests.end(),
+                                 [&](const auto& t) { return t.name == o.test_name; });
+    if (it == tests.end()) {
+      std::string names;
+      for (const auto& t : tests) names += " " + t.name;
+      return refuse("no graded test named " + o.test_name + "; the tests are:" + names);
+    }
+    sel.test = int(it - tests.begin());
+    sel.show_test = true;
+  }
+  sel.show_metrics = o.metrics;
+  sel.show_steps = o.step >= 0;
+  sel.phase = int(std::max(o.step, 0L));
+  sel.instruction = int(o.instruction);
+  sel.show_warp = o.access >= 0;
+  sel.show_source = o.source;
+  sel.line = o.line;
+  sel.columns = int(o.columns);
+  long launch = o.launch, block = o.block, thread = o.thread;
+  // Unless told otherwise: a test's wrong values open on the launch that
+  // last touched them, in the rows of the test's matrix or grid (and a
+  // faulted launch, below, on the thread that faulted).
+  if (!o.chosen && results)
+    for (const auto& c : results->compared)
+      if (c.wrong && c.allocation)
+        if (const int at = last_launch_touching(trace, c.allocation); at >= 0) {
+          launch = at + 1;
+          if (o.columns == 0 && c.row_length > 0 && c.row_length <= 4096 && c.offset == 0)
+            sel.columns = int(c.row_length);
+          break;
+        }
+  if (results) opening.test_findings = test_findings(trace, *results, launch);
+  if (!o.chosen)
+    for (size_t i = 0; i < trace.launches.size(); ++i)
+      if (const auto& l = trace.launches[i]; l.faulted && l.fault.known) {
+        launch = long(i) + 1;
+        block = long(l.fault.block);
+        thread = long(l.fault.thread);
+        break;
+      }
+  if (!trace.launches.empty()) {
+    if (launch > long(trace.launches.size()))
+      return refuse("--launch " + std::to_string(launch) + ", but the trace has " +
+                    std::to_string(trace.launches.size()) + " launches");
+    sel.launch = int(launch - 1);
+    const auto& l = trace.launches[size_t(sel.launch)];
+    if (block >= long(l.grid.count()) || thread >= long(l.block.count()))
+      return refuse("launch " + std::to_string(launch) + " has " + std::to_string(l.grid.count()) +
+                    " blocks of " + std::to_string(l.block.count()) + " threads");
+    sel.block = int(block);
+    sel.thread = int(thread);
+    sel.access = int(o.access);
+    // The launch's findings as the viewer lists them: its own, then the
+    // traced test's put on it.
+    std::vector<trace::Finding> findings = l.findings;
+    for (const auto& [at, f] : opening.test_findings)
+      if (at == size_t(sel.launch)) findings.push_back(f);
+    if (o.finding > 0) {
+      if (o.finding > long(findings.size()))
+        return refuse("--finding " + std::to_string(o.finding) + ", but launch " +
+                      std::to_string(launch) + " has " + std::to_string(findings.size()) +
+                      " findings" +
+                      (findings.empty() ? " (record the trace with CUDALAB_CHECK set)" : ""));
+      const auto& f = findings[size_t(o.finding - 1)];
+      if (f.block < 0)
+        return refuse("finding " + std::to_string(o.finding) + " names no block to step through");
+      // A barrier finding names a block alone: its phases, no thread.
+      sel.finding = int(o.finding - 1);
+      sel.finding_asked = true;
+      sel.block = int(f.block);
+      sel.thread = int(f.thread);
+    }
+    // Unless told otherwise: the first finding's thread (where a check saw
+    // the bug), when no thread faulted.
+    if (!o.chosen && o.finding == 0 && !(l.faulted && l.fault.known))
+      for (const auto& f : findings)
+        if (f.block >= 0 && f.thread >= 0) {
+          sel.block = int(f.block);
+          sel.thread = int(f.thread);
+          break;
+        }
+  }
+  // The tab the graded tests call for, unless one was asked for: a method
+  // rubric's figure out of bounds opens the figures per line, its line
+  // picked; a test with wrong results but nothing drawn that shows them
+  // (no wrong element kept, no finding) opens on what the test said.
+  const bool tab_asked = o.metrics || o.step >= 0 || o.access >= 0 || o.finding > 0 || o.source ||
+                         !o.test_name.empty() || !o.line.empty();
+  if (results && !tab_asked)
+    for (size_t i = 0; i < results->tests.size(); ++i) {
+      const auto& t = results->tests[i];
+      if (t.name != results->shown || t.status == "passed") continue;
+      if (t.kind == "rubric" && t.verdict == "metric out of bounds") {
+        sel.show_metrics = true;
+        // "file.cu:67" in what the rubric said, in its short form.
+        static const std::regex where(R"(([A-Za-z0-9_.+-]+\.(cu|cuh|h)):([0-9]+))");
+        if (std::smatch m; std::regex_search(t.output, m, where))
+          sel.line = m[1].str() + ":" + m[3].str();
+      } else {
+        const bool wrong_drawn = std::any_of(results->compared.begin(), results->compared.end(),
+                                             [](const auto& c) { return c.wrong > 0; });
+        const bool found = !opening.test_findings.empty() ||
+                           std::any_of(trace.launches.begin(), trace.launches.end(),
+                                       [](const auto& l) { return !l.findings.empty(); });
+        if (t.kind == "test" && !wrong_drawn && !found) {
+          sel.show_test = true;
+          sel.test = int(i);
+        }
+      }
+    }
+  *out = std::move(opening);
+  return std::nullopt;
+}
+
+void place_test_findings(const Opening& opening, trace::Trace& trace) {
+  for (const auto& [at, f] : opening.test_findings) trace.launches[at].findings.push_back(f);
+}
+
+}  // namespace cudalab::viz
