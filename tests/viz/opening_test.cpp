@@ -4,6 +4,8 @@
 // the trace and its graded tests call for (a faulted launch on the thread
 // that faulted, a failing test on the launch that wrote its wrong values,
 // a check finding's thread, the tab a failing test is best seen in).
+#include "opening.h"
+
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -11,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "opening.h"
 #include "options.h"
 
 namespace {
@@ -120,9 +121,10 @@ TEST(Options, ATraceAloneTakesTheDefaults) {
 }
 
 TEST(Options, EachOptionIsRead) {
-  const Parsed p = parse({"t.trace", "--size", "800x600", "--launch", "2", "--block", "3",
-                          "--thread", "4", "--step", "5", "--instruction", "6", "--columns", "16",
-                          "--line", "k.cu:7", "--tests", "t.json", "--screenshot", "s.png"});
+  const Parsed p = parse(
+      {"t.trace", "--size",  "800x600", "--launch",      "2",    "--block",   "3",  "--thread",
+       "4",       "--step",  "5",       "--instruction", "6",    "--columns", "16", "--line",
+       "k.cu:7",  "--tests", "t.json",  "--screenshot",  "s.png"});
   ASSERT_FALSE(p.stop) << p.stop->message;
   EXPECT_EQ(p.options.width, 800);
   EXPECT_EQ(p.options.height, 600);
@@ -185,7 +187,8 @@ TEST(Options, MistakesInTheCommandLineAreNamed) {
   const Parsed unknown = parse({"t.trace", "--stpe", "1"});
   EXPECT_EQ(refusal(unknown), "unknown option --stpe");
   EXPECT_TRUE(unknown.stop && unknown.stop->usage);
-  EXPECT_EQ(refusal(parse({"a.trace", "b.trace"})), "one trace at a time (got a.trace and b.trace)");
+  EXPECT_EQ(refusal(parse({"a.trace", "b.trace"})),
+            "one trace at a time (got a.trace and b.trace)");
   EXPECT_EQ(refusal(parse({"t.trace", "--step", "1", "--source"})),
             "--metrics, --step, --access, --finding, --source and --test open different tabs: "
             "give one");
@@ -222,8 +225,7 @@ TEST(Opening, LaunchBlockAndThreadAsAsked) {
 TEST(Opening, ALaunchBlockOrThreadPastTheTracesEndIsRefused) {
   EXPECT_EQ(refusal(open(two_launches(), {"--launch", "3"})),
             "--launch 3, but the trace has 2 launches");
-  EXPECT_EQ(refusal(open(two_launches(), {"--block", "2"})),
-            "launch 1 has 2 blocks of 64 threads");
+  EXPECT_EQ(refusal(open(two_launches(), {"--block", "2"})), "launch 1 has 2 blocks of 64 threads");
   EXPECT_EQ(refusal(open(two_launches(), {"--launch", "2", "--thread", "32"})),
             "launch 2 has 4 blocks of 32 threads");
   const Opened o = open(two_launches(), {"--launch", "3"});
@@ -391,6 +393,9 @@ TEST(Opening, AFailingTestWithNothingDrawnOpensOnWhatItSaid) {
   tr::Trace found = two_launches();
   found.launches[1].findings = {finding(0, 0)};
   EXPECT_FALSE(open(found, {}, &r).sel().show_test);
+  // ... the test's own findings too (from its run under the checks).
+  r.findings = {R"({"tool":"memcheck","kind":"read","block":[0,0,0],"thread":[1,0,0]})"};
+  EXPECT_FALSE(open(two_launches(), {}, &r).sel().show_test);
 }
 
 TEST(Opening, AMethodRubricsFigureOpensTheMetricsOnItsLine) {
