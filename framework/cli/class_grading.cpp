@@ -91,12 +91,6 @@ std::string csv(const std::string& s) {
   return out + "\"";
 }
 
-std::string fmt(double v) {
-  char s[32];
-  std::snprintf(s, sizeof(s), "%g", v);
-  return s;
-}
-
 class Progress {
  public:
   Progress(size_t total, bool tty) : total_(total), tty_(tty), start_(now()) {}
@@ -130,6 +124,164 @@ class Progress {
   bool tty_;
   double start_;
 };
+
+// The submissions this run grades (a Slurm task's share), leaving out those
+// whose record is already there under the same key (file, judge, seed,
+// options).
+std::vector<size_t> still_to_grade(const std::vector<Submission>& subs, const fs::path& out,
+                                   const fs::path& judge, uint64_t seed,
+                                   const GradeClassOptions& o) {
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < subs.size(); ++i) {
+    if (o.chunk_count && i % size_t(o.chunk_count) != size_t(o.chunk_index)) continue;
+    const fs::path rec = out / "records" / (subs[i].student + ".json");
+    const std::string key = key_of(subs[i], judge, seed, o);
+    bool fresh = false;
+    try {
+      if (fs::exists(rec)) {
+        const json j = json::parse(support::read_file(rec));
+        // Graded before without the pictures asked for now: again, with them.
+        fresh = j.value("key", "") == key && j.value("status", "") != "error" &&
+                (!o.pictures || j.value("pictures", false));
+      }
+    } catch (const std::exception&) {
+    }
+    if (!fresh && !o.gather) todo.push_back(i);
+  }
+  return todo;
+}
+
+// Grades subs[todo[...]] with o.jobs threads, each writing its records as
+// it goes (records/STUDENT.json), with progress on stderr.
+void grade_all(const Lesson& lesson, const std::vector<Submission>& subs,
+               const std::vector<size_t>& todo, const GradeOptions& g, const fs::path& out,
+               const fs::path& judge, const GradeClassOptions& o) {
+  Progress progress(todo.size(), isatty(2));
+  std::atomic<size_t> next{0};
+  auto grading_thread = [&](int slot) {
+    GradeOptions mine = g;
+    mine.sandbox_uid = g.sandbox_uid + slot;  // its own user: process limits apart
+    for (size_t k; (k = next++) < todo.size();) {
+      const Submission& s = subs[todo[k]];
+      GradeRecord r;
+      if (o.pictures) mine.picture_path = out / "pictures" / (s.student + ".png");
+      try {
+        r = grade_submission(lesson, s.file, mine);
+      } catch (const std::exception& e) {  // one submission never costs the class
+        r.lesson = lesson.name;
+        r.file = s.file.string();
+        r.status = "error";
+        r.error = std::string("the grading failed: ") + e.what();
+      }
+      json j = record_json(r);
+      j["student"] = s.student;
+      j["key"] = key_of(s, judge, g.seed, o);
+      if (o.pictures) j["pictures"] = true;
+      if (o.pictures && r.picture_test.empty()) {
+        std::error_code ec;
+        fs::remove(mine.picture_path, ec);  // an older picture
+      }
+      support::write_atomically(out / "records" / (s.student + ".json"), j.dump(1) + "\n");
+      progress.step(s.student, r.status == "graded"
+                                   ? points_text(r.score) + "/" + points_text(r.max_score)
+                                   : r.status);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < std::max(1, o.jobs); ++i) pool.emplace_back(grading_thread, i);
+  for (auto& t : pool) t.join();
+  progress.end();
+}
+
+// Every student's record (one whose grading did not finish as an error
+// record); *missing counts those.
+std::vector<std::pair<std::string, GradeRecord>> read_records(const Lesson& lesson,
+                                                              const std::vector<Submission>& subs,
+                                                              const fs::path& out,
+                                                              size_t* missing) {
+  std::vector<std::pair<std::string, GradeRecord>> records;
+  for (const auto& s : subs) {
+    const fs::path rec = out / "records" / (s.student + ".json");
+    try {
+      records.push_back({s.student, record_from_json(json::parse(support::read_file(rec)))});
+    } catch (const std::exception&) {
+      ++*missing;
+      GradeRecord r;
+      r.lesson = lesson.name;
+      r.status = "error";
+      r.error = "not graded (its grading did not finish)";
+      records.push_back({s.student, r});
+    }
+  }
+  return records;
+}
+
+// The gradebook (gradebook.csv), each student's reports (feedback/,
+// gradescope/, prairielearn/) and junit.xml, from the records; what the
+// summary shows.
+Summary write_gradebook(const Lesson& lesson,
+                        const std::vector<std::pair<std::string, GradeRecord>>& records,
+                        const std::vector<std::string>& problems, const fs::path& out) {
+  std::vector<std::string> columns;
+  for (const auto& [student, r] : records)
+    for (const auto& t : r.tests)
+      if (std::find(columns.begin(), columns.end(), t.name) == columns.end())
+        columns.push_back(t.name);
+  std::ostringstream book;
+  book << "student";
+  for (const auto& c : columns) book << "," << csv(c);
+  book << ",total,max,status\n";
+  Summary sum;
+  sum.lesson = lesson.name;
+  std::map<std::string, std::pair<size_t, size_t>> passes;  // test -> passed, graded
+  std::map<std::string, std::set<std::string>> finding_students;
+  for (const auto& [student, r] : records) {
+    book << csv(student);
+    for (const auto& c : columns) {
+      const auto t = std::find_if(r.tests.begin(), r.tests.end(),
+                                  [&](const TestRecord& x) { return x.name == c; });
+      book << "," << (t == r.tests.end() ? "" : points_text(t->score));
+      if (t != r.tests.end()) {
+        passes[c].second++;
+        if (t->status == "passed") passes[c].first++;
+        for (const auto& f : t->findings) finding_students[f].insert(student);
+      }
+    }
+    book << "," << points_text(r.score) << "," << points_text(r.max_score) << "," << r.status
+         << "\n";
+    sum.totals.push_back(r.score);
+    sum.max_score = std::max(sum.max_score, r.max_score);
+    sum.statuses[r.status]++;
+    support::write_atomically(out / "feedback" / (student + ".txt"), feedback_text(r));
+    support::write_atomically(out / "feedback" / (student + ".json"),
+                              gradescope_json(r).dump(2) + "\n");
+    support::write_atomically(out / "gradescope" / (student + ".json"),
+                              gradescope_json(r).dump(2) + "\n");
+    const fs::path picture = out / "pictures" / (student + ".png");
+    support::write_atomically(
+        out / "prairielearn" / (student + ".json"),
+        prairielearn_json(r, fs::exists(picture) ? picture.string() : "").dump(2) + "\n");
+  }
+  for (const auto& p : problems) {
+    const std::string student = safe_name(p.substr(0, p.find(':')));
+    book << csv(student);
+    for (size_t i = 0; i < columns.size(); ++i) book << ",0";
+    book << ",0," << points_text(sum.max_score) << ",no_submission\n";
+    sum.totals.push_back(0);
+    sum.statuses["no_submission"]++;
+  }
+  support::write_atomically(out / "gradebook.csv", book.str());
+  support::write_atomically(out / "junit.xml", junit_xml(records));
+
+  sum.students = sum.totals.size();
+  for (const auto& c : columns)
+    sum.pass_rate.push_back(
+        {c, passes[c].second ? double(passes[c].first) / double(passes[c].second) : 0.0});
+  for (const auto& [f, students] : finding_students) sum.findings.push_back({f, students.size()});
+  std::sort(sum.findings.begin(), sum.findings.end(),
+            [](const auto& a, const auto& b) { return a.second > b.second; });
+  return sum;
+}
 
 }  // namespace
 
@@ -188,24 +340,7 @@ int grade_class(const GradeClassOptions& o) {
   }
   const fs::path judge = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
 
-  // This run's share (a Slurm task's chunk), and what is already graded.
-  std::vector<size_t> todo;
-  for (size_t i = 0; i < subs.size(); ++i) {
-    if (o.chunk_count && i % size_t(o.chunk_count) != size_t(o.chunk_index)) continue;
-    const fs::path rec = out / "records" / (subs[i].student + ".json");
-    const std::string key = key_of(subs[i], judge, g.seed, o);
-    bool fresh = false;
-    try {
-      if (fs::exists(rec)) {
-        const json j = json::parse(support::read_file(rec));
-        // Graded before without the pictures asked for now: again, with them.
-        fresh = j.value("key", "") == key && j.value("status", "") != "error" &&
-                (!o.pictures || j.value("pictures", false));
-      }
-    } catch (const std::exception&) {
-    }
-    if (!fresh && !o.gather) todo.push_back(i);
-  }
+  const std::vector<size_t> todo = still_to_grade(subs, out, judge, g.seed, o);
   const size_t cached = (o.chunk_count ? 0 : subs.size()) - (o.chunk_count ? 0 : todo.size());
   if (!o.gather)
     std::cerr << "grading " << todo.size() << " submission" << (todo.size() == 1 ? "" : "s")
@@ -220,148 +355,16 @@ int grade_class(const GradeClassOptions& o) {
               << "wall-clock time, so with more tests running at once than there are cores a "
               << "slow but correct submission can run out of time; -j " << cores
               << " (a test per core) keeps each test's time close to what it takes alone\n";
-  Progress progress(todo.size(), isatty(2));
-  std::atomic<size_t> next{0};
-  auto grading_thread = [&](int slot) {
-    GradeOptions mine = g;
-    mine.sandbox_uid = g.sandbox_uid + slot;  // its own user: process limits apart
-    for (size_t k; (k = next++) < todo.size();) {
-      const Submission& s = subs[todo[k]];
-      GradeRecord r;
-      if (o.pictures) mine.picture_path = out / "pictures" / (s.student + ".png");
-      try {
-        r = grade_submission(lesson, s.file, mine);
-      } catch (const std::exception& e) {  // one submission never costs the class
-        r.lesson = lesson.name;
-        r.file = s.file.string();
-        r.status = "error";
-        r.error = std::string("the grading failed: ") + e.what();
-      }
-      json j = record_json(r);
-      j["student"] = s.student;
-      j["key"] = key_of(s, judge, g.seed, o);
-      if (o.pictures) j["pictures"] = true;
-      if (o.pictures && r.picture_test.empty()) {
-        std::error_code ec;
-        fs::remove(mine.picture_path, ec);  // an older picture
-      }
-      support::write_atomically(out / "records" / (s.student + ".json"), j.dump(1) + "\n");
-      progress.step(s.student,
-                    r.status == "graded" ? fmt(r.score) + "/" + fmt(r.max_score) : r.status);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < std::max(1, o.jobs); ++i) pool.emplace_back(grading_thread, i);
-  for (auto& t : pool) t.join();
-  progress.end();
+  grade_all(lesson, subs, todo, g, out, judge, o);
   if (o.chunk_count) return 0;  // a Slurm task: the gather job writes the gradebook
 
-  // The gradebook and every report, from the records.
-  std::vector<std::pair<std::string, GradeRecord>> records;
   size_t missing = 0;
-  for (const auto& s : subs) {
-    const fs::path rec = out / "records" / (s.student + ".json");
-    try {
-      records.push_back({s.student, record_from_json(json::parse(support::read_file(rec)))});
-    } catch (const std::exception&) {
-      ++missing;
-      GradeRecord r;
-      r.lesson = lesson.name;
-      r.status = "error";
-      r.error = "not graded (its grading did not finish)";
-      records.push_back({s.student, r});
-    }
-  }
-  std::vector<std::string> columns;
-  for (const auto& [student, r] : records)
-    for (const auto& t : r.tests)
-      if (std::find(columns.begin(), columns.end(), t.name) == columns.end())
-        columns.push_back(t.name);
-  std::ostringstream book;
-  book << "student";
-  for (const auto& c : columns) book << "," << csv(c);
-  book << ",total,max,status\n";
-  Summary sum;
-  sum.lesson = lesson.name;
-  std::map<std::string, std::pair<size_t, size_t>> passes;  // test -> passed, graded
-  std::map<std::string, std::set<std::string>> finding_students;
-  for (const auto& [student, r] : records) {
-    book << csv(student);
-    for (const auto& c : columns) {
-      const auto t = std::find_if(r.tests.begin(), r.tests.end(),
-                                  [&](const TestRecord& x) { return x.name == c; });
-      book << "," << (t == r.tests.end() ? "" : fmt(t->score));
-      if (t != r.tests.end()) {
-        passes[c].second++;
-        if (t->status == "passed") passes[c].first++;
-        for (const auto& f : t->findings) finding_students[f].insert(student);
-      }
-    }
-    book << "," << fmt(r.score) << "," << fmt(r.max_score) << "," << r.status << "\n";
-    sum.totals.push_back(r.score);
-    sum.max_score = std::max(sum.max_score, r.max_score);
-    sum.statuses[r.status]++;
-    support::write_atomically(out / "feedback" / (student + ".txt"), feedback_text(r));
-    support::write_atomically(out / "feedback" / (student + ".json"),
-                              gradescope_json(r).dump(2) + "\n");
-    support::write_atomically(out / "gradescope" / (student + ".json"),
-                              gradescope_json(r).dump(2) + "\n");
-    const fs::path picture = out / "pictures" / (student + ".png");
-    support::write_atomically(
-        out / "prairielearn" / (student + ".json"),
-        prairielearn_json(r, fs::exists(picture) ? picture.string() : "").dump(2) + "\n");
-  }
-  for (const auto& p : problems) {
-    const std::string student = safe_name(p.substr(0, p.find(':')));
-    book << csv(student);
-    for (size_t i = 0; i < columns.size(); ++i) book << ",0";
-    book << ",0," << fmt(sum.max_score) << ",no_submission\n";
-    sum.totals.push_back(0);
-    sum.statuses["no_submission"]++;
-  }
-  support::write_atomically(out / "gradebook.csv", book.str());
-  support::write_atomically(out / "junit.xml", junit_xml(records));
-
-  sum.students = sum.totals.size();
-  for (const auto& c : columns)
-    sum.pass_rate.push_back(
-        {c, passes[c].second ? double(passes[c].first) / double(passes[c].second) : 0.0});
-  for (const auto& [f, students] : finding_students) sum.findings.push_back({f, students.size()});
-  std::sort(sum.findings.begin(), sum.findings.end(),
-            [](const auto& a, const auto& b) { return a.second > b.second; });
-  std::ostringstream text;
-  text << "cudalab: lesson " << lesson.name << ", " << sum.students << " students (seed " << g.seed
-       << ")\n\n";
-  double mean = 0;
-  for (double t : sum.totals) mean += t;
-  mean = sum.totals.empty() ? 0 : mean / double(sum.totals.size());
-  std::vector<double> sorted = sum.totals;
-  std::sort(sorted.begin(), sorted.end());
-  text << "total points: mean " << fmt(std::round(mean * 10) / 10) << ", median "
-       << fmt(sorted.empty() ? 0 : sorted[sorted.size() / 2]) << " of " << fmt(sum.max_score)
-       << "\n";
-  for (const auto& [status, n] : sum.statuses) text << "  " << status << ": " << n << "\n";
-  text << "\npoints  students\n";
-  const int bins = int(std::ceil(sum.max_score)) + 1;
-  std::vector<int> hist(size_t(std::max(bins, 1)), 0);
-  for (double t : sum.totals) hist[size_t(std::clamp(int(std::floor(t)), 0, bins - 1))]++;
-  for (int b = 0; b < bins; ++b)
-    text << (b < 10 ? "     " : "    ") << b << "  " << std::string(size_t(hist[size_t(b)]), '#')
-         << " " << hist[size_t(b)] << "\n";
-  text << "\npass rate per test\n";
-  for (const auto& [name, rate] : sum.pass_rate) {
-    char line[200];
-    std::snprintf(line, sizeof(line), "  %-28s %3.0f%%\n", name.c_str(), rate * 100);
-    text << line;
-  }
-  text << "\nmost common findings of the checks (students)\n";
-  if (sum.findings.empty()) text << "  none\n";
-  for (size_t i = 0; i < std::min<size_t>(10, sum.findings.size()); ++i)
-    text << "  " << sum.findings[i].first << ": " << sum.findings[i].second << "\n";
-  for (const auto& p : problems) text << "\nnot graded: " << p << "\n";
-  support::write_atomically(out / "summary.txt", text.str());
+  const auto records = read_records(lesson, subs, out, &missing);
+  const Summary sum = write_gradebook(lesson, records, problems, out);
+  const std::string text = summary_text(sum, g.seed, problems);
+  support::write_atomically(out / "summary.txt", text);
   draw_summary(sum, out / "summary.png");
-  std::cout << text.str() << "\nwritten to " << out.string()
+  std::cout << text << "\nwritten to " << out.string()
             << ": gradebook.csv, summary.txt, summary.png, junit.xml, feedback/, gradescope/, "
                "prairielearn/, records/"
             << (o.pictures ? ", pictures/" : "") << "\n";

@@ -1,11 +1,12 @@
 // The pieces of `cudalab grade` (class_grading.cpp) that have files of
 // their own: the submissions collected from folders and LMS exports
-// (class_submissions.cpp), the class summary's picture (class_summary.cpp)
-// and the grading as a Slurm job array (class_slurm.cpp). Not a public
-// header.
+// (class_submissions.cpp), the class summary in words and as a picture
+// (class_summary.cpp) and the grading as a Slurm job array (class_slurm.cpp).
+// Not a public header.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -48,6 +49,10 @@ struct Summary {
 
 // The summary drawn as a PNG picture.
 void draw_summary(const Summary& s, const fs::path& png);
+// The summary in words (summary.txt, and what `cudalab grade` prints): the
+// totals' mean, median and histogram, the statuses, each test's pass rate,
+// the most common findings and the files that could not be graded.
+std::string summary_text(const Summary& s, uint64_t seed, const std::vector<std::string>& problems);
 
 // The grading of `count` submissions into `out` as a Slurm job array: its
 // tasks each grade a share, and a last job gathers the gradebook.

@@ -3,13 +3,18 @@
 // pixel by pixel with stb's font, written with stb_image_write.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_easy_font.h>
 #include <stb/stb_image_write.h>
 
 #include "class_grading.h"
+#include "one_submission.h"
 
 namespace cudalab::cli {
 namespace {
@@ -94,6 +99,41 @@ void draw_summary(const Summary& s, const fs::path& png) {
                std::to_string(s.findings[0].second) + " students)",
            2, 0x802020);
   c.save(png);
+}
+
+std::string summary_text(const Summary& sum, uint64_t seed,
+                         const std::vector<std::string>& problems) {
+  std::ostringstream text;
+  text << "cudalab: lesson " << sum.lesson << ", " << sum.students << " students (seed " << seed
+       << ")\n\n";
+  double mean = 0;
+  for (double t : sum.totals) mean += t;
+  mean = sum.totals.empty() ? 0 : mean / double(sum.totals.size());
+  std::vector<double> sorted = sum.totals;
+  std::sort(sorted.begin(), sorted.end());
+  text << "total points: mean " << points_text(std::round(mean * 10) / 10) << ", median "
+       << points_text(sorted.empty() ? 0 : sorted[sorted.size() / 2]) << " of "
+       << points_text(sum.max_score) << "\n";
+  for (const auto& [status, n] : sum.statuses) text << "  " << status << ": " << n << "\n";
+  text << "\npoints  students\n";
+  const int bins = int(std::ceil(sum.max_score)) + 1;
+  std::vector<int> hist(size_t(std::max(bins, 1)), 0);
+  for (double t : sum.totals) hist[size_t(std::clamp(int(std::floor(t)), 0, bins - 1))]++;
+  for (int b = 0; b < bins; ++b)
+    text << (b < 10 ? "     " : "    ") << b << "  " << std::string(size_t(hist[size_t(b)]), '#')
+         << " " << hist[size_t(b)] << "\n";
+  text << "\npass rate per test\n";
+  for (const auto& [name, rate] : sum.pass_rate) {
+    char line[200];
+    std::snprintf(line, sizeof(line), "  %-28s %3.0f%%\n", name.c_str(), rate * 100);
+    text << line;
+  }
+  text << "\nmost common findings of the checks (students)\n";
+  if (sum.findings.empty()) text << "  none\n";
+  for (size_t i = 0; i < std::min<size_t>(10, sum.findings.size()); ++i)
+    text << "  " << sum.findings[i].first << ": " << sum.findings[i].second << "\n";
+  for (const auto& p : problems) text << "\nnot graded: " << p << "\n";
+  return text.str();
 }
 
 }  // namespace cudalab::cli

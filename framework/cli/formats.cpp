@@ -13,12 +13,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string points(double v) {
-  char s[32];
-  std::snprintf(s, sizeof(s), "%g", v);
-  return s;
-}
-
 std::string xml_escape(const std::string& text) {
   const std::string s = utf8_text(text);
   std::string out;
@@ -114,12 +108,13 @@ json utf8_json(json j) {
 
 std::string summary_line(const GradeRecord& r) {
   if (r.status == "error") return "The submission could not be graded: " + r.error;
-  std::string s = "total: " + points(r.score) + " / " + points(r.max_score) + " points";
+  std::string s = "total: " + points_text(r.score) + " / " + points_text(r.max_score) + " points";
   double extra = 0, extra_max = 0;
   for (const auto& t : r.tests)
     if (t.extra_credit) extra += t.score, extra_max += t.max_score;
   if (extra_max > 0)
-    s += " (" + points(extra) + " of up to " + points(extra_max) + " extra credit included)";
+    s += " (" + points_text(extra) + " of up to " + points_text(extra_max) +
+         " extra credit included)";
   if (r.status == "did_not_compile") s += " (the file did not compile)";
   return s;
 }
@@ -270,6 +265,12 @@ std::string junit_xml(const std::vector<std::pair<std::string, GradeRecord>>& re
   }
   out << "</testsuites>\n";
   return out.str();
+}
+
+std::string points_text(double points) {
+  char s[32];
+  std::snprintf(s, sizeof(s), "%g", points);
+  return s;
 }
 
 }  // namespace cudalab::cli

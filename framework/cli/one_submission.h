@@ -106,6 +106,9 @@ std::string utf8_text(const std::string& s);
 // `j` with every string (not its keys) made so.
 nlohmann::json utf8_json(nlohmann::json j);
 
+// Points as the reports write them: 12, 0.5, 2.25 (formats.cpp).
+std::string points_text(double points);
+
 // The formats (formats.cpp). All of them are valid UTF-8.
 nlohmann::json gradescope_json(const GradeRecord& r);
 // `picture_png`: the picture of the record's picture_test, attached to that

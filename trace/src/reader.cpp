@@ -180,6 +180,90 @@ bool finding_from_json(const std::string& text, const Launch& l, Finding* f) {
   return true;
 }
 
+namespace {
+
+// A launch record: the kernel, where it was launched, its grid and block.
+Launch read_launch(Reader& r, const std::string& path) {
+  Launch l;
+  l.id = r.get<uint32_t>();
+  l.kernel = r.str();
+  l.file = r.str();
+  l.line = r.get<uint32_t>();
+  l.grid = {r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
+  l.block = {r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
+  l.shared_bytes = r.get<uint64_t>();
+  if (l.grid.count() == 0 || l.block.count() == 0)
+    throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                     " has a zero grid or block dimension");
+  // CUDA's limits, which the simulator keeps: no launch past them runs.
+  if (l.block.count() > 1024 || l.block.z > 64 || l.grid.x > 0x7fffffffu || l.grid.y > 65535 ||
+      l.grid.z > 65535)
+    throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                     " has a grid or block larger than CUDA allows");
+  return l;
+}
+
+// A launch's end: whether it faulted, and where.
+void read_launch_end(Launch& l, Reader& r, const std::string& path) {
+  l.ended = true;
+  l.faulted = r.get<uint8_t>() != 0;
+  l.idle_threads = r.get<uint64_t>();
+  if (l.faulted && !r.done()) {
+    Fault& f = l.fault;
+    f.known = true;
+    f.block = r.get<uint32_t>();
+    f.thread = r.get<uint32_t>();
+    f.where = r.str();
+    f.what = r.str();
+    if (f.block >= l.grid.count() || f.thread >= l.block.count())
+      throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                       " names a faulting thread outside its grid");
+  }
+}
+
+// A block's warp-level requests of one barrier phase, each with its lanes.
+void read_requests(Launch& l, Reader& r, const std::string& path, Trace* t) {
+  const uint32_t block = r.get<uint32_t>(), phase = r.get<uint32_t>();
+  r.get<uint64_t>();  // the barrier that ended the phase
+  const uint32_t count = r.get<uint32_t>();
+  if (block >= l.grid.count())
+    throw TraceError(path + " is corrupt: requests name a block outside launch " +
+                     std::to_string(l.id) + "'s grid");
+  const uint64_t threads = l.block.count();
+  for (uint32_t k = 0; k < count; ++k) {
+    Request q;
+    q.block = block;
+    q.phase = phase;
+    q.pc = r.get<uint64_t>();
+    q.warp = r.get<uint16_t>();
+    q.kind = r.get<uint8_t>();
+    q.size = r.get<uint8_t>();
+    q.mask = r.get<uint32_t>();
+    q.allocation = r.get<uint32_t>();
+    q.offset = r.get<uint64_t>();
+    const uint8_t encoding = r.get<uint8_t>();
+    const int others = __builtin_popcount(q.mask) - 1;
+    const long bytes = lane_bytes(encoding, others);
+    const uint64_t last_thread = uint64_t(q.warp) * 32 + 31 - uint64_t(__builtin_clz(q.mask | 1));
+    if (q.mask == 0 || q.kind > 2 || bytes < 0 || last_thread >= threads)
+      throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
+                       " has no lanes, lanes outside its block, or an unknown kind or "
+                       "encoding");
+    const char* lanes = r.take(size_t(bytes));
+    if (encoding == uint8_t(LaneEncoding::kPattern) && (lanes[0] < 1 || lanes[0] > 5))
+      throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
+                       " has a lane pattern whose row width is not 2 to 32 lanes");
+    q.lanes_at = l.lane_data.size();
+    l.lane_data.push_back(char(encoding));
+    l.lane_data.insert(l.lane_data.end(), lanes, lanes + bytes);
+    l.accesses += uint64_t(others + 1);
+    t->accesses_total += uint64_t(others + 1);
+    l.requests.push_back(q);
+  }
+}
+
+}  // namespace
+
 Trace parse_trace(const std::vector<char>& data, const std::string& path) {
   if (data.size() < kFileHeaderBytes || std::memcmp(data.data(), kMagic, 8) != 0)
     throw TraceError(path +
@@ -249,44 +333,14 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         break;
       }
       case Record::kLaunch: {
-        Launch l;
-        l.id = r.get<uint32_t>();
-        l.kernel = r.str();
-        l.file = r.str();
-        l.line = r.get<uint32_t>();
-        l.grid = {r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
-        l.block = {r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
-        l.shared_bytes = r.get<uint64_t>();
-        if (l.grid.count() == 0 || l.block.count() == 0)
-          throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
-                           " has a zero grid or block dimension");
-        // CUDA's limits, which the simulator keeps: no launch past them runs.
-        if (l.block.count() > 1024 || l.block.z > 64 || l.grid.x > 0x7fffffffu ||
-            l.grid.y > 65535 || l.grid.z > 65535)
-          throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
-                           " has a grid or block larger than CUDA allows");
+        Launch l = read_launch(r, path);
         launch_index[l.id] = t.launches.size();
         t.launches.push_back(std::move(l));
         break;
       }
-      case Record::kLaunchEnd: {
-        Launch& l = launch_of(r, "the end");
-        l.ended = true;
-        l.faulted = r.get<uint8_t>() != 0;
-        l.idle_threads = r.get<uint64_t>();
-        if (l.faulted && !r.done()) {
-          Fault& f = l.fault;
-          f.known = true;
-          f.block = r.get<uint32_t>();
-          f.thread = r.get<uint32_t>();
-          f.where = r.str();
-          f.what = r.str();
-          if (f.block >= l.grid.count() || f.thread >= l.block.count())
-            throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
-                             " names a faulting thread outside its grid");
-        }
+      case Record::kLaunchEnd:
+        read_launch_end(launch_of(r, "the end"), r, path);
         break;
-      }
       case Record::kSite: {
         const uint64_t pc = r.get<uint64_t>();
         Site s;
@@ -311,48 +365,9 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         l.findings.push_back(finding_of(fields, l));
         break;
       }
-      case Record::kRequests: {
-        Launch& l = launch_of(r, "requests");
-        const uint32_t block = r.get<uint32_t>(), phase = r.get<uint32_t>();
-        r.get<uint64_t>();  // the barrier that ended the phase
-        const uint32_t count = r.get<uint32_t>();
-        if (block >= l.grid.count())
-          throw TraceError(path + " is corrupt: requests name a block outside launch " +
-                           std::to_string(l.id) + "'s grid");
-        const uint64_t threads = l.block.count();
-        for (uint32_t k = 0; k < count; ++k) {
-          Request q;
-          q.block = block;
-          q.phase = phase;
-          q.pc = r.get<uint64_t>();
-          q.warp = r.get<uint16_t>();
-          q.kind = r.get<uint8_t>();
-          q.size = r.get<uint8_t>();
-          q.mask = r.get<uint32_t>();
-          q.allocation = r.get<uint32_t>();
-          q.offset = r.get<uint64_t>();
-          const uint8_t encoding = r.get<uint8_t>();
-          const int others = __builtin_popcount(q.mask) - 1;
-          const long bytes = lane_bytes(encoding, others);
-          const uint64_t last_thread =
-              uint64_t(q.warp) * 32 + 31 - uint64_t(__builtin_clz(q.mask | 1));
-          if (q.mask == 0 || q.kind > 2 || bytes < 0 || last_thread >= threads)
-            throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
-                             " has no lanes, lanes outside its block, or an unknown kind or "
-                             "encoding");
-          const char* lanes = r.take(size_t(bytes));
-          if (encoding == uint8_t(LaneEncoding::kPattern) && (lanes[0] < 1 || lanes[0] > 5))
-            throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
-                             " has a lane pattern whose row width is not 2 to 32 lanes");
-          q.lanes_at = l.lane_data.size();
-          l.lane_data.push_back(char(encoding));
-          l.lane_data.insert(l.lane_data.end(), lanes, lanes + bytes);
-          l.accesses += uint64_t(others + 1);
-          t.accesses_total += uint64_t(others + 1);
-          l.requests.push_back(q);
-        }
+      case Record::kRequests:
+        read_requests(launch_of(r, "requests"), r, path, &t);
         break;
-      }
       case Record::kWarpSteps: {
         Launch& l = launch_of(r, "warp steps");
         const uint32_t count = r.get<uint32_t>();
