@@ -11,24 +11,27 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cudalab/support/process.h"
 #include "temp_dir.h"
 
 namespace cudalab::testing {
+
+// For run(): no limit of its own, CTest's timeout stops a test that hangs.
+inline constexpr double kNoTimeLimit = 24 * 3600;
 
 struct Result {
   int status = -1;
   std::string output;  // stdout and stderr together
 };
 
-// Runs `cmd` in a shell.
+// Runs `cmd` in a shell (through the support library, as the project
+// starts every process); the status is -1 when the shell did not exit.
 inline Result run(const std::string& cmd) {
+  const support::ProcessResult p =
+      support::run_process({"/bin/sh", "-c", cmd}, kNoTimeLimit, size_t(1) << 30);
   Result r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) r.output.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.output = p.output;
+  r.status = p.signal || p.timed_out ? -1 : p.exit_code;
   return r;
 }
 

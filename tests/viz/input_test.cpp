@@ -21,6 +21,7 @@
 #include <thread>
 
 #define STB_IMAGE_IMPLEMENTATION
+#include "cudalab/support/process.h"
 #include "cudalab/trace/test_results.h"
 #include "pictures.h"
 
@@ -41,13 +42,10 @@ std::string read_file(const fs::path& p) {
 // Starts `command` (through sh) in a process group of its own, so that it
 // and what it starts can be stopped together; returns its id, or -1.
 pid_t spawn(const std::string& command) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  return pid;
+  cudalab::support::Child child;
+  child.argv = {"/bin/sh", "-c", command};
+  child.own_group = true;
+  return cudalab::support::start(child);
 }
 
 // Waits up to `limit` for process `pid` to end. With `reap`, collects it

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <string>
 
+#include "cudalab/support/process.h"
 #include "cudalab/trace/test_results.h"
 
 namespace viz_test {
@@ -22,14 +23,11 @@ namespace viz_test {
 // `cmd` through the shell, stderr with stdout; its exit status (-1 when it
 // did not exit).
 inline int run(const std::string& cmd, std::string* out = nullptr) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return -1;
-  char buf[4096];
-  std::string all;
-  while (size_t n = fread(buf, 1, sizeof(buf), p)) all.append(buf, n);
-  int st = pclose(p);
-  if (out) *out = all;
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  // No limit of its own: CTest's timeout stops a test that hangs.
+  const cudalab::support::ProcessResult p =
+      cudalab::support::run_process({"/bin/sh", "-c", cmd}, 24 * 3600, size_t(1) << 30);
+  if (out) *out = p.output;
+  return p.signal || p.timed_out ? -1 : p.exit_code;
 }
 
 // A fresh folder for the running test, under the system's temporary one:
