@@ -244,20 +244,27 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   fs::remove(png, ec);
   std::vector<std::string> env = {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")};
   if (!checks.empty()) env.push_back("CUDALAB_CHECK=" + checks);
-  const Judged j = session.run(run, limit, env, !o.trace_path.empty());
+  // The comparison's wrong elements too: the viewer frames them and opens
+  // on the buffer that holds them.
+  const Judged j = session.run(run, limit, env, /*compared=*/true);
   TestRecord rerun;
   fill_from_judge(&rerun, j);
   budget->spent(limit, rerun.seconds, timed_out(j));
   if (!fs::is_regular_file(trace) || fs::file_size(trace, ec) == 0)
     return "test " + run + " left no trace when run again (" + rerun.verdict + ")";
   if (fs::file_size(trace, ec) > (64u << 20)) return "the trace is larger than 64 MiB";
+  // The graded tests beside the trace (picture.trace.tests.json): what the
+  // viewer needs to open on what the test is about and to say it in words.
+  if (std::string why; !write_test_results(lesson, j, *rec, shown, run, trace, sandbox, &why))
+    return why;
   if (!o.trace_path.empty()) {
-    // A copy, not the sandbox's file: the scratch folder goes with the grading.
+    // Copies, not the sandbox's files: the scratch folder goes with the grading.
     fs::copy_file(trace, o.trace_path, fs::copy_options::overwrite_existing, ec);
+    if (!ec)
+      fs::copy_file(trace::test_results_path(trace.string()),
+                    trace::test_results_path(o.trace_path.string()),
+                    fs::copy_options::overwrite_existing, ec);
     if (ec) return "cannot write " + o.trace_path.string() + ": " + ec.message();
-    if (std::string why;
-        !write_test_results(lesson, j, *rec, shown, run, o.trace_path, sandbox, &why))
-      return why;
     if (!drawn) {
       rec->picture_test = shown;
       return "";

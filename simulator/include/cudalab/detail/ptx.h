@@ -1,4 +1,4 @@
-// What inline PTX means on the simulator. The rewriter (simulator/tools/
+// What inline PTX means on the simulator. The rewriter (simulator/rewriter/
 // inline_ptx.cpp) turns each PTX instruction of an `asm("..." : ...)`
 // statement into C++ at the statement's own line; the operations it calls are
 // these, with PTX's semantics: registers hold bits that each instruction reads
