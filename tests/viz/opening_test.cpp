@@ -8,11 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "headline.h"
 #include "options.h"
 
 namespace {
@@ -407,6 +409,198 @@ TEST(Opening, AMethodRubricsFigureOpensTheMetricsOnItsLine) {
   const Opened o = open(two_launches(), {}, &r);
   EXPECT_TRUE(o.sel().show_metrics);
   EXPECT_EQ(o.sel().line, "mine.cu:67");
+}
+
+// --- the opening: what a check finding calls for --------------------------------
+
+TEST(Opening, ARaceInSharedMemoryOrABarrierProblemOpensTheStepsAtIt) {
+  tr::Trace t = two_launches();
+  tr::Finding shared_race = finding(1, 7);
+  shared_race.space = "__shared__";
+  tr::Finding global_race = finding(0, 3);
+  global_race.space = "__global__";
+  t.launches[0].findings = {global_race, shared_race};
+  Opened o = open(t, {});
+  EXPECT_EQ(o.sel().finding, -1) << "a race in global memory: the heatmaps frame it";
+  EXPECT_EQ(o.sel().block, 0);
+  EXPECT_EQ(o.sel().thread, 3);
+  t.launches[0].findings = {shared_race};
+  o = open(t, {});
+  EXPECT_EQ(o.sel().finding, 0);
+  EXPECT_TRUE(o.sel().finding_asked) << "only the steps draw a block's shared memory";
+  EXPECT_EQ(o.sel().block, 1);
+  EXPECT_EQ(o.sel().thread, 7);
+  EXPECT_FALSE(open(t, {"--metrics"}).sel().finding_asked) << "a tab asked for comes first";
+  tr::Finding barrier = finding(1, -1);
+  barrier.tool = "synccheck";
+  barrier.kind = "partial";
+  t.launches[0].findings = {barrier};
+  EXPECT_TRUE(open(t, {}).sel().finding_asked);
+}
+
+TEST(Opening, AMemcheckErrorComesBeforeARace) {
+  tr::Trace t = two_launches();
+  tr::Finding race = finding(1, 7);
+  race.space = "__shared__";
+  tr::Finding bad = finding(0, 2);
+  bad.tool = "memcheck";
+  bad.kind = "write";
+  t.launches[0].findings = {race, bad};
+  const Opened o = open(t, {});
+  EXPECT_EQ(o.sel().block, 0);
+  EXPECT_EQ(o.sel().thread, 2);
+  EXPECT_FALSE(o.sel().finding_asked);
+}
+
+TEST(Opening, AnUninitializedReadLeavesTheWrongValuesInFront) {
+  tr::Trace t = two_launches();
+  tr::Finding unset = finding(1, 4);
+  unset.tool = "initcheck";
+  unset.kind = "uninitialized";
+  unset.space = "__shared__";
+  t.launches[0].findings = {unset};
+  EXPECT_TRUE(open(t, {}).sel().finding_asked) << "no wrong values: the steps show the read";
+  tr::TestResults r;
+  tr::Comparison c;
+  c.name = "out";
+  c.allocation = 1;
+  c.count = 256;
+  c.wrong = 3;
+  r.compared = {c};
+  EXPECT_FALSE(open(t, {}, &r).sel().finding_asked) << "the wrong values show it better";
+}
+
+// --- the headline ----------------------------------------------------------------
+
+// The memory of a launch over one buffer of `rows` x `row` elements, each
+// cell last written by the block `block_of(i)` gives (-1: by none).
+struct OneBuffer {
+  tr::Allocation allocation;
+  viz::LaunchMemory memory;
+  OneBuffer(uint64_t elements, const std::function<int64_t(uint64_t)>& block_of) {
+    allocation.id = 1;
+    allocation.size = 4 * elements;
+    viz::BufferMap b;
+    b.allocation = &allocation;
+    b.cells = elements;
+    for (uint64_t i = 0; i < elements; ++i) {
+      b.last_block.push_back(block_of(i));
+      b.last_thread.push_back(block_of(i) < 0 ? -1 : 0);
+    }
+    memory.buffers.push_back(b);
+  }
+};
+
+// A test that failed with the elements `wrong` of "out" (allocation 1),
+// `row` elements a row.
+tr::TestResults wrong_out(const std::vector<uint64_t>& wrong, uint64_t count, uint64_t row) {
+  tr::TestResults r;
+  r.traced_test = r.shown = "Large";
+  r.tests = {graded("Large", "failed")};
+  tr::Comparison c;
+  c.name = "out";
+  c.allocation = 1;
+  c.count = count;
+  c.row_length = row;
+  c.wrong = wrong.size();
+  for (uint64_t i : wrong) {
+    c.runs.emplace_back(i, 1);
+    c.elements.push_back({i, "0", "1"});
+  }
+  r.compared = {c};
+  return r;
+}
+
+TEST(Headline, NothingWrongSaysNothing) {
+  const tr::Trace t = two_launches();
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  const viz::Headline h = viz::headline(t, nullptr, 0, b.memory);
+  EXPECT_EQ(h.kind, viz::HeadlineKind::kNone);
+  EXPECT_EQ(h.text, "");
+}
+
+TEST(Headline, WrongValuesSayHowManyAndWhere) {
+  const tr::Trace t = two_launches();
+  // 8 x 8, rows 0-3 written by block 0 and rows 4-7 by block 1.
+  const OneBuffer halves(64, [](uint64_t i) { return int64_t(i / 32); });
+  tr::TestResults r = wrong_out({10}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, halves.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1");
+  // All on the rows where one block's part meets the other's: a halo bug.
+  r = wrong_out({24, 25, 30, 33, 38}, 64, 8);
+  const viz::Headline edges = viz::headline(t, &r, 0, halves.memory);
+  EXPECT_EQ(edges.kind, viz::HeadlineKind::kWrongValues);
+  EXPECT_EQ(edges.text,
+            "Test Large failed. 5 of the 64 elements of out are wrong (framed in yellow): all on "
+            "the edges between the blocks' parts");
+  // Elements no thread wrote.
+  const OneBuffer unwritten(64, [](uint64_t i) { return i < 60 ? 0 : -1; });
+  r = wrong_out({60, 61, 62, 63}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, unwritten.memory).text,
+            "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): no "
+            "thread wrote any of them");
+}
+
+TEST(Headline, AFindingSaysItsToolLineAndThreads) {
+  tr::Trace t = two_launches();
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  tr::Finding race = finding(1, 33);  // block 1, thread 33 of (64,1,1)
+  race.message = "byte 0 of `sums`";
+  race.where = "/submission/mine.cu:80";
+  race.where_other = "/submission/mine.cu:81";
+  tr::Finding bad = finding(0, 2);
+  bad.tool = "memcheck";
+  bad.kind = "write";
+  bad.message = "4 bytes after the end of `d_c`";
+  bad.where = "/submission/mine.cu:12";
+  t.launches[0].findings = {race};
+  const viz::Headline h = viz::headline(t, nullptr, 0, b.memory);
+  EXPECT_EQ(h.kind, viz::HeadlineKind::kFinding);
+  EXPECT_EQ(h.text,
+            "racecheck: read-after-write, byte 0 of `sums`, at mine.cu:80 against mine.cu:81 "
+            "(thread (33,0,0) of block (1,0,0))");
+  t.launches[0].findings = {race, bad};
+  EXPECT_EQ(viz::headline(t, nullptr, 0, b.memory).text,
+            "memcheck: write, 4 bytes after the end of `d_c`, at mine.cu:12 (thread (2,0,0) of "
+            "block (0,0,0)); 1 more finding under the launch");
+  // With wrong values, an uninitialized read comes after them.
+  tr::Finding unset = finding(0, 1);
+  unset.tool = "initcheck";
+  unset.kind = "uninitialized";
+  unset.where = "/submission/mine.cu:60";
+  t.launches[0].findings = {unset};
+  const tr::TestResults r = wrong_out({10}, 64, 0);
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10], is 0, expected 1. initcheck: uninitialized read at mine.cu:60");
+}
+
+TEST(Headline, AFaultSaysWhichThreadStoppedWhereAndWhy) {
+  tr::Trace t = two_launches();
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  t.launches[1].faulted = true;
+  t.launches[1].fault = {true, 3, 5, "mine.cu:9", "invalid write to address 0x0: a null pointer"};
+  t.launches[1].findings = {finding(0, 0)};
+  const viz::Headline h = viz::headline(t, nullptr, 1, b.memory);
+  EXPECT_EQ(h.kind, viz::HeadlineKind::kFault);
+  EXPECT_EQ(h.text,
+            "The kernel scale stopped: thread (5,0,0) of block (3,0,0) at mine.cu:9: invalid "
+            "write to address 0x0: a null pointer");
+}
+
+TEST(Headline, ATestWithNothingDrawnSaysWhatItSaid) {
+  const tr::Trace t = two_launches();
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  tr::TestResults r;
+  r.shown = "Coalesced";
+  r.tests = {graded("Coalesced", "failed", "rubric")};
+  r.tests[0].verdict = "metric out of bounds";
+  r.tests[0].output = "\nsectors per request 16.0 at /src/mine.cu:67, at most 4.5\nmore\n";
+  const viz::Headline h = viz::headline(t, &r, 0, b.memory);
+  EXPECT_EQ(h.kind, viz::HeadlineKind::kTest);
+  EXPECT_EQ(h.text,
+            "Rubric Coalesced failed. sectors per request 16.0 at /src/mine.cu:67, at most 4.5");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <utility>
 
 #define STB_IMAGE_IMPLEMENTATION
 #include "cudalab/trace/test_results.h"
@@ -380,6 +381,91 @@ TEST_F(Viz, AFailingRubricOpensOnItsFigures) {
   };
   EXPECT_GT(coloured(cells), 5 * coloured(said) + 1000)
       << "the heatmap's cells without the tests file; the test's words with it";
+}
+
+// The picture leads with the bug, in each situation a failing submission
+// can be in: a line of words across the top says what is wrong and where
+// (red for a fault or a check's finding, yellow for wrong values, white for
+// what a test said), and the view opens where the bug is: the wrong values
+// framed, an access out of bounds in red, a race in shared memory or a
+// barrier reached by part of a block on the steps at its phase. A trace
+// with nothing wrong has no headline.
+TEST_F(Viz, ThePictureLeadsWithTheBug) {
+  namespace tr = cudalab::trace;
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " ";
+  const viz_test::Region headline{0, 0, 1024, 30};
+  auto red = [](int r, int g, int b) { return r > 200 && g < 140 && b < 130; };
+  auto yellow = [](int r, int g, int b) { return r > 200 && g > 150 && b < 90; };
+  auto white = [](int r, int g, int b) { return r > 220 && g > 220 && b > 220; };
+  std::string out;
+  // shot(TRACE, NAME): the picture of TRACE as a grader draws it.
+  auto shot = [&](const std::string& trace, const std::string& name) {
+    const std::string png = (dir_ / (name + ".png")).string();
+    EXPECT_EQ(run(viz + trace + " --size 1024x640 --screenshot " + png, &out), 0) << out;
+    return png;
+  };
+  // Nothing wrong: no headline (the launches window's title is at the top).
+  const std::string clean = shot(trace_, "clean");
+  EXPECT_LT(count_pixels(clean, red, headline) + count_pixels(clean, yellow, headline), 20u);
+
+  // Wrong values: a yellow headline, the wrong cells framed yellow.
+  tr::TestResults r = viz_test::graded_tests_of(trace_);
+  r.tests = {{"Small", "100 elements", "test", "visible", "failed", "wrong results",
+              "c[40] is 0, expected 1\n", 0, 2}};
+  tr::Comparison c;
+  c.name = "c";
+  c.allocation = 3;
+  c.count = 100;
+  c.wrong = 20;
+  c.runs = {{40, 20}};
+  for (uint64_t i = 40; i < 60; ++i) c.elements.push_back({i, "0", "1"});
+  r.compared = {c};
+  std::string why;
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
+  const std::string wrong = shot(trace_, "wrong");
+  EXPECT_GT(count_pixels(wrong, yellow, headline), 150u) << "the headline, in yellow";
+  EXPECT_GT(count_pixels(wrong, yellow, {0, 30, 1024, 610}), 500u) << "the wrong cells framed";
+
+  // Nothing drawable: the test's own words, in white; the graded test's tab.
+  r.compared.clear();
+  ASSERT_TRUE(tr::write_test_results(tr::test_results_path(trace_), r, &why)) << why;
+  const std::string said = shot(trace_, "said");
+  EXPECT_GT(count_pixels(said, white, headline), 100u) << "what the test said, in white";
+  fs::remove(tr::test_results_path(trace_));
+
+  // Out of bounds: a red headline, the missed cells red past the buffer.
+  const std::string bugs = (dir_ / "bugs.trace").string();
+  ASSERT_EQ(run("CUDALAB_CHECK=memcheck CUDALAB_TRACE=" + bugs + " " CUDALAB_TRACED_BUGS, &out), 0)
+      << out;
+  const std::string missed = shot(bugs, "missed");
+  EXPECT_GT(count_pixels(missed, red, headline), 150u) << "the headline, in red";
+
+  // A race in global memory: a red headline.
+  const std::string global = (dir_ / "global.trace").string();
+  ASSERT_EQ(
+      run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + global + " " CUDALAB_TRACED_GLOBAL_RACE, &out),
+      0)
+      << out;
+  EXPECT_GT(count_pixels(shot(global, "global"), red, headline), 150u);
+
+  // A race in shared memory and a barrier reached by part of the block: the
+  // steps, their shared memory drawn (green: read and written in the phase).
+  const std::string race = (dir_ / "race.trace").string(),
+                    barrier = (dir_ / "barrier.trace").string();
+  ASSERT_EQ(run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + race + " " CUDALAB_TRACED_RACE, &out), 0)
+      << out;
+  ASSERT_EQ(
+      run("CUDALAB_CHECK=synccheck CUDALAB_TRACE=" + barrier + " " CUDALAB_TRACED_BARRIER, &out), 0)
+      << out;
+  for (const auto& [trace, name] : {std::pair{race, "race"}, std::pair{barrier, "barrier"}}) {
+    const std::string png = shot(trace, name);
+    EXPECT_GT(count_pixels(png, red, headline), 150u) << name << ": the headline, in red";
+    // The steps' colours: read (blue), written (orange), both (green).
+    EXPECT_GT(
+        pixels_of(png, 80, 150, 255) + pixels_of(png, 255, 190, 60) + pixels_of(png, 90, 220, 120),
+        1000u)
+        << name << ": the steps, the block's memory phase by phase";
+  }
 }
 
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {

@@ -9,23 +9,55 @@
 namespace cudalab::viz {
 
 void Views::draw(Selection& s, int width, int height) {
-  const float w = float(width), h = float(height);
+  const float w = float(width);
+  // The headline across the top, the windows under it.
+  const float top = draw_headline(s, w);
+  const float h = float(height) - top;
   const float left = std::floor(w * 0.30f);
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowPos(ImVec2(0, top));
   ImGui::SetNextWindowSize(ImVec2(left, h * 0.45f));
   if (draw_launches(shared_, s)) test_tab_asked_ = true;
-  ImGui::SetNextWindowPos(ImVec2(0, h * 0.45f));
+  ImGui::SetNextWindowPos(ImVec2(0, top + h * 0.45f));
   ImGui::SetNextWindowSize(ImVec2(left, h * 0.55f));
   if (draw_thread_accesses(shared_, s)) warp_tab_asked_ = true;
-  ImGui::SetNextWindowPos(ImVec2(left, 0));
+  ImGui::SetNextWindowPos(ImVec2(left, top));
   ImGui::SetNextWindowSize(ImVec2((w - left) * 0.5f, h * 0.40f));
   draw_grid(shared_, s);
-  ImGui::SetNextWindowPos(ImVec2(left + (w - left) * 0.5f, 0));
+  ImGui::SetNextWindowPos(ImVec2(left + (w - left) * 0.5f, top));
   ImGui::SetNextWindowSize(ImVec2((w - left) * 0.5f, h * 0.40f));
   draw_block(shared_, s);
-  ImGui::SetNextWindowPos(ImVec2(left, h * 0.40f));
+  ImGui::SetNextWindowPos(ImVec2(left, top + h * 0.40f));
   ImGui::SetNextWindowSize(ImVec2(w - left, h * 0.60f));
   draw_memory(s);
+}
+
+float Views::draw_headline(Selection& s, float width) {
+  if (shared_.trace.launches.empty()) return 0;
+  if (headline_launch_ != s.launch) {
+    shared_.refresh(s);
+    headline_ = headline(shared_.trace, shared_.results, size_t(s.launch), shared_.memory());
+    headline_launch_ = s.launch;
+  }
+  if (headline_.text.empty()) return 0;
+  const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+  const float text_height =
+      ImGui::CalcTextSize(headline_.text.c_str(), nullptr, false, width - 2 * pad.x).y;
+  const float height = std::ceil(text_height + 2 * pad.y);
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(width, height));
+  note_window_text();
+  ImGui::Begin("What is wrong", nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoCollapse);
+  const ImVec4 colour = headline_.kind == HeadlineKind::kWrongValues ? kWrongText
+                        : headline_.kind == HeadlineKind::kTest      ? ImVec4(1, 1, 1, 1)
+                                                                     : kMissedText;
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", headline_.text.c_str());
+  ImGui::PopStyleColor();
+  note_place("headline");
+  ImGui::End();
+  return height;
 }
 
 void Views::draw_memory(Selection& s) {

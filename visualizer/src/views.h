@@ -7,6 +7,7 @@
 
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
+#include "headline.h"
 #include "selection.h"
 #include "views/each_view.h"
 #include "views/shared.h"
@@ -24,6 +25,9 @@ class Views {
  private:
   // The "Memory" window: its tabs, each drawn by its view.
   void draw_memory(Selection& s);
+  // The headline (headline.h) across the top, when something is wrong;
+  // returns the height it took.
+  float draw_headline(Selection& s, float width);
 
   Shared shared_;
   HeatmapsState heatmaps_;
@@ -34,6 +38,9 @@ class Views {
   // the user's. A click in another view asks for a tab, chosen once.
   bool tab_chosen_ = false;
   bool warp_tab_asked_ = false, heatmap_tab_asked_ = false, test_tab_asked_ = false;
+  // The selected launch's headline, made again when the launch changes.
+  Headline headline_;
+  int headline_launch_ = -1;
 };
 
 }  // namespace cudalab::viz

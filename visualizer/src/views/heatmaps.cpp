@@ -45,6 +45,10 @@ void refresh_marks(const Shared& shared, HeatmapsState& state, const Selection& 
   }
 }
 
+// Buffers of at most this many cells are drawn in one row of big cells,
+// their races named beside them.
+constexpr size_t kSmallBuffer = 16;
+
 // The cells of each of the memory's buffers that the picked line touched.
 void refresh_line(const Shared& shared, HeatmapsState& state, const Selection& s) {
   const LaunchMemory& memory = shared.memory();
@@ -198,6 +202,10 @@ BufferGrid lay_out(const Shared& shared, const BufferMap& h, const Selection& s)
                                 size_t(std::min<uint64_t>(x.offset / 4 / h.per_cell + 1 - h.cells,
                                                           uint64_t(g.columns) * 4)));
   g.drawn = h.cells + g.past;
+  // A small buffer (a counter, a few sums) is one row of big cells, so that
+  // its bug is seen at a glance, not a few pixels of a 64-column row.
+  const bool small = h.per_cell == 1 && g.drawn <= kSmallBuffer && s.columns <= 0;
+  if (small) g.columns = int(std::max<size_t>(g.drawn, 1));
   g.mine.assign(g.drawn, 0);
   g.missed.assign(g.drawn, 0);
   for (const trace::Access& x : h.missed)
@@ -209,7 +217,8 @@ BufferGrid lay_out(const Shared& shared, const BufferMap& h, const Selection& s)
         !g.mine[size_t(x.offset / 4 / h.per_cell)])
       g.mine[size_t(x.offset / 4 / h.per_cell)] = uint32_t(k + 1);
   }
-  g.cell = std::clamp(ImGui::GetContentRegionAvail().x / float(g.columns), 2.f, 16.f);
+  g.cell =
+      std::clamp(ImGui::GetContentRegionAvail().x / float(g.columns), 2.f, small ? 48.f : 16.f);
   g.origin = ImGui::GetCursorScreenPos();
   return g;
 }
@@ -311,6 +320,31 @@ void say_wrong_value(const Shared& shared, const HeatmapsState& state, const Buf
   }
 }
 
+// Under a small buffer: each race on it, with the two threads and their
+// lines, so that a racing counter says who raced without a hover.
+void name_racers(const HeatmapsState& state, const trace::Launch& l, size_t buffer) {
+  if (buffer >= state.race_cells.size()) return;
+  std::vector<int> named;
+  for (const auto& [cell, f] : state.race_cells[buffer]) {
+    if (std::find(named.begin(), named.end(), f) != named.end() || named.size() == 4) continue;
+    named.push_back(f);
+    const trace::Finding& x = l.findings[size_t(f)];
+    const trace::Dim3 t = trace::unflatten(uint32_t(std::max<int64_t>(x.thread, 0)), l.block),
+                      b = trace::unflatten(uint32_t(std::max<int64_t>(x.block, 0)), l.grid);
+    const trace::Dim3 ot =
+                          trace::unflatten(uint32_t(std::max<int64_t>(x.other_thread, 0)), l.block),
+                      ob = trace::unflatten(uint32_t(std::max<int64_t>(
+                                                x.other_block >= 0 ? x.other_block : x.block, 0)),
+                                            l.grid);
+    ImGui::TextColored(kMissedText,
+                       "element [%zu]: a %s race: thread (%u,%u,%u) of block (%u,%u,%u) at %s "
+                       "against thread (%u,%u,%u) of block (%u,%u,%u) at %s",
+                       cell, x.kind.c_str(), t.x, t.y, t.z, b.x, b.y, b.z,
+                       file_name(x.where).c_str(), ot.x, ot.y, ot.z, ob.x, ob.y, ob.z,
+                       file_name(x.where_other).c_str());
+  }
+}
+
 // In a cell's tooltip: the first race finding with an access to it.
 void say_race(const HeatmapsState& state, const trace::Launch& l, size_t buffer, size_t c) {
   if (buffer >= state.race_cells.size()) return;
@@ -405,6 +439,7 @@ void draw_buffer(const Shared& shared, HeatmapsState& state, Selection& s, size_
   else if (hovered >= 0)
     past_end_tooltip(shared, s, l, h, uint64_t(hovered), hit >= 0);
   list_misses(shared, l, h);
+  if (g.drawn <= kSmallBuffer) name_racers(state, l, buffer);
 }
 
 }  // namespace

@@ -1,0 +1,188 @@
+#include "headline.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <utility>
+
+namespace cudalab::viz {
+namespace {
+
+// "/submission/file.cu:12" as the student knows it: "file.cu:12".
+std::string short_where(const std::string& where) {
+  const size_t slash = where.rfind('/');
+  return slash == std::string::npos ? where : where.substr(slash + 1);
+}
+
+std::string coordinates(int64_t linear, const trace::Dim3& dims) {
+  const trace::Dim3 d = trace::unflatten(uint32_t(linear), dims);
+  char b[48];
+  std::snprintf(b, sizeof(b), "(%u,%u,%u)", d.x, d.y, d.z);
+  return b;
+}
+
+// "thread (3,0,0) of block (1,0,0)"; "block (1,0,0)" when no thread is named.
+std::string whose(const trace::Launch& l, int64_t block, int64_t thread) {
+  std::string s;
+  if (thread >= 0) s = "thread " + coordinates(thread, l.block) + " of ";
+  return s + "block " + coordinates(block, l.grid);
+}
+
+int tool_rank(const std::string& tool) {
+  static const char* const order[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+  for (int i = 0; i < 4; ++i)
+    if (tool == order[i]) return i;
+  return 4;
+}
+
+std::string finding_words(const trace::Launch& l, const trace::Finding& f) {
+  std::string s = f.tool + ": " + f.kind;
+  if (!f.message.empty()) s += ", " + f.message;
+  if (!f.where.empty()) s += ", at " + short_where(f.where);
+  if (!f.where_other.empty()) s += " against " + short_where(f.where_other);
+  if (f.block >= 0) s += " (" + whose(l, f.block, f.thread) + ")";
+  return s;
+}
+
+// The comparison of the graded test that the trace's wrong values belong
+// to: the last one of an array with wrong elements (an array compared more
+// than once counts as its final values).
+const trace::Comparison* wrong_comparison(const trace::TestResults& r) {
+  const trace::Comparison* found = nullptr;
+  for (const trace::Comparison& c : r.compared)
+    if (c.wrong > 0) found = &c;
+  return found;
+}
+
+// Where the wrong elements of `c` lie in `m`, in words: no thread wrote
+// them, or they sit on the edges between the blocks' parts of a grid or
+// matrix (the tell of a halo or tile bug); "" when neither.
+std::string pattern_of(const trace::Comparison& c, const LaunchMemory& m) {
+  const auto buffer = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const BufferMap& b) {
+    return b.allocation->id == c.allocation;
+  });
+  if (buffer == m.buffers.end() || c.element_bytes != 4 || c.offset % 4 != 0) return "";
+  const BufferMap& b = *buffer;
+  const uint64_t first_cell = c.offset / 4;
+  auto block_of = [&](uint64_t i) -> int64_t {
+    const uint64_t cell = (first_cell + i) / b.per_cell;
+    return cell < b.cells ? b.last_block[cell] : -2;
+  };
+  uint64_t seen = 0, unwritten = 0, on_edges = 0;
+  const uint64_t row = c.row_length;
+  for (const auto& [start, count] : c.runs)
+    for (uint64_t i = start; i < start + count && seen < 200000; ++i) {
+      ++seen;
+      const int64_t mine = block_of(i);
+      if (mine == -1) {
+        ++unwritten;
+        continue;
+      }
+      if (b.per_cell != 1 || row == 0) continue;
+      const uint64_t column = i % row;
+      const bool edge = (column > 0 && block_of(i - 1) != mine) ||
+                        (column + 1 < row && i + 1 < c.count && block_of(i + 1) != mine) ||
+                        (i >= row && block_of(i - row) != mine) ||
+                        (i + row < c.count && block_of(i + row) != mine);
+      on_edges += edge;
+    }
+  if (seen == 0) return "";
+  if (unwritten == seen) return "no thread wrote any of them";
+  if (unwritten * 2 >= seen)
+    return std::to_string(unwritten) + " of them no thread wrote (dark cells)";
+  if (seen >= 4 && on_edges * 10 >= (seen - unwritten) * 9)
+    return on_edges == seen ? "all on the edges between the blocks' parts"
+                            : std::to_string(on_edges) +
+                                  " of them on the edges between the "
+                                  "blocks' parts";
+  return "";
+}
+
+std::string wrong_words(const trace::Comparison& c, const LaunchMemory& m) {
+  std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
+                  c.name + " are wrong (framed in yellow)";
+  if (std::string pattern = pattern_of(c, m); !pattern.empty()) return s + ": " + pattern;
+  if (c.elements.empty()) return s;
+  const trace::WrongElement& e = c.elements.front();
+  s += "; the first, " + c.name + "[" + std::to_string(e.index) + "]";
+  if (c.row_length > 0)
+    s += " (row " + std::to_string(e.index / c.row_length) + ", column " +
+         std::to_string(e.index % c.row_length) + ")";
+  return s + ", is " + e.got + ", expected " + e.want;
+}
+
+const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
+  const std::string& name = r.shown.empty() ? r.traced_test : r.shown;
+  for (const auto& t : r.tests)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string first_line(const std::string& text) {
+  const size_t start = text.find_first_not_of(" \n");
+  if (start == std::string::npos) return "";
+  return text.substr(start, text.find('\n', start) - start);
+}
+
+}  // namespace
+
+int focus_finding(const std::vector<trace::Finding>& findings) {
+  // By tool, then one that names a thread (it can be selected) before one
+  // that names a block alone.
+  auto rank = [&](size_t i) {
+    return std::pair(tool_rank(findings[i].tool), findings[i].thread < 0 ? 1 : 0);
+  };
+  int best = -1;
+  for (size_t i = 0; i < findings.size(); ++i)
+    if (best < 0 || rank(i) < rank(size_t(best))) best = int(i);
+  return best;
+}
+
+bool finding_leads(const trace::Finding& f, bool wrong_values) {
+  return !(wrong_values && f.tool == "initcheck");
+}
+
+Headline headline(const trace::Trace& t, const trace::TestResults* results, size_t launch,
+                  const LaunchMemory& m) {
+  Headline h;
+  if (launch >= t.launches.size()) return h;
+  const trace::Launch& l = t.launches[launch];
+  const trace::GradedTestResult* test = results ? shown_test(*results) : nullptr;
+  const std::string prefix =
+      test && test->status != "passed"
+          ? (test->kind == "rubric" ? "Rubric " : "Test ") + test->name + " failed. "
+          : "";
+  if (l.faulted && l.fault.known) {
+    h.kind = HeadlineKind::kFault;
+    h.text = prefix + "The kernel " + l.kernel +
+             " stopped: " + whose(l, l.fault.block, l.fault.thread) + " at " +
+             short_where(l.fault.where) + ": " + l.fault.what;
+    return h;
+  }
+  const trace::Comparison* wrong = results ? wrong_comparison(*results) : nullptr;
+  const int f = focus_finding(l.findings);
+  if (f >= 0 && finding_leads(l.findings[size_t(f)], wrong != nullptr)) {
+    h.kind = HeadlineKind::kFinding;
+    h.text = prefix + finding_words(l, l.findings[size_t(f)]);
+    if (l.findings.size() > 1)
+      h.text += "; " + std::to_string(l.findings.size() - 1) + " more finding" +
+                (l.findings.size() > 2 ? "s" : "") + " under the launch";
+    return h;
+  }
+  if (wrong) {
+    h.kind = HeadlineKind::kWrongValues;
+    h.text = prefix + wrong_words(*wrong, m);
+    if (f >= 0) {
+      const trace::Finding& x = l.findings[size_t(f)];
+      h.text += ". " + x.tool + ": " + x.kind + " read at " + short_where(x.where);
+    }
+    return h;
+  }
+  if (test && test->status != "passed") {
+    h.kind = HeadlineKind::kTest;
+    const std::string said = first_line(test->output);
+    h.text = prefix + (said.empty() ? test->verdict : said);
+  }
+  return h;
+}
+
+}  // namespace cudalab::viz
