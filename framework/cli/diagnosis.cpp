@@ -108,8 +108,8 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
         rerun.status != "passed" && !rerun.output.empty() ? rerun.output : t->output;
     t->output = "The simulator's checks (" + checks +
                 ") found no bad memory access and no barrier or race problem when this test "
-                "ran again: the mistake is in what the kernel computes (its indices or its "
-                "arithmetic).\n" +
+                "ran again: the mistake is in what your code computes (the kernel's indices "
+                "or arithmetic, or the host code around the launches).\n" +
                 verdict;
     return 0;
   }

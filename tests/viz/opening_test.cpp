@@ -438,6 +438,16 @@ TEST(Opening, ARaceInSharedMemoryOrABarrierProblemOpensTheStepsAtIt) {
   EXPECT_TRUE(open(t, {}).sel().finding_asked);
 }
 
+TEST(Opening, OfTwoRacesTheOneSeenMostOften) {
+  tr::Trace t = two_launches();
+  tr::Finding rare = finding(1, 7), often = finding(0, 5);
+  rare.count = 3;
+  often.count = 300;
+  t.launches[0].findings = {rare, often};
+  EXPECT_EQ(viz::focus_finding(t.launches[0].findings), 1);
+  EXPECT_EQ(open(t, {}).sel().thread, 5);
+}
+
 TEST(Opening, AMemcheckErrorComesBeforeARace) {
   tr::Trace t = two_launches();
   tr::Finding race = finding(1, 7);
@@ -487,6 +497,8 @@ struct OneBuffer {
       b.last_block.push_back(block_of(i));
       b.last_thread.push_back(block_of(i) < 0 ? -1 : 0);
     }
+    b.last_writer_block = b.last_block;
+    b.last_writer_thread = b.last_thread;
     memory.buffers.push_back(b);
   }
 };
@@ -534,12 +546,31 @@ TEST(Headline, WrongValuesSayHowManyAndWhere) {
   EXPECT_EQ(edges.text,
             "Test Large failed. 5 of the 64 elements of out are wrong (framed in yellow): all on "
             "the edges between the blocks' parts");
+  // All on one side of each block's part: the side whose halo went wrong.
+  r = wrong_out({24, 25, 30, 31}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, halves.memory).text,
+            "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): all on "
+            "the last row of each block's part (next to the block below)");
+  // A read by the block below (its halo) does not make an element its.
+  OneBuffer read_below(64, [](uint64_t i) { return int64_t(i / 32); });
+  for (uint64_t i = 24; i < 32; ++i) read_below.memory.buffers[0].last_block[i] = 1;
+  EXPECT_EQ(viz::headline(t, &r, 0, read_below.memory).text,
+            "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): all on "
+            "the last row of each block's part (next to the block below)");
   // Elements no thread wrote.
   const OneBuffer unwritten(64, [](uint64_t i) { return i < 60 ? 0 : -1; });
   r = wrong_out({60, 61, 62, 63}, 64, 8);
   EXPECT_EQ(viz::headline(t, &r, 0, unwritten.memory).text,
             "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): no "
             "thread wrote any of them");
+  // A buffer the kernel only read (the host copied the results into it):
+  // its readers tell the blocks' parts apart, not who wrote what.
+  OneBuffer read_only(64, [](uint64_t i) { return int64_t(i / 32); });
+  read_only.memory.buffers[0].last_writer_block.assign(64, -1);
+  r = wrong_out({24, 25, 30, 31}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, read_only.memory).text,
+            "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): all on "
+            "the edges between the blocks' parts");
 }
 
 TEST(Headline, AFindingSaysItsToolLineAndThreads) {

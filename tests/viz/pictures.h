@@ -54,6 +54,23 @@ inline cudalab::trace::TestResults graded_tests_of(const std::string& trace) {
   return r;
 }
 
+// The graded tests of traced_add's recording `trace` when its test "Small"
+// left c[40] to c[59] wrong (c is its third cudaMalloc).
+inline cudalab::trace::TestResults c_left_wrong(const std::string& trace) {
+  cudalab::trace::TestResults r = graded_tests_of(trace);
+  r.tests = {{"Small", "100 elements", "test", "visible", "failed", "wrong results",
+              "c[40] is 0, expected 1\n", 0, 2}};
+  cudalab::trace::Comparison c;
+  c.name = "c";
+  c.allocation = 3;
+  c.count = 100;
+  c.wrong = 20;
+  c.runs = {{40, 20}};
+  for (uint64_t i = 40; i < 60; ++i) c.elements.push_back({i, "0", "1"});
+  r.compared = {c};
+  return r;
+}
+
 // A rectangle of a picture, in its pixels; by default all of it.
 struct Region {
   int x = 0, y = 0, w = 1 << 30, h = 1 << 30;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 #include <utility>
 
 namespace cudalab::viz {
@@ -63,11 +64,19 @@ std::string pattern_of(const trace::Comparison& c, const LaunchMemory& m) {
   if (buffer == m.buffers.end() || c.element_bytes != 4 || c.offset % 4 != 0) return "";
   const BufferMap& b = *buffer;
   const uint64_t first_cell = c.offset / 4;
+  // Who wrote each element last (a halo's reader does not count). A
+  // buffer no thread of the launch wrote (the host copied the results into
+  // it, or swapped it with the one the kernel wrote) has only its readers:
+  // they tell the blocks' parts apart, not which side went wrong.
+  const bool kernel_wrote = has_writes(b);
+  const std::vector<int64_t>& by = kernel_wrote ? b.last_writer_block : b.last_block;
   auto block_of = [&](uint64_t i) -> int64_t {
     const uint64_t cell = (first_cell + i) / b.per_cell;
-    return cell < b.cells ? b.last_block[cell] : -2;
+    return cell < b.cells ? by[cell] : -2;
   };
   uint64_t seen = 0, unwritten = 0, on_edges = 0;
+  // How many sit next to another block's element above, below, left, right.
+  uint64_t side[4] = {0, 0, 0, 0};
   const uint64_t row = c.row_length;
   for (const auto& [start, count] : c.runs)
     for (uint64_t i = start; i < start + count && seen < 200000; ++i) {
@@ -79,22 +88,36 @@ std::string pattern_of(const trace::Comparison& c, const LaunchMemory& m) {
       }
       if (b.per_cell != 1 || row == 0) continue;
       const uint64_t column = i % row;
-      const bool edge = (column > 0 && block_of(i - 1) != mine) ||
-                        (column + 1 < row && i + 1 < c.count && block_of(i + 1) != mine) ||
-                        (i >= row && block_of(i - row) != mine) ||
-                        (i + row < c.count && block_of(i + row) != mine);
+      const bool other[4] = {i >= row && block_of(i - row) != mine,
+                             i + row < c.count && block_of(i + row) != mine,
+                             column > 0 && block_of(i - 1) != mine,
+                             column + 1 < row && i + 1 < c.count && block_of(i + 1) != mine};
+      bool edge = false;
+      for (int k = 0; k < 4; ++k) {
+        side[k] += other[k];
+        edge = edge || other[k];
+      }
       on_edges += edge;
     }
   if (seen == 0) return "";
-  if (unwritten == seen) return "no thread wrote any of them";
-  if (unwritten * 2 >= seen)
+  if (kernel_wrote && unwritten == seen) return "no thread wrote any of them";
+  if (kernel_wrote && unwritten * 2 >= seen)
     return std::to_string(unwritten) + " of them no thread wrote (dark cells)";
-  if (seen >= 4 && on_edges * 10 >= (seen - unwritten) * 9)
-    return on_edges == seen ? "all on the edges between the blocks' parts"
-                            : std::to_string(on_edges) +
-                                  " of them on the edges between the "
-                                  "blocks' parts";
-  return "";
+  const uint64_t written = seen - unwritten;
+  if (seen < 4 || written == 0 || on_edges * 10 < written * 9) return "";
+  // One side for (nearly) all of them: the halo or tile side that went wrong.
+  static const char* const sides[4] = {
+      "the first row of each block's part (next to the block above)",
+      "the last row of each block's part (next to the block below)",
+      "the first column of each block's part (next to the block on the left)",
+      "the last column of each block's part (next to the block on the right)"};
+  for (int k = 0; k < 4 && kernel_wrote; ++k)
+    if (side[k] * 10 >= on_edges * 9 && side[k] * 10 >= written * 9)
+      return std::string(on_edges == seen ? "all" : std::to_string(on_edges) + " of them") +
+             " on " + sides[k];
+  return on_edges == seen
+             ? "all on the edges between the blocks' parts"
+             : std::to_string(on_edges) + " of them on the edges between the blocks' parts";
 }
 
 std::string wrong_words(const trace::Comparison& c, const LaunchMemory& m) {
@@ -117,19 +140,35 @@ const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
   return nullptr;
 }
 
+// The first line of what a test said that is its own: the grader's line
+// about the checks' rerun, which comes first, says less than the test.
 std::string first_line(const std::string& text) {
-  const size_t start = text.find_first_not_of(" \n");
-  if (start == std::string::npos) return "";
-  return text.substr(start, text.find('\n', start) - start);
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    const bool about_rerun = line.rfind("The simulator's checks", 0) == 0 ||
+                             line.rfind("(The simulator's checks", 0) == 0;
+    if (!about_rerun && line.find_first_not_of(' ') != std::string::npos) return line;
+    start = end + 1;
+  }
+  return "";
 }
 
 }  // namespace
 
+bool has_writes(const BufferMap& b) {
+  return std::any_of(b.last_writer_block.begin(), b.last_writer_block.end(),
+                     [](int64_t w) { return w >= 0; });
+}
+
 int focus_finding(const std::vector<trace::Finding>& findings) {
   // By tool, then one that names a thread (it can be selected) before one
-  // that names a block alone.
+  // that names a block alone, then the one seen most often (of two races,
+  // the one that spoils most results).
   auto rank = [&](size_t i) {
-    return std::pair(tool_rank(findings[i].tool), findings[i].thread < 0 ? 1 : 0);
+    return std::tuple(tool_rank(findings[i].tool), findings[i].thread < 0 ? 1 : 0,
+                      -int64_t(findings[i].count));
   };
   int best = -1;
   for (size_t i = 0; i < findings.size(); ++i)
@@ -166,6 +205,12 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     if (l.findings.size() > 1)
       h.text += "; " + std::to_string(l.findings.size() - 1) + " more finding" +
                 (l.findings.size() > 2 ? "s" : "") + " under the launch";
+    // Wrong values no thread wrote are a second symptom worth its words (an
+    // index off by one reads past the end and leaves the first unwritten).
+    if (wrong)
+      if (const std::string pattern = pattern_of(*wrong, m); pattern.rfind("no thread", 0) == 0)
+        h.text += ". " + std::to_string(wrong->wrong) + " of the " + std::to_string(wrong->count) +
+                  " elements of " + wrong->name + " are wrong (framed in yellow): " + pattern;
     return h;
   }
   if (wrong) {

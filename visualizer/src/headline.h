@@ -24,7 +24,8 @@ struct Headline {
 // The finding a picture is about: a memcheck error first (a bad access is
 // the bug itself), then a race, a barrier problem, an uninitialized read;
 // within a tool, one that names a thread before one that names a block
-// alone, then the launch's order. -1 when there is none.
+// alone, then the one seen most often, then the launch's order. -1 when
+// there is none.
 int focus_finding(const std::vector<trace::Finding>& findings);
 
 // Whether the picture leads with finding `f` rather than with the test's
@@ -33,6 +34,9 @@ int focus_finding(const std::vector<trace::Finding>& findings);
 // which the wrong elements show better (a halo never loaded leaves wrong
 // values on the edges of each block's part).
 bool finding_leads(const trace::Finding& f, bool wrong_values);
+
+// Whether any thread of the launch wrote to buffer `b`.
+bool has_writes(const BufferMap& b);
 
 // The headline of launch `launch` (an index into t.launches) of `t`, with
 // its graded tests `results` (or null) and its memory `m` (launch_memory()

@@ -54,6 +54,8 @@ LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64
   for (auto& b : m.buffers) {
     b.last_block.assign(b.cells, -1);
     b.last_thread.assign(b.cells, -1);
+    b.last_writer_block.assign(b.cells, -1);
+    b.last_writer_thread.assign(b.cells, -1);
     b.first.assign(b.cells + 1, 0);
   }
   size_t kept = 0;
@@ -75,6 +77,10 @@ LaunchMemory launch_memory(const trace::Trace& t, const trace::Launch& l, uint64
     const size_t c = size_t(x.offset / 4 / b.per_cell);
     b.last_block[c] = x.block;
     b.last_thread[c] = x.thread;
+    if (x.write) {
+      b.last_writer_block[c] = x.block;
+      b.last_writer_thread[c] = x.thread;
+    }
     if (kept < max_touches) {
       ++b.first[c + 1];
       ++kept;

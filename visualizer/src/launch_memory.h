@@ -19,6 +19,10 @@ struct BufferMap {
   uint64_t per_cell = 1;
   size_t cells = 0;
   std::vector<int64_t> last_block, last_thread;
+  // The block and thread that last wrote each cell (-1: no thread wrote
+  // it): what a wrong value is coloured by, since a neighbour's read of it
+  // (a halo) would otherwise give it the reader's colour.
+  std::vector<int64_t> last_writer_block, last_writer_thread;
   std::vector<uint32_t> first;    // cells + 1 entries: the cell's accesses in `touches`
   std::vector<uint64_t> touches;  // by cell, each cell's in order (see access_of)
   // Accesses that missed it (past its end, or before its start).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "headline.h"
 #include "places.h"
 #include "views/each_view.h"
 
@@ -180,7 +181,7 @@ struct BufferGrid {
 };
 
 // The buffer's name, size and where it was allocated, above its heatmap.
-void draw_buffer_title(const BufferMap& h) {
+void draw_buffer_title(const BufferMap& h, bool by_writer) {
   const trace::Allocation& a = *h.allocation;
   ImGui::Separator();
   std::string site = a.site;
@@ -188,6 +189,10 @@ void draw_buffer_title(const BufferMap& h) {
   ImGui::Text("allocation %u%s%s: %llu bytes, allocated at %s", a.id, a.name.empty() ? "" : " ",
               a.name.c_str(), (unsigned long long)a.size, site.c_str());
   if (h.per_cell > 1) ImGui::Text("(each cell: %llu elements)", (unsigned long long)h.per_cell);
+  if (by_writer)
+    ImGui::TextColored(kWrongText,
+                       "coloured by the block that wrote each element last (dark: no thread "
+                       "wrote it)");
 }
 
 // The buffer's grid at the cursor: its rows, and the cells past its end
@@ -240,18 +245,23 @@ void scroll_to_missed(HeatmapsState& state, const Selection& s, const BufferGrid
 }
 
 // The cells, each in the colour of the block (or thread) that last touched
-// it; past the end, red where missed. Returns the cell clicked, or -1;
-// *hovered gets the cell under the mouse, or -1.
-int draw_buffer_cells(const BufferMap& h, const Selection& s, const BufferGrid& g, int* hovered) {
+// it (`by_writer`: that last wrote it, untouched when none did); past the
+// end, red where missed. Returns the cell clicked, or -1; *hovered gets the
+// cell under the mouse, or -1.
+int draw_buffer_cells(const BufferMap& h, const Selection& s, const BufferGrid& g, bool by_writer,
+                      int* hovered) {
   const trace::Allocation& a = *h.allocation;
-  const int hit = draw_cells(
-      ("mem" + std::to_string(a.id)).c_str(), int(g.drawn), g.columns, g.cell,
-      [&](int i) {
-        if (size_t(i) >= h.cells) return g.missed[size_t(i)] ? kMissed : IM_COL32(70, 30, 30, 255);
-        const int64_t w = s.color_by_thread ? h.last_thread[size_t(i)] : h.last_block[size_t(i)];
-        return w < 0 ? kUntouched : hue_color(uint32_t(w), 0.6f, 0.85f);
-      },
-      -1, hovered);
+  const std::vector<int64_t>& blocks = by_writer ? h.last_writer_block : h.last_block;
+  const std::vector<int64_t>& threads = by_writer ? h.last_writer_thread : h.last_thread;
+  const int hit =
+      draw_cells(("mem" + std::to_string(a.id)).c_str(), int(g.drawn), g.columns, g.cell,
+                 [&](int i) {
+                   if (size_t(i) >= h.cells)
+                     return g.missed[size_t(i)] ? kMissed : IM_COL32(70, 30, 30, 255);
+                   const int64_t w = s.color_by_thread ? threads[size_t(i)] : blocks[size_t(i)];
+                   return w < 0 ? kUntouched : hue_color(uint32_t(w), 0.6f, 0.85f);
+                 },
+                 -1, hovered);
   note_place("heatmap:" + (a.name.empty() ? "allocation " + std::to_string(a.id) : a.name), g.cell,
              g.columns);
   return hit;
@@ -428,11 +438,16 @@ void draw_buffer(const Shared& shared, HeatmapsState& state, Selection& s, size_
                  bool drawn_first) {
   const BufferMap& h = shared.memory().buffers[buffer];
   const auto& l = shared.trace.launches[size_t(s.launch)];
-  draw_buffer_title(h);
+  // A buffer with wrong values is coloured by who wrote each element: the
+  // reads of a neighbour (a halo) do not hide it.
+  const bool by_writer = buffer < state.wrong.size() && has_writes(h) &&
+                         std::any_of(state.wrong[buffer].begin(), state.wrong[buffer].end(),
+                                     [](const WrongCell& w) { return w.comparison >= 0; });
+  draw_buffer_title(h, by_writer);
   const BufferGrid g = lay_out(shared, h, s);
   scroll_to_missed(state, s, g, buffer, drawn_first);
   int hovered = -1;
-  const int hit = draw_buffer_cells(h, s, g, &hovered);
+  const int hit = draw_buffer_cells(h, s, g, by_writer, &hovered);
   draw_frames(state, h, buffer, g);
   if (hovered >= 0 && size_t(hovered) < h.cells)
     cell_tooltip(shared, state, s, l, h, buffer, size_t(hovered), hit >= 0);
