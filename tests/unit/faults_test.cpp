@@ -93,6 +93,20 @@ TEST_F(Faults, NullAndFarPointersFaultAtTheStudentsLine) {
   }
 }
 
+// A host pointer given to a kernel: the instrumented build stops the
+// thread, as a GPU would, and the report says it is host memory (the plain
+// build, whose kernels run on the host's memory, writes it).
+TEST_F(Faults, AHostPointerInAKernelIsNamedHostMemory) {
+  ASSERT_EQ(run(kCC + " " + kPrograms + "/host_pointer_kernel.cu -o " + path("host")).status, 0);
+  const Result r = run(path("host") + ".instrumented");
+  EXPECT_EQ(r.status, 0) << r.output;
+  for (const char* want :
+       {"after: cudaErrorIllegalAddress", "host_pointer_kernel.cu:9",
+        "host heap memory (from malloc, new or a std::vector in host code), which a kernel "
+        "cannot use"})
+    EXPECT_TRUE(Says(r.output, want));
+}
+
 TEST_F(Faults, ATimeLimitStopsAnEndlessKernel) {
   ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/endless_loop.cu -o " + path("e")).status, 0);
   Result r = run("CUDALAB_TIMEOUT=0.5 timeout 30 " + path("e"));

@@ -54,10 +54,26 @@ const trace::Comparison* wrong_comparison(const trace::TestResults& r) {
   return found;
 }
 
+// Whether a thread wrote 4-byte word `word` of buffer `b`: a cell of one
+// word says it; a cell of several is looked into, access by access (its
+// accesses kept for the hover lists; when they were not kept, it was).
+bool element_written(const trace::Launch& l, const BufferMap& b, uint64_t word) {
+  const uint64_t cell = word / b.per_cell;
+  if (cell >= b.cells || b.last_writer_block[cell] < 0) return false;
+  if (b.per_cell == 1 || b.first[cell] == b.first[cell + 1]) return true;
+  for (uint32_t k = b.first[cell]; k < b.first[cell + 1]; ++k) {
+    const trace::Access x = access_of(l, b.touches[k]);
+    if (x.write && x.offset / 4 <= word &&
+        word < (x.offset + std::max<uint64_t>(x.size, 1) + 3) / 4)
+      return true;
+  }
+  return false;
+}
+
 // Where the wrong elements of `c` lie in `m`, in words: no thread wrote
 // them, or they sit on the edges between the blocks' parts of a grid or
 // matrix (the tell of a halo or tile bug); "" when neither.
-std::string pattern_of(const trace::Comparison& c, const LaunchMemory& m) {
+std::string pattern_of(const trace::Comparison& c, const trace::Launch& l, const LaunchMemory& m) {
   const auto buffer = std::find_if(m.buffers.begin(), m.buffers.end(), [&](const BufferMap& b) {
     return b.allocation->id == c.allocation;
   });
@@ -82,7 +98,8 @@ std::string pattern_of(const trace::Comparison& c, const LaunchMemory& m) {
     for (uint64_t i = start; i < start + count && seen < 200000; ++i) {
       ++seen;
       const int64_t mine = block_of(i);
-      if (mine == -1) {
+      if (kernel_wrote && (mine == -1 || (b.per_cell > 1 && seen <= 4096 &&
+                                          !element_written(l, b, first_cell + i)))) {
         ++unwritten;
         continue;
       }
@@ -120,10 +137,10 @@ std::string pattern_of(const trace::Comparison& c, const LaunchMemory& m) {
              : std::to_string(on_edges) + " of them on the edges between the blocks' parts";
 }
 
-std::string wrong_words(const trace::Comparison& c, const LaunchMemory& m) {
+std::string wrong_words(const trace::Comparison& c, const trace::Launch& l, const LaunchMemory& m) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
-  if (std::string pattern = pattern_of(c, m); !pattern.empty()) return s + ": " + pattern;
+  if (std::string pattern = pattern_of(c, l, m); !pattern.empty()) return s + ": " + pattern;
   if (c.elements.empty()) return s;
   const trace::WrongElement& e = c.elements.front();
   s += "; the first, " + c.name + "[" + std::to_string(e.index) + "]";
@@ -208,14 +225,14 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     // Wrong values no thread wrote are a second symptom worth its words (an
     // index off by one reads past the end and leaves the first unwritten).
     if (wrong)
-      if (const std::string pattern = pattern_of(*wrong, m); pattern.rfind("no thread", 0) == 0)
+      if (const std::string pattern = pattern_of(*wrong, l, m); pattern.rfind("no thread", 0) == 0)
         h.text += ". " + std::to_string(wrong->wrong) + " of the " + std::to_string(wrong->count) +
                   " elements of " + wrong->name + " are wrong (framed in yellow): " + pattern;
     return h;
   }
   if (wrong) {
     h.kind = HeadlineKind::kWrongValues;
-    h.text = prefix + wrong_words(*wrong, m);
+    h.text = prefix + wrong_words(*wrong, l, m);
     if (f >= 0) {
       const trace::Finding& x = l.findings[size_t(f)];
       h.text += ". " + x.tool + ": " + x.kind + " read at " + short_where(x.where);

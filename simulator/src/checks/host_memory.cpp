@@ -132,6 +132,8 @@ bool kernel_own_memory(uintptr_t address) {
   // The running thread's locals: its fiber stack, above the stack pointer.
   const auto sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   if (address + 256 >= sp && address < sp + 256 * 1024) return true;
+  // Outside a kernel (a fault described after its launch): no block's own.
+  if (!tl_block) return false;
   const Launch& l = *tl_block->launch;
   if (address >= l.frame_low && address < l.frame_high) return true;
   if (address >= tl_block->scratch_low && address < tl_block->scratch_high) return true;

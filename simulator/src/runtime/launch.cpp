@@ -72,6 +72,12 @@ std::string fault_words(const FaultInfo& f) {
   if (f.stack_overflow)
     return "the thread ran out of stack (deep recursion or a very large local array)";
   std::string said = describe_bad_address(f.address);
+  // A host pointer given to a kernel: whose memory it is (this runs after
+  // the launch, on the host's thread).
+  bool unmapped = false;
+  if (said.empty())
+    if (const std::string host = host_memory_kind(f.address, &unmapped); !host.empty())
+      said = host + ", which a kernel cannot use: give it a buffer from cudaMalloc";
   if (said.empty()) said = "not memory this program may use";
   char address[32];
   std::snprintf(address, sizeof(address), "0x%" PRIxPTR, f.address);
