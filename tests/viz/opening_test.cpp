@@ -573,6 +573,27 @@ TEST(Headline, WrongValuesSayHowManyAndWhere) {
             "the edges between the blocks' parts");
 }
 
+TEST(Headline, AnInputLeftPartlyUntouchedIsNamed) {
+  const tr::Trace t = two_launches();
+  OneBuffer out(64, [](uint64_t) { return 0; });
+  // d_a: 16 elements and 4 of room after them; 12 and 13 never touched.
+  tr::Allocation a;
+  a.id = 2;
+  a.name = "d_a";
+  a.size = 4 * 20;
+  viz::BufferMap in;
+  in.allocation = &a;
+  in.cells = 20;
+  for (uint64_t i = 0; i < 20; ++i) in.last_block.push_back(i < 16 && i != 12 && i != 13 ? 0 : -1);
+  in.last_writer_block.assign(20, -1);
+  out.memory.buffers.push_back(in);
+  const tr::TestResults r = wrong_out({10}, 64, 0);
+  EXPECT_EQ(viz::headline(t, &r, 0, out.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10], is 0, expected 1; no thread touched 2 of the 20 elements of d_a "
+            "(dark cells)");
+}
+
 TEST(Headline, AFindingSaysItsToolLineAndThreads) {
   tr::Trace t = two_launches();
   const OneBuffer b(64, [](uint64_t) { return 0; });

@@ -137,17 +137,42 @@ std::string pattern_of(const trace::Comparison& c, const trace::Launch& l, const
              : std::to_string(on_edges) + " of them on the edges between the blocks' parts";
 }
 
+// A buffer the launch used but left partly untouched (no thread read or
+// wrote some of its elements before the last one it touched), other than
+// `wrong_id`: a loop that stops early or an index that skips a part shows
+// as the inputs' dark cells. "" when every buffer was touched all over.
+std::string untouched_inputs(const LaunchMemory& m, uint32_t wrong_id) {
+  for (const BufferMap& b : m.buffers) {
+    if (b.allocation->id == wrong_id || b.cells == 0) continue;
+    // Up to the last cell touched: what lies past it is mostly room the
+    // test left after the array (a red zone), which no kernel should touch.
+    const auto last =
+        std::find_if(b.last_block.rbegin(), b.last_block.rend(), [](int64_t w) { return w >= 0; });
+    if (last == b.last_block.rend()) continue;
+    const auto untouched = uint64_t(std::count(b.last_block.begin(), last.base(), int64_t(-1)));
+    if (untouched == 0) continue;
+    const uint64_t elements = (b.allocation->size + 3) / 4;
+    const std::string name = b.allocation->name.empty()
+                                 ? "allocation " + std::to_string(b.allocation->id)
+                                 : b.allocation->name;
+    return "; no thread touched " + std::string(b.per_cell > 1 ? "at least " : "") +
+           std::to_string(std::min(untouched * b.per_cell, elements)) + " of the " +
+           std::to_string(elements) + " elements of " + name + " (dark cells)";
+  }
+  return "";
+}
+
 std::string wrong_words(const trace::Comparison& c, const trace::Launch& l, const LaunchMemory& m) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty()) return s + ": " + pattern;
-  if (c.elements.empty()) return s;
+  if (c.elements.empty()) return s + untouched_inputs(m, c.allocation);
   const trace::WrongElement& e = c.elements.front();
   s += "; the first, " + c.name + "[" + std::to_string(e.index) + "]";
   if (c.row_length > 0)
     s += " (row " + std::to_string(e.index / c.row_length) + ", column " +
          std::to_string(e.index % c.row_length) + ")";
-  return s + ", is " + e.got + ", expected " + e.want;
+  return s + ", is " + e.got + ", expected " + e.want + untouched_inputs(m, c.allocation);
 }
 
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
