@@ -573,6 +573,25 @@ TEST(Headline, WrongValuesSayHowManyAndWhere) {
             "the edges between the blocks' parts");
 }
 
+TEST(Headline, ValuesNoKernelWroteSayWhereTheKernelsWrote) {
+  tr::Trace t = two_launches();
+  t.allocations[1].name = "scratch";
+  t.launches[1].requests[0].kind = 1;  // scale writes allocation 2, scratch
+  // Every element of out wrong, in no pattern: the results never reached it.
+  OneBuffer read_only(64, [](uint64_t i) { return int64_t(i % 3); });
+  read_only.memory.buffers[0].last_writer_block.assign(64, -1);
+  const tr::TestResults r = wrong_out({9, 20, 41}, 64, 0);
+  EXPECT_EQ(viz::headline(t, &r, 0, read_only.memory).text,
+            "Test Large failed. 3 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[9], is 0, expected 1. No kernel wrote out (the launches wrote scratch): "
+            "were the results copied back, or the two buffers swapped?");
+  // A launch that writes out itself: nothing to say about it.
+  t.launches[0].requests[0].kind = 1;
+  EXPECT_EQ(viz::headline(t, &r, 0, read_only.memory).text,
+            "Test Large failed. 3 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[9], is 0, expected 1");
+}
+
 TEST(Headline, AnInputLeftPartlyUntouchedIsNamed) {
   const tr::Trace t = two_launches();
   OneBuffer out(64, [](uint64_t) { return 0; });
@@ -606,12 +625,14 @@ TEST(Headline, AFindingSaysItsToolLineAndThreads) {
   bad.kind = "write";
   bad.message = "4 bytes after the end of `d_c`";
   bad.where = "/submission/mine.cu:12";
+  race.advice = "nothing orders the two: put a __syncthreads() between them";
   t.launches[0].findings = {race};
   const viz::Headline h = viz::headline(t, nullptr, 0, b.memory);
   EXPECT_EQ(h.kind, viz::HeadlineKind::kFinding);
   EXPECT_EQ(h.text,
             "racecheck: read-after-write, byte 0 of `sums`, at mine.cu:80 against mine.cu:81 "
-            "(thread (33,0,0) of block (1,0,0))");
+            "(thread (33,0,0) of block (1,0,0)). Nothing orders the two: put a __syncthreads() "
+            "between them");
   t.launches[0].findings = {race, bad};
   EXPECT_EQ(viz::headline(t, nullptr, 0, b.memory).text,
             "memcheck: write, 4 bytes after the end of `d_c`, at mine.cu:12 (thread (2,0,0) of "

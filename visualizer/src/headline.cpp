@@ -1,6 +1,7 @@
 #include "headline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <tuple>
 #include <utility>
@@ -41,6 +42,10 @@ std::string finding_words(const trace::Launch& l, const trace::Finding& f) {
   if (!f.where.empty()) s += ", at " + short_where(f.where);
   if (!f.where_other.empty()) s += " against " + short_where(f.where_other);
   if (f.block >= 0) s += " (" + whose(l, f.block, f.thread) + ")";
+  // The checks' advice names the cause and the line of the fix (a race
+  // across a loop's iterations: the barrier at the end of its body).
+  if (!f.advice.empty())
+    s += ". " + std::string(1, char(std::toupper(f.advice[0]))) + f.advice.substr(1);
   return s;
 }
 
@@ -162,17 +167,45 @@ std::string untouched_inputs(const LaunchMemory& m, uint32_t wrong_id) {
   return "";
 }
 
-std::string wrong_words(const trace::Comparison& c, const trace::Launch& l, const LaunchMemory& m) {
+// When no launch of the trace wrote the buffer that holds the wrong values
+// (the host put them there: a copy, or a swap of two buffers): which
+// buffers the launches did write. "" when a launch wrote it.
+std::string written_elsewhere(const trace::Trace& t, uint32_t id, const std::string& name) {
+  std::vector<uint32_t> written;
+  for (const trace::Launch& l : t.launches)
+    for (const trace::Request& q : l.requests) {
+      if (!q.write() || q.allocation == trace::Request::kStaticShared ||
+          q.allocation == trace::Request::kDynamicShared)
+        continue;
+      if (q.allocation == id) return "";
+      if (std::find(written.begin(), written.end(), q.allocation) == written.end())
+        written.push_back(q.allocation);
+    }
+  if (written.empty()) return "";
+  std::string names;
+  for (size_t i = 0; i < written.size() && i < 3; ++i) {
+    const trace::Allocation* a = t.allocation(written[i]);
+    names += (i ? ", " : "") +
+             (a && !a->name.empty() ? a->name : "allocation " + std::to_string(written[i]));
+  }
+  return ". No kernel wrote " + name + " (the launches wrote " + names +
+         "): were the results copied back, or the two buffers swapped?";
+}
+
+std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
+                        const LaunchMemory& m) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty()) return s + ": " + pattern;
-  if (c.elements.empty()) return s + untouched_inputs(m, c.allocation);
+  const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
+  if (c.elements.empty()) return s + untouched_inputs(m, c.allocation) + elsewhere;
   const trace::WrongElement& e = c.elements.front();
   s += "; the first, " + c.name + "[" + std::to_string(e.index) + "]";
   if (c.row_length > 0)
     s += " (row " + std::to_string(e.index / c.row_length) + ", column " +
          std::to_string(e.index % c.row_length) + ")";
-  return s + ", is " + e.got + ", expected " + e.want + untouched_inputs(m, c.allocation);
+  return s + ", is " + e.got + ", expected " + e.want + untouched_inputs(m, c.allocation) +
+         elsewhere;
 }
 
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
@@ -257,7 +290,7 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
   }
   if (wrong) {
     h.kind = HeadlineKind::kWrongValues;
-    h.text = prefix + wrong_words(*wrong, l, m);
+    h.text = prefix + wrong_words(t, *wrong, l, m);
     if (f >= 0) {
       const trace::Finding& x = l.findings[size_t(f)];
       h.text += ". " + x.tool + ": " + x.kind + " read at " + short_where(x.where);
