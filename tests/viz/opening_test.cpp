@@ -562,7 +562,7 @@ TEST(Headline, WrongValuesSayHowManyAndWhere) {
   r = wrong_out({60, 61, 62, 63}, 64, 8);
   EXPECT_EQ(viz::headline(t, &r, 0, unwritten.memory).text,
             "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): no "
-            "thread wrote any of them");
+            "thread wrote any of them (the first: out[60])");
   // A buffer the kernel only read (the host copied the results into it):
   // its readers tell the blocks' parts apart, not who wrote what.
   OneBuffer read_only(64, [](uint64_t i) { return int64_t(i / 32); });

@@ -122,7 +122,10 @@ std::string pattern_of(const trace::Comparison& c, const trace::Launch& l, const
       on_edges += edge;
     }
   if (seen == 0) return "";
-  if (kernel_wrote && unwritten == seen) return "no thread wrote any of them";
+  if (kernel_wrote && unwritten == seen)
+    return c.elements.empty() ? "no thread wrote any of them"
+                              : "no thread wrote any of them (the first: " + c.name + "[" +
+                                    std::to_string(c.elements.front().index) + "])";
   if (kernel_wrote && unwritten * 2 >= seen)
     return std::to_string(unwritten) + " of them no thread wrote (dark cells)";
   const uint64_t written = seen - unwritten;

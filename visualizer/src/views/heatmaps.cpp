@@ -346,10 +346,11 @@ void name_racers(const HeatmapsState& state, const trace::Launch& l, size_t buff
                       ob = trace::unflatten(uint32_t(std::max<int64_t>(
                                                 x.other_block >= 0 ? x.other_block : x.block, 0)),
                                             l.grid);
+    // Cells are 4 bytes whatever the buffer holds (a double is two): bytes.
     ImGui::TextColored(kMissedText,
-                       "element [%zu]: a %s race: thread (%u,%u,%u) of block (%u,%u,%u) at %s "
+                       "bytes %zu to %zu: a %s race: thread (%u,%u,%u) of block (%u,%u,%u) at %s "
                        "against thread (%u,%u,%u) of block (%u,%u,%u) at %s",
-                       cell, x.kind.c_str(), t.x, t.y, t.z, b.x, b.y, b.z,
+                       cell * 4, cell * 4 + 3, x.kind.c_str(), t.x, t.y, t.z, b.x, b.y, b.z,
                        file_name(x.where).c_str(), ot.x, ot.y, ot.z, ob.x, ob.y, ob.z,
                        file_name(x.where_other).c_str());
   }
