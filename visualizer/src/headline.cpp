@@ -22,13 +22,6 @@ std::string coordinates(int64_t linear, const trace::Dim3& dims) {
   return b;
 }
 
-// "thread (3,0,0) of block (1,0,0)"; "block (1,0,0)" when no thread is named.
-std::string whose(const trace::Launch& l, int64_t block, int64_t thread) {
-  std::string s;
-  if (thread >= 0) s = "thread " + coordinates(thread, l.block) + " of ";
-  return s + "block " + coordinates(block, l.grid);
-}
-
 int tool_rank(const std::string& tool) {
   static const char* const order[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
   for (int i = 0; i < 4; ++i)
@@ -234,6 +227,12 @@ std::string first_line(const std::string& text) {
 }
 
 }  // namespace
+
+std::string whose(const trace::Launch& l, int64_t block, int64_t thread) {
+  std::string s;
+  if (thread >= 0) s = "thread " + coordinates(thread, l.block) + " of ";
+  return s + "block " + coordinates(block, l.grid);
+}
 
 bool has_writes(const BufferMap& b) {
   return std::any_of(b.last_writer_block.begin(), b.last_writer_block.end(),

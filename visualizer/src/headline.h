@@ -35,6 +35,10 @@ int focus_finding(const std::vector<trace::Finding>& findings);
 // values on the edges of each block's part).
 bool finding_leads(const trace::Finding& f, bool wrong_values);
 
+// "thread (3,0,0) of block (1,0,0)" for linear indices of launch `l`;
+// "block (1,0,0)" when no thread is named (thread < 0).
+std::string whose(const trace::Launch& l, int64_t block, int64_t thread);
+
 // Whether any thread of the launch wrote to buffer `b`.
 bool has_writes(const BufferMap& b);
 

@@ -339,20 +339,14 @@ void name_racers(const HeatmapsState& state, const trace::Launch& l, size_t buff
     if (std::find(named.begin(), named.end(), f) != named.end() || named.size() == 4) continue;
     named.push_back(f);
     const trace::Finding& x = l.findings[size_t(f)];
-    const trace::Dim3 t = trace::unflatten(uint32_t(std::max<int64_t>(x.thread, 0)), l.block),
-                      b = trace::unflatten(uint32_t(std::max<int64_t>(x.block, 0)), l.grid);
-    const trace::Dim3 ot =
-                          trace::unflatten(uint32_t(std::max<int64_t>(x.other_thread, 0)), l.block),
-                      ob = trace::unflatten(uint32_t(std::max<int64_t>(
-                                                x.other_block >= 0 ? x.other_block : x.block, 0)),
-                                            l.grid);
+    const int64_t block = std::max<int64_t>(x.block, 0);
+    const std::string one = whose(l, block, std::max<int64_t>(x.thread, 0)),
+                      other = whose(l, x.other_block >= 0 ? x.other_block : block,
+                                    std::max<int64_t>(x.other_thread, 0));
     // Cells are 4 bytes whatever the buffer holds (a double is two): bytes.
-    ImGui::TextColored(kMissedText,
-                       "bytes %zu to %zu: a %s race: thread (%u,%u,%u) of block (%u,%u,%u) at %s "
-                       "against thread (%u,%u,%u) of block (%u,%u,%u) at %s",
-                       cell * 4, cell * 4 + 3, x.kind.c_str(), t.x, t.y, t.z, b.x, b.y, b.z,
-                       file_name(x.where).c_str(), ot.x, ot.y, ot.z, ob.x, ob.y, ob.z,
-                       file_name(x.where_other).c_str());
+    ImGui::TextColored(kMissedText, "bytes %zu to %zu: a %s race: %s at %s against %s at %s",
+                       cell * 4, cell * 4 + 3, x.kind.c_str(), one.c_str(),
+                       file_name(x.where).c_str(), other.c_str(), file_name(x.where_other).c_str());
   }
 }
 
