@@ -1,8 +1,10 @@
 // The course's code compiled once: the main that serves a lesson's judge is
 // the same for every submission of the lesson, so its object is kept under a
-// key of its text, the lesson's headers and the toolchain (build_key).
+// key of its text, the lesson's headers and the toolchain (build_key); so is
+// a judge that the build did not make (lesson_judge).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "cudalab/support/files.h"
@@ -81,6 +83,95 @@ std::string build_key(const std::vector<std::string>& sources) {
   char key[17];
   std::snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));
   return key;
+}
+
+namespace {
+
+// The lesson's graded-test sources: lesson.json's "grader" files, and
+// hidden.cu where the copy has it (as lessons/CMakeLists.txt builds them).
+std::vector<fs::path> judge_sources(const Lesson& lesson) {
+  std::vector<fs::path> sources;
+  for (const auto& s : lesson.grader_sources) sources.push_back(lesson.dir / s);
+  if (fs::exists(lesson.dir / "hidden.cu") &&
+      std::find(lesson.grader_sources.begin(), lesson.grader_sources.end(), "hidden.cu") ==
+          lesson.grader_sources.end())
+    sources.push_back(lesson.dir / "hidden.cu");
+  return sources;
+}
+
+// Whether the build's judge was made from the lesson's files as they are:
+// the lesson is the course's own and no file of its folder is newer.
+bool built_judge_is_current(const Lesson& lesson, const fs::path& built) {
+  std::error_code ec;
+  if (!fs::exists(built, ec) ||
+      !fs::equivalent(lesson.dir, fs::path(CUDALAB_LESSONS_DIR) / lesson.name, ec))
+    return false;
+  const auto made = fs::last_write_time(built, ec);
+  if (ec) return false;
+  for (const auto& e : fs::directory_iterator(lesson.dir, ec)) {
+    const std::string ext = e.path().extension().string();
+    if ((ext == ".cu" || ext == ".h" || ext == ".cuh" || e.path().filename() == "lesson.json") &&
+        fs::last_write_time(e.path(), ec) > made)
+      return false;
+  }
+  return !ec;
+}
+
+}  // namespace
+
+bool lesson_judge(const Lesson& lesson, fs::path* judge, std::string* why) {
+  const fs::path built = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
+  if (built_judge_is_current(lesson, built)) {
+    *judge = built;
+    return true;
+  }
+  const std::vector<fs::path> sources = judge_sources(lesson);
+  std::vector<std::string> texts = {lesson_headers_text(lesson)};
+  for (const auto& s : sources) {
+    if (!fs::exists(s)) {
+      *why = "cudalab: " + s.string() + " (a graded-test file lesson.json names) is missing\n";
+      return false;
+    }
+    texts.push_back(s.filename().string() + "\n" + support::read_file(s));
+  }
+  const fs::path dir = main_cache_root() / ("judge-" + lesson.name + "-" + build_key(texts));
+  *judge = dir / (lesson.name + "_judge");
+  if (fs::exists(*judge)) return true;
+  std::cerr << "cudalab: building lesson " << lesson.name << "'s graded tests ("
+            << (fs::exists(built) ? "its files changed since the build made them"
+                                  : "the build did not make them")
+            << ") ..." << std::endl;
+  std::error_code ec;
+  fs::create_directories(main_cache_root(), ec);
+  std::string pattern = (main_cache_root() / ("new-judge." + lesson.name + ".XXXXXX")).string();
+  if (ec || !mkdtemp(pattern.data())) {
+    *why = "cudalab: cannot make a folder in " + main_cache_root().string() + "\n";
+    return false;
+  }
+  const fs::path fresh = pattern;
+  std::vector<std::string> cmd = {CUDALAB_CC_PATH,
+                                  "--fast",
+                                  "-O2",
+                                  "-DCUDALAB_JUDGE=1",
+                                  "-I" + lesson.dir.string(),
+                                  "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+  for (const auto& s : sources) cmd.push_back(s.string());
+  cmd.insert(cmd.end(), {CUDALAB_FRAMEWORK_LIBRARY, "-o", (fresh / judge->filename()).string()});
+  const support::ProcessResult r = support::run_process(cmd, 600);
+  // Readable by the sandbox's user; the first of two gradings to finish wins.
+  fs::permissions(fresh,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                      fs::perms::others_read | fs::perms::others_exec,
+                  ec);
+  if (r.exit_code != 0) {
+    fs::remove_all(fresh, ec);
+    *why = "cudalab: lesson " + lesson.name +
+           "'s graded tests do not build (fix the first error below, in its file and line):\n" +
+           r.output;
+    return false;
+  }
+  if (rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);  // another was first
+  return fs::exists(*judge);
 }
 
 }  // namespace cudalab::cli

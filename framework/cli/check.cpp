@@ -94,6 +94,10 @@ int check(const CheckOptions& opt) {
   g.gpu = opt.gpu;
   g.rubrics = !opt.no_rubrics;
   g.sandbox_uid = claim_sandbox_uids();
+  if (!lesson_judge(lesson, &g.judge, &why)) {
+    std::cerr << why;
+    return 1;
+  }
   // A picture for PrairieLearn's results (kept only there) or where asked.
   std::optional<support::TempFile> pl_picture;
   std::string trace_path = opt.trace_path;

@@ -338,7 +338,11 @@ int grade_class(const GradeClassOptions& o) {
     settings["sandbox_users"] = {g.sandbox_uid, g.sandbox_uid + std::max(1, o.jobs) - 1};
     support::write_atomically(out / "grading.json", settings.dump(2) + "\n");
   }
-  const fs::path judge = fs::path(CUDALAB_BIN_DIR) / (lesson.name + "_judge");
+  if (std::string why; !lesson_judge(lesson, &g.judge, &why)) {
+    std::cerr << why;
+    return 1;
+  }
+  const fs::path judge = g.judge;
 
   const std::vector<size_t> todo = still_to_grade(subs, out, judge, g.seed, o);
   const size_t cached = (o.chunk_count ? 0 : subs.size()) - (o.chunk_count ? 0 : todo.size());

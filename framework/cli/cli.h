@@ -132,6 +132,13 @@ nlohmann::json stats_json(const trace::Trace& t, const std::string& path);
 // `cudalab exercise LESSON [--check]`: writes (or checks) the exercise made
 // from the solution's BEGIN/END SOLUTION markers.
 int exercise(const std::string& lesson, bool check_only);
+// `cudalab new NAME`: a lesson folder from the lesson kit (new_lesson.cpp),
+// in `dir` (default: the course's lessons folder).
+struct NewLessonOptions {
+  std::string name, title, summary, dir;
+};
+int new_lesson(const NewLessonOptions& o);
+
 // The exercise text made from a solution's text; throws std::runtime_error
 // naming the line of a marker that does not pair.
 std::string exercise_from_solution(const std::string& solution);

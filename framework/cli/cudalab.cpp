@@ -12,6 +12,7 @@
 //   cudalab gradescope LESSON -o ZIP   Gradescope's autograder bundle
 //   cudalab classroom LESSON -o DIR    a GitHub Classroom workflow
 //   cudalab exercise LESSON [--check]  make a lesson's exercise from its solution
+//   cudalab new NAME [--title T]       a new lesson from the lesson kit
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -95,6 +96,16 @@ int main(int argc, char** argv) {
   ex->add_option("lesson", exercise_lesson, "the lesson")->required();
   ex->add_flag("--check", exercise_check,
                "only check that exercise.cu is what the solution makes (exit 1 if not)");
+  auto* nw = app.add_subcommand(
+      "new", "start a lesson: a folder that builds, checks and grades as it stands, to make yours");
+  NewLessonOptions no;
+  nw->add_option("name", no.name, "the lesson's name: its folder, e.g. prefix_sum")->required();
+  nw->add_option("--title", no.title, "its title in `cudalab list` (default: from the name)");
+  nw->add_option("--summary", no.summary, "one line on what it teaches");
+  nw->add_option("--dir", no.dir,
+                 "the lessons folder to write it in (default: the course's; another one is "
+                 "used with CUDALAB_LESSONS_DIR=DIR)");
+  nw->footer("docs/authoring.md walks from the folder it writes to a lesson of your own.");
   auto* st = app.add_subcommand(
       "stats",
       "memory metrics of a trace (CUDALAB_TRACE=FILE ./program), as Nsight Compute counts them");
@@ -177,6 +188,7 @@ int main(int argc, char** argv) {
     }
     return grade_class(go);
   }
+  if (*nw) return new_lesson(no);
   if (*rel) return release(release_dir, release_force);
   if (*gs) return gradescope_bundle(gs_lesson, gs_zip);
   if (*cl) return classroom_workflow(cl_lesson, cl_dir);

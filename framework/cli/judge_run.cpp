@@ -60,7 +60,9 @@ const char* const kDidNotEnd =
 // the file's hang costs one limit and these, not a limit or a second per run.
 constexpr double kLaterExitSeconds = 2.0;
 
-fs::path Session::judge() const { return fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge"); }
+fs::path Session::judge() const {
+  return o_.judge.empty() ? fs::path(CUDALAB_BIN_DIR) / (lesson_.name + "_judge") : o_.judge;
+}
 
 Judged Session::run(const std::string& test, double limit, const std::vector<std::string>& env,
                     bool compared) const {

@@ -42,6 +42,9 @@ struct GradeOptions {
   // When set: the trace of that test (the same run) is kept there, for
   // cudalab-viz; without picture_path, nothing is drawn.
   std::filesystem::path trace_path;
+  // The program that runs the lesson's graded tests (lesson_judge); empty:
+  // the build's, bin/LESSON_judge.
+  std::filesystem::path judge;
 };
 
 struct TestRecord {
@@ -133,5 +136,13 @@ std::vector<std::string> simulator_toolchain();
 // A key for what a build makes of `sources` (texts) with this toolchain: it
 // changes when a source or the simulator's compiler or libraries change.
 std::string build_key(const std::vector<std::string>& sources);
+
+// The program that runs a lesson's graded tests: the build's
+// (bin/LESSON_judge) when it was built from the lesson's files as they are
+// now; otherwise (a lesson just made with `cudalab new`, changed since the
+// build, or outside the course's lessons folder) built here with
+// cudalab-cc from grade.cu and hidden.cu and kept under a key of their text.
+// False, with why, when it cannot be built.
+bool lesson_judge(const Lesson& lesson, std::filesystem::path* judge, std::string* why);
 
 }  // namespace cudalab::cli

@@ -26,27 +26,53 @@ namespace {
 
 const fs::path kProject = CUDALAB_PROJECT_DIR;
 
-// The course's files: what git tracks (plus new files it does not ignore),
-// or, outside a git checkout, everything but build folders.
-std::vector<std::string> course_files() {
-  const support::ProcessResult git = support::run_process(
-      {"git", "-C", kProject.string(), "ls-files", "--cached", "--others", "--exclude-standard"},
-      120);
+// A file of the course: where it goes in a copy, and where it is now.
+struct CourseFile {
+  std::string rel;
+  fs::path source;
+};
+
+// Every file under `dir` but build folders, relative to it.
+std::vector<std::string> files_under(const fs::path& dir) {
   std::vector<std::string> files;
-  if (git.exit_code == 0 && !git.output.empty()) {
-    std::istringstream in(git.output);
-    for (std::string f; std::getline(in, f);)
-      if (fs::is_regular_file(kProject / f)) files.push_back(f);
-    return files;
-  }
-  for (auto it = fs::recursive_directory_iterator(kProject); it != fs::end(it); ++it) {
-    const std::string rel = fs::relative(it->path(), kProject).string();
-    if (it->is_directory() && (rel.rfind("build", 0) == 0 || rel == ".git")) {
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::end(it); ++it) {
+    const std::string rel = fs::relative(it->path(), dir).string();
+    const std::string name = it->path().filename().string();
+    if (it->is_directory() && (name.rfind("build", 0) == 0 || name == ".git")) {
       it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file()) files.push_back(rel);
+    if (it->is_regular_file() && name.rfind('.', 0) != 0) files.push_back(rel);
   }
+  return files;
+}
+
+// The course's files: what git tracks (plus new files it does not ignore),
+// or, outside a git checkout, everything but build folders. With the lessons
+// in a folder of their own (CUDALAB_LESSONS_DIR), the lessons are that
+// folder's, in lessons/ beside the course's own files.
+std::vector<CourseFile> course_files() {
+  const support::ProcessResult git = support::run_process(
+      {"git", "-C", kProject.string(), "ls-files", "--cached", "--others", "--exclude-standard"},
+      120);
+  std::vector<std::string> project;
+  if (git.exit_code == 0 && !git.output.empty()) {
+    std::istringstream in(git.output);
+    for (std::string f; std::getline(in, f);)
+      if (fs::is_regular_file(kProject / f)) project.push_back(f);
+  } else {
+    project = files_under(kProject);
+  }
+  std::error_code ec;
+  const bool own_lessons = !fs::equivalent(lessons_root(), kProject / "lessons", ec);
+  static const std::regex a_lesson_file(R"(^lessons/[^/]+/.*)");
+  std::vector<CourseFile> files;
+  for (const auto& f : project)
+    if (!own_lessons || !std::regex_match(f, a_lesson_file)) files.push_back({f, kProject / f});
+  if (own_lessons)
+    for (const auto& f : files_under(lessons_root()))
+      if (f.find('/') != std::string::npos)  // the lessons' folders, not loose files
+        files.push_back({"lessons/" + f, lessons_root() / f});
   return files;
 }
 
@@ -98,8 +124,9 @@ int release(const std::string& out_arg, bool force) {
     std::cerr << "cudalab: put the release outside the course's folder\n";
     return 2;
   }
+  const std::vector<Lesson> lessons = all_lessons();
   size_t copied = 0, left_out = 0;
-  for (const auto& f : course_files()) {
+  for (const auto& [f, source] : course_files()) {
     if (instructor_only(f)) {
       ++left_out;
       continue;
@@ -107,11 +134,11 @@ int release(const std::string& out_arg, bool force) {
     const fs::path to = out / f;
     fs::create_directories(to.parent_path());
     if (fs::path(f).extension() == ".md") {
-      std::ofstream(to) << student_text(support::read_file(kProject / f));
+      std::ofstream(to) << student_text(support::read_file(source));
     } else {
-      fs::copy_file(kProject / f, to, fs::copy_options::overwrite_existing);
+      fs::copy_file(source, to, fs::copy_options::overwrite_existing);
     }
-    fs::permissions(to, fs::status(kProject / f).permissions());
+    fs::permissions(to, fs::status(source).permissions());
     ++copied;
   }
   // Nothing of the answers may be left: no solution or hidden-test file, no
@@ -137,7 +164,7 @@ int release(const std::string& out_arg, bool force) {
             << " files (left out: " << left_out
             << " solutions, hidden tests, known-wrong files and instructor tests).\n"
                "Students start with its README: ./setup.sh, then ./build/bin/cudalab check "
-               "vector_add.\n";
+            << (lessons.empty() ? std::string("LESSON") : lessons.front().name) << ".\n";
   return 0;
 }
 
