@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include "channel.h"
 #include "cudalab/trace/comparison_json.h"
@@ -45,10 +46,13 @@ bool track_writers() {
 
 namespace {
 
-// A float for JSON, which has no NaN or infinity: those as words.
-nlohmann::json json_float(float v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+// A value for JSON, which has no NaN or infinity: those as words.
+template <class T>
+nlohmann::json json_value(T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  }
   return v;
 }
 
@@ -56,23 +60,29 @@ nlohmann::json json_float(float v) {
 // all of them are as runs of consecutive indices (up to a limit).
 constexpr size_t kKeptValues = 1024, kKeptRuns = size_t(1) << 16;
 
-}  // namespace
-
-CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
-                      const std::string& name, const void* device, std::ostream& out, size_t show,
-                      size_t row_length) {
+// Any element type: floating-point values within the tolerance, whole
+// numbers equal (their tolerance is zero).
+template <class T>
+CompareResult compare_values(const T* got, const T* want, size_t n, Tolerance tol,
+                             const std::string& name, const void* device, std::ostream& out,
+                             size_t show, size_t row_length) {
   CompareResult r;
   r.checked = n;
   nlohmann::json kept = nlohmann::json::array();    // [index, got, expected] of the first wrong
   std::vector<std::pair<uint64_t, uint64_t>> runs;  // [first index, count] of all wrong
   const bool keep = device && grading::keeping_comparisons();
   for (size_t i = 0; i < n; ++i) {
-    const double g = got[i], w = want[i];
-    const bool finite = std::isfinite(g);
-    const double allowed = tol.absolute + tol.relative * std::fabs(w);
-    if (finite && std::fabs(g - w) <= allowed) continue;
+    bool finite = true;
+    if constexpr (std::is_floating_point_v<T>) {
+      const double g = got[i], w = want[i];
+      finite = std::isfinite(g);
+      const double allowed = tol.absolute + tol.relative * std::fabs(w);
+      if (finite && std::fabs(g - w) <= allowed) continue;
+    } else if (got[i] == want[i]) {
+      continue;
+    }
     if (keep && kept.size() < kKeptValues)
-      kept.push_back({i, json_float(got[i]), json_float(want[i])});
+      kept.push_back({i, json_value(got[i]), json_value(want[i])});
     if (keep && !runs.empty() && runs.back().first + runs.back().second == i)
       ++runs.back().second;
     else if (keep && runs.size() < kKeptRuns)
@@ -82,7 +92,7 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
       if (!finite) out << " (not a finite number)";
       out << ", expected " << want[i];
       if (device) {
-        std::string who = describe_writer(static_cast<const char*>(device) + i * sizeof(float));
+        std::string who = describe_writer(static_cast<const char*>(device) + i * sizeof(T));
         if (!who.empty()) out << "; " << who;
       }
       out << "\n";
@@ -97,7 +107,7 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
     c.name = name;
     c.allocation = allocation;
     c.offset = offset;
-    c.element_bytes = sizeof(float);
+    c.element_bytes = sizeof(T);
     c.row_length = row_length;
     c.count = n;
     c.wrong = r.wrong;
@@ -107,6 +117,42 @@ CompareResult compare(const float* got, const float* want, size_t n, Tolerance t
     grading::note_comparison(trace::comparison_json(c, std::move(kept)));
   }
   return r;
+}
+
+}  // namespace
+
+CompareResult compare(const float* got, const float* want, size_t n, Tolerance tol,
+                      const std::string& name, const void* device, std::ostream& out, size_t show,
+                      size_t row_length) {
+  return compare_values(got, want, n, tol, name, device, out, show, row_length);
+}
+CompareResult compare(const double* got, const double* want, size_t n, Tolerance tol,
+                      const std::string& name, const void* device, std::ostream& out, size_t show,
+                      size_t row_length) {
+  return compare_values(got, want, n, tol, name, device, out, show, row_length);
+}
+CompareResult compare(const int32_t* got, const int32_t* want, size_t n, const std::string& name,
+                      const void* device, std::ostream& out, size_t show, size_t row_length) {
+  return compare_values(got, want, n, {}, name, device, out, show, row_length);
+}
+CompareResult compare(const uint32_t* got, const uint32_t* want, size_t n, const std::string& name,
+                      const void* device, std::ostream& out, size_t show, size_t row_length) {
+  return compare_values(got, want, n, {}, name, device, out, show, row_length);
+}
+
+std::vector<int32_t> random_ints(size_t n, uint64_t seed, int32_t lo, int32_t hi) {
+  // splitmix64, as random_floats: 64M values in a fraction of a second.
+  const uint64_t range = uint64_t(int64_t(hi) - lo) + 1;
+  std::vector<int32_t> v(n);
+  uint64_t state = seed;
+  for (auto& x : v) {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    x = int32_t(int64_t(lo) + int64_t(z % range));
+  }
+  return v;
 }
 
 std::vector<float> random_floats(size_t n, uint64_t seed, float lo, float hi) {
@@ -135,19 +181,6 @@ bool device_available(std::string* why) {
     return false;
   }
   return true;
-}
-
-bool nothing_written(const float* got, size_t n) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(got);
-  for (size_t i = 0; i < n * sizeof(float); ++i)
-    if (bytes[i] != kUnwritten) return false;
-  return true;
-}
-
-long written_past_end(const float* got, size_t n, size_t guard) {
-  for (size_t k = 0; k < guard; ++k)
-    if (!nothing_written(got + n + k, 1)) return long(n + k);
-  return -1;
 }
 
 cudaError_t last_call_error() {
