@@ -7,8 +7,13 @@
 // Why do this? The source can be made while the program runs: sizes, types
 // or unrolled loops written into the string before it is compiled.
 //
-// Build on the simulator:  cudalab-cc source_module.cu -lnvrtc -lcuda -o source_module
-// Build for a GPU:         nvcc source_module.cu -lnvrtc -lcuda -o source_module
+// It prints the CPU's time for the same work (one core, a plain loop) and
+// the kernel's: on the simulator, the time of the CPU's threads running it;
+// built with nvcc, the GPU's.
+//
+// Build on the simulator:  cudalab-cc -I framework/include source_module.cu -lnvrtc -lcuda -o
+// source_module Build for a GPU:         nvcc -I framework/include source_module.cu -lnvrtc -lcuda
+// -o source_module
 #include <cuda.h>
 #include <nvrtc.h>
 
@@ -16,6 +21,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "cudalab/framework/timing.h"
 
 // The kernel, as text. extern "C" keeps its name "multiply_them" as
 // written; a C++ name would be mangled (nvrtcGetLoweredName finds it then).
@@ -122,6 +129,23 @@ int main() {
   else
     std::printf("%d of %d products differ from the CPU's.\n", wrong, n);
 
+  // 7. The times: the CPU's loop, and the kernel launched and waited for.
+  std::vector<float> on_cpu(n);
+  const double cpu_ms = cudalab::host_ms(
+      [&] {
+        for (int i = 0; i < n; ++i) on_cpu[i] = a[i] * b[i];
+      },
+      5);
+  const double kernel_ms = cudalab::host_ms(
+      [&] {
+        check(cuLaunchKernel(multiply_them, blocks, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr),
+              "cuLaunchKernel");
+        check(cuCtxSynchronize(), "cuCtxSynchronize");
+      },
+      5);
+  std::printf("time: the CPU's loop %.4f ms; the kernel on %s, launched and waited for, %.4f ms\n",
+              cpu_ms, cudalab::kernels_run_on(), kernel_ms);
+
   check(cuMemFree(d_a), "cuMemFree");
   check(cuMemFree(d_b), "cuMemFree");
   check(cuMemFree(d_dest), "cuMemFree");
@@ -132,15 +156,21 @@ int main() {
 
 // How CTest runs this example (tests/lit/README.md): built for the
 // simulator and, where nvcc is found, for a GPU, it must print
-// expected_output.txt and exit 0.
+// expected_output.txt, then its times, and exit 0.
 // BUILD: RUNTIME_COMPILE
 // TEST: example.source_module
 // LABELS: unit
-// RUN: %bin > output.txt
-// RUN: diff -u %S/expected_output.txt output.txt
+// RUN: %bin > output.txt && grep -v '^time: ' output.txt > products.txt
+// RUN: diff -u %S/expected_output.txt products.txt
+// RUN: cat output.txt
+// CHECK: time: the CPU's loop {{[0-9.]+}} ms; the kernel on the cudalab simulator (CPU threads),
+// launched and waited for, {{[0-9.]+}} ms
 //
 // TEST: gpu.example.source_module
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
-// RUN: %bin_gpu > output.txt
-// RUN: diff -u %S/expected_output.txt output.txt
+// RUN: %bin_gpu > output.txt && grep -v '^time: ' output.txt > products.txt
+// RUN: diff -u %S/expected_output.txt products.txt
+// RUN: cat output.txt
+// CHECK: time: the CPU's loop {{[0-9.]+}} ms; the kernel on the GPU, launched and waited for,
+// {{[0-9.]+}} ms

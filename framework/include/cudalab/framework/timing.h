@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -46,6 +47,26 @@ inline double copy_gbs(void* to, const void* from, size_t bytes, int reps) {
   const float ms = average_ms([&] { cudaMemcpy(to, from, bytes, cudaMemcpyDeviceToDevice); }, reps,
                               "a device copy");
   return 2.0 * double(bytes) / (double(ms) * 1e-3) / 1e9;
+}
+
+// Milliseconds per call of run() on the host (one CPU core), averaged over
+// `reps` calls after one warm-up call: the CPU's time beside a kernel's.
+template <class Run>
+double host_ms(Run&& run, int reps) {
+  run();
+  const auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < reps; ++r) run();
+  const std::chrono::duration<double, std::milli> spent = std::chrono::steady_clock::now() - start;
+  return spent.count() / reps;
+}
+
+// Where this build's kernels run, for a program's report of its times.
+inline const char* kernels_run_on() {
+#ifdef CUDALAB_SIMULATOR
+  return "the cudalab simulator (CPU threads)";
+#else
+  return "the GPU";
+#endif
 }
 
 }  // namespace cudalab
