@@ -140,32 +140,33 @@ CompareResult compare(const uint32_t* got, const uint32_t* want, size_t n, const
   return compare_values(got, want, n, {}, name, device, out, show, row_length);
 }
 
+namespace {
+
+// splitmix64: the next of a sequence of well-mixed 64-bit values. Fast
+// enough for 64M-element tests (the standard distributions take a second
+// for 16M).
+uint64_t next_mixed(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
 std::vector<int32_t> random_ints(size_t n, uint64_t seed, int32_t lo, int32_t hi) {
-  // splitmix64, as random_floats: 64M values in a fraction of a second.
   const uint64_t range = uint64_t(int64_t(hi) - lo) + 1;
   std::vector<int32_t> v(n);
   uint64_t state = seed;
-  for (auto& x : v) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    x = int32_t(int64_t(lo) + int64_t(z % range));
-  }
+  for (auto& x : v) x = int32_t(int64_t(lo) + int64_t(next_mixed(state) % range));
   return v;
 }
 
 std::vector<float> random_floats(size_t n, uint64_t seed, float lo, float hi) {
-  // splitmix64, 24 bits a float: fast enough for 16M-element tests (the
-  // standard distributions take a second for them).
   std::vector<float> v(n);
   uint64_t state = seed;
   for (auto& x : v) {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    const float unit = float(z >> 40) * 0x1p-24f;  // [0, 1)
+    const float unit = float(next_mixed(state) >> 40) * 0x1p-24f;  // 24 bits: [0, 1)
     x = lo + (hi - lo) * unit;
     if (x >= hi) x = lo;  // rounding can reach hi
   }
