@@ -9,12 +9,6 @@
 namespace cudalab::viz {
 namespace {
 
-// "/submission/file.cu:12" as the student knows it: "file.cu:12".
-std::string short_where(const std::string& where) {
-  const size_t slash = where.rfind('/');
-  return slash == std::string::npos ? where : where.substr(slash + 1);
-}
-
 std::string coordinates(int64_t linear, const trace::Dim3& dims) {
   const trace::Dim3 d = trace::unflatten(uint32_t(linear), dims);
   char b[48];
@@ -32,8 +26,8 @@ int tool_rank(const std::string& tool) {
 std::string finding_words(const trace::Launch& l, const trace::Finding& f) {
   std::string s = f.tool + ": " + f.kind;
   if (!f.message.empty()) s += ", " + f.message;
-  if (!f.where.empty()) s += ", at " + short_where(f.where);
-  if (!f.where_other.empty()) s += " against " + short_where(f.where_other);
+  if (!f.where.empty()) s += ", at " + file_name(f.where);
+  if (!f.where_other.empty()) s += " against " + file_name(f.where_other);
   if (f.block >= 0) s += " (" + whose(l, f.block, f.thread) + ")";
   // The checks' advice names the cause and the line of the fix (a race
   // across a loop's iterations: the barrier at the end of its body).
@@ -239,6 +233,16 @@ bool has_writes(const BufferMap& b) {
                      [](int64_t w) { return w >= 0; });
 }
 
+bool has_wrong_values(const trace::TestResults& r) {
+  return std::any_of(r.compared.begin(), r.compared.end(),
+                     [](const trace::Comparison& c) { return c.wrong > 0; });
+}
+
+std::string file_name(const std::string& where) {
+  const size_t slash = where.rfind('/');
+  return slash == std::string::npos ? where : where.substr(slash + 1);
+}
+
 int focus_finding(const std::vector<trace::Finding>& findings) {
   // By tool, then one that names a thread (it can be selected) before one
   // that names a block alone, then the one seen most often (of two races,
@@ -271,7 +275,7 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     h.kind = HeadlineKind::kFault;
     h.text = prefix + "The kernel " + l.kernel +
              " stopped: " + whose(l, l.fault.block, l.fault.thread) + " at " +
-             short_where(l.fault.where) + ": " + l.fault.what;
+             file_name(l.fault.where) + ": " + l.fault.what;
     return h;
   }
   const trace::Comparison* wrong = results ? wrong_comparison(*results) : nullptr;
@@ -295,7 +299,7 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     h.text = prefix + wrong_words(t, *wrong, l, m);
     if (f >= 0) {
       const trace::Finding& x = l.findings[size_t(f)];
-      h.text += ". " + x.tool + ": " + x.kind + " read at " + short_where(x.where);
+      h.text += ". " + x.tool + ": " + x.kind + " read at " + file_name(x.where);
     }
     return h;
   }

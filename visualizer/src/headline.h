@@ -42,6 +42,13 @@ std::string whose(const trace::Launch& l, int64_t block, int64_t thread);
 // Whether any thread of the launch wrote to buffer `b`.
 bool has_writes(const BufferMap& b);
 
+// Whether a comparison of the graded tests kept beside the trace found
+// wrong values.
+bool has_wrong_values(const trace::TestResults& r);
+
+// "file.cu:12" of "/path/to/file.cu:12": a line as the student knows it.
+std::string file_name(const std::string& where);
+
 // The headline of launch `launch` (an index into t.launches) of `t`, with
 // its graded tests `results` (or null) and its memory `m` (launch_memory()
 // of that launch: where the wrong elements lie and which block wrote each).

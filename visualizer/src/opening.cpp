@@ -131,9 +131,7 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
         const trace::Finding& x = findings[size_t(f)];
         sel.block = int(x.block);
         if (x.thread >= 0) sel.thread = int(x.thread);
-        const bool wrong_values =
-            results && std::any_of(results->compared.begin(), results->compared.end(),
-                                   [](const auto& c) { return c.wrong > 0; });
+        const bool wrong_values = results && has_wrong_values(*results);
         if (!tab_asked && finding_leads(x, wrong_values) &&
             (x.space == "__shared__" || x.tool == "synccheck")) {
           sel.finding = f;
@@ -156,8 +154,7 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
         if (std::smatch m; std::regex_search(t.output, m, where))
           sel.line = m[1].str() + ":" + m[3].str();
       } else {
-        const bool wrong_drawn = std::any_of(results->compared.begin(), results->compared.end(),
-                                             [](const auto& c) { return c.wrong > 0; });
+        const bool wrong_drawn = has_wrong_values(*results);
         const bool found = !opening.test_findings.empty() ||
                            std::any_of(trace.launches.begin(), trace.launches.end(),
                                        [](const auto& l) { return !l.findings.empty(); });

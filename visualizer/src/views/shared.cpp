@@ -104,11 +104,6 @@ void frame_cell(ImDrawList* dl, ImVec2 origin, size_t i, int columns, float cell
     dl->AddRect(p, ImVec2(p.x + cell - 1, p.y + cell - 1), color, 0, 0, width);
 }
 
-std::string file_name(const std::string& where) {
-  const auto slash = where.rfind('/');
-  return slash == std::string::npos ? where : where.substr(slash + 1);
-}
-
 bool same_line(const std::string& where, const std::string& short_where) {
   return !where.empty() && file_name(where) == short_where;
 }

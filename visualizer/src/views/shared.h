@@ -16,6 +16,7 @@
 #include "cudalab/trace/metrics.h"
 #include "cudalab/trace/test_results.h"
 #include "cudalab/trace/trace.h"
+#include "headline.h"
 #include "launch_memory.h"
 #include "selection.h"
 
@@ -122,9 +123,6 @@ int draw_cells(const char* id, int count, int columns, float cell, ColorOf color
   }
   return -1;
 }
-
-// "file.cu:12" of "/path/to/file.cu:12".
-std::string file_name(const std::string& where);
 
 // Whether a finding's "where" (a full path and line) is the line `short_where` names.
 bool same_line(const std::string& where, const std::string& short_where);
