@@ -55,15 +55,21 @@ fi
 echo "== building the tools, the simulator and the lessons"
 cmake --build --preset default
 echo
-if [[ -f lessons/vector_add/solution.cu ]]; then
-  echo "== the vector-add lesson's solution on the CPU simulator"
-  ./build/bin/vector_add
+# The first lesson in the course's order (vector add in this course).
+first=$(./build/bin/cudalab list | awk 'NR == 1 { print $2 }')
+if [[ -z "$first" ]]; then
+  echo "setup.sh: no lesson found in lessons/ (each is a folder with a lesson.json)" >&2
+  exit 1
+fi
+if [[ -f lessons/$first/solution.cu ]]; then
+  echo "== the first lesson ($first): its solution on the CPU simulator"
+  "./build/bin/$first"
 else
   # A student's copy: the program runs the student's own exercise.cu, which
   # fails its check until the TODOs are done.
-  echo "== the vector-add lesson on the CPU simulator, with your exercise.cu"
-  ./build/bin/vector_add || echo "(your exercise.cu does not pass yet: that is the lesson)"
+  echo "== the first lesson ($first) on the CPU simulator, with your exercise.cu"
+  "./build/bin/$first" || echo "(your exercise.cu does not pass yet: that is the lesson)"
 fi
 echo
-echo "Next: read lessons/vector_add/README.md, edit lessons/vector_add/exercise.cu,"
-echo "and check it with:  ./build/bin/cudalab check vector_add"
+echo "Next: read lessons/$first/README.md, edit lessons/$first/exercise.cu,"
+echo "and check it with:  ./build/bin/cudalab check $first"

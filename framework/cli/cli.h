@@ -138,6 +138,9 @@ struct NewLessonOptions {
   std::string name, title, summary, dir;
 };
 int new_lesson(const NewLessonOptions& o);
+// `cudalab verify LESSON`: what CI checks of a lesson, on it where it is
+// (verify.cpp).
+int verify(const std::string& lesson);
 
 // The exercise text made from a solution's text; throws std::runtime_error
 // naming the line of a marker that does not pair.

@@ -13,6 +13,7 @@
 //   cudalab classroom LESSON -o DIR    a GitHub Classroom workflow
 //   cudalab exercise LESSON [--check]  make a lesson's exercise from its solution
 //   cudalab new NAME [--title T]       a new lesson from the lesson kit
+//   cudalab verify LESSON              what CI checks of a lesson
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -106,6 +107,12 @@ int main(int argc, char** argv) {
                  "the lessons folder to write it in (default: the course's; another one is "
                  "used with CUDALAB_LESSONS_DIR=DIR)");
   nw->footer("docs/authoring.md walks from the folder it writes to a lesson of your own.");
+  auto* vf = app.add_subcommand(
+      "verify",
+      "check a lesson as CI does: its exercise, its points, the solution (full points), the "
+      "exercise (none), each known-wrong change (exactly the tests it names)");
+  std::string verify_lesson;
+  vf->add_option("lesson", verify_lesson, "the lesson")->required();
   auto* st = app.add_subcommand(
       "stats",
       "memory metrics of a trace (CUDALAB_TRACE=FILE ./program), as Nsight Compute counts them");
@@ -189,6 +196,7 @@ int main(int argc, char** argv) {
     return grade_class(go);
   }
   if (*nw) return new_lesson(no);
+  if (*vf) return verify(verify_lesson);
   if (*rel) return release(release_dir, release_force);
   if (*gs) return gradescope_bundle(gs_lesson, gs_zip);
   if (*cl) return classroom_workflow(cl_lesson, cl_dir);

@@ -110,10 +110,14 @@ bool find_lesson(const std::string& name, Lesson* l, std::string* why) {
   if (!name.empty() && name.find('/') == std::string::npos && fs::is_directory(dir) &&
       load_lesson(dir, l, &reason))
     return true;
-  *why = "cudalab: there is no lesson '" + name + "'";
+  *why = "cudalab: there is no lesson '" + name + "' in " + lessons_root().string();
   if (!reason.empty()) *why += " (" + reason + ")";
-  *why += ". The lessons are:\n";
-  for (const auto& x : all_lessons()) *why += "  " + x.name + "\n";
+  const std::vector<Lesson> there = all_lessons();
+  *why += there.empty() ? ": it has no lesson folders.\n" : ". The lessons there are:\n";
+  for (const auto& x : there) *why += "  " + x.name + "\n";
+  *why +=
+      "(CUDALAB_LESSONS_DIR=FOLDER finds lessons in another folder, such as one `cudalab new "
+      "--dir FOLDER` wrote.)\n";
   return false;
 }
 

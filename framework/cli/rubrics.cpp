@@ -132,10 +132,18 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
                 "your file.\n";
     return;
   }
+  // The bounds the rubric gives (an absent one is +-1e300).
+  const bool has_least = r.at_least > -1e299, has_most = r.at_most < 1e299;
+  char bounds[96];
+  if (has_least && has_most)
+    std::snprintf(bounds, sizeof(bounds), "from %.4g to %.4g", r.at_least, r.at_most);
+  else if (has_most)
+    std::snprintf(bounds, sizeof(bounds), "at most %.4g", r.at_most);
+  else
+    std::snprintf(bounds, sizeof(bounds), "at least %.4g", r.at_least);
   char figure[256];
-  std::snprintf(figure, sizeof(figure), "%s of %s: %.4g (wanted %s%.4g)", r.metric.c_str(),
-                r.kernel.c_str(), value, value > r.at_most ? "at most " : "at least ",
-                value > r.at_most ? r.at_most : r.at_least);
+  std::snprintf(figure, sizeof(figure), "%s of %s: %.4g (wanted %s)", r.metric.c_str(),
+                r.kernel.c_str(), value, bounds);
   if (value >= r.at_least && value <= r.at_most && rerun.status == "passed") {
     t->status = "passed";
     t->score = t->max_score;
