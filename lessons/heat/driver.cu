@@ -10,9 +10,10 @@
 //     (builds it with your exercise.cu, again whenever you change it;
 //     --solution takes solution.cu instead, --check runs it under the checks)
 //   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
-//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/heat
-//       lessons/heat/driver.cu lessons/heat/exercise.cu
-//       framework/src/compare.cpp framework/src/channel.cpp -o heat
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I support/include
+//       -I trace/include -I lessons/heat lessons/heat/driver.cu
+//       lessons/heat/exercise.cu framework/src/*.cpp support/src/*.cpp
+//       -o heat
 //     ./heat --bench
 //
 // Napkin math: a step reads each cell and writes it once, 8 bytes per cell

@@ -10,9 +10,10 @@
 //     (builds it with your exercise.cu, again whenever you change it;
 //     --solution takes solution.cu instead, --check runs it under the checks)
 //   on a GPU, with nvcc (all one line; sm_90 is an H100 or H200: put your GPU's):
-//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I lessons/vector_add
-//       lessons/vector_add/driver.cu lessons/vector_add/exercise.cu
-//       framework/src/compare.cpp framework/src/channel.cpp -o vector_add
+//     nvcc -O3 -std=c++17 -arch=sm_90 -I framework/include -I support/include
+//       -I trace/include -I lessons/vector_add lessons/vector_add/driver.cu
+//       lessons/vector_add/exercise.cu framework/src/*.cpp support/src/*.cpp
+//       -o vector_add
 //     ./vector_add 1000 --threads 128
 //
 // Napkin math: each element reads 2 floats and writes 1, 12 bytes and 1
