@@ -87,16 +87,18 @@ Verdict points_match(const Lesson& l) {
 Verdict checked(const Lesson& l, const std::vector<std::string>& args) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<std::string> cmd = {"env", "CUDALAB_WORKERS=1", self.string(), "check", l.name,
-                                  "--seed", "1"};
+  std::vector<std::string> cmd = {
+      "env", "CUDALAB_WORKERS=1", self.string(), "check", l.name, "--seed", "1"};
   cmd.insert(cmd.end(), args.begin(), args.end());
   const support::ProcessResult r = support::run_process(cmd, 900);
   if (r.exit_code == 0) return {true, ""};
-  return {false, "cudalab check " + l.name + " --seed 1 " + [&] {
-                   std::string a;
-                   for (const auto& x : args) a += x + " ";
-                   return a;
-                 }() + "said:\n" + last_lines(r.output, 6)};
+  return {false, "cudalab check " + l.name + " --seed 1 " +
+                     [&] {
+                       std::string a;
+                       for (const auto& x : args) a += x + " ";
+                       return a;
+                     }() +
+                     "said:\n" + last_lines(r.output, 6)};
 }
 
 }  // namespace
