@@ -106,6 +106,17 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
     // wrote each element (the tests' plain build does not).
     const std::string verdict =
         rerun.status != "passed" && !rerun.output.empty() ? rerun.output : t->output;
+    // A block whose threads wait for each other for ever (a barrier or a
+    // warp operation some of them never reach) is no mistake of arithmetic:
+    // the lines where they wait come with the verdict.
+    if (verdict.find("can never finish") != std::string::npos) {
+      t->output =
+          "The kernel never finished: its threads wait at a barrier or a warp operation that "
+          "others they wait for never reach (a GPU hangs there). Look at the lines below where "
+          "they wait, and at the branch before them that sent some threads another way.\n" +
+          verdict;
+      return 0;
+    }
     t->output = "The simulator's checks (" + checks +
                 ") found no bad memory access and no barrier or race problem when this test "
                 "ran again: the mistake is in what your code computes (the kernel's indices "
