@@ -36,6 +36,18 @@ TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
       << r.output;
 }
 
+// Without a loop around them, a race whose later access is on the earlier
+// line (a tile's write after another thread's read) wants a barrier between
+// the two lines, not one at the end of a loop body.
+TEST_F(Checks, RacecheckWithoutALoopWantsABarrierBetweenTheLines) {
+  const std::string src = kPrograms + "/checks/race_tile_no_barrier.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  EXPECT_TRUE(Says(r.output, "nothing orders the two: put a __syncthreads() between them"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "iterations of a loop")) << r.output;
+}
+
 // The findings of a CUDALAB_CHECK_JSON report, as the simulator wrote them.
 nlohmann::json report_findings(const std::string& file) {
   std::ifstream in(file);

@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -127,6 +128,38 @@ bool one_block(bool other_known, const uint3& block, const uint3& other) {
   return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
 }
 
+// Whether lines first..last of `file` lie inside one loop (a line with
+// `for`, `while` or `do` at or above `first` whose braces close at or after
+// `last`), as far as the source text shows. A race whose later access is on
+// the earlier line is then across iterations; without a loop it is two
+// lines with no barrier between them.
+bool inside_one_loop(const std::string& file, long first, long last) {
+  static const std::regex loop(R"((^|[^A-Za-z0-9_])(for|while|do)([^A-Za-z0-9_]|$))");
+  for (long k = first; k >= std::max(1L, first - 80); --k) {
+    const std::string head = source_line(file, k);
+    if (!std::regex_search(head, loop)) continue;
+    int depth = 0;
+    bool opened = false;
+    for (long m = k; m <= k + 600; ++m) {
+      const std::string text = m == k ? head : source_line(file, m);
+      for (char c : text) {
+        if (c == '{') {
+          ++depth;
+          opened = true;
+        } else if (c == '}') {
+          --depth;
+        }
+      }
+      if (opened && depth <= 0) {
+        if (m >= last) return true;
+        break;  // this loop ends before the later line: look further up
+      }
+      if (!opened && m > k + 1) break;  // a loop of one statement
+    }
+  }
+  return false;
+}
+
 // racecheck: what to change so that the two accesses no longer race.
 std::string race_advice(const Finding& f) {
   const bool same_block = one_block(f.other_known, f.block, f.other_block);
@@ -154,8 +187,9 @@ std::string race_advice(const Finding& f) {
   };
   std::string file, file_other;
   const long line = split(f.where, &file), line_other = split(f.where_other, &file_other);
-  const bool across_iterations =
-      line > 0 && line_other > line && file == file_other && (!f.other_known || same_block);
+  const bool across_iterations = line > 0 && line_other > line && file == file_other &&
+                                 (!f.other_known || same_block) &&
+                                 inside_one_loop(file, line, line_other);
   if (across_iterations)
     return "the two are in different iterations of a loop: one thread's next iteration (line " +
            std::to_string(line) + ") runs while another still works on this one (line " +
