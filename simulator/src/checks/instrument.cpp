@@ -141,6 +141,14 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   }
   if (lockstep) tl_block->run->lockstep_access(pc);
   ++t->global_accesses;
+  // An access that starts inside the buffer and ends past it (an 8- or
+  // 16-byte load over its last elements): out of bounds, as compute-sanitizer
+  // says, though its first bytes are the buffer's.
+  if (address - a->base + size > a->size && memcheck_enabled())
+    memcheck_problem(kOutOfBounds, "__global__", address, size, write, pc,
+                     std::to_string(size) + " bytes long from " + describe_global(*a, address) +
+                         ": its last " + std::to_string(address - a->base + size - a->size) +
+                         " bytes lie past the buffer's end");
   if (size >= 4 && (address & 3) && memcheck_enabled())
     memcheck_problem(kMisaligned, "__global__", address, size, write, pc,
                      describe_global(*a, address) +
