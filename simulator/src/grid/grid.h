@@ -6,7 +6,6 @@
 #include <pthread.h>
 
 #include <atomic>
-#include <boost/context/fiber.hpp>
 #include <csetjmp>
 #include <cstdint>
 #include <mutex>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "cudalab/kernel_language.h"
+#include "grid/fiber.h"
 
 namespace cudalab::rt {
 
