@@ -18,10 +18,13 @@
 include(${CMAKE_CURRENT_LIST_DIR}/CudalabRecipe.cmake)
 cudalab_recipe_as_options(CUDALAB_COMPILE_OPTIONS "${CUDALAB_RECIPE_COMPILE_FLAGS}")
 cudalab_recipe_as_options(CUDALAB_INSTRUMENT_OPTIONS "${CUDALAB_RECIPE_INSTRUMENT_FLAGS}")
-# A simulated program's own code is not sanitized (see CUDALAB_SANITIZE).
+# A simulated program's own code is not sanitized (see CUDALAB_SANITIZE and
+# CUDALAB_TSAN).
 set(CUDALAB_NOT_SANITIZED)
 if(CUDALAB_SANITIZE)
   set(CUDALAB_NOT_SANITIZED -fno-sanitize=address,undefined)
+elseif(CUDALAB_TSAN)
+  set(CUDALAB_NOT_SANITIZED -fno-sanitize=thread)
 endif()
 
 # cudalab_use_source_accesses(target): an instrumented twin's probes for the

@@ -99,7 +99,8 @@ set(CUDALAB_RECIPE_INSTRUMENT_FLAGS
     -fno-builtin-memset)
 
 # Libraries after the simulator's runtime and Boost.Context; in the sanitize
-# preset, the sanitizers' runtime that the simulator's library then needs.
+# and tsan presets, the sanitizers' runtime that the simulator's library then
+# needs.
 set(CUDALAB_RECIPE_LINK_LIBS -lpthread -ldl)
 # GNU gold (in Debian's binutils, beside the default linker) links a
 # simulated program in about 60% of the default's time: a class's grading
@@ -111,6 +112,8 @@ if(CUDALAB_HAS_GOLD)
 endif()
 if(CUDALAB_SANITIZE)
   list(APPEND CUDALAB_RECIPE_LINK_LIBS -fsanitize=address,undefined)
+elseif(CUDALAB_TSAN)
+  list(APPEND CUDALAB_RECIPE_LINK_LIBS -fsanitize=thread)
 endif()
 
 # The lists as C string lists ("a", "b") for cudalab_config.h.
