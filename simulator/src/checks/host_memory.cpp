@@ -23,6 +23,15 @@
 #if defined(CUDALAB_ASAN)
 #include <sanitizer/asan_interface.h>
 #endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUDALAB_TSAN 1
+// ThreadSanitizer's own answer to "whose memory is this?" (its runtime has
+// it; its headers do not declare it).
+extern "C" const char* __tsan_locate_address(uintptr_t address, char* name, size_t name_size,
+                                             uintptr_t* region, size_t* region_size);
+#endif
+#endif
 
 #include <array>
 #include <fstream>
@@ -55,9 +64,9 @@ constexpr const char* kHeapWords =
 // the blocks from its start, each header giving the next one's place, and
 // file each as a large block; what follows the last one is something else.
 // The headers are read raw: the mapping may be one the program never
-// allocated (AddressSanitizer's own shadow, in the sanitizer build), whose
-// bytes are readable but not the program's to check.
-__attribute__((no_sanitize("address"))) void add_anonymous(const Mapping& m) {
+// allocated (a sanitizer's own shadow, or its heap, in the sanitize and tsan
+// builds), whose bytes are readable but not the program's to check.
+__attribute__((no_sanitize("address", "thread"))) void add_anonymous(const Mapping& m) {
   uintptr_t p = m.low;
   while (m.high - p >= 4096) {
     const size_t size = reinterpret_cast<const size_t*>(p)[1];
@@ -161,6 +170,14 @@ std::string host_memory_kind(uintptr_t address, bool* unmapped) {
   size_t region_size = 0;
   if (std::string(__asan_locate_address(reinterpret_cast<void*>(address), name, sizeof(name),
                                         &region, &region_size)) == "heap")
+    return kHeapWords;
+#elif defined(CUDALAB_TSAN)
+  // In the tsan build malloc is ThreadSanitizer's: ask it too.
+  char name[16];
+  uintptr_t region = 0;
+  size_t region_size = 0;
+  if (std::string(__tsan_locate_address(address, name, sizeof(name), &region, &region_size)) ==
+      "heap")
     return kHeapWords;
 #endif
   std::lock_guard lock(g_host_mutex);
