@@ -74,13 +74,13 @@ int main() {
 // EXIT: 1
 // CHECK: the host compiler /nonexistent/clang++ is not there. Set CUDALAB_NVRTC_CXX
 //
-// The checks, in a kernel compiled from a string. (Not in the sanitize
-// build: the module compiled while the program runs is not built with
-// AddressSanitizer, whose allocator the program's checks then see; the
-// checks of such modules are tested in the default build.)
+// The checks, in a kernel compiled from a string. (Not in the sanitize or
+// tsan builds: the module compiled while the program runs is not built with
+// AddressSanitizer or ThreadSanitizer, whose allocator the program's checks
+// then see; the checks of such modules are tested in the default build.)
 // TEST: unit.nvrtc_checks_at_kernel_string_line
 // LABELS: unit
-// REQUIRES: !sanitize
+// REQUIRES: !sanitize, !tsan
 // RUN: CUDALAB_CHECK=all %bin
 // CHECK: Invalid __global__ write of size 4 bytes
 // CHECK-NEXT: {{=+}} at fill in fill.cu:6

@@ -21,6 +21,14 @@
 #ifndef CUDALAB_HAS_ASAN
 #define CUDALAB_HAS_ASAN 0
 #endif
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUDALAB_HAS_TSAN 1
+#endif
+#endif
+#ifndef CUDALAB_HAS_TSAN
+#define CUDALAB_HAS_TSAN 0
+#endif
 
 namespace {
 
@@ -169,6 +177,10 @@ TEST_F(Compiler, OneAtATimeBuildsBothOrStopsAtTheFirstFailure) {
 TEST_F(Compiler, ACompilerOutOfMemoryIsSaidPlainlyAtTheStudentsLine) {
 #if defined(__SANITIZE_ADDRESS__) || CUDALAB_HAS_ASAN
   GTEST_SKIP() << "cudalab-cc is built with AddressSanitizer here, which cannot start under an "
+                  "address-space limit (the default build runs this test)";
+#endif
+#if CUDALAB_HAS_TSAN
+  GTEST_SKIP() << "cudalab-cc is built with ThreadSanitizer here, which cannot start under an "
                   "address-space limit (the default build runs this test)";
 #endif
   std::ofstream(path("bomb.cu"))
