@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/framework/args.h"
 #include "cudalab/framework/compare.h"
 #include "cudalab/framework/timing.h"
 #include "lesson.h"
@@ -69,13 +70,7 @@ int usage() {
   return 2;
 }
 
-bool parse_int(const char* s, long lo, long hi, long* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (!end || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
+using cudalab::parse_int;
 
 // Counts the bytes at d_data with `k`, into d_bins (zeroed first), and
 // compares with `want`; prints the first wrong bins to `out`.

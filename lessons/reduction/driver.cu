@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/framework/args.h"
 #include "cudalab/framework/compare.h"
 #include "cudalab/framework/timing.h"
 #include "lesson.h"
@@ -64,13 +65,7 @@ int usage() {
   return 2;
 }
 
-bool parse_int(const char* s, long lo, long hi, long* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (!end || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
+using cudalab::parse_int;
 
 // The grid of stages 3 and 4: as many blocks as the GPU keeps running at
 // once (2,048 threads per multiprocessor), so that each thread loops over

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/framework/args.h"
 #include "cudalab/framework/compare.h"
 #include "cudalab/framework/timing.h"
 #include "lesson.h"
@@ -48,13 +49,7 @@ int usage() {
   return 2;
 }
 
-bool parse_int(const char* s, long lo, long hi, long* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (!end || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
+using cudalab::parse_int;
 
 // The buffers of one run: the input, the output, and each stage's scratch.
 struct Buffers {

@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/framework/args.h"
 #include "cudalab/framework/compare.h"
 #include "cudalab/framework/timing.h"
 #include "lesson.h"
@@ -70,13 +71,7 @@ int usage() {
   return 2;
 }
 
-bool parse_int(const char* s, long lo, long hi, long* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (!end || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
+using cudalab::parse_int;
 
 int bench(int rows, int cols) {
   const size_t elements = size_t(rows) * cols, bytes = elements * sizeof(float);

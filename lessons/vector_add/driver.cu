@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/framework/args.h"
 #include "cudalab/framework/compare.h"
 #include "cudalab/framework/timing.h"
 #include "lesson.h"
@@ -51,13 +52,7 @@ int usage() {
   return 2;
 }
 
-bool parse_int(const char* s, long lo, long hi, long* out) {
-  char* end = nullptr;
-  long v = std::strtol(s, &end, 10);
-  if (!end || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
+using cudalab::parse_int;
 
 int bench(int n) {
   const size_t bytes = size_t(n) * sizeof(float);
