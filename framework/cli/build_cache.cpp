@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"

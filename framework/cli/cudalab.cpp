@@ -23,6 +23,56 @@
 
 using namespace cudalab::cli;
 
+namespace {
+
+// The commands for those who write lessons: exercise, new, verify.
+struct AuthorCommands {
+  CLI::App* exercise = nullptr;
+  CLI::App* new_lesson = nullptr;
+  CLI::App* verify = nullptr;
+  std::string exercise_lesson, verify_lesson;
+  bool exercise_check = false;
+  NewLessonOptions new_options;
+};
+
+// (The options write into `c`'s fields: it must outlive the parse.)
+void add_author_commands(CLI::App& app, AuthorCommands& c) {
+  c.exercise = app.add_subcommand(
+      "exercise", "make a lesson's exercise.cu from its solution (BEGIN/END SOLUTION markers)");
+  c.exercise->add_option("lesson", c.exercise_lesson, "the lesson")->required();
+  c.exercise->add_flag("--check", c.exercise_check,
+                       "only check that exercise.cu is what the solution makes (exit 1 if not)");
+  c.new_lesson = app.add_subcommand(
+      "new", "start a lesson: a folder that builds, checks and grades as it stands, to make yours");
+  c.new_lesson
+      ->add_option("name", c.new_options.name, "the lesson's name: its folder, e.g. prefix_sum")
+      ->required();
+  c.new_lesson->add_option("--title", c.new_options.title,
+                           "its title in `cudalab list` (default: from the name)");
+  c.new_lesson->add_option("--summary", c.new_options.summary, "one line on what it teaches");
+  c.new_lesson->add_option(
+      "--dir", c.new_options.dir,
+      "the lessons folder to write it in (default: the course's; another one is "
+      "used with CUDALAB_LESSONS_DIR=DIR)");
+  c.new_lesson->footer(
+      "docs/authoring.md walks from the folder it writes to a lesson of your own.");
+  c.verify = app.add_subcommand(
+      "verify",
+      "check a lesson as CI does: its exercise, its points, the solution (full points), the "
+      "exercise (none), each known-wrong change (exactly the tests it names)");
+  c.verify->add_option("lesson", c.verify_lesson, "the lesson")->required();
+}
+
+// The exit status of the author's command given, or -1 when none was.
+int run_author_command(const AuthorCommands& c) {
+  if (*c.exercise) return exercise(c.exercise_lesson, c.exercise_check);
+  if (*c.new_lesson) return new_lesson(c.new_options);
+  if (*c.verify) return verify(c.verify_lesson);
+  return -1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"cudalab: a CUDA C++ course whose kernels run on a GPU or on the CPU simulator"};
   app.require_subcommand(1);
@@ -90,29 +140,8 @@ int main(int argc, char** argv) {
                  "record a trace and draw it (cudalab-viz under xvfb-run) into this PNG");
   rn->footer(
       "The program's own arguments go after --: cudalab run vector_add -- 1000 --threads 128");
-  auto* ex = app.add_subcommand(
-      "exercise", "make a lesson's exercise.cu from its solution (BEGIN/END SOLUTION markers)");
-  std::string exercise_lesson;
-  bool exercise_check = false;
-  ex->add_option("lesson", exercise_lesson, "the lesson")->required();
-  ex->add_flag("--check", exercise_check,
-               "only check that exercise.cu is what the solution makes (exit 1 if not)");
-  auto* nw = app.add_subcommand(
-      "new", "start a lesson: a folder that builds, checks and grades as it stands, to make yours");
-  NewLessonOptions no;
-  nw->add_option("name", no.name, "the lesson's name: its folder, e.g. prefix_sum")->required();
-  nw->add_option("--title", no.title, "its title in `cudalab list` (default: from the name)");
-  nw->add_option("--summary", no.summary, "one line on what it teaches");
-  nw->add_option("--dir", no.dir,
-                 "the lessons folder to write it in (default: the course's; another one is "
-                 "used with CUDALAB_LESSONS_DIR=DIR)");
-  nw->footer("docs/authoring.md walks from the folder it writes to a lesson of your own.");
-  auto* vf = app.add_subcommand(
-      "verify",
-      "check a lesson as CI does: its exercise, its points, the solution (full points), the "
-      "exercise (none), each known-wrong change (exactly the tests it names)");
-  std::string verify_lesson;
-  vf->add_option("lesson", verify_lesson, "the lesson")->required();
+  AuthorCommands authors;
+  add_author_commands(app, authors);
   auto* st = app.add_subcommand(
       "stats",
       "memory metrics of a trace (CUDALAB_TRACE=FILE ./program), as Nsight Compute counts them");
@@ -195,8 +224,7 @@ int main(int argc, char** argv) {
     }
     return grade_class(go);
   }
-  if (*nw) return new_lesson(no);
-  if (*vf) return verify(verify_lesson);
+  if (const int status = run_author_command(authors); status >= 0) return status;
   if (*rel) return release(release_dir, release_force);
   if (*gs) return gradescope_bundle(gs_lesson, gs_zip);
   if (*cl) return classroom_workflow(cl_lesson, cl_dir);
@@ -223,7 +251,6 @@ int main(int argc, char** argv) {
     }
     return check(o);
   }
-  if (*ex) return exercise(exercise_lesson, exercise_check);
   if (*rn) {
     if (ro.solution && !ro.file.empty()) {
       std::cerr << "cudalab: --solution and --file cannot go together\n";
