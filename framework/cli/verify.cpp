@@ -92,13 +92,9 @@ Verdict checked(const Lesson& l, const std::vector<std::string>& args) {
   cmd.insert(cmd.end(), args.begin(), args.end());
   const support::ProcessResult r = support::run_process(cmd, 900);
   if (r.exit_code == 0) return {true, ""};
-  return {false, "cudalab check " + l.name + " --seed 1 " +
-                     [&] {
-                       std::string a;
-                       for (const auto& x : args) a += x + " ";
-                       return a;
-                     }() +
-                     "said:\n" + last_lines(r.output, 6)};
+  std::string command = "cudalab check " + l.name + " --seed 1";
+  for (const auto& a : args) command += " " + a;
+  return {false, command + " said:\n" + last_lines(r.output, 6)};
 }
 
 }  // namespace
