@@ -34,7 +34,7 @@ def main():
     ap.add_argument("out", type=Path)
     ap.add_argument("-j", type=int, default=2, help="cases drawn at once (default 2)")
     ap.add_argument("names", nargs="*")
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()  # -j may come between the folder and the names
     here = Path(__file__).resolve().parent
     cases, unknown = find_cases(here, a.names)
     if unknown or not cases:

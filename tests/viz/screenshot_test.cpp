@@ -427,6 +427,18 @@ TEST_F(Viz, ThePictureLeadsWithTheBug) {
       0)
       << out;
   EXPECT_GT(count_pixels(shot(global, "global"), red, headline), 150u);
+  // A race on a one-word total allocated after a large input: the total is
+  // drawn first, one big cell framed red with the racing threads under it,
+  // in view without scrolling (the input comes after it).
+  const std::string total = (dir_ / "total.trace").string();
+  ASSERT_EQ(
+      run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + total + " " CUDALAB_TRACED_TOTAL_RACE, &out),
+      0)
+      << out;
+  const std::string total_png = shot(total, "total");
+  EXPECT_GT(count_pixels(total_png, red, headline), 150u) << "the headline, in red";
+  EXPECT_GT(count_pixels(total_png, red, {310, 455, 714, 185}), 400u)
+      << "the total's cell framed red and its races named, at the top of the memory view";
 
   // A race in shared memory and a barrier reached by part of the block: the
   // steps, their shared memory drawn (green: read and written in the phase).

@@ -154,18 +154,24 @@ void say_races(const HeatmapsState& state) {
                        "framed red; the findings are listed under the launch.");
 }
 
-// The buffers in the order they are drawn: those with a bug first
-// (accesses outside them, wrong values), so that the bug is seen without
-// scrolling; the others in their order.
+// The buffers in the order they are drawn: those with a bug first, in the
+// headline's order (accesses outside them, then races on them, then wrong
+// values), so that the bug is seen without scrolling; the others in their
+// order. (A race on a one-word total whose value the judge got back by a
+// copy has no wrong cell: without its race it would come last.)
 std::vector<size_t> bugs_first(const LaunchMemory& memory, const HeatmapsState& state) {
   std::vector<size_t> order(memory.buffers.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  auto has_bug = [&](size_t b) {
-    if (memory.buffers[b].missed_count) return true;
-    return b < state.wrong.size() && std::any_of(state.wrong[b].begin(), state.wrong[b].end(),
-                                                 [](WrongCell w) { return w.comparison >= 0; });
+  auto rank = [&](size_t b) {
+    if (memory.buffers[b].missed_count) return 0;
+    if (b < state.race_cells.size() && !state.race_cells[b].empty()) return 1;
+    if (b < state.wrong.size() && std::any_of(state.wrong[b].begin(), state.wrong[b].end(),
+                                              [](WrongCell w) { return w.comparison >= 0; }))
+      return 2;
+    return 3;
   };
-  std::stable_partition(order.begin(), order.end(), has_bug);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return rank(a) < rank(b); });
   return order;
 }
 
