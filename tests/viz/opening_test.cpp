@@ -545,18 +545,21 @@ TEST(Headline, WrongValuesSayHowManyAndWhere) {
   EXPECT_EQ(edges.kind, viz::HeadlineKind::kWrongValues);
   EXPECT_EQ(edges.text,
             "Test Large failed. 5 of the 64 elements of out are wrong (framed in yellow): all on "
-            "the edges between the blocks' parts");
+            "the edges between the blocks' parts; the first, out[24] (row 3, column 0), is 0, "
+            "expected 1");
   // All on one side of each block's part: the side whose halo went wrong.
   r = wrong_out({24, 25, 30, 31}, 64, 8);
   EXPECT_EQ(viz::headline(t, &r, 0, halves.memory).text,
             "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): all on "
-            "the last row of each block's part (next to the block below)");
+            "the last row of each block's part (next to the block below); the first, out[24] "
+            "(row 3, column 0), is 0, expected 1");
   // A read by the block below (its halo) does not make an element its.
   OneBuffer read_below(64, [](uint64_t i) { return int64_t(i / 32); });
   for (uint64_t i = 24; i < 32; ++i) read_below.memory.buffers[0].last_block[i] = 1;
   EXPECT_EQ(viz::headline(t, &r, 0, read_below.memory).text,
             "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): all on "
-            "the last row of each block's part (next to the block below)");
+            "the last row of each block's part (next to the block below); the first, out[24] "
+            "(row 3, column 0), is 0, expected 1");
   // Elements no thread wrote.
   const OneBuffer unwritten(64, [](uint64_t i) { return i < 60 ? 0 : -1; });
   r = wrong_out({60, 61, 62, 63}, 64, 8);
@@ -570,7 +573,52 @@ TEST(Headline, WrongValuesSayHowManyAndWhere) {
   r = wrong_out({24, 25, 30, 31}, 64, 8);
   EXPECT_EQ(viz::headline(t, &r, 0, read_only.memory).text,
             "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow): all on "
-            "the edges between the blocks' parts");
+            "the edges between the blocks' parts; the first, out[24] (row 3, column 0), is 0, "
+            "expected 1");
+  // A block per row: every element is on an edge between the blocks' parts,
+  // so the edges tell nothing; the first wrong value is said instead.
+  const OneBuffer rows(64, [](uint64_t i) { return int64_t(i / 8); });
+  r = wrong_out({24, 25, 26, 27, 28, 29, 30, 31}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, rows.memory).text,
+            "Test Large failed. 8 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[24] (row 3, column 0), is 0, expected 1");
+}
+
+// Wrong values that are each the value expected of the element before
+// them (an exclusive scan where an inclusive one was asked, an index off
+// by one) say so; by a row, too.
+TEST(Headline, ValuesShiftedByOneSaySo) {
+  const tr::Trace t = two_launches();
+  const OneBuffer one(64, [](uint64_t) { return 0; });
+  tr::TestResults r = wrong_out({}, 64, 8);
+  auto& c = r.compared[0];
+  for (uint64_t i = 1; i < 9; ++i)
+    c.elements.push_back({i, std::to_string(i * 10 - 10), std::to_string(i * 10)});
+  c.wrong = c.elements.size();
+  const std::string said = viz::headline(t, &r, 0, one.memory).text;
+  EXPECT_NE(said.find("out[1] (row 0, column 1), is 0, expected 10. Each holds the value "
+                      "expected of the element before it: an index off by one, or a scan that "
+                      "leaves out its own element"),
+            std::string::npos)
+      << said;
+  // A row above: got[i] = want[i - 8].
+  c.elements.clear();
+  for (uint64_t i = 8; i < 24; ++i)
+    c.elements.push_back({i, std::to_string(i - 8), std::to_string(i)});
+  EXPECT_NE(viz::headline(t, &r, 0, one.memory)
+                .text.find("Each holds the value expected of the element a row before it"),
+            std::string::npos);
+  // A square matrix holding the values expected across its diagonal.
+  c.elements.clear();
+  for (uint64_t i = 0; i < 64; ++i)
+    if (i % 8 != i / 8)
+      c.elements.push_back({i, std::to_string((i % 8) * 8 + i / 8), std::to_string(i)});
+  EXPECT_NE(viz::headline(t, &r, 0, one.memory)
+                .text.find("Each holds the value expected at its mirror across the diagonal"),
+            std::string::npos);
+  // Values in no such relation say nothing of it.
+  for (auto& e : c.elements) e.got = "-1";
+  EXPECT_EQ(viz::headline(t, &r, 0, one.memory).text.find("Each holds"), std::string::npos);
 }
 
 TEST(Headline, ValuesNoKernelWroteSayWhereTheKernelsWrote) {
@@ -673,7 +721,27 @@ TEST(Headline, ATestWithNothingDrawnSaysWhatItSaid) {
   const viz::Headline h = viz::headline(t, &r, 0, b.memory);
   EXPECT_EQ(h.kind, viz::HeadlineKind::kTest);
   EXPECT_EQ(h.text,
-            "Rubric Coalesced failed. sectors per request 16.0 at /src/mine.cu:67, at most 4.5");
+            "Rubric Coalesced failed. sectors per request 16.0 at /src/mine.cu:67, at most 4.5. "
+            "more");
+
+  // A lesson's test: where it ran, what is wrong and where to look, while
+  // they fit; not the grader's line about the checks, nor what the program
+  // printed.
+  r.shown = "Small";
+  r.tests = {graded("Small", "failed", "test")};
+  r.tests[0].output =
+      "The simulator's checks found no bad memory access.\n"
+      "stage 4, reduce: n = 100003, 16 blocks of 256 threads\n"
+      "total is 50327.7; the 100003 floats add up to 49937.3\n"
+      "  Look at the end: the tree stops at 64 values.\n"
+      "What your program printed (lines start with |):\n| hello\n";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Small failed. stage 4, reduce: n = 100003, 16 blocks of 256 threads. total is "
+            "50327.7; the 100003 floats add up to 49937.3. Look at the end: the tree stops at 64 "
+            "values.");
+  // Lines past about three of the headline's are left to the graded test's tab.
+  r.tests[0].output = "first line\n" + std::string(400, 'x') + "\n";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text, "Test Small failed. first line");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace cudalab::viz {
@@ -117,6 +118,19 @@ std::string pattern_of(const trace::Comparison& c, const trace::Launch& l, const
     return std::to_string(unwritten) + " of them no thread wrote (dark cells)";
   const uint64_t written = seen - unwritten;
   if (seen < 4 || written == 0 || on_edges * 10 < written * 9) return "";
+  // The edges tell only where the blocks' parts have an inside: where each
+  // block's part is a row or two (a block per row), every element is on an
+  // edge, wrong or not.
+  uint64_t sampled = 0, edges_of_all = 0;
+  for (uint64_t i = 0; i < c.count && sampled < 200000; ++i, ++sampled) {
+    const int64_t mine = block_of(i);
+    const uint64_t column = i % row;
+    edges_of_all += (i >= row && block_of(i - row) != mine) ||
+                    (i + row < c.count && block_of(i + row) != mine) ||
+                    (column > 0 && block_of(i - 1) != mine) ||
+                    (column + 1 < row && i + 1 < c.count && block_of(i + 1) != mine);
+  }
+  if (edges_of_all * 10 >= sampled * 9) return "";
   // One side for (nearly) all of them: the halo or tile side that went wrong.
   static const char* const sides[4] = {
       "the first row of each block's part (next to the block above)",
@@ -182,20 +196,72 @@ std::string written_elsewhere(const trace::Trace& t, uint32_t id, const std::str
          "): were the results copied back, or the two buffers swapped?";
 }
 
+// The first wrong element, in words: "; the first, c[7] (row 0, column 7),
+// is 3.5, expected 4"; "" when none was kept.
+std::string first_wrong(const trace::Comparison& c) {
+  if (c.elements.empty()) return "";
+  const trace::WrongElement& e = c.elements.front();
+  std::string s = "; the first, " + c.name + "[" + std::to_string(e.index) + "]";
+  if (c.row_length > 0)
+    s += " (row " + std::to_string(e.index / c.row_length) + ", column " +
+         std::to_string(e.index % c.row_length) + ")";
+  return s + ", is " + e.got + ", expected " + e.want;
+}
+
+// When (nearly) every wrong element kept holds the value expected of the
+// element `d` before it (d = 1, or a row), for some d: the tell of an index
+// off by one or a scan that is exclusive where it should be inclusive.
+// Compared as printed. "" when there is no such shift.
+std::string shifted(const trace::Comparison& c) {
+  if (c.elements.size() < 4) return "";
+  std::unordered_map<uint64_t, const std::string*> want;
+  for (const trace::WrongElement& e : c.elements) want[e.index] = &e.want;
+  const int64_t rows = c.row_length > 1 ? int64_t(c.row_length) : 0;
+  for (const int64_t d : {int64_t(1), int64_t(-1), rows, -rows}) {
+    if (d == 0) continue;
+    size_t checked = 0, same = 0;
+    for (const trace::WrongElement& e : c.elements) {
+      const auto other = want.find(uint64_t(int64_t(e.index) - d));
+      if (other == want.end()) continue;
+      ++checked;
+      same += *other->second == e.got;
+    }
+    if (checked >= 3 && same * 10 >= checked * 9) {
+      const bool row = d == rows || d == -rows;
+      return std::string(". Each holds the value expected of the ") +
+             (row ? "element a row " : "element ") + (d > 0 ? "before" : "after") +
+             " it: an index off by one" + (row ? " row" : "") +
+             (d > 0 && !row ? ", or a scan that leaves out its own element" : "");
+    }
+  }
+  // A square matrix whose elements hold the values expected across the
+  // diagonal (row and column swapped): a transpose that copied, or an
+  // index with its row and column the wrong way round.
+  const uint64_t n = c.row_length;
+  if (n > 1 && c.count == n * n) {
+    size_t checked = 0, same = 0;
+    for (const trace::WrongElement& e : c.elements) {
+      const auto other = want.find((e.index % n) * n + e.index / n);
+      if (other == want.end() || other->first == e.index) continue;
+      ++checked;
+      same += *other->second == e.got;
+    }
+    if (checked >= 3 && same * 10 >= checked * 9)
+      return ". Each holds the value expected at its mirror across the diagonal (row and column "
+             "swapped): the rows and columns of the index are the wrong way round";
+  }
+  return "";
+}
+
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
                         const LaunchMemory& m) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
-  if (std::string pattern = pattern_of(c, l, m); !pattern.empty()) return s + ": " + pattern;
+  if (std::string pattern = pattern_of(c, l, m); !pattern.empty())
+    return s + ": " + pattern +
+           (pattern.rfind("no thread wrote any", 0) == 0 ? "" : first_wrong(c) + shifted(c));
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
-  if (c.elements.empty()) return s + untouched_inputs(m, c.allocation) + elsewhere;
-  const trace::WrongElement& e = c.elements.front();
-  s += "; the first, " + c.name + "[" + std::to_string(e.index) + "]";
-  if (c.row_length > 0)
-    s += " (row " + std::to_string(e.index / c.row_length) + ", column " +
-         std::to_string(e.index % c.row_length) + ")";
-  return s + ", is " + e.got + ", expected " + e.want + untouched_inputs(m, c.allocation) +
-         elsewhere;
+  return s + first_wrong(c) + shifted(c) + untouched_inputs(m, c.allocation) + elsewhere;
 }
 
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
@@ -205,19 +271,33 @@ const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
   return nullptr;
 }
 
-// The first line of what a test said that is its own: the grader's line
-// about the checks' rerun, which comes first, says less than the test.
-std::string first_line(const std::string& text) {
+// What a test said that is its own, line after line while they fit in
+// about three lines of the headline: the grader's line about the checks'
+// rerun, which comes first, says less than the test, and what the program
+// printed (after "What your program printed") is not the test's. A
+// lesson's test says where it ran first ("stage 4, reduce_shuffle: n =
+// ..."), then what is wrong ("total is 50327.7; the floats add up to
+// 49937.3"), then where to look: the first line alone would leave out
+// what is wrong.
+std::string own_lines(const std::string& text) {
+  constexpr size_t kBudget = 300;  // characters: about three lines at 1024 pixels
+  std::string said;
   size_t start = 0;
   while (start < text.size()) {
     const size_t end = std::min(text.find('\n', start), text.size());
-    const std::string line = text.substr(start, end - start);
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.rfind("What your program printed", 0) == 0) break;
     const bool about_rerun = line.rfind("The simulator's checks", 0) == 0 ||
                              line.rfind("(The simulator's checks", 0) == 0;
-    if (!about_rerun && line.find_first_not_of(' ') != std::string::npos) return line;
-    start = end + 1;
+    const size_t first = line.find_first_not_of(' ');
+    if (about_rerun || first == std::string::npos) continue;
+    line.erase(0, first);
+    if (!said.empty() && said.size() + 2 + line.size() > kBudget) break;
+    if (!said.empty()) said += (said.back() == '.' || said.back() == ':') ? " " : ". ";
+    said += line;
   }
-  return "";
+  return said;
 }
 
 }  // namespace
@@ -305,7 +385,7 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
   }
   if (test && test->status != "passed") {
     h.kind = HeadlineKind::kTest;
-    const std::string said = first_line(test->output);
+    const std::string said = own_lines(test->output);
     h.text = prefix + (said.empty() ? test->verdict : said);
   }
   return h;

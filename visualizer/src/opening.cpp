@@ -9,6 +9,8 @@
 namespace cudalab::viz {
 namespace {
 
+constexpr uint64_t kWidestRow = 128;  // elements: cells of about 5 pixels at 1024 wide
+
 // The traced test's findings, each on its launch: the launch opened
 // (`launch`, from 1) when it is of their kernel, else their kernel's first.
 std::vector<std::pair<size_t, trace::Finding>> test_findings(const trace::Trace& trace,
@@ -69,14 +71,16 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
   const bool tab_asked = o.metrics || o.step >= 0 || o.access >= 0 || o.finding > 0 || o.source ||
                          !o.test_name.empty() || !o.line.empty();
   // Unless told otherwise: a test's wrong values open on the launch that
-  // last touched them, in the rows of the test's matrix or grid (and a
+  // last touched them, in the rows of the test's matrix or grid where a
+  // row fits the window in cells a student can see (up to 128: rows of 300
+  // were strips a pixel or two high), else in the heatmap's own rows (and a
   // faulted launch, below, on the thread that faulted).
   if (!o.chosen && results)
     for (const auto& c : results->compared)
       if (c.wrong && c.allocation)
         if (const int at = last_launch_touching(trace, c.allocation); at >= 0) {
           launch = at + 1;
-          if (o.columns == 0 && c.row_length > 0 && c.row_length <= 4096 && c.offset == 0)
+          if (o.columns == 0 && c.row_length > 0 && c.row_length <= kWidestRow && c.offset == 0)
             sel.columns = int(c.row_length);
           break;
         }
