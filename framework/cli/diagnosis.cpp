@@ -220,7 +220,8 @@ bool write_test_results(const Lesson& lesson, const Judged& j, const GradeRecord
 }  // namespace
 
 // A picture of the first visible test that failed once it had run to its
-// end (else of the test under the first method rubric that failed): the
+// end (else of the test under the first checks rubric that failed, else
+// under the first metric rubric that failed): the
 // test again with its memory accesses traced, drawn by cudalab-viz under
 // Xvfb. Both run in the sandbox (the trace is the submission's own file);
 // the rerun gets what is left of the submission's time, so a picture never
@@ -234,12 +235,16 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
     if (shown.empty() && t.kind == "test" && t.visibility == "visible" && t.status != "passed" &&
         (t.verdict == "wrong results" || t.verdict == "crashed"))
       shown = run = t.name;
+  // Else a rubric's: one whose checks found a problem (a race, a barrier
+  // reached by part of a block) before one whose metric is out of bounds,
+  // whatever their order: a bug before a slow kernel.
   std::string checks;  // a checks rubric's checks: its findings are the picture's point
-  for (const auto& t : rec->tests)
-    for (const Rubric& r : lesson.rubrics)
-      if (shown.empty() && t.kind == "rubric" && t.name == r.name && t.status != "passed" &&
-          (t.verdict == "checks found problems" || t.verdict == "metric out of bounds"))
-        shown = t.name, run = r.test, checks = r.checks;
+  for (const char* verdict : {"checks found problems", "metric out of bounds"})
+    for (const auto& t : rec->tests)
+      for (const Rubric& r : lesson.rubrics)
+        if (shown.empty() && t.kind == "rubric" && t.name == r.name && t.status != "passed" &&
+            t.verdict == verdict)
+          shown = t.name, run = r.test, checks = r.checks;
   if (shown.empty()) return "no visible test or rubric failed in a way a picture shows";
   const bool drawn = !o.picture_path.empty();
   if (drawn && !fs::exists(CUDALAB_VIZ_PATH))

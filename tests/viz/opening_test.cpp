@@ -462,6 +462,24 @@ TEST(Opening, AMemcheckErrorComesBeforeARace) {
   EXPECT_FALSE(o.sel().finding_asked);
 }
 
+// A barrier inside an `if` that part of the block skips lets the block's
+// threads race on shared memory: the barrier is the cause, the races its
+// symptoms, so the barrier leads.
+TEST(Opening, ABarrierProblemComesBeforeTheRacesItCauses) {
+  tr::Trace t = two_launches();
+  tr::Finding race = finding(1, 7);
+  race.space = "__shared__";
+  race.count = 500;
+  tr::Finding barrier = finding(1, -1);
+  barrier.tool = "synccheck";
+  barrier.kind = "divergent";
+  t.launches[0].findings = {race, barrier};
+  EXPECT_EQ(viz::focus_finding(t.launches[0].findings), 1);
+  const Opened o = open(t, {});
+  EXPECT_TRUE(o.sel().finding_asked);
+  EXPECT_EQ(o.sel().finding, 1);
+}
+
 TEST(Opening, AnUninitializedReadLeavesTheWrongValuesInFront) {
   tr::Trace t = two_launches();
   tr::Finding unset = finding(1, 4);

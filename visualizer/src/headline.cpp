@@ -17,8 +17,12 @@ std::string coordinates(int64_t linear, const trace::Dim3& dims) {
   return b;
 }
 
+// Which finding leads: a bad access, then a barrier that part of a block
+// skipped or met at another call (the races that follow from it are its
+// symptoms: fixing the barrier fixes them), then a race, then a read of
+// memory nobody wrote.
 int tool_rank(const std::string& tool) {
-  static const char* const order[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+  static const char* const order[] = {"memcheck", "synccheck", "racecheck", "initcheck"};
   for (int i = 0; i < 4; ++i)
     if (tool == order[i]) return i;
   return 4;
