@@ -48,6 +48,53 @@ TEST_F(Checks, RacecheckWithoutALoopWantsABarrierBetweenTheLines) {
   EXPECT_FALSE(Says(r.output, "iterations of a loop")) << r.output;
 }
 
+// A later access on an earlier line with no barrier between the two lines
+// is the same iteration's (a fast thread already writes where a slow one has
+// still to read): a barrier between them, not one at the end of a loop
+// (none holds both lines; a comment with the word "for" above the kernel
+// once made the whole kernel look like one).
+TEST_F(Checks, RacecheckWithNoBarrierBetweenTheLinesWantsOneThere) {
+  const std::string src = kPrograms + "/checks/race_reuse_without_barrier.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  EXPECT_TRUE(Says(r.output, "nothing orders the two: put a __syncthreads() between them"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "iterations of a loop")) << r.output;
+}
+
+// A line that reads another thread's element and writes its own, in a loop
+// with no barrier in its body (a tree whose rounds are not waited for):
+// the barrier goes at the end of the loop body; reading into a variable
+// would not help.
+TEST_F(Checks, RacecheckInALoopWithoutABarrierWantsOneAtTheEndOfItsBody) {
+  const std::string src = kPrograms + "/checks/race_tree_rounds.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  EXPECT_TRUE(Says(r.output,
+                   "line 16 is inside a loop (lines 15 to 17) with no __syncthreads() in "
+                   "its body"))
+      << r.output;
+  EXPECT_TRUE(Says(r.output, "Put a __syncthreads() at the end of the loop body, after line 16"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "read into a variable")) << r.output;
+}
+
+// bins[b]++ on shared bins by the block's threads: the line reads, changes
+// and writes back one element others update too, whatever the hazard's
+// kind: an atomic is the fix, not a barrier.
+TEST_F(Checks, RacecheckOnAnElementUpdatedInPlaceWantsAnAtomic) {
+  const std::string src = kPrograms + "/checks/race_shared_increment.cu";
+  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
+  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  EXPECT_TRUE(Says(r.output,
+                   "line 13 reads, changes and writes back one element that other "
+                   "threads update too"))
+      << r.output;
+  EXPECT_TRUE(Says(r.output, "Use an atomic (atomicAdd(&x[i], v))")) << r.output;
+  EXPECT_FALSE(Says(r.output, "read into a variable")) << r.output;
+  EXPECT_FALSE(Says(r.output, "__syncthreads() between them")) << r.output;
+}
+
 // The findings of a CUDALAB_CHECK_JSON report, as the simulator wrote them.
 nlohmann::json report_findings(const std::string& file) {
   std::ifstream in(file);

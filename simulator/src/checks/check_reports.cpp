@@ -128,15 +128,19 @@ bool one_block(bool other_known, const uint3& block, const uint3& other) {
   return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
 }
 
-// Whether lines first..last of `file` lie inside one loop (a line with
+// The innermost loop of `file` around lines first..last (a line with
 // `for`, `while` or `do` at or above `first` whose braces close at or after
-// `last`), as far as the source text shows. A race whose later access is on
-// the earlier line is then across iterations; without a loop it is two
-// lines with no barrier between them.
-bool inside_one_loop(const std::string& file, long first, long last) {
-  static const std::regex loop(R"((^|[^A-Za-z0-9_])(for|while|do)([^A-Za-z0-9_]|$))");
+// `last`), as far as the source text shows: its first and last lines, or
+// false when there is none. A race whose later access is on the earlier
+// line is then across iterations; without a loop it is two lines with no
+// barrier between them.
+bool loop_around(const std::string& file, long first, long last, long* begin, long* end) {
+  // A loop's head: for (...), while (...) or do, outside a // comment (the
+  // word "for" in a comment above the kernel made the whole kernel a loop).
+  static const std::regex loop(R"((^|[^A-Za-z0-9_])(for\s*\(|while\s*\(|do([^A-Za-z0-9_]|$)))");
   for (long k = first; k >= std::max(1L, first - 80); --k) {
-    const std::string head = source_line(file, k);
+    std::string head = source_line(file, k);
+    if (const size_t comment = head.find("//"); comment != std::string::npos) head.erase(comment);
     if (!std::regex_search(head, loop)) continue;
     int depth = 0;
     bool opened = false;
@@ -151,12 +155,54 @@ bool inside_one_loop(const std::string& file, long first, long last) {
         }
       }
       if (opened && depth <= 0) {
-        if (m >= last) return true;
+        if (m >= last) {
+          *begin = k;
+          *end = m;
+          return true;
+        }
         break;  // this loop ends before the later line: look further up
       }
       if (!opened && m > k + 1) break;  // a loop of one statement
     }
   }
+  return false;
+}
+
+bool inside_one_loop(const std::string& file, long first, long last) {
+  long begin = 0, end = 0;
+  return loop_around(file, first, last, &begin, &end);
+}
+
+// Whether a line updates one element in place (bins[b]++, ++bins[b],
+// count[k] += v) without reading another element of the same array: many
+// threads reading, changing and writing back one place, which an atomic
+// does in one step. (partial[tid] += partial[tid + s] reads another
+// thread's element: a barrier's business, not an atomic's.)
+bool updates_one_element(const std::string& text) {
+  if (text.find("atomic") != std::string::npos) return false;
+  static const std::regex after(
+      R"(([A-Za-z_][A-Za-z0-9_]*)\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*(\+\+|--|[-+*/%&|^]=))");
+  static const std::regex before(R"((\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[)");
+  std::smatch m;
+  std::string name, rest;
+  if (std::regex_search(text, m, after)) {
+    name = m[1].str();
+    rest = m.suffix().str();
+  } else if (std::regex_search(text, m, before)) {
+    name = m[2].str();
+    rest = m.suffix().str();
+  } else {
+    return false;
+  }
+  static const std::regex comment(R"(//.*$)");
+  rest = std::regex_replace(rest, comment, "");
+  return !std::regex_search(rest, std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
+}
+
+// Whether lines begin..end of `file` hold a __syncthreads().
+bool has_block_barrier(const std::string& file, long begin, long end) {
+  for (long k = begin; k <= end; ++k)
+    if (source_line(file, k).find("__syncthreads") != std::string::npos) return true;
   return false;
 }
 
@@ -187,18 +233,39 @@ std::string race_advice(const Finding& f) {
   };
   std::string file, file_other;
   const long line = split(f.where, &file), line_other = split(f.where_other, &file_other);
-  const bool across_iterations = line > 0 && line_other > line && file == file_other &&
-                                 (!f.other_known || same_block) &&
-                                 inside_one_loop(file, line, line_other);
+  // Only where a barrier stands between the two lines: without one, the
+  // later thread may simply have been slower in the same iteration (a
+  // thread reads the max from partial[0] while a faster one already
+  // writes its sum there), and a barrier between the lines is the fix.
+  const bool across_iterations =
+      line > 0 && line_other > line && file == file_other && (!f.other_known || same_block) &&
+      has_block_barrier(file, line + 1, line_other - 1) && inside_one_loop(file, line, line_other);
   if (across_iterations)
     return "the two are in different iterations of a loop: one thread's next iteration (line " +
            std::to_string(line) + ") runs while another still works on this one (line " +
            std::to_string(line_other) +
            "). Put a __syncthreads() at the end of the loop body, after line " +
            std::to_string(line_other) + ", so that no thread starts the next iteration early";
+  if (f.where == f.where_other && line > 0 && updates_one_element(source_line(file, line)))
+    return "line " + std::to_string(line) +
+           " reads, changes and writes back one element that other threads update too: two "
+           "that read it at once write back the same value and one update is lost. Use an "
+           "atomic (atomicAdd(&x[i], v)), or give each thread an element of its own";
   if (f.where == f.where_other && f.hazard == kWriteWrite)
     return "the same line in two threads: if they must update one place, use an "
            "atomic (atomicAdd, ...); if not, give each thread its own element";
+  // One line that reads another thread's element and writes its own, inside
+  // a loop with no barrier in its body: the rounds of the loop run into each
+  // other (a tree whose rounds are not waited for).
+  if (long begin = 0, end = 0;
+      f.where == f.where_other && line > 0 && (!f.other_known || same_block) &&
+      loop_around(file, line, line, &begin, &end) && !has_block_barrier(file, begin + 1, end))
+    return "line " + std::to_string(line) + " is inside a loop (lines " + std::to_string(begin) +
+           " to " + std::to_string(end) +
+           ") with no __syncthreads() in its body: a thread goes on to the next round and "
+           "writes while another still reads what the round before left. Put a __syncthreads() "
+           "at the end of the loop body, after line " +
+           std::to_string(end - 1) + ", so that each round starts when the last one is done";
   if (f.where == f.where_other && (!f.other_known || same_block))
     return "one line both reads what another thread writes and writes: read into "
            "a variable, then __syncthreads() (or __syncwarp() within a warp), then "
