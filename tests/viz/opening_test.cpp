@@ -462,6 +462,20 @@ TEST(Opening, AMemcheckErrorComesBeforeARace) {
   EXPECT_FALSE(o.sel().finding_asked);
 }
 
+// Of two bad accesses, the write past the end leads: an array too small is
+// written past its end first, and its reads past the end follow.
+TEST(Opening, ABadWriteComesBeforeABadRead) {
+  tr::Trace t = two_launches();
+  tr::Finding read = finding(0, 0), write = finding(0, 1);
+  read.tool = write.tool = "memcheck";
+  read.kind = "read";
+  write.kind = "write";
+  read.count = 200;
+  write.count = 100;
+  t.launches[0].findings = {read, write};
+  EXPECT_EQ(viz::focus_finding(t.launches[0].findings), 1);
+}
+
 // A barrier inside an `if` that part of the block skips lets the block's
 // threads race on shared memory: the barrier is the cause, the races its
 // symptoms, so the barrier leads.

@@ -329,10 +329,15 @@ std::string file_name(const std::string& where) {
 
 int focus_finding(const std::vector<trace::Finding>& findings) {
   // By tool, then one that names a thread (it can be selected) before one
-  // that names a block alone, then the one seen most often (of two races,
-  // the one that spoils most results).
+  // that names a block alone, then a bad write before a bad read, then the
+  // one seen most often (of two races, the one that spoils most results).
+  // Of two bad accesses, a write before a read: an array too small is
+  // written past its end by the threads it has no room for, and read past
+  // it after (the reads are what the writes left).
   auto rank = [&](size_t i) {
-    return std::tuple(tool_rank(findings[i].tool), findings[i].thread < 0 ? 1 : 0,
+    const bool read =
+        findings[i].tool == "memcheck" && findings[i].kind.find("write") == std::string::npos;
+    return std::tuple(tool_rank(findings[i].tool), findings[i].thread < 0 ? 1 : 0, read ? 1 : 0,
                       -int64_t(findings[i].count));
   };
   int best = -1;
