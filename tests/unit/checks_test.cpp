@@ -20,17 +20,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-using Checks = cudalab::testing::ToolTest;
 using cudalab::testing::kCC;
 using cudalab::testing::kPrograms;
 using cudalab::testing::Result;
 using cudalab::testing::run;
 using cudalab::testing::Says;
 
+class Checks : public cudalab::testing::ToolTest {
+ protected:
+  // tests/programs/checks/NAME.cu built, then run under racecheck.
+  Result under_racecheck(const std::string& name) {
+    EXPECT_EQ(run(kCC + " " + kPrograms + "/checks/" + name + ".cu -o " + path(name)).status, 0);
+    return run("CUDALAB_CHECK=racecheck " + path(name));
+  }
+};
+
 TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
-  const std::string src = kPrograms + "/checks/race_across_iterations.cu";
-  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  const Result r = under_racecheck("race_across_iterations");
   EXPECT_TRUE(Says(r.output, "the two are in different iterations of a loop")) << r.output;
   EXPECT_TRUE(Says(r.output, "Put a __syncthreads() at the end of the loop body, after line 17"))
       << r.output;
@@ -40,9 +46,7 @@ TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
 // line (a tile's write after another thread's read) wants a barrier between
 // the two lines, not one at the end of a loop body.
 TEST_F(Checks, RacecheckWithoutALoopWantsABarrierBetweenTheLines) {
-  const std::string src = kPrograms + "/checks/race_tile_no_barrier.cu";
-  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  const Result r = under_racecheck("race_tile_no_barrier");
   EXPECT_TRUE(Says(r.output, "nothing orders the two: put a __syncthreads() between them"))
       << r.output;
   EXPECT_FALSE(Says(r.output, "iterations of a loop")) << r.output;
@@ -54,9 +58,7 @@ TEST_F(Checks, RacecheckWithoutALoopWantsABarrierBetweenTheLines) {
 // (none holds both lines; a comment with the word "for" above the kernel
 // once made the whole kernel look like one).
 TEST_F(Checks, RacecheckWithNoBarrierBetweenTheLinesWantsOneThere) {
-  const std::string src = kPrograms + "/checks/race_reuse_without_barrier.cu";
-  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  const Result r = under_racecheck("race_reuse_without_barrier");
   EXPECT_TRUE(Says(r.output, "nothing orders the two: put a __syncthreads() between them"))
       << r.output;
   EXPECT_FALSE(Says(r.output, "iterations of a loop")) << r.output;
@@ -67,9 +69,7 @@ TEST_F(Checks, RacecheckWithNoBarrierBetweenTheLinesWantsOneThere) {
 // the barrier goes at the end of the loop body; reading into a variable
 // would not help.
 TEST_F(Checks, RacecheckInALoopWithoutABarrierWantsOneAtTheEndOfItsBody) {
-  const std::string src = kPrograms + "/checks/race_tree_rounds.cu";
-  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  const Result r = under_racecheck("race_tree_rounds");
   EXPECT_TRUE(Says(r.output,
                    "line 16 is inside a loop (lines 15 to 17) with no __syncthreads() in "
                    "its body"))
@@ -83,9 +83,7 @@ TEST_F(Checks, RacecheckInALoopWithoutABarrierWantsOneAtTheEndOfItsBody) {
 // and writes back one element others update too, whatever the hazard's
 // kind: an atomic is the fix, not a barrier.
 TEST_F(Checks, RacecheckOnAnElementUpdatedInPlaceWantsAnAtomic) {
-  const std::string src = kPrograms + "/checks/race_shared_increment.cu";
-  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r = run("CUDALAB_CHECK=racecheck " + path("r"));
+  const Result r = under_racecheck("race_shared_increment");
   EXPECT_TRUE(Says(r.output,
                    "line 13 reads, changes and writes back one element that other "
                    "threads update too"))
