@@ -42,6 +42,23 @@ TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
       << r.output;
 }
 
+// A tile loaded, waited for and read in an inner loop, with no barrier at
+// the end of the outer loop's body: both orders of the race (the next
+// round's write after a slow thread's read, and the read after it) are
+// across iterations, and the barrier goes after the inner loop, at the end
+// of the outer body, not between the two lines (one is there already).
+TEST_F(Checks, RacecheckAcrossIterationsInBothOrdersWantsTheBarrierAtTheBodysEnd) {
+  const Result r = under_racecheck("race_tiles_next_round");
+  EXPECT_TRUE(Says(r.output, "Read access at tiled_sums")) << r.output;
+  EXPECT_TRUE(Says(r.output,
+                   "one thread's next iteration (line 16) runs while another still works "
+                   "on this one (line 19). Put a __syncthreads() at the end of the loop "
+                   "body, after line 20"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "nothing orders the two")) << r.output;
+  EXPECT_FALSE(Says(r.output, "after line 19")) << r.output;
+}
+
 // Without a loop around them, a race whose later access is on the earlier
 // line (a tile's write after another thread's read) wants a barrier between
 // the two lines, not one at the end of a loop body.

@@ -131,9 +131,7 @@ bool one_block(bool other_known, const uint3& block, const uint3& other) {
 // The innermost loop of `file` around lines first..last (a line with
 // `for`, `while` or `do` at or above `first` whose braces close at or after
 // `last`), as far as the source text shows: its first and last lines, or
-// false when there is none. A race whose later access is on the earlier
-// line is then across iterations; without a loop it is two lines with no
-// barrier between them.
+// false when there is none.
 bool loop_around(const std::string& file, long first, long last, long* begin, long* end) {
   // A loop's head: for (...), while (...) or do, outside a // comment (the
   // word "for" in a comment above the kernel made the whole kernel a loop).
@@ -166,11 +164,6 @@ bool loop_around(const std::string& file, long first, long last, long* begin, lo
     }
   }
   return false;
-}
-
-bool inside_one_loop(const std::string& file, long first, long last) {
-  long begin = 0, end = 0;
-  return loop_around(file, first, last, &begin, &end);
 }
 
 // Whether a line updates one element in place (bins[b]++, ++bins[b],
@@ -221,10 +214,16 @@ std::string race_advice(const Finding& f) {
              "after the wait that goes with it (cg::wait(group), the pipeline's "
              "consumer_wait(), the barrier's wait or arrive_and_wait); read it after that";
   }
-  // The later access on an earlier line of the same file: the two are in
-  // different iterations of a loop (the next one's write, say, while
-  // another thread still reads this one's), and a barrier between the two
-  // lines in the code would not be between them in time.
+  // Two lines of one loop with a barrier between them: within an iteration
+  // the barrier orders them, so the two accesses are in different
+  // iterations (a fast thread's next iteration, at the earlier line, while
+  // a slow one still works on this one, at the later line), whichever came
+  // first, and a barrier between the two lines in the code would not be
+  // between them in time: the one missing is at the end of the loop body.
+  // Without a barrier between the lines, the later thread may simply have
+  // been slower in the same iteration (a thread reads the max from
+  // partial[0] while a faster one already writes its sum there): a barrier
+  // between the lines is the fix.
   auto split = [](const std::string& w, std::string* file) {
     const size_t colon = w.rfind(':');
     if (colon == std::string::npos) return 0L;
@@ -233,19 +232,16 @@ std::string race_advice(const Finding& f) {
   };
   std::string file, file_other;
   const long line = split(f.where, &file), line_other = split(f.where_other, &file_other);
-  // Only where a barrier stands between the two lines: without one, the
-  // later thread may simply have been slower in the same iteration (a
-  // thread reads the max from partial[0] while a faster one already
-  // writes its sum there), and a barrier between the lines is the fix.
-  const bool across_iterations =
-      line > 0 && line_other > line && file == file_other && (!f.other_known || same_block) &&
-      has_block_barrier(file, line + 1, line_other - 1) && inside_one_loop(file, line, line_other);
-  if (across_iterations)
+  const long lo = std::min(line, line_other), hi = std::max(line, line_other);
+  if (long begin = 0, end = 0;
+      lo > 0 && lo < hi && file == file_other && (!f.other_known || same_block) &&
+      has_block_barrier(file, lo + 1, hi - 1) && loop_around(file, lo, hi, &begin, &end))
     return "the two are in different iterations of a loop: one thread's next iteration (line " +
-           std::to_string(line) + ") runs while another still works on this one (line " +
-           std::to_string(line_other) +
+           std::to_string(lo) + ") runs while another still works on this one (line " +
+           std::to_string(hi) +
            "). Put a __syncthreads() at the end of the loop body, after line " +
-           std::to_string(line_other) + ", so that no thread starts the next iteration early";
+           std::to_string(std::max(hi, end - 1)) +
+           ", so that no thread starts the next iteration early";
   if (f.where == f.where_other && line > 0 && updates_one_element(source_line(file, line)))
     return "line " + std::to_string(line) +
            " reads, changes and writes back one element that other threads update too: two "
