@@ -110,6 +110,29 @@ TEST_F(Checks, RacecheckOnAnElementUpdatedInPlaceWantsAnAtomic) {
   EXPECT_FALSE(Says(r.output, "__syncthreads() between them")) << r.output;
 }
 
+// Two threads storing into one element with a plain `=` (an index with the
+// wrong row length): the index is the fix, not an atomic.
+TEST_F(Checks, RacecheckOnTwoStoresToOneElementPointsAtTheIndex) {
+  const Result r = under_racecheck("race_store_collision");
+  EXPECT_TRUE(Says(r.output,
+                   "two threads store into one element of out on line 11: their index "
+                   "gives both the same place"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "atomic")) << r.output;
+}
+
+// out[i] = f(in[i - 1], in[i], in[i + 1]) racing on one buffer: the host
+// passed one buffer as both; two buffers are the fix, not a barrier.
+TEST_F(Checks, RacecheckOnAnInputThatIsTheOutputSaysTheyAreOneBuffer) {
+  const Result r = under_racecheck("race_in_place_two_names");
+  EXPECT_TRUE(Says(r.output,
+                   "line 11 writes out and reads another array, yet the two accesses are "
+                   "to one buffer"))
+      << r.output;
+  EXPECT_TRUE(Says(r.output, "Give the kernel two buffers")) << r.output;
+  EXPECT_FALSE(Says(r.output, "__syncthreads()")) << r.output;
+}
+
 // The findings of a CUDALAB_CHECK_JSON report, as the simulator wrote them.
 nlohmann::json report_findings(const std::string& file) {
   std::ifstream in(file);

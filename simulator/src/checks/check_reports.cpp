@@ -192,6 +192,20 @@ bool updates_one_element(const std::string& text) {
   return !std::regex_search(rest, std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
 }
 
+// The array a line stores into (`out` in out[i] = in[i - 1] + in[i + 1])
+// and whether it reads that array too: "" when the line stores into no
+// array element with a plain `=`.
+std::string stored_array(const std::string& text, bool* reads_it) {
+  static const std::regex store(
+      R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*=[^=])");
+  std::smatch m;
+  if (!std::regex_search(text, m, store)) return "";
+  const std::string name = m[1].str();
+  *reads_it =
+      std::regex_search(m.suffix().str(), std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
+  return name;
+}
+
 // Whether lines begin..end of `file` hold a __syncthreads().
 bool has_block_barrier(const std::string& file, long begin, long end) {
   for (long k = begin; k <= end; ++k)
@@ -247,6 +261,25 @@ std::string race_advice(const Finding& f) {
            " reads, changes and writes back one element that other threads update too: two "
            "that read it at once write back the same value and one update is lost. Use an "
            "atomic (atomicAdd(&x[i], v)), or give each thread an element of its own";
+  // One line storing into an array from others (out[i] = in[i - 1] + ...)
+  // whose read and write race on one buffer: the two names are one buffer
+  // (the host passed it twice: an update in place).
+  bool reads_itself = false;
+  const std::string stored = line > 0 && f.where == f.where_other
+                                 ? stored_array(source_line(file, line), &reads_itself)
+                                 : "";
+  if (!stored.empty() && !reads_itself && f.hazard != kWriteWrite &&
+      std::strcmp(f.space, "__global__") == 0)
+    return "line " + std::to_string(line) + " writes " + stored +
+           " and reads another array, yet the two accesses are to one buffer: the array it "
+           "reads and " +
+           stored +
+           " are the same memory (the host passed one buffer for both). Give the kernel two "
+           "buffers, one to read and one to write, and swap them between steps";
+  if (!stored.empty() && f.hazard == kWriteWrite)
+    return "two threads store into one element of " + stored + " on line " + std::to_string(line) +
+           ": their index gives both the same place. Each thread's index must be its own "
+           "(check the row length and the offsets it is made of)";
   if (f.where == f.where_other && f.hazard == kWriteWrite)
     return "the same line in two threads: if they must update one place, use an "
            "atomic (atomicAdd, ...); if not, give each thread its own element";
@@ -269,6 +302,10 @@ std::string race_advice(const Finding& f) {
   if (!f.other_known || same_block)
     return "nothing orders the two: put a __syncthreads() between them (or "
            "__syncwarp() when both are in one warp)";
+  if (f.hazard == kWriteWrite)
+    return "two blocks write the same element, and threads of different blocks are never "
+           "ordered within one launch: let one thread write each element (look at the index "
+           "of the block that should not write there), or, to add to one place, use an atomic";
   return "threads of different blocks are never ordered within one launch: "
          "split the work into two launches, or use atomics";
 }
