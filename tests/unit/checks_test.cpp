@@ -28,11 +28,12 @@ using cudalab::testing::Says;
 
 class Checks : public cudalab::testing::ToolTest {
  protected:
-  // tests/programs/checks/NAME.cu built, then run under racecheck.
-  Result under_racecheck(const std::string& name) {
+  // tests/programs/checks/NAME.cu built, then run under CHECKS.
+  Result under(const std::string& checks, const std::string& name) {
     EXPECT_EQ(run(kCC + " " + kPrograms + "/checks/" + name + ".cu -o " + path(name)).status, 0);
-    return run("CUDALAB_CHECK=racecheck " + path(name));
+    return run("CUDALAB_CHECK=" + checks + " " + path(name));
   }
+  Result under_racecheck(const std::string& name) { return under("racecheck", name); }
 };
 
 TEST_F(Checks, RacecheckNamesARaceAcrossLoopIterations) {
@@ -131,6 +132,18 @@ TEST_F(Checks, RacecheckOnAnInputThatIsTheOutputSaysTheyAreOneBuffer) {
       << r.output;
   EXPECT_TRUE(Says(r.output, "Give the kernel two buffers")) << r.output;
   EXPECT_FALSE(Says(r.output, "__syncthreads()")) << r.output;
+}
+
+// A negative index into a kernel's first static __shared__ array (a
+// signed char as a bin): how far before the array, and that the index is
+// below 0, not "outside every variable".
+TEST_F(Checks, MemcheckSaysHowFarBeforeASharedArrayANegativeIndexLands) {
+  const Result r = under("memcheck", "shared_negative_index");
+  EXPECT_TRUE(Says(r.output,
+                   "is 64 bytes before the first byte of `bins` in count (static "
+                   "__shared__, 1024 bytes): an index below 0"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "outside every static __shared__ variable")) << r.output;
 }
 
 // The findings of a CUDALAB_CHECK_JSON report, as the simulator wrote them.

@@ -284,6 +284,15 @@ bool another_kernels(const StaticSharedVariable& v) {
   }
   return known[i] != 0;
 }
+
+// This kernel's static __shared__ variable that starts first after
+// `offset` (from the static shared base), or null.
+const StaticSharedVariable* own_variable_after(size_t offset) {
+  const StaticSharedVariable* best = nullptr;
+  for (const auto& v : static_shared_variables())
+    if (v.offset > offset && !another_kernels(v) && (!best || v.offset < best->offset)) best = &v;
+  return best;
+}
 }  // namespace
 
 // Whether an access to shared memory lies outside the block's own shared
@@ -319,6 +328,12 @@ bool shared_out_of_bounds(uintptr_t address, unsigned size, bool write, uintptr_
       where = std::to_string(address - static_shared_base() - (v->offset + v->size) + 1) +
               " bytes after the last byte of " + v->name + " (static __shared__, " +
               std::to_string(v->size) + " bytes)";
+    else if (const StaticSharedVariable* after = own_variable_after(address - static_shared_base()))
+      // Before this kernel's first variable: an index below 0 (a signed
+      // char as an index, a subtraction that went negative).
+      where = std::to_string(after->offset - (address - static_shared_base())) +
+              " bytes before the first byte of " + after->name + " (static __shared__, " +
+              std::to_string(after->size) + " bytes): an index below 0";
     else
       where = "outside every static __shared__ variable";
     if (!landed_in.empty())
