@@ -648,9 +648,20 @@ TEST(Headline, ValuesShiftedByOneSaySo) {
   EXPECT_NE(viz::headline(t, &r, 0, one.memory)
                 .text.find("Each holds the value expected at its mirror across the diagonal"),
             std::string::npos);
+  // Each off by one amount, while the expected values differ: the amount.
+  c.elements.clear();
+  for (uint64_t i = 0; i < 16; ++i)
+    c.elements.push_back({i, std::to_string(i + 100), std::to_string(i)});
+  EXPECT_NE(viz::headline(t, &r, 0, one.memory).text.find("Each is off by the same amount, +100"),
+            std::string::npos);
+  // Each the same multiple of its expected value.
+  for (auto& e : c.elements)
+    e.got = std::to_string(32 * (e.index + 1)), e.want = std::to_string(e.index + 1);
+  EXPECT_NE(viz::headline(t, &r, 0, one.memory).text.find("Each is 32 times the expected value"),
+            std::string::npos);
   // Values in no such relation say nothing of it.
   for (auto& e : c.elements) e.got = "-1";
-  EXPECT_EQ(viz::headline(t, &r, 0, one.memory).text.find("Each holds"), std::string::npos);
+  EXPECT_EQ(viz::headline(t, &r, 0, one.memory).text.find("Each "), std::string::npos);
 }
 
 TEST(Headline, ValuesNoKernelWroteSayWhereTheKernelsWrote) {

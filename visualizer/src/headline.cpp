@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace cudalab::viz {
 namespace {
@@ -257,15 +260,67 @@ std::string shifted(const trace::Comparison& c) {
   return "";
 }
 
+// When (nearly) every wrong element kept is off from its expected value by
+// one amount (a carry from the wrong tile, a constant added twice) or by
+// one factor (a sum counted 32 times, a mean not divided), while the
+// expected values differ: that amount. Values as printed; "" when they do
+// not agree or there are fewer than 4.
+std::string same_error(const trace::Comparison& c) {
+  std::vector<std::pair<double, double>> v;  // got, want
+  for (const trace::WrongElement& e : c.elements) {
+    char* end = nullptr;
+    const double got = std::strtod(e.got.c_str(), &end);
+    if (end == e.got.c_str() || !std::isfinite(got)) continue;
+    const double want = std::strtod(e.want.c_str(), &end);
+    if (end == e.want.c_str() || !std::isfinite(want)) continue;
+    v.emplace_back(got, want);
+  }
+  if (v.size() < 4 || v.size() * 10 < c.elements.size() * 9) return "";
+  // Where every expected value is one value, one error for all says nothing.
+  if (std::all_of(v.begin(), v.end(), [&](auto p) { return p.second == v.front().second; }))
+    return "";
+  // The value most of them share, within a part in 10^4 of the values.
+  auto most_share = [&](auto of, double* shared) {
+    for (size_t k = 0; k < std::min<size_t>(v.size(), 8); ++k) {
+      const double x = of(v[k]);
+      size_t same = 0;
+      for (const auto& p : v) same += std::fabs(of(p) - x) <= 1e-4 * (std::fabs(x) + 1e-30);
+      if (same * 10 >= v.size() * 9) {
+        *shared = x;
+        return true;
+      }
+    }
+    return false;
+  };
+  char b[64];
+  if (double d = 0; most_share([](auto p) { return p.first - p.second; }, &d) && d != 0) {
+    std::snprintf(b, sizeof(b), "%+.6g", d);
+    return std::string(". Each is off by the same amount, ") + b +
+           " (got minus expected): a value added to all of them, or left out";
+  }
+  if (double r = 0; std::all_of(v.begin(), v.end(), [](auto p) { return p.second != 0; }) &&
+                    most_share([](auto p) { return p.first / p.second; }, &r) && r != 1) {
+    std::snprintf(b, sizeof(b), "%.6g", r);
+    return std::string(". Each is ") + b + " times the expected value";
+  }
+  return "";
+}
+
+// What the wrong values themselves tell: a shift, else one error for all.
+std::string value_tell(const trace::Comparison& c) {
+  const std::string shift = shifted(c);
+  return shift.empty() ? same_error(c) : shift;
+}
+
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
                         const LaunchMemory& m) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty())
     return s + ": " + pattern +
-           (pattern.rfind("no thread wrote any", 0) == 0 ? "" : first_wrong(c) + shifted(c));
+           (pattern.rfind("no thread wrote any", 0) == 0 ? "" : first_wrong(c) + value_tell(c));
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
-  return s + first_wrong(c) + shifted(c) + untouched_inputs(m, c.allocation) + elsewhere;
+  return s + first_wrong(c) + value_tell(c) + untouched_inputs(m, c.allocation) + elsewhere;
 }
 
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
