@@ -146,6 +146,15 @@ TEST_F(Checks, MemcheckSaysHowFarBeforeASharedArrayANegativeIndexLands) {
   EXPECT_FALSE(Says(r.output, "outside every static __shared__ variable")) << r.output;
 }
 
+// One cuRAND state shared by a block (the race is in cuRAND's code on one
+// side): a state per thread is the fix, not a barrier.
+TEST_F(Checks, RacecheckOnASharedRandomStateWantsAStatePerThread) {
+  const Result r = under_racecheck("race_shared_curand_state");
+  EXPECT_TRUE(Says(r.output, "the threads share one random generator's state (curandState)"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "put a __syncthreads()")) << r.output;
+}
+
 // The findings of a CUDALAB_CHECK_JSON report, as the simulator wrote them.
 nlohmann::json report_findings(const std::string& file) {
   std::ifstream in(file);

@@ -228,6 +228,13 @@ std::string race_advice(const Finding& f) {
              "after the wait that goes with it (cg::wait(group), the pipeline's "
              "consumer_wait(), the barrier's wait or arrive_and_wait); read it after that";
   }
+  // cuRAND's own code on one side (its generator reads and writes back its
+  // state at every draw): the threads share one generator's state.
+  for (const std::string* w : {&f.where, &f.where_other})
+    if (w->find("curand") != std::string::npos)
+      return "the threads share one random generator's state (curandState), which every "
+             "curand_init and draw reads and writes back: give each thread a state of its own "
+             "(a local curandState, curand_init(seed, the thread's index, 0, &state))";
   // Two lines of one loop with a barrier between them: within an iteration
   // the barrier orders them, so the two accesses are in different
   // iterations (a fast thread's next iteration, at the earlier line, while
