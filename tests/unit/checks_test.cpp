@@ -150,7 +150,9 @@ TEST_F(Checks, MemcheckSaysHowFarBeforeASharedArrayANegativeIndexLands) {
 // side): a state per thread is the fix, not a barrier.
 TEST_F(Checks, RacecheckOnASharedRandomStateWantsAStatePerThread) {
   const Result r = under_racecheck("race_shared_curand_state");
-  EXPECT_TRUE(Says(r.output, "the threads share one random generator's state (curandState)"))
+  EXPECT_TRUE(Says(r.output,
+                   "the threads share one curandState, which each draw reads and writes "
+                   "back: give each thread its own"))
       << r.output;
   EXPECT_FALSE(Says(r.output, "put a __syncthreads()")) << r.output;
 }

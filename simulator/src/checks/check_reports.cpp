@@ -232,9 +232,8 @@ std::string race_advice(const Finding& f) {
   // state at every draw): the threads share one generator's state.
   for (const std::string* w : {&f.where, &f.where_other})
     if (w->find("curand") != std::string::npos)
-      return "the threads share one random generator's state (curandState), which every "
-             "curand_init and draw reads and writes back: give each thread a state of its own "
-             "(a local curandState, curand_init(seed, the thread's index, 0, &state))";
+      return "the threads share one curandState, which each draw reads and writes back: give "
+             "each thread its own";
   // Two lines of one loop with a barrier between them: within an iteration
   // the barrier orders them, so the two accesses are in different
   // iterations (a fast thread's next iteration, at the earlier line, while
