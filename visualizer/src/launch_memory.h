@@ -31,7 +31,7 @@ struct BufferMap {
 };
 
 struct LaunchMemory {
-  std::vector<BufferMap> buffers;        // by allocation id
+  std::vector<BufferMap> buffers;        // in the trace's allocation order
   std::vector<trace::Access> no_buffer;  // null and wild pointers, host memory (the first 256)
   uint64_t no_buffer_count = 0;
   // Each block's requests (indices into the launch's), so that selecting a
