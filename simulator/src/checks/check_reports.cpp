@@ -128,6 +128,21 @@ bool one_block(bool other_known, const uint3& block, const uint3& other) {
   return other_known && other.x == block.x && other.y == block.y && other.z == block.z;
 }
 
+// A line of source without its // comment.
+std::string code_of(std::string line) {
+  if (const size_t comment = line.find("//"); comment != std::string::npos) line.erase(comment);
+  return line;
+}
+
+// An array element, its array's name captured: name[...], one level of
+// brackets inside (bins[in[i] % 16]).
+const std::string kElement = R"(([A-Za-z_][A-Za-z0-9_]*)\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\])";
+
+// Whether `text` indexes array `name` (name[...]).
+bool indexes(const std::string& text, const std::string& name) {
+  return std::regex_search(text, std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
+}
+
 // The innermost loop of `file` around lines first..last (a line with
 // `for`, `while` or `do` at or above `first` whose braces close at or after
 // `last`), as far as the source text shows: its first and last lines, or
@@ -137,8 +152,7 @@ bool loop_around(const std::string& file, long first, long last, long* begin, lo
   // word "for" in a comment above the kernel made the whole kernel a loop).
   static const std::regex loop(R"((^|[^A-Za-z0-9_])(for\s*\(|while\s*\(|do([^A-Za-z0-9_]|$)))");
   for (long k = first; k >= std::max(1L, first - 80); --k) {
-    std::string head = source_line(file, k);
-    if (const size_t comment = head.find("//"); comment != std::string::npos) head.erase(comment);
+    const std::string head = code_of(source_line(file, k));
     if (!std::regex_search(head, loop)) continue;
     int depth = 0;
     bool opened = false;
@@ -171,39 +185,27 @@ bool loop_around(const std::string& file, long first, long last, long* begin, lo
 // threads reading, changing and writing back one place, which an atomic
 // does in one step. (partial[tid] += partial[tid + s] reads another
 // thread's element: a barrier's business, not an atomic's.)
-bool updates_one_element(const std::string& text) {
+bool updates_one_element(const std::string& line) {
+  const std::string text = code_of(line);
   if (text.find("atomic") != std::string::npos) return false;
-  static const std::regex after(
-      R"(([A-Za-z_][A-Za-z0-9_]*)\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*(\+\+|--|[-+*/%&|^]=))");
+  static const std::regex after(kElement + R"(\s*(\+\+|--|[-+*/%&|^]=))");
   static const std::regex before(R"((\+\+|--)\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[)");
   std::smatch m;
-  std::string name, rest;
-  if (std::regex_search(text, m, after)) {
-    name = m[1].str();
-    rest = m.suffix().str();
-  } else if (std::regex_search(text, m, before)) {
-    name = m[2].str();
-    rest = m.suffix().str();
-  } else {
-    return false;
-  }
-  static const std::regex comment(R"(//.*$)");
-  rest = std::regex_replace(rest, comment, "");
-  return !std::regex_search(rest, std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
+  if (std::regex_search(text, m, after)) return !indexes(m.suffix().str(), m[1].str());
+  if (std::regex_search(text, m, before)) return !indexes(m.suffix().str(), m[2].str());
+  return false;
 }
 
 // The array a line stores into (`out` in out[i] = in[i - 1] + in[i + 1])
 // and whether it reads that array too: "" when the line stores into no
 // array element with a plain `=`.
-std::string stored_array(const std::string& text, bool* reads_it) {
-  static const std::regex store(
-      R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\]\s*=[^=])");
+std::string stored_array(const std::string& line, bool* reads_it) {
+  static const std::regex store("^\\s*" + kElement + "\\s*=[^=]");
+  const std::string text = code_of(line);
   std::smatch m;
   if (!std::regex_search(text, m, store)) return "";
-  const std::string name = m[1].str();
-  *reads_it =
-      std::regex_search(m.suffix().str(), std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
-  return name;
+  *reads_it = indexes(m.suffix().str(), m[1].str());
+  return m[1].str();
 }
 
 // Whether lines begin..end of `file` hold a __syncthreads().
