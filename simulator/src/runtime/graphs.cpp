@@ -8,11 +8,13 @@
 // from the kernel registry, which knows each registered kernel's parameters.
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <set>
 #include <thread>
 #include <vector>
@@ -502,24 +504,80 @@ CUgraphNode_st::~CUgraphNode_st() {
 
 CUgraph_st::~CUgraph_st() { g_graphs.erase(this); }
 
-// ---- the kernel registry's makers ---------------------------------------------------------
+// ---- the kernels' calls a graph keeps ------------------------------------------------------
 namespace {
-std::mutex g_makers_mutex;
-std::map<const void*, cudalab::detail::KernelCallMaker>& makers() {
-  static std::map<const void*, cudalab::detail::KernelCallMaker> m;
-  return m;
-}
+// A registered (or exactly typed) kernel's arguments as bytes, in an
+// allocation aligned for each; run through the kernel's invoker.
+class StoredKernelCall final : public KernelCall {
+ public:
+  StoredKernelCall(const void* kernel, cudalab::detail::KernelInvoker invoker,
+                   cudalab::detail::ParamLayout layout, void* const* args)
+      : kernel_(kernel), invoker_(invoker), pointers_(layout.count + 1, nullptr) {
+    size_t end = 0;
+    std::vector<size_t> offsets(layout.count);
+    for (size_t i = 0; i < layout.count; ++i) {
+      align_ = std::max(align_, layout.alignments[i]);
+      offsets[i] = (end + layout.alignments[i] - 1) / layout.alignments[i] * layout.alignments[i];
+      end = offsets[i] + layout.sizes[i];
+    }
+    bytes_ = static_cast<unsigned char*>(
+        ::operator new(std::max<size_t>(end, 1), std::align_val_t(align_)));
+    for (size_t i = 0; i < layout.count; ++i) {
+      std::memcpy(bytes_ + offsets[i], args[i], layout.sizes[i]);
+      pointers_[i] = bytes_ + offsets[i];
+    }
+  }
+  ~StoredKernelCall() override { ::operator delete(bytes_, std::align_val_t(align_)); }
+  StoredKernelCall(const StoredKernelCall&) = delete;
+  StoredKernelCall& operator=(const StoredKernelCall&) = delete;
+  cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                  unsigned flags) override {
+    return invoker_(kernel_, pointers_.data(), site, grid, block, shmem, stream,
+                    flags | cudalab::detail::kLaunchFromGraph);
+  }
+  void** arguments() override { return pointers_.data(); }
+
+ private:
+  const void* kernel_;
+  cudalab::detail::KernelInvoker invoker_;
+  size_t align_ = alignof(std::max_align_t);
+  unsigned char* bytes_ = nullptr;
+  std::vector<void*> pointers_;
+};
+
+// A captured `<<<...>>>` launch: its own copy of the launch's arguments
+// and call (launch.h's Bound).
+class BoundKernelCall final : public KernelCall {
+ public:
+  BoundKernelCall(const cudalab::detail::BoundOps& ops, void* bound)
+      : ops_(ops), bound_(bound), pointers_(ops.count + 1, nullptr) {
+    ops.arguments(bound, pointers_.data());
+  }
+  ~BoundKernelCall() override { ops_.destroy(bound_); }
+  BoundKernelCall(const BoundKernelCall&) = delete;
+  BoundKernelCall& operator=(const BoundKernelCall&) = delete;
+  cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                  unsigned flags) override {
+    const char* frame = static_cast<const char*>(bound_);
+    return cudalab::detail::launch(site, grid, block, shmem, stream, ops_.run, bound_, flags, frame,
+                                   frame + ops_.size);
+  }
+  void** arguments() override { return pointers_.data(); }
+
+ private:
+  const cudalab::detail::BoundOps& ops_;
+  void* bound_;
+  std::vector<void*> pointers_;
+};
 
 cudaError_t kernel_call_of(const cudaKernelNodeParams& p, std::shared_ptr<KernelCall>* call,
                            LaunchSite* site) {
   if (!p.func) return cudaErrorInvalidDeviceFunction;
-  cudalab::detail::KernelCallMaker maker = nullptr;
-  {
-    std::lock_guard lock(g_makers_mutex);
-    auto it = makers().find(p.func);
-    if (it != makers().end()) maker = it->second;
-  }
-  if (!maker) {
+  const char* name = "kernel";
+  const cudalab::detail::KernelInvoker invoker =
+      cudalab::detail::find_kernel_invoker(p.func, &name);
+  cudalab::detail::ParamLayout layout{};
+  if (!invoker || !cudalab::detail::find_kernel_layout(p.func, &layout)) {
     std::fprintf(stderr,
                  "cudalab: a kernel node was given a function pointer that is not a kernel the "
                  "simulator knows. cudalab knows the non-template __global__ functions of the "
@@ -529,19 +587,55 @@ cudaError_t kernel_call_of(const cudaKernelNodeParams& p, std::shared_ptr<Kernel
     return cudaErrorInvalidDeviceFunction;
   }
   if (p.extra) return cudaErrorInvalidValue;  // the "extra" form is not supported
-  KernelCall* made = maker(p.func, p.kernelParams);
+  KernelCall* made = cudalab::detail::stored_kernel_call(p.func, invoker, layout, p.kernelParams);
   if (!made) return cudaErrorInvalidValue;
   call->reset(made);
-  const char* name = "kernel";
-  cudalab::detail::find_kernel_invoker(p.func, &name);
   *site = LaunchSite{name ? name : "kernel", "(a graph's kernel node)", 0};
   return cudaSuccess;
 }
 }  // namespace
 
-void cudalab::detail::register_kernel_call_maker(const void* kernel, KernelCallMaker maker) {
-  std::lock_guard lock(g_makers_mutex);
-  makers()[kernel] = maker;
+KernelCall* cudalab::detail::stored_kernel_call(const void* kernel, KernelInvoker invoker,
+                                                ParamLayout layout, void* const* args) {
+  if (layout.count > 0 && !args) return nullptr;
+  return new StoredKernelCall(kernel, invoker, layout, args);
+}
+
+cudaError_t cudalab::detail::launch_bound(const LaunchSite& site, dim3 grid, dim3 block,
+                                          size_t shmem, cudaStream_t stream, const BoundOps& ops,
+                                          void* bound, const void* kernel) {
+  if (launching_from_kernel()) {
+    // Kept, with its own copy of the arguments, until the grid that made it
+    // is done (launch.cpp's run_child_launches).
+    struct Child {
+      LaunchSite site;
+      dim3 grid, block;
+      size_t shmem;
+      cudaStream_t stream;
+      const BoundOps* ops;
+      void* bound;
+      const void* kernel;
+    };
+    auto* child = new Child{site, grid, block, shmem, stream, &ops, ops.clone(bound), kernel};
+    defer_child_launch(
+        site,
+        [](void* c) {
+          const Child& k = *static_cast<Child*>(c);
+          launch_bound(k.site, k.grid, k.block, k.shmem, k.stream, *k.ops, k.bound, k.kernel);
+        },
+        child,
+        [](void* c) {
+          auto* k = static_cast<Child*>(c);
+          k->ops->destroy(k->bound);
+          delete k;
+        });
+    return cudaSuccess;
+  }
+  if (capturing_launches(stream))
+    return capture_kernel(stream, site, grid, block, shmem, 0, kernel,
+                          new BoundKernelCall(ops, ops.clone(bound)));
+  const char* frame = static_cast<const char*>(bound);
+  return launch(site, grid, block, shmem, stream, ops.run, bound, 0, frame, frame + ops.size);
 }
 
 namespace cudalab::rt {

@@ -30,7 +30,8 @@ struct LaunchSite {
 // Runs `body(closure)` once per CUDA thread of the launch; returns the launch
 // error (also kept as the last error). A cooperative launch runs all its
 // blocks at once, so that the grid can sync.
-enum LaunchFlags : unsigned { kLaunchCooperative = 1 };
+// kLaunchFromGraph: a graph's kernel node runs now (it is not captured again).
+enum LaunchFlags : unsigned { kLaunchCooperative = 1, kLaunchFromGraph = 2 };
 // [frame_low, frame_high): host memory the kernel threads read to get their
 // arguments (the launch's own objects), which memcheck allows.
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
@@ -147,90 +148,77 @@ bool capturing_launches(cudaStream_t stream);
 // `kernel` is the kernel when its address is known.
 cudaError_t capture_kernel(cudaStream_t stream, const LaunchSite& site, dim3 grid, dim3 block,
                            size_t shmem, unsigned flags, const void* kernel, KernelCall* call);
-// Makes a KernelCall of a registered kernel and the arguments at args[i]
-// (explicit kernel nodes); nullptr when args is missing.
-using KernelCallMaker = KernelCall* (*)(const void* kernel, void** args);
-void register_kernel_call_maker(const void* kernel, KernelCallMaker maker);
+// A KernelCall of `kernel`, which `invoker` runs, with a copy of the bytes
+// of its arguments at args[i], laid out as `layout` (what cudaLaunchKernel
+// under capture and an explicit kernel node keep); nullptr when args is
+// missing.
+KernelCall* stored_kernel_call(const void* kernel, KernelInvoker invoker, ParamLayout layout,
+                               void* const* args);
 
-// The arguments kept as the bytes CUDA copies into the parameter space.
-template <class... P>
-class KernelCallBytes final : public KernelCall {
- public:
-  KernelCallBytes(void (*kernel)(P...), void* const* args) : kernel_(kernel) {
-    copy(args, std::index_sequence_for<P...>{});
-  }
-  cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
-                  unsigned flags) override {
-    return run_with(site, grid, block, shmem, stream, flags, std::index_sequence_for<P...>{});
-  }
-  void** arguments() override { return pointers_; }
-
- private:
-  template <size_t... I>
-  void copy(void* const* args, std::index_sequence<I...>) {
-    (void)args;
-    (std::memcpy(std::get<I>(bytes_).bytes, args[I], sizeof(P)), ...);
-    size_t k = 0;
-    ((pointers_[k++] = std::get<I>(bytes_).bytes), ...);
-    pointers_[k] = nullptr;
-  }
-  template <size_t... I>
-  cudaError_t run_with(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
-                       cudaStream_t stream, unsigned flags, std::index_sequence<I...> seq) {
-    const void* params[] = {std::get<I>(bytes_).bytes..., nullptr};
-    auto run_one_thread = [&] { call_with_param_bytes(kernel_, params, seq); };
-    using Body = decltype(run_one_thread);
-    const auto frame = span_of(*this, params, run_one_thread);
-    return launch(
-        site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
-        &run_one_thread, flags, frame.first, frame.second);
-  }
-  void (*kernel_)(P...);
-  std::tuple<ParamBytes<P>...> bytes_;
-  void* pointers_[sizeof...(P) + 1];
+// A `<<<...>>>` launch's own copy of its arguments with the call that runs
+// the kernel on them (the rewriter's lambda): each thread runs `run`, a
+// graph keeps a copy (`clone`), and so does a launch made by a kernel until
+// it runs. One such type per launch site; what is done with it is not a
+// template (launch_bound), so that each site costs its compile little.
+struct BoundOps {
+  size_t size;                                 // bytes of the object
+  size_t count;                                // arguments
+  void (*run)(void* bound);                    // one thread's call of the kernel
+  void* (*clone)(const void* bound);           // a copy, made with new
+  void (*destroy)(void* bound);                // deletes a copy
+  void (*arguments)(void* bound, void** out);  // each argument's address
 };
-
-// A captured `<<<...>>>` launch whose arguments convert to the kernel's
-// parameters: the rewriter's call and a copy of the arguments.
+template <size_t I, class T>
+struct ArgSlot {
+  template <class U>
+  explicit ArgSlot(U&& u) : value(std::forward<U>(u)) {}
+  T value;
+};
+template <class Call, class Seq, class... A>
+struct BoundArgs;
+template <class Call, size_t... I, class... A>
+struct BoundArgs<Call, std::index_sequence<I...>, A...> : ArgSlot<I, A>... {
+  template <class... U>
+  explicit BoundArgs(const Call& c, U&&... u) : ArgSlot<I, A>(std::forward<U>(u))..., call(c) {}
+  static void run(void* b) {
+    auto& self = *static_cast<BoundArgs*>(b);
+    self.call(static_cast<ArgSlot<I, A>&>(self).value...);
+  }
+  static void* clone(const void* b) { return new BoundArgs(*static_cast<const BoundArgs*>(b)); }
+  static void destroy(void* b) { delete static_cast<BoundArgs*>(b); }
+  static void arguments(void* b, void** out) {
+    auto& self = *static_cast<BoundArgs*>(b);
+    ((out[I] = static_cast<void*>(&static_cast<ArgSlot<I, A>&>(self).value)), ...);
+    (void)self;
+    (void)out;
+  }
+  static constexpr size_t kCount = sizeof...(A);
+  Call call;
+};
 template <class Call, class... A>
-class KernelCallTuple final : public KernelCall {
- public:
-  template <class... Args>
-  explicit KernelCallTuple(Call call, Args&&... args)
-      : call_(call), params_(std::forward<Args>(args)...) {
-    std::apply(
-        [this](auto&... p) {
-          void** out = pointers_;
-          ((*out++ = static_cast<void*>(&p)), ...);
-          (void)out;
-        },
-        params_);
-  }
-  cudaError_t run(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
-                  unsigned flags) override {
-    auto run_one_thread = [&] { std::apply(call_, params_); };
-    using Body = decltype(run_one_thread);
-    const auto frame = span_of(*this, run_one_thread);
-    return launch(
-        site, grid, block, shmem, stream, [](void* c) { (*static_cast<Body*>(c))(); },
-        &run_one_thread, flags, frame.first, frame.second);
-  }
-  void** arguments() override { return pointers_; }
+using Bound = BoundArgs<Call, std::index_sequence_for<A...>, A...>;
+template <class B>
+inline constexpr BoundOps kBoundOps{sizeof(B), B::kCount,   &B::run,
+                                    &B::clone, &B::destroy, &B::arguments};
+// Runs the launch whose arguments `bound` holds: now, or kept in the graph
+// its stream captures, or (made by a kernel thread) after the grid that
+// made it. `kernel` is the kernel when its exact type is known (a graph's
+// node names it).
+cudaError_t launch_bound(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                         cudaStream_t stream, const BoundOps& ops, void* bound, const void* kernel);
 
- private:
-  Call call_;
-  std::tuple<A...> params_;
-  void* pointers_[sizeof...(A) + 1] = {};
-};
+template <class... P>
+KernelInvoker invoker_for(void (*)(P...));
 
 template <class... P, size_t... I>
 cudaError_t invoke_with_args(void (*kernel)(P...), void** args, const LaunchSite& site, dim3 grid,
                              dim3 block, size_t shmem, cudaStream_t stream, unsigned flags,
                              std::index_sequence<I...> seq) {
-  if (capturing_launches(stream))
+  if (!(flags & kLaunchFromGraph) && capturing_launches(stream))
     return capture_kernel(stream, site, grid, block, shmem, flags,
                           reinterpret_cast<const void*>(kernel),
-                          new KernelCallBytes<P...>(kernel, args));
+                          stored_kernel_call(reinterpret_cast<const void*>(kernel),
+                                             invoker_for(kernel), layout_for(kernel), args));
   if constexpr (kAnyByHiddenPointer<std::decay_t<P>...>) {
     // The argument bytes as the caller left them at the launch, not copied
     // with constructors.
@@ -269,12 +257,6 @@ KernelInvoker invoker_for(void (*)(P...)) {
 template <class... P>
 int register_kernel(void (*kernel)(P...), const char* name) {
   register_kernel_invoker(reinterpret_cast<const void*>(kernel), name, invoker_for(kernel));
-  register_kernel_call_maker(reinterpret_cast<const void*>(kernel),
-                             [](const void* k, void** args) -> KernelCall* {
-                               if (sizeof...(P) > 0 && !args) return nullptr;
-                               return new KernelCallBytes<P...>(
-                                   reinterpret_cast<void (*)(P...)>(const_cast<void*>(k)), args);
-                             });
   register_kernel_layout(reinterpret_cast<const void*>(kernel), layout_for(kernel));
   return 0;
 }
@@ -384,71 +366,52 @@ class Launcher {
         shmem_(shmem),
         stream_(stream) {}
 
-  template <class... Args>
-  void operator()(Args&&... args) {
-    if (launching_from_kernel()) {
-      using Child = std::pair<Launcher, std::tuple<std::decay_t<Args>...>>;
-      auto* child =
-          new Child(*this, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...));
-      defer_child_launch(
-          site_,
-          [](void* c) {
-            Child& child = *static_cast<Child*>(c);
-            std::apply([&](auto&... a) { child.first.run_now(a...); }, child.second);
-          },
-          child, [](void* c) { delete static_cast<Child*>(c); });
-      return;
-    }
-    run_now(std::forward<Args>(args)...);
-  }
-
- private:
   // Arguments are copied once at the launch, as CUDA copies them into the
   // kernel's parameter space; each thread then gets its own copy of them.
   template <class... Args>
-  void run_now(Args&&... args) {
+  void operator()(Args&&... args) {
     using Exact = void (*)(zero_as_int_t<std::decay_t<Args>>...);
     using Found = decltype(pointer_(Exact{}));
+    constexpr bool exact = !std::is_same_v<Found, std::nullptr_t>;
     // Such an argument's bytes are copied once only through the kernel's
     // exact type, which a 0 going to a pointer parameter hides.
-    static_assert(!(kAnyByHiddenPointer<std::decay_t<Args>...> &&
-                    std::is_same_v<Found, std::nullptr_t> && (kIsLiteralZero<Args> || ...)),
-                  "this launch passes 0 or NULL to a pointer parameter of a kernel that also takes "
-                  "an argument with a copy constructor or destructor: write nullptr there");
-    if (capturing_launches(stream_)) {
-      // Kept in the graph: the arguments are copied now, as CUDA copies them.
-      if constexpr (!std::is_same_v<Found, std::nullptr_t>) {
-        capture_with_param_bytes(pointer_(Exact{}), std::index_sequence_for<Args...>{},
-                                 std::forward<Args>(args)...);
-      } else {
-        capture_kernel(
-            stream_, site_, grid_, block_, shmem_, 0, nullptr,
-            new KernelCallTuple<Call, std::decay_t<Args>...>(call_, std::forward<Args>(args)...));
+    static_assert(
+        !(kAnyByHiddenPointer<std::decay_t<Args>...> && !exact && (kIsLiteralZero<Args> || ...)),
+        "this launch passes 0 or NULL to a pointer parameter of a kernel that also takes "
+        "an argument with a copy constructor or destructor: write nullptr there");
+    if constexpr (kAnyByHiddenPointer<std::decay_t<Args>...> && exact) {
+      if (launching_from_kernel()) {
+        using Child = std::pair<Launcher, std::tuple<std::decay_t<Args>...>>;
+        auto* child =
+            new Child(*this, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...));
+        defer_child_launch(
+            site_,
+            [](void* c) {
+              Child& child = *static_cast<Child*>(c);
+              std::apply(
+                  [&](auto&... a) {
+                    child.first.launch_with_param_bytes(child.first.pointer_(Exact{}),
+                                                        std::index_sequence_for<Args...>{}, a...);
+                  },
+                  child.second);
+            },
+            child, [](void* c) { delete static_cast<Child*>(c); });
+        return;
       }
-      return;
-    }
-    if constexpr (kAnyByHiddenPointer<std::decay_t<Args>...> &&
-                  !std::is_same_v<Found, std::nullptr_t>) {
       launch_with_param_bytes(pointer_(Exact{}), std::index_sequence_for<Args...>{},
                               std::forward<Args>(args)...);
     } else {
-      auto params = std::make_tuple(std::decay_t<Args>(std::forward<Args>(args))...);
-      auto run_one_thread = [&] { std::apply(call_, params); };
-      using Body = decltype(run_one_thread);
-      const auto frame = span_of(params, run_one_thread, *this);
-      launch(
-          site_, grid_, block_, shmem_, stream_, [](void* c) { (*static_cast<Body*>(c))(); },
-          &run_one_thread, 0, frame.first, frame.second);
+      // A 0 the kernel takes as an int is an int from here on.
+      using Kept = std::conditional_t<exact, Bound<Call, zero_as_int_t<std::decay_t<Args>>...>,
+                                      Bound<Call, std::decay_t<Args>...>>;
+      Kept bound(call_, std::forward<Args>(args)...);
+      const void* kernel = nullptr;
+      if constexpr (exact) kernel = reinterpret_cast<const void*>(pointer_(Exact{}));
+      launch_bound(site_, grid_, block_, shmem_, stream_, kBoundOps<Kept>, &bound, kernel);
     }
   }
 
-  template <class... P, size_t... I, class... Args>
-  void capture_with_param_bytes(void (*kernel)(P...), std::index_sequence<I...>, Args&&... args) {
-    std::tuple<P...> host_copy(std::forward<Args>(args)...);
-    void* params[] = {static_cast<void*>(&std::get<I>(host_copy))..., nullptr};
-    capture_kernel(stream_, site_, grid_, block_, shmem_, 0, reinterpret_cast<const void*>(kernel),
-                   new KernelCallBytes<P...>(kernel, params));
-  }
+ private:
   // The host's copy of the arguments is made once here (its copy
   // constructors run, and its destructors after the launch, as with nvcc);
   // each thread gets the bytes of it.
@@ -456,6 +419,15 @@ class Launcher {
   void launch_with_param_bytes(void (*kernel)(P...), std::index_sequence<I...> seq,
                                Args&&... args) {
     std::tuple<P...> host_copy(std::forward<Args>(args)...);
+    if (capturing_launches(stream_)) {
+      // Kept in the graph: the bytes of the host's copy, made now.
+      void* kept[] = {static_cast<void*>(&std::get<I>(host_copy))..., nullptr};
+      capture_kernel(stream_, site_, grid_, block_, shmem_, 0,
+                     reinterpret_cast<const void*>(kernel),
+                     stored_kernel_call(reinterpret_cast<const void*>(kernel), invoker_for(kernel),
+                                        layout_for(kernel), kept));
+      return;
+    }
     const void* params[] = {static_cast<const void*>(&std::get<I>(host_copy))...};
     auto run_one_thread = [&] { call_with_param_bytes(kernel, params, seq); };
     using Body = decltype(run_one_thread);
