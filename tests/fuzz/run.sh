@@ -37,15 +37,33 @@ for d in lessons/*/wrong/*.diff; do
   { cat "$solution"; printf '\0'; cat "$d"; } >"$out/corpus/diff_fuzz/seed-$(basename "$d")"
 done
 
-failed=0
-for t in "${targets[@]}"; do
-  echo "== $t for $seconds s"
+# Two targets at a time (each fuzzer is one process on one core): the run
+# takes its SECONDS once per pair, not once per target.
+fuzz_one() {
+  local t=$1
   if ! "$out/bin/$t" "$out/corpus/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$out/crashes/$t-" -print_final_stats=1 >"$out/$t.log" 2>&1; then
-    echo "$t FAILED: see $out/$t.log and $out/crashes/" >&2
-    grep -m5 -E "ERROR|runtime error|SUMMARY" "$out/$t.log" >&2 || true
-    failed=1
+    return 1
   fi
-  grep -E "^stat::number_of_executed_units|^#[0-9]+.*DONE" "$out/$t.log" | tail -2 || true
+}
+failed=0
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  pair=("${targets[@]:i:2}")
+  pids=()
+  for t in "${pair[@]}"; do
+    echo "== $t for $seconds s"
+    fuzz_one "$t" &
+    pids+=($!)
+  done
+  for k in "${!pair[@]}"; do
+    t=${pair[k]}
+    if ! wait "${pids[k]}"; then
+      echo "$t FAILED: see $out/$t.log and $out/crashes/" >&2
+      grep -m5 -E "ERROR|runtime error|SUMMARY" "$out/$t.log" >&2 || true
+      failed=1
+    fi
+    echo "-- $t:"
+    grep -E "^stat::number_of_executed_units|^#[0-9]+.*DONE" "$out/$t.log" | tail -2 || true
+  done
 done
 exit $failed

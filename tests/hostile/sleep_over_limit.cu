@@ -1,6 +1,6 @@
 // hostile: sleeps 30 seconds in the first call of each process, then computes correctly
 // expect-max-points: 0
-// note: correct results, but every test sleeps past a 10-second limit, so none may pass
+// note: correct results, but every test sleeps past a limit of 5 or 10 seconds, so none may pass
 //
 // The sleep starts again after any signal that interrupts it, and SIGTERM,
 // SIGINT and SIGHUP are ignored, so only a hard kill ends it in time.
