@@ -1,6 +1,6 @@
 // hostile: sleeps 1 second in the first call of each process, then computes correctly
 // expect-max-points: 12
-// note: correct results; with a limit of 4 seconds or more per test every test must pass (reruns too)
+// note: correct results; with a limit of 4 s or more per test, every test must pass (reruns too)
 //
 // A slow submission that is still inside the time limit must not be failed:
 // each graded test (and each rubric's rerun of one) is a fresh process, so
