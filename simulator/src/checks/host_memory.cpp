@@ -138,9 +138,15 @@ void thread_local_span(uintptr_t* low, uintptr_t* high) {
 }
 
 bool kernel_own_memory(uintptr_t address) {
-  // The running thread's locals: its fiber stack, above the stack pointer.
+  // The running thread's locals: its fiber stack, above the stack pointer,
+  // up to the frame that started the thread (what lies past a 64 KiB
+  // fiber stack can be a host block of the program's), else a bound.
   const auto sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  if (address + 256 >= sp && address < sp + 256 * 1024) return true;
+  constexpr uintptr_t kLocals = 256 * 1024;
+  uintptr_t top = sp + kLocals;
+  if (tl_thread && tl_thread->stack_top > sp && tl_thread->stack_top - sp < kLocals)
+    top = tl_thread->stack_top;
+  if (address + 256 >= sp && address < top) return true;
   // Outside a kernel (a fault described after its launch): no block's own.
   if (!tl_block) return false;
   const Launch& l = *tl_block->launch;

@@ -107,6 +107,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     ++b->next_thread_;
     t.started = true;
     t.fault_jump = &jump;
+    t.stack_top = reinterpret_cast<uintptr_t>(&jump + 1);
     enter_thread(t);
     tl_in_runtime = 0;
     b->block_loops_offered_ = b->block_loops_ && b->next_thread_ == 1 && !b->trace_;

@@ -105,6 +105,10 @@ struct SimThread {
   uint64_t global_accesses = 0;
   boost::context::fiber handle;  // this thread, suspended while it waits
   sigjmp_buf* fault_jump = nullptr;
+  // Just above the frames of the kernel on its fiber's stack (the runner's
+  // own frame): the thread's locals lie below it, and what is above is not
+  // the thread's (memcheck: a host block mapped right above a stack).
+  uintptr_t stack_top = 0;
   uint64_t result = 0;    // of the barrier or warp operation it waited at
   uintptr_t wait_pc = 0;  // where it waits (for deadlock reports)
   // kLockstep: at a memory access, until its warp's other lanes catch up;
