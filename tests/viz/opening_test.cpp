@@ -563,6 +563,43 @@ TEST(Headline, NothingWrongSaysNothing) {
   EXPECT_EQ(h.text, "");
 }
 
+// Where the first wrong element was stored last: the line to look at when
+// no check finds the bug (a wrong sum, a max that starts at 0).
+TEST(Headline, WrongValuesNameTheStoreThatWroteTheFirst) {
+  tr::Trace t = two_launches();
+  t.sites[0x40] = tr::Site{"/course/exercise.cu", 42};
+  tr::Request store;
+  store.block = 1;
+  store.warp = 1;
+  store.kind = 1;
+  store.size = 4;
+  store.mask = 1u << 5;  // thread 37 of block 1
+  store.pc = 0x40;
+  store.allocation = 1;
+  store.offset = 4 * 10;
+  store.lanes_at = t.launches[0].lane_data.size();
+  t.launches[0].lane_data.push_back(char(tr::LaneEncoding::kDeltas8));
+  t.launches[0].requests.push_back(store);
+  const OneBuffer halves(64, [](uint64_t i) { return int64_t(i / 32); });
+  tr::TestResults r = wrong_out({10}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, halves.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1, written last by thread "
+            "(37,0,0) of block (1,0,0) at exercise.cu:42");
+  // Shown from the second launch, the store is named with its kernel; an
+  // atomic is said to be one.
+  t.launches[0].requests.back().kind = 2;
+  EXPECT_EQ(viz::headline(t, &r, 1, halves.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1, updated last by an atomic of "
+            "thread (37,0,0) of block (1,0,0) in fill at exercise.cu:42");
+  // A store to another element says nothing.
+  t.launches[0].requests.back().offset = 4 * 11;
+  EXPECT_EQ(viz::headline(t, &r, 0, halves.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1");
+}
+
 TEST(Headline, WrongValuesSayHowManyAndWhere) {
   const tr::Trace t = two_launches();
   // 8 x 8, rows 0-3 written by block 0 and rows 4-7 by block 1.

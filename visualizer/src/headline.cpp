@@ -312,15 +312,48 @@ std::string value_tell(const trace::Comparison& c) {
   return shift.empty() ? same_error(c) : shift;
 }
 
+// Who stored the first wrong element last, and at which line: where to
+// look when no check finds the bug (the arithmetic of that line, or what
+// it read). ", written last by thread (5,0,0) of block (1,0,0) at
+// add.cu:12"; "" when no store of the trace reached it.
+std::string last_writer(const trace::Trace& t, const trace::Comparison& c, size_t shown) {
+  if (c.elements.empty() || c.allocation == 0) return "";
+  const uint64_t first = c.offset + c.elements.front().index * c.element_bytes;
+  const uint64_t end = first + c.element_bytes;
+  trace::LaneAddress lanes[32];
+  for (size_t k = t.launches.size(); k-- > 0;) {
+    const trace::Launch& l = t.launches[k];
+    for (size_t i = l.requests.size(); i-- > 0;) {
+      const trace::Request& r = l.requests[i];
+      if (!r.write() || r.mask == 0 || r.shared() || r.lanes_at >= l.lane_data.size()) continue;
+      const int n = l.lanes_of(r, lanes);
+      for (int j = n; j-- > 0;) {
+        const trace::LaneAddress& a = lanes[j];
+        if (a.allocation != c.allocation || a.offset + r.size <= first || a.offset >= end) continue;
+        const std::string where = t.where(r.pc);
+        std::string s =
+            std::string(r.atomic() ? ", updated last by an atomic of " : ", written last by ") +
+            whose(l, r.block, int64_t(r.warp) * 32 + a.lane);
+        if (k != shown) s += " in " + l.kernel;
+        return where == "?" ? s : s + " at " + file_name(where);
+      }
+    }
+  }
+  return "";
+}
+
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
-                        const LaunchMemory& m) {
+                        const LaunchMemory& m, size_t shown) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty())
     return s + ": " + pattern +
-           (pattern.rfind("no thread wrote any", 0) == 0 ? "" : first_wrong(c) + value_tell(c));
+           (pattern.rfind("no thread wrote any", 0) == 0
+                ? ""
+                : first_wrong(c) + last_writer(t, c, shown) + value_tell(c));
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
-  return s + first_wrong(c) + value_tell(c) + untouched_inputs(m, c.allocation) + elsewhere;
+  return s + first_wrong(c) + last_writer(t, c, shown) + value_tell(c) +
+         untouched_inputs(m, c.allocation) + elsewhere;
 }
 
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
@@ -440,7 +473,7 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
   }
   if (wrong) {
     h.kind = HeadlineKind::kWrongValues;
-    h.text = prefix + wrong_words(t, *wrong, l, m);
+    h.text = prefix + wrong_words(t, *wrong, l, m, launch);
     if (f >= 0) {
       const trace::Finding& x = l.findings[size_t(f)];
       h.text += ". " + x.tool + ": " + x.kind + " read at " + file_name(x.where);
