@@ -46,9 +46,60 @@ namespace {
 std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs);
 }  // namespace
 
+namespace {
+std::vector<std::string> symbolize_lines(const std::vector<uintptr_t>& pcs);
+
+// The main program's lines already found: a program whose launches repeat
+// a finding (a race in a kernel launched in a loop) asks for the same
+// addresses after each launch, and each question starts llvm-symbolizer.
+// Only the main program's: a module loaded at run time may be unloaded
+// and its addresses reused. Never destroyed (a traced run symbolizes in an
+// exit handler, after the statics made later are gone), and only used when
+// its lock is free (a fault report symbolizes from a signal handler).
+struct KnownLines {
+  std::mutex mutex;
+  std::map<uintptr_t, std::string> lines;
+};
+KnownLines& known_lines() {
+  static auto* known = new KnownLines;
+  return *known;
+}
+}  // namespace
+
+std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
+  KnownLines& known = known_lines();
+  std::unique_lock lock(known.mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return symbolize_lines(pcs);
+  std::vector<std::string> out(pcs.size());
+  std::vector<uintptr_t> asked;
+  std::vector<size_t> whose;
+  const uintptr_t base = main_program_base();
+  std::vector<bool> in_main(pcs.size(), false);
+  for (size_t i = 0; i < pcs.size(); ++i) {
+    Dl_info info{};
+    in_main[i] = pcs[i] && dladdr(reinterpret_cast<void*>(pcs[i]), &info) &&
+                 reinterpret_cast<uintptr_t>(info.dli_fbase) == base;
+    if (auto it = known.lines.find(pcs[i]); in_main[i] && it != known.lines.end()) {
+      out[i] = it->second;
+      continue;
+    }
+    asked.push_back(pcs[i]);
+    whose.push_back(i);
+  }
+  lock.unlock();
+  if (asked.empty()) return out;
+  const std::vector<std::string> found = symbolize_lines(asked);
+  for (size_t k = 0; k < found.size(); ++k) out[whose[k]] = found[k];
+  if (lock.try_lock())
+    for (size_t k = 0; k < found.size(); ++k)
+      if (in_main[whose[k]]) known.lines[asked[k]] = found[k];
+  return out;
+}
+
+namespace {
 // Code the compiler made for no line of its own (line 0: one store made of
 // two lines' stores, say) is said at the line of the code just before it.
-std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
+std::vector<std::string> symbolize_lines(const std::vector<uintptr_t>& pcs) {
   std::vector<std::string> out = symbolize_once(pcs);
   std::vector<uintptr_t> earlier;
   std::vector<size_t> whose;
@@ -65,7 +116,6 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
   return out;
 }
 
-namespace {
 std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
   std::vector<std::string> out(pcs.size());
   // Group by the object each address belongs to (the program or a library).
