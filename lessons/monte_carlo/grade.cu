@@ -76,6 +76,15 @@ void pi_case(cudalab::grading::TestContext& t, Draws draws, unsigned long long s
     t.fail() << "*hits is " << got << ", more than the " << n
              << " points drawn: some counts were added twice.\n";
   } else if (std::fabs(estimate - kPi) > kTolerance * se) {
+    // A block's count kept in 16 bits (an unsigned short) wraps at 65,536:
+    // each block then adds only what is left over, which this total shows.
+    const double per_block = double(kThreads) * samples * kPi / 4;
+    const double wrapped = blocks * std::fmod(per_block, 65536.0);
+    if (per_block > 65535 && std::fabs(double(got) - wrapped) < blocks * 2048.0)
+      t.fail() << "This total is what 16-bit counts give: each block counts about "
+               << std::llround(per_block)
+               << " hits, more than an unsigned short holds (65,535), and such a count wraps "
+                  "around. Keep the block's count in an int or larger.\n";
     t.fail() << "The estimate is too far from pi to be chance. Common causes: threads that share "
                 "a random stream (curand_init with the same subsequence draws the same points), a "
                 "block total that is not the sum of all its threads' counts (a missing "
