@@ -132,7 +132,6 @@ struct BlockContext {
   BlockRun* run = nullptr;
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
-  uintptr_t stack_low = 0, stack_high = 0;  // of the fiber running now
   struct BlockTrace* trace = nullptr;       // CUDALAB_TRACE: what this block records
   // While the block runs as loops (block_fibers.cpp): the jump buffer of the
   // one runner that runs every thread, where any of them leaves to.
