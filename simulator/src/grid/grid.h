@@ -132,7 +132,7 @@ struct BlockContext {
   BlockRun* run = nullptr;
   uint3 index{0, 0, 0};
   uint32_t linear = 0;
-  struct BlockTrace* trace = nullptr;       // CUDALAB_TRACE: what this block records
+  struct BlockTrace* trace = nullptr;  // CUDALAB_TRACE: what this block records
   // While the block runs as loops (block_fibers.cpp): the jump buffer of the
   // one runner that runs every thread, where any of them leaves to.
   sigjmp_buf* loops_jump = nullptr;

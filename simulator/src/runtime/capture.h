@@ -6,10 +6,17 @@
 
 #include <string>
 
+#include "cudalab/detail/launch.h"
 #include "cudalab/graphs.h"
 #include "cudalab/runtime_api.h"
 
 namespace cudalab::rt {
+
+// A captured `<<<...>>>` launch as a graph keeps it: the graph's node owns
+// `bound`, a copy of the launch's arguments and call (launch.h's Bound),
+// and runs it at each launch of the graph (graphs.cpp; launch.cpp's
+// launch_bound captures through it).
+cudalab::detail::KernelCall* bound_kernel_call(const cudalab::detail::BoundOps& ops, void* bound);
 
 // keeps its mapping); it notes that the buffer was freed.
 bool graph_buffer_freed(void* ptr);

@@ -601,41 +601,8 @@ KernelCall* cudalab::detail::stored_kernel_call(const void* kernel, KernelInvoke
   return new StoredKernelCall(kernel, invoker, layout, args);
 }
 
-cudaError_t cudalab::detail::launch_bound(const LaunchSite& site, dim3 grid, dim3 block,
-                                          size_t shmem, cudaStream_t stream, const BoundOps& ops,
-                                          void* bound, const void* kernel) {
-  if (launching_from_kernel()) {
-    // Kept, with its own copy of the arguments, until the grid that made it
-    // is done (launch.cpp's run_child_launches).
-    struct Child {
-      LaunchSite site;
-      dim3 grid, block;
-      size_t shmem;
-      cudaStream_t stream;
-      const BoundOps* ops;
-      void* bound;
-      const void* kernel;
-    };
-    auto* child = new Child{site, grid, block, shmem, stream, &ops, ops.clone(bound), kernel};
-    defer_child_launch(
-        site,
-        [](void* c) {
-          const Child& k = *static_cast<Child*>(c);
-          launch_bound(k.site, k.grid, k.block, k.shmem, k.stream, *k.ops, k.bound, k.kernel);
-        },
-        child,
-        [](void* c) {
-          auto* k = static_cast<Child*>(c);
-          k->ops->destroy(k->bound);
-          delete k;
-        });
-    return cudaSuccess;
-  }
-  if (capturing_launches(stream))
-    return capture_kernel(stream, site, grid, block, shmem, 0, kernel,
-                          new BoundKernelCall(ops, ops.clone(bound)));
-  const char* frame = static_cast<const char*>(bound);
-  return launch(site, grid, block, shmem, stream, ops.run, bound, 0, frame, frame + ops.size);
+KernelCall* cudalab::rt::bound_kernel_call(const cudalab::detail::BoundOps& ops, void* bound) {
+  return new BoundKernelCall(ops, bound);
 }
 
 namespace cudalab::rt {

@@ -13,6 +13,7 @@
 #include "checks/shadow.h"
 #include "cudalab/sim.h"
 #include "grid/grid.h"
+#include "runtime/capture.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
 #include "traces/trace.h"
@@ -193,6 +194,43 @@ void defer_child_launch(const LaunchSite& site, void (*run)(void*), void* state,
   }
   std::lock_guard lock(g_children_mutex);
   g_children.push_back({run, state, free});
+}
+
+cudaError_t launch_bound(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                         cudaStream_t stream, const BoundOps& ops, void* bound,
+                         const void* kernel) {
+  if (launching_from_kernel()) {
+    // Kept, with its own copy of the arguments, until the grid that made it
+    // is done (run_child_launches).
+    struct Child {
+      LaunchSite site;
+      dim3 grid, block;
+      size_t shmem;
+      cudaStream_t stream;
+      const BoundOps* ops;
+      void* bound;
+      const void* kernel;
+    };
+    auto* child = new Child{site, grid, block, shmem, stream, &ops, ops.clone(bound), kernel};
+    defer_child_launch(
+        site,
+        [](void* c) {
+          const Child& k = *static_cast<Child*>(c);
+          launch_bound(k.site, k.grid, k.block, k.shmem, k.stream, *k.ops, k.bound, k.kernel);
+        },
+        child,
+        [](void* c) {
+          auto* k = static_cast<Child*>(c);
+          k->ops->destroy(k->bound);
+          delete k;
+        });
+    return cudaSuccess;
+  }
+  if (capturing_launches(stream))
+    return capture_kernel(stream, site, grid, block, shmem, 0, kernel,
+                          cudalab::rt::bound_kernel_call(ops, ops.clone(bound)));
+  const char* frame = static_cast<const char*>(bound);
+  return launch(site, grid, block, shmem, stream, ops.run, bound, 0, frame, frame + ops.size);
 }
 
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
