@@ -1,10 +1,10 @@
-// hostile: sleeps 1 second in the first call of each process, then computes correctly
+// hostile: sleeps half a second in the first call of each process, then computes correctly
 // expect-max-points: 12
 // note: correct results; with a limit of 4 s or more per test, every test must pass (reruns too)
 //
 // A slow submission that is still inside the time limit must not be failed:
 // each graded test (and each rubric's rerun of one) is a fresh process, so
-// each pays the 1 second once, however many launches the test makes.
+// each pays the half second once, however many launches the test makes.
 #include <time.h>
 
 #include <cerrno>
@@ -30,7 +30,7 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
                        int threads_per_block) {
   if (!slept) {
     slept = true;
-    sleep_seconds(1.0);
+    sleep_seconds(0.5);
   }
   vector_add<<<blocks, threads_per_block>>>(a, b, c, n);
 }
