@@ -1,0 +1,521 @@
+// The limits of a GPU that the time predictor needs, each measured by a
+// microbenchmark built to reach that one limit and nothing else: bandwidths
+// (DRAM, L2, L1, shared memory), arithmetic throughputs (FP32, FP64,
+// special functions, integer), atomics (spread and on one address), the
+// latency of a dependent load at each level, the cost of a barrier and of a
+// launch. Prints one JSON object (predict/calibration/README.md says what
+// each figure is and how the data files were taken).
+//
+//   limits [--quick] [--only NAME]
+//
+// Each benchmark checks its own result first (a limit measured on a kernel
+// that computed something else is no limit), then times REPS launches with
+// CUDA events after two warm-up launches and keeps the median. --quick runs
+// tiny sizes: on the simulator it checks the kernels, and its times are the
+// CPU's, not a GPU's.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool g_quick = false;
+const char* g_only = nullptr;
+int g_failed = 0;
+bool g_first_figure = true;
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "limits: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+// The median of `reps` timed launches (ms), after two warm-up launches.
+float median_ms(const std::function<void()>& launch, int reps) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  for (int i = 0; i < 2; ++i) launch();
+  check(cudaDeviceSynchronize(), "warm-up");
+  std::vector<float> ms;
+  for (int i = 0; i < reps; ++i) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    launch();
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float t = 0;
+    check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+    ms.push_back(t);
+  }
+  check(cudaGetLastError(), "a timed launch");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// One figure of the JSON object: "name": {"value": v, "unit": u, "ms": t}.
+void figure(const char* name, double value, const char* unit, double ms, bool ok) {
+  if (!ok) {
+    std::fprintf(stderr, "limits: %s: the kernel's result is wrong, no figure\n", name);
+    ++g_failed;
+    return;
+  }
+  std::printf("%s    \"%s\": {\"value\": %.6g, \"unit\": \"%s\", \"ms\": %.6g}",
+              g_first_figure ? "" : ",\n", name, value, unit, ms);
+  g_first_figure = false;
+}
+
+bool wanted(const char* group) { return !g_only || std::strcmp(g_only, group) == 0; }
+
+// --- Bandwidths -------------------------------------------------------------
+
+// Every thread sums float4s a grid-stride apart and writes its sum: the
+// reads are the traffic (the writes are one float per thread).
+__global__ void read_sum(const float4* a, size_t n, float* out) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  const size_t i0 = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (size_t i = i0; i < n; i += stride) {
+    const float4 v = a[i];
+    s += (v.x + v.y) + (v.z + v.w);
+  }
+  out[i0] = s;
+}
+
+__global__ void write_all(float4* a, size_t n, float value) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    a[i] = make_float4(value, value, value, value);
+}
+
+__global__ void copy_all(const float4* a, float4* b, size_t n) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) b[i] = a[i];
+}
+
+// Reads a working set that fits in L2 `passes` times, past L1
+// (ld.global.cg): every pass after the first hits in L2.
+__global__ void l2_read(const float4* a, size_t n, int passes, float* out) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  const size_t i0 = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  float s = 0;
+  for (int p = 0; p < passes; ++p)
+    for (size_t i = i0; i < n; i += stride) {
+      const float4 v = __ldcg(&a[i]);
+      s += (v.x + v.y) + (v.z + v.w);
+    }
+  out[i0] = s;
+}
+
+// Each block reads its own `per_block` float4s again and again: after the
+// first pass they are in its multiprocessor's L1.
+__global__ void l1_read(const float4* a, int per_block, int passes, float* out) {
+  const float4* mine = a + size_t(blockIdx.x) * per_block;
+  float s = 0;
+  for (int p = 0; p < passes; ++p)
+    for (int i = threadIdx.x; i < per_block; i += blockDim.x) {
+      const float4 v = __ldg(&mine[i]);
+      s += (v.x + v.y) + (v.z + v.w);
+    }
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
+}
+
+// Shared memory: each warp's load reads 32 words in `stride`-apart banks;
+// stride 1 is one wavefront a load, stride 32 is 32 (all lanes in one bank).
+__global__ void shared_read(int stride, int iterations, float* out) {
+  __shared__ float words[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) words[i] = float(i & 7);
+  __syncthreads();
+  float s = 0;
+  for (int it = 0; it < iterations; ++it) s += words[(threadIdx.x * stride + it) & 1023];
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
+}
+
+// --- Arithmetic ---------------------------------------------------------------
+
+// Eight independent chains of fused multiply-adds per thread: 16 FLOPs a
+// step. x * m + a with m near 1 stays finite.
+template <class T>
+__global__ void fma_chains(int steps, T m, T a, T* out) {
+  T x[8];
+  for (int k = 0; k < 8; ++k) x[k] = T(threadIdx.x & 15) + T(k);
+  for (int s = 0; s < steps; ++s)
+#pragma unroll
+    for (int k = 0; k < 8; ++k) x[k] = x[k] * m + a;
+  T sum = 0;
+  for (int k = 0; k < 8; ++k) sum += x[k];
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = sum;
+}
+
+// Four independent chains of __sinf (the special-function unit): 4 a step.
+__global__ void sin_chains(int steps, float* out) {
+  float x[4];
+  for (int k = 0; k < 4; ++k) x[k] = 0.25f * float(k + 1);
+  for (int s = 0; s < steps; ++s)
+#pragma unroll
+    for (int k = 0; k < 4; ++k) x[k] = __sinf(x[k]) + 0.5f;
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = x[0] + x[1] + x[2] + x[3];
+}
+
+// Eight independent chains of 32-bit integer multiply-adds: 8 a step.
+__global__ void int_chains(int steps, unsigned m, unsigned a, unsigned* out) {
+  unsigned x[8];
+  for (int k = 0; k < 8; ++k) x[k] = threadIdx.x + unsigned(k);
+  for (int s = 0; s < steps; ++s)
+#pragma unroll
+    for (int k = 0; k < 8; ++k) x[k] = x[k] * m + a;
+  unsigned sum = 0;
+  for (int k = 0; k < 8; ++k) sum ^= x[k];
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = sum;
+}
+
+// --- Atomics ------------------------------------------------------------------
+
+// Every thread adds 1 to an element `spread` apart from its neighbour's,
+// `times` times: spread over many addresses (each thread its own) or all on
+// a few (`targets` addresses in all).
+__global__ void atomic_adds(unsigned* counters, unsigned targets, int times) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < times; ++k) atomicAdd(&counters[(t + unsigned(k)) % targets], 1u);
+}
+
+// Atomics on shared memory: 32 counters a block, lane by lane.
+__global__ void shared_atomics(int times, unsigned* out) {
+  __shared__ unsigned c[32];
+  if (threadIdx.x < 32) c[threadIdx.x] = 0;
+  __syncthreads();
+  for (int k = 0; k < times; ++k) atomicAdd(&c[(threadIdx.x + unsigned(k)) & 31], 1u);
+  __syncthreads();
+  if (threadIdx.x < 32) atomicAdd(&out[threadIdx.x], c[threadIdx.x]);
+}
+
+// --- Latency, barriers, launches ------------------------------------------------
+
+// One thread follows a chain of indices: each load's address is the value
+// the one before it loaded. It starts where the last launch stopped
+// (`*at`), so that a chain longer than the caches meets new lines in every
+// launch instead of those the warm-up left in L2.
+__global__ void chase(const unsigned* next, int hops, unsigned* at) {
+  unsigned i = *at;
+  for (int h = 0; h < hops; ++h) i = next[i];
+  *at = i;
+}
+
+// Blocks of 1024 threads pass `count` barriers, each after a shared store
+// that a neighbour reads after it (two buffers: a store of the next round
+// cannot overwrite what is still to be read).
+__global__ void barriers(int count, float* out) {
+  __shared__ float word[2][1024];
+  float s = 0;
+  for (int k = 0; k < count; ++k) {
+    word[k & 1][threadIdx.x] = float(k & 3);
+    __syncthreads();
+    s += word[k & 1][(threadIdx.x + 1) & 1023];
+  }
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
+}
+
+__global__ void empty_kernel() {}
+
+struct Sizes {
+  size_t dram_bytes, l2_bytes;
+  int l1_passes, l2_passes, shared_iterations, fma_steps, sfu_steps, atomic_times, hops,
+      barrier_count, reps, launches;
+};
+
+void bandwidths(const Sizes& z, int sms) {
+  const int threads = 256, blocks = sms * 8;
+  const size_t n = z.dram_bytes / sizeof(float4);
+  float4 *a, *b;
+  float* out;
+  check(cudaMalloc(&a, z.dram_bytes), "cudaMalloc");
+  check(cudaMalloc(&b, z.dram_bytes), "cudaMalloc");
+  const size_t out_n = size_t(blocks) * threads;
+  check(cudaMalloc(&out, out_n * sizeof(float)), "cudaMalloc");
+  std::vector<float> sums(out_n);
+  auto clear = [&] { check(cudaMemset(out, 0, out_n * sizeof(float)), "cudaMemset"); };
+  auto total = [&] {
+    check(cudaMemcpy(sums.data(), out, out_n * sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    double s = 0;
+    for (float v : sums) s += v;
+    return s;
+  };
+  if (wanted("dram")) {
+    float ms = median_ms([&] { write_all<<<blocks, threads>>>(a, n, 0.5f); }, z.reps);
+    figure("dram_write", double(z.dram_bytes) / (ms * 1e-3) / 1e9, "GB/s", ms, true);
+    clear();
+    ms = median_ms([&] { read_sum<<<blocks, threads>>>(a, n, out); }, z.reps);
+    figure("dram_read", double(z.dram_bytes) / (ms * 1e-3) / 1e9, "GB/s", ms,
+           std::fabs(total() - 2.0 * double(n)) < 1e-3 * double(n));
+    ms = median_ms([&] { copy_all<<<blocks, threads>>>(a, b, n); }, z.reps);
+    figure("dram_copy", 2.0 * double(z.dram_bytes) / (ms * 1e-3) / 1e9, "GB/s", ms, true);
+  }
+  if (wanted("l2")) {
+    const size_t l2n = z.l2_bytes / sizeof(float4);
+    write_all<<<blocks, threads>>>(a, l2n, 0.25f);
+    clear();
+    const float ms =
+        median_ms([&] { l2_read<<<blocks, threads>>>(a, l2n, z.l2_passes, out); }, z.reps);
+    figure("l2_read", double(z.l2_bytes) * z.l2_passes / (ms * 1e-3) / 1e9, "GB/s", ms,
+           std::fabs(total() - double(l2n) * z.l2_passes) < 1e-3 * double(l2n) * z.l2_passes);
+  }
+  if (wanted("l1")) {
+    // 8 KiB a block, 4 blocks of 256 a multiprocessor: 32 KiB of L1 each.
+    const int per_block = 512, l1_blocks = sms * 4;
+    write_all<<<blocks, threads>>>(a, size_t(per_block) * l1_blocks, 0.125f);
+    clear();
+    const float ms =
+        median_ms([&] { l1_read<<<l1_blocks, threads>>>(a, per_block, z.l1_passes, out); }, z.reps);
+    const double bytes = double(per_block) * 16.0 * l1_blocks * z.l1_passes;
+    figure("l1_read", bytes / (ms * 1e-3) / 1e9, "GB/s", ms,
+           std::fabs(total() - 0.5 * per_block * l1_blocks * z.l1_passes) <
+               1e-3 * per_block * l1_blocks * z.l1_passes);
+  }
+  if (wanted("shared")) {
+    for (int stride : {1, 32}) {
+      clear();
+      const float ms = median_ms(
+          [&] { shared_read<<<blocks, threads>>>(stride, z.shared_iterations, out); }, z.reps);
+      // Wavefronts: one per warp load without conflicts, 32 with.
+      const double loads = double(blocks) * threads / 32 * z.shared_iterations;
+      const double wavefronts = loads * stride;
+      // Every thread's words cycle through 0..7 evenly enough: check the sum
+      // loosely (the exact sum depends on the stride's walk).
+      const double got = total();
+      const bool ok = got > 0 && got < 8.0 * double(out_n) * z.shared_iterations;
+      figure(stride == 1 ? "shared_wavefronts" : "shared_wavefronts_conflicted",
+             wavefronts / (ms * 1e-3) / 1e9, "G wavefronts/s", ms, ok);
+    }
+  }
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(out);
+}
+
+void arithmetic(const Sizes& z, int sms) {
+  const int threads = 256, blocks = sms * 8;
+  const size_t out_n = size_t(blocks) * threads;
+  void* out;
+  check(cudaMalloc(&out, out_n * sizeof(double)), "cudaMalloc");
+  const double lanes = double(out_n);
+  if (wanted("fp32")) {
+    const float ms = median_ms(
+        [&] { fma_chains<float><<<blocks, threads>>>(z.fma_steps, 0.999f, 0.001f, (float*)out); },
+        z.reps);
+    float first = 0;
+    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    figure("fp32_fma", lanes * z.fma_steps * 16 / (ms * 1e-3) / 1e12, "TFLOP/s", ms,
+           std::isfinite(first));
+  }
+  if (wanted("fp64")) {
+    const int steps = std::max(1, z.fma_steps / 4);
+    const float ms = median_ms(
+        [&] { fma_chains<double><<<blocks, threads>>>(steps, 0.999, 0.001, (double*)out); },
+        z.reps);
+    double first = 0;
+    check(cudaMemcpy(&first, out, sizeof(double), cudaMemcpyDeviceToHost), "copy");
+    figure("fp64_fma", lanes * steps * 16 / (ms * 1e-3) / 1e12, "TFLOP/s", ms,
+           std::isfinite(first));
+  }
+  if (wanted("sfu")) {
+    const float ms =
+        median_ms([&] { sin_chains<<<blocks, threads>>>(z.sfu_steps, (float*)out); }, z.reps);
+    float first = 0;
+    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    figure("sfu_sin", lanes * z.sfu_steps * 4 / (ms * 1e-3) / 1e12, "T ops/s", ms,
+           std::isfinite(first));
+  }
+  if (wanted("int")) {
+    const float ms = median_ms(
+        [&] {
+          int_chains<<<blocks, threads>>>(z.fma_steps, 1664525u, 1013904223u, (unsigned*)out);
+        },
+        z.reps);
+    figure("int_mad", lanes * z.fma_steps * 8 / (ms * 1e-3) / 1e12, "T ops/s", ms, true);
+  }
+  cudaFree(out);
+}
+
+void atomics(const Sizes& z, int sms) {
+  if (!wanted("atomics")) return;
+  const int threads = 256, blocks = sms * 8;
+  const unsigned lanes = unsigned(blocks) * threads;
+  unsigned* c;
+  check(cudaMalloc(&c, lanes * sizeof(unsigned)), "cudaMalloc");
+  std::vector<unsigned> got(lanes);
+  // targets: every thread its own; one per 32 lanes; a single address.
+  const struct {
+    const char* name;
+    unsigned targets;
+  } kinds[] = {{"atomic_spread", lanes}, {"atomic_32_addresses", 32}, {"atomic_one_address", 1}};
+  for (const auto& k : kinds) {
+    const int times = k.targets == 1 ? std::max(1, z.atomic_times / 16) : z.atomic_times;
+    check(cudaMemset(c, 0, lanes * sizeof(unsigned)), "cudaMemset");
+    const float ms =
+        median_ms([&] { atomic_adds<<<blocks, threads>>>(c, k.targets, times); }, z.reps);
+    check(cudaMemcpy(got.data(), c, k.targets * sizeof(unsigned), cudaMemcpyDeviceToHost), "copy");
+    uint64_t sum = 0;
+    for (unsigned i = 0; i < k.targets; ++i) sum += got[i];
+    // Two warm-ups and the timed launches, each adding lanes x times.
+    const uint64_t want = uint64_t(lanes) * unsigned(times) * unsigned(z.reps + 2);
+    figure(k.name, double(lanes) * times / (ms * 1e-3) / 1e9, "G atomics/s", ms, sum == want);
+  }
+  check(cudaMemset(c, 0, 32 * sizeof(unsigned)), "cudaMemset");
+  const float ms =
+      median_ms([&] { shared_atomics<<<blocks, threads>>>(z.atomic_times, c); }, z.reps);
+  check(cudaMemcpy(got.data(), c, 32 * sizeof(unsigned), cudaMemcpyDeviceToHost), "copy");
+  uint64_t sum = 0;
+  for (int i = 0; i < 32; ++i) sum += got[i];
+  figure("shared_atomic", double(lanes) * z.atomic_times / (ms * 1e-3) / 1e9, "G atomics/s", ms,
+         sum == uint64_t(lanes) * unsigned(z.atomic_times) * unsigned(z.reps + 2));
+  cudaFree(c);
+}
+
+// A chain through `bytes` of memory, a hop 128 bytes or more from the last,
+// in an order that defeats prefetching (a random cycle over the lines).
+// For L1 and L2 the warm-up launches walk the whole cycle first; DRAM's is
+// far longer than all the launches' hops together.
+void latency(const char* name, size_t bytes, int hops, int reps) {
+  const size_t words = bytes / sizeof(unsigned), lines = words / 32;
+  std::vector<unsigned> next(words, 0), order(lines);
+  for (size_t i = 0; i < lines; ++i) order[i] = unsigned(i);
+  uint64_t seed = 88172645463325252ull;
+  for (size_t i = lines - 1; i > 0; --i) {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    std::swap(order[i], order[seed % (i + 1)]);
+  }
+  for (size_t i = 0; i < lines; ++i) next[size_t(order[i]) * 32] = order[(i + 1) % lines] * 32;
+  unsigned *d, *at;
+  check(cudaMalloc(&d, bytes), "cudaMalloc");
+  check(cudaMalloc(&at, sizeof(unsigned)), "cudaMalloc");
+  check(cudaMemset(at, 0, sizeof(unsigned)), "cudaMemset");
+  check(cudaMemcpy(d, next.data(), bytes, cudaMemcpyHostToDevice), "copy");
+  const float ms = median_ms([&] { chase<<<1, 1>>>(d, hops, at); }, reps);
+  unsigned end = 0;
+  check(cudaMemcpy(&end, at, sizeof(unsigned), cudaMemcpyDeviceToHost), "copy");
+  // Follow the chain on the host too: two warm-ups and the timed launches.
+  unsigned i = 0;
+  for (int h = 0; h < hops * (reps + 2); ++h) i = next[i];
+  // Time per hop: a launch's own cost (launch_alone) is a few us against
+  // hops x tens to hundreds of ns.
+  figure(name, double(ms) * 1e6 / hops, "ns", ms, end == i);
+  cudaFree(d);
+  cudaFree(at);
+}
+
+void latencies_barriers_launches(const Sizes& z, int sms) {
+  if (wanted("latency")) {
+    latency("latency_l1", 16 << 10, z.hops, z.reps);
+    latency("latency_l2", z.l2_bytes / 6, z.hops, z.reps);
+    latency("latency_dram", z.dram_bytes, z.hops, z.reps);
+  }
+  if (wanted("barrier")) {
+    float* out;
+    const int blocks = sms * 2;
+    check(cudaMalloc(&out, size_t(blocks) * 1024 * sizeof(float)), "cudaMalloc");
+    const float ms = median_ms([&] { barriers<<<blocks, 1024>>>(z.barrier_count, out); }, z.reps);
+    float first = 0;
+    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    double want = 0;
+    for (int k = 0; k < z.barrier_count; ++k) want += k & 3;
+    // The time of one barrier: each of the 2 blocks of 1024 on a
+    // multiprocessor passes `count` of them, side by side.
+    figure("barrier", double(ms) * 1e6 / z.barrier_count, "ns (2 blocks of 1024 a multiprocessor)",
+           ms, first == float(want));
+    cudaFree(out);
+  }
+  if (wanted("launch")) {
+    // One launch between two events, as a student times a kernel.
+    float ms = median_ms([&] { empty_kernel<<<1, 32>>>(); }, z.reps * 5);
+    figure("launch_alone", double(ms) * 1e3, "us", ms, true);
+    // Launches back to back: what each adds to a stream of them.
+    ms = median_ms(
+        [&] {
+          for (int i = 0; i < z.launches; ++i) empty_kernel<<<1, 32>>>();
+        },
+        z.reps);
+    figure("launch_in_a_stream", double(ms) * 1e3 / z.launches, "us", ms, true);
+    // A full-GPU grid of empty blocks: what a block costs to start.
+    ms = median_ms([&] { empty_kernel<<<sms * 64, 256>>>(); }, z.reps * 5);
+    figure("launch_wide_grid", double(ms) * 1e3, "us (64 empty blocks of 256 a multiprocessor)", ms,
+           true);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) {
+      g_quick = true;
+    } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
+      g_only = argv[++i];
+    } else {
+      std::fprintf(stderr,
+                   "usage: limits [--quick] [--only dram|l2|l1|shared|fp32|fp64|sfu|int|atomics|"
+                   "latency|barrier|launch]\n"
+                   "Measures the limits of the GPU the time predictor uses; prints JSON.\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp p;
+  check(cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties");
+  int runtime = 0, clock_khz = 0, memory_khz = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
+  cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0);
+  const int sms = g_quick ? 2 : p.multiProcessorCount;
+  const Sizes z =
+      g_quick ? Sizes{1 << 20, 1 << 18, 2, 2, 16, 8, 8, 2, 64, 8, 1, 4} : Sizes{size_t(1) << 30,
+                                                                                size_t(24) << 20,
+                                                                                2000,
+                                                                                100,
+                                                                                16384,
+                                                                                8192,
+                                                                                4096,
+                                                                                256,
+                                                                                20000,
+                                                                                20000,
+                                                                                10,
+                                                                                1000};
+  std::printf(
+      "{\n  \"device\": \"%s\",\n  \"multiprocessors\": %d,\n  \"clock_mhz\": %d,\n"
+      "  \"memory_clock_mhz\": %d,\n  \"l2_bytes\": %d,\n  \"cuda_runtime\": %d,\n"
+      "  \"quick\": %s,\n  \"figures\": {\n",
+      p.name, p.multiProcessorCount, clock_khz / 1000, memory_khz / 1000, p.l2CacheSize, runtime,
+      g_quick ? "true" : "false");
+  bandwidths(z, sms);
+  arithmetic(z, sms);
+  atomics(z, sms);
+  latencies_barriers_launches(z, sms);
+  std::printf("\n  },\n  \"wrong_results\": %d\n}\n", g_failed);
+  return g_failed ? 1 : 0;
+}
+
+// How CTest runs it (tests/lit/README.md): on the simulator at --quick
+// sizes, where every kernel's result is checked (the times are the CPU's);
+// the figures it prints are the ones every data file beside it holds. On a
+// GPU, the full run.
+// BUILD: TARGET gpu_limits PLAIN
+// TEST: predict.calibration_kernels
+// LABELS: unit
+// RUN: %bin --quick > quick.json
+// RUN: %python %S/check_data.py quick.json %S/*.json
+// CHECK: calibration data: {{[0-9]+}} figures in each of {{[0-9]+}} files
+//
+// TEST: gpu.predict.calibration_kernels
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu > gpu.json
+// RUN: %python %S/check_data.py gpu.json %S/*.json
+// CHECK: calibration data: {{[0-9]+}} figures in each of {{[0-9]+}} files
