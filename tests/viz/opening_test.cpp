@@ -824,4 +824,113 @@ TEST(Headline, ATestWithNothingDrawnSaysWhatItSaid) {
   EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text, "Test Small failed. first line");
 }
 
+// A read of `size` bytes at `offset` of allocation `id` by one lane of
+// `block`, at the end of launch `l`'s requests.
+void read(tr::Launch& l, uint32_t id, uint32_t block, uint64_t offset, uint8_t size = 4) {
+  tr::Request r;
+  r.block = block;
+  r.size = size;
+  r.mask = 1;
+  r.allocation = id;
+  r.offset = offset;
+  r.lanes_at = l.lane_data.size();
+  l.lane_data.push_back(char(tr::LaneEncoding::kDeltas8));
+  l.requests.push_back(r);
+}
+
+// A test that printed a wrong total has no element to frame: how the launch
+// read its input is said after the test's own words, where it tells
+// something (a reduction whose blocks each walk the whole input, elements
+// counted twice or left out).
+TEST(Headline, AWrongTotalSaysHowTheInputWasRead) {
+  tr::Trace base = two_launches();
+  base.allocations[1].name = "in";  // allocation 2: 256 floats
+  base.launches[1].requests.clear();
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  tr::TestResults r;
+  r.shown = "Small";
+  r.tests = {graded("Small", "failed", "test")};
+  r.tests[0].output = "total is 4000; the floats add up to 1000\n";
+  const std::string alone = "Test Small failed. total is 4000; the floats add up to 1000";
+  const std::string said = alone + ".";
+  auto with = [&](const std::function<void(tr::Launch&)>& reads) {
+    tr::Trace t = base;
+    reads(t.launches[1]);
+    return viz::headline(t, &r, 1, b.memory).text;
+  };
+  // Each block of 4 read all 256: the loop's start or stride.
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint32_t blk = 0; blk < 4; ++blk)
+                for (uint64_t i = 0; i < 256; ++i) read(l, 2, blk, 4 * i);
+            }),
+            said +
+                " Each of the 256 elements of in was read 4 times in this launch, by more than one "
+                "block: do the blocks walk over each other's parts (the loop's start and "
+                "stride)?");
+  // Block b reads from its own part to the end: from once to 4 times.
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint32_t blk = 0; blk < 4; ++blk)
+                for (uint64_t i = 64 * blk; i < 256; ++i) read(l, 2, blk, 4 * i);
+            }),
+            said +
+                " 192 of the 256 elements of in were read more than once in this launch (up to 4 "
+                "times), by more than one block: do the blocks walk over each other's parts (the "
+                "loop's start and stride)?");
+  // Each once, but two read again by the next block.
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint64_t i = 0; i < 256; ++i) read(l, 2, uint32_t(i / 64), 4 * i);
+              read(l, 2, 1, 4 * 62);
+              read(l, 2, 1, 4 * 63);
+            }),
+            said +
+                " 2 of the 256 elements of in were read more than once in this launch, the rest "
+                "once (the first: in[62], by block (0,0,0) and block (1,0,0)): counted twice?");
+  // Each once but four.
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint64_t i = 0; i < 256; ++i)
+                if (i < 100 || i > 103) read(l, 2, uint32_t(i / 64), 4 * i);
+            }),
+            said +
+                " 4 of the 256 elements of in were never read in this launch, the rest once (the "
+                "first: in[100]): left out?");
+  // The first quarter read, the rest never (not a guard after the array:
+  // that is a few KiB).
+  tr::Trace big = base;
+  big.allocations[1].size = 4 * 8192;
+  for (uint64_t i = 0; i < 2048; ++i) read(big.launches[1], 2, uint32_t(i / 512), 4 * i);
+  EXPECT_EQ(viz::headline(big, &r, 1, b.memory).text,
+            said +
+                " 6144 of the 8192 elements of in were never read in this launch, the rest once "
+                "(the first: in[2048]): left out?");
+  // Each once, in float4s: nothing to add (a float4 reads four floats).
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint64_t i = 0; i < 64; ++i) read(l, 2, uint32_t(i / 16), 16 * i, 16);
+            }),
+            alone);
+  // Wrong values in an output far smaller than the input (a histogram):
+  // said after them; an output as large as its input (a matmul's, whose
+  // inputs are read by many blocks by design) says nothing of it.
+  tr::Trace counts = base;
+  for (uint32_t blk = 0; blk < 2; ++blk)
+    for (uint64_t i = 0; i < 256; ++i) read(counts.launches[0], 2, blk, 4 * i);
+  const OneBuffer halves(64, [](uint64_t i) { return int64_t(i / 32); });
+  tr::TestResults bins = wrong_out({10}, 64, 8);
+  EXPECT_EQ(viz::headline(counts, &bins, 0, halves.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1. Each of the 256 elements of in "
+            "was read 2 times in this launch, by more than one block: do the blocks walk over "
+            "each other's parts (the loop's start and stride)?");
+  bins.compared[0].count = 256;
+  EXPECT_EQ(viz::headline(counts, &bins, 0, halves.memory).text,
+            "Test Large failed. 1 of the 256 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1");
+  // A buffer the launch wrote is not an input.
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint32_t blk = 0; blk < 4; ++blk)
+                for (uint64_t i = 0; i < 256; ++i) read(l, 2, blk, 4 * i);
+              l.requests.back().kind = 1;
+            }),
+            alone);
+}
+
 }  // namespace

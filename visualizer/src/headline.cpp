@@ -342,6 +342,126 @@ std::string last_writer(const trace::Trace& t, const trace::Comparison& c, size_
   return "";
 }
 
+// How often the launch read each element of a buffer it only read (an
+// input), where that can explain a wrong total or a wrong histogram: most
+// elements read more than once, by more than one block (the blocks walk
+// over each other's parts: the loop's start or stride), a few read more
+// than once and the rest once (elements counted twice), or some never read
+// and the rest once (elements left out). An element is the smallest access
+// made to the buffer (a float4 load reads four floats). Only inputs of at
+// least `min_elements` elements up to the last one read; "" when each was
+// read once, or the input is larger than 16 MiB.
+std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t min_elements = 0) {
+  struct Reads {
+    const trace::Allocation* allocation = nullptr;
+    bool written = false;
+    uint32_t smallest = 16;             // bytes: the smallest access
+    std::vector<uint16_t> count;        // reads of each byte
+    std::vector<int64_t> first, other;  // the first block that read it, another one
+  };
+  std::vector<Reads> by;  // in the order of first access
+  std::unordered_map<uint32_t, size_t> index;
+  trace::LaneAddress lanes[32];
+  for (const trace::Request& r : l.requests) {
+    if (r.shared() || r.mask == 0 || r.lanes_at >= l.lane_data.size()) continue;
+    const int n = l.lanes_of(r, lanes);
+    for (int j = 0; j < n; ++j) {
+      const trace::LaneAddress& a = lanes[j];
+      auto it = index.find(a.allocation);
+      if (it == index.end()) {
+        const trace::Allocation* alloc = t.allocation(a.allocation);
+        if (!alloc || alloc->size == 0 || alloc->size > (uint64_t(16) << 20)) continue;
+        it = index.emplace(a.allocation, by.size()).first;
+        Reads fresh;
+        fresh.allocation = alloc;
+        by.push_back(std::move(fresh));
+      }
+      Reads& b = by[it->second];
+      if (r.write()) {
+        b.written = true;
+        continue;
+      }
+      if (b.written) continue;
+      if (b.count.empty()) {
+        b.count.assign(b.allocation->size, 0);
+        b.first.assign(b.allocation->size, -1);
+        b.other.assign(b.allocation->size, -1);
+      }
+      b.smallest = std::min<uint32_t>(b.smallest, r.size);
+      const uint64_t end = std::min<uint64_t>(a.offset + r.size, b.allocation->size);
+      for (uint64_t x = a.offset; x < end; ++x) {
+        if (b.count[x] < UINT16_MAX) ++b.count[x];
+        if (b.first[x] < 0) {
+          b.first[x] = r.block;
+        } else if (b.first[x] != int64_t(r.block) && b.other[x] < 0) {
+          b.other[x] = r.block;
+        }
+      }
+    }
+  }
+  for (const Reads& b : by) {
+    if (b.written || b.count.empty()) continue;
+    const uint64_t e = b.smallest >= 16 ? 4 : std::max<uint32_t>(1, b.smallest);
+    const uint64_t elements = b.allocation->size / e;
+    uint64_t last = 0, any = 0;
+    for (uint64_t i = 0; i < elements; ++i)
+      if (b.count[i * e] > 0) last = i, any = 1;
+    if (!any || last + 1 < min_elements) continue;
+    // Up to the last element read: a graded test leaves a few KiB after
+    // its array (its guard), which no kernel should read. A far larger
+    // part never read is the input's own end, left out.
+    const uint64_t tail = elements - (last + 1);
+    const uint64_t n = tail * e > 8192 && tail * 4 > elements ? elements : last + 1;
+    uint64_t never = 0, once = 0, more = 0, more_blocks = 0, first_never = 0, first_more = n;
+    std::unordered_map<uint16_t, uint64_t> times;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint16_t c = b.count[i * e];
+      ++times[c];
+      if (c == 0) {
+        if (never++ == 0) first_never = i;
+      } else if (c == 1) {
+        ++once;
+      } else {
+        ++more;
+        more_blocks += b.other[i * e] >= 0;
+        if (first_more == n) first_more = i;
+      }
+    }
+    const std::string name = b.allocation->name.empty()
+                                 ? "allocation " + std::to_string(b.allocation->id)
+                                 : b.allocation->name;
+    const std::string of = " of the " + std::to_string(n) + " elements of " + name;
+    if (more * 2 >= n && more_blocks * 2 >= n) {
+      uint16_t k = 0, most_times = 0;  // the count most share; the highest
+      uint64_t most = 0;
+      for (const auto& [c, m] : times) {
+        if (c >= 2 && (m > most || (m == most && c < k))) k = c, most = m;
+        most_times = std::max(most_times, c);
+      }
+      const std::string ask =
+          ", by more than one block: do the blocks walk over each other's parts (the loop's "
+          "start and stride)?";
+      if (most == n)
+        return "Each" + of + " was read " + std::to_string(k) + " times in this launch" + ask;
+      return std::to_string(more) + of + " were read more than once in this launch (up to " +
+             std::to_string(most_times) + " times)" + ask;
+    }
+    if (never == 0 && more > 0) {
+      const uint64_t i = first_more * e;
+      std::string by_whom = "by block " + coordinates(b.first[i], l.grid);
+      if (b.other[i] >= 0) by_whom += " and block " + coordinates(b.other[i], l.grid);
+      return std::to_string(more) + of +
+             " were read more than once in this launch, the rest once (the first: " + name + "[" +
+             std::to_string(first_more) + "], " + by_whom + "): counted twice?";
+    }
+    if (never > 0 && more == 0 && once > 0)
+      return std::to_string(never) + of +
+             " were never read in this launch, the rest once (the first: " + name + "[" +
+             std::to_string(first_never) + "]): left out?";
+  }
+  return "";
+}
+
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
                         const LaunchMemory& m, size_t shown) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
@@ -352,8 +472,11 @@ std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const
                 ? ""
                 : first_wrong(c) + last_writer(t, c, shown) + value_tell(c));
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
+  // An output far smaller than an input (a histogram, partial sums) is a
+  // count of the input: how the input was read may be why it is wrong.
+  const std::string reads = input_reads(t, l, 4 * c.count);
   return s + first_wrong(c) + last_writer(t, c, shown) + value_tell(c) +
-         untouched_inputs(m, c.allocation) + elsewhere;
+         (reads.empty() ? untouched_inputs(m, c.allocation) : ". " + reads) + elsewhere;
 }
 
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
@@ -484,6 +607,12 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     h.kind = HeadlineKind::kTest;
     const std::string said = own_lines(test->output);
     h.text = prefix + (said.empty() ? test->verdict : said);
+    // A total printed has no element to frame: how the launch read its
+    // input may show where it went wrong.
+    if (const std::string reads = input_reads(t, l); !reads.empty()) {
+      if (!h.text.empty() && h.text.back() != '.') h.text += '.';
+      h.text += " " + reads;
+    }
   }
   return h;
 }
