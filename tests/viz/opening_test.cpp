@@ -838,6 +838,52 @@ void read(tr::Launch& l, uint32_t id, uint32_t block, uint64_t offset, uint8_t s
   l.requests.push_back(r);
 }
 
+// Rows each scaled by a factor of their own (a softmax whose row sums are
+// wrong): the values are right against each other, the row's divisor not.
+TEST(Headline, RowsEachOffByTheirOwnFactorSaySo) {
+  const tr::Trace t = two_launches();
+  const OneBuffer b(64, [](uint64_t i) { return int64_t(i / 32); });
+  tr::TestResults r = wrong_out({}, 64, 8);
+  tr::Comparison& c = r.compared[0];
+  for (uint64_t i = 0; i < 32; ++i) {  // rows 0 to 3
+    const double want = 0.01 * double(i % 8 + 1), factor = i < 16 ? 512 : 300;
+    c.elements.push_back({i, std::to_string(want * factor), std::to_string(want)});
+    c.runs.emplace_back(i, 1);
+  }
+  c.wrong = 32;
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 32 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[0] (row 0, column 0), is 5.120000, expected 0.010000. In each row the "
+            "values are off by one factor, the row's own (row 0: 512 times, row 2: 300 times): "
+            "right against each other, scaled wrong: what each row is divided by (its sum, its "
+            "maximum) is wrong");
+  // One factor for all rows says so once, as for any buffer.
+  for (tr::WrongElement& e : c.elements) e.got = std::to_string(std::stod(e.want) * 512);
+  EXPECT_NE(viz::headline(t, &r, 0, b.memory).text.find("Each is 512 times the expected value"),
+            std::string::npos);
+}
+
+// NaN and inf say where such values come from.
+TEST(Headline, NaNValuesSayWhereNaNComesFrom) {
+  const tr::Trace t = two_launches();
+  const OneBuffer b(64, [](uint64_t i) { return int64_t(i / 32); });
+  tr::TestResults r = wrong_out({3, 4, 5, 6}, 64, 8);
+  for (tr::WrongElement& e : r.compared[0].elements) e.got = "nan";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[3] (row 0, column 3), is nan, expected 1. They are NaN (not a number), "
+            "which 0/0, inf/inf and inf - inf give, and every sum or product with a NaN after "
+            "them: look for a value that became inf before them (a float's expf above about 88 "
+            "does) or a 0 it was divided by");
+  for (tr::WrongElement& e : r.compared[0].elements) e.got = "inf";
+  EXPECT_NE(viz::headline(t, &r, 0, b.memory).text.find(". They are infinite: a value too large"),
+            std::string::npos);
+  // A few among finite wrong values say nothing of it.
+  r.compared[0].elements[0].got = "nan";
+  for (size_t i = 1; i < 4; ++i) r.compared[0].elements[i].got = "0";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text.find("NaN"), std::string::npos);
+}
+
 // A test that printed a wrong total has no element to frame: how the launch
 // read its input is said after the test's own words, where it tells
 // something (a reduction whose blocks each walk the whole input, elements

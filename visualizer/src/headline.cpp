@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -301,15 +302,83 @@ std::string same_error(const trace::Comparison& c) {
   if (double r = 0; std::all_of(v.begin(), v.end(), [](auto p) { return p.second != 0; }) &&
                     most_share([](auto p) { return p.first / p.second; }, &r) && r != 1) {
     std::snprintf(b, sizeof(b), "%.6g", r);
-    return std::string(". Each is ") + b + " times the expected value";
+    return std::string(". Each is ") + b +
+           " times the expected value: what scales them all (a sum, a count, a maximum) is off";
   }
   return "";
 }
 
-// What the wrong values themselves tell: a shift, else one error for all.
+// When the wrong elements of a buffer drawn in rows are, row by row, off
+// from their expected values by one factor, a factor of their own row
+// (each row's values right against each other, each row scaled wrong): a
+// row's sum or maximum, as softmax and other normalizations divide by, is
+// wrong. "" unless at least 2 rows of 4 or more wrong elements each agree
+// within their row, and not all rows by one factor (same_error says that).
+std::string per_row_factor(const trace::Comparison& c) {
+  if (c.row_length == 0) return "";
+  std::map<uint64_t, std::vector<double>> ratios;  // by row
+  for (const trace::WrongElement& e : c.elements) {
+    char* end = nullptr;
+    const double got = std::strtod(e.got.c_str(), &end);
+    if (end == e.got.c_str() || !std::isfinite(got)) continue;
+    const double want = std::strtod(e.want.c_str(), &end);
+    if (end == e.want.c_str() || !std::isfinite(want) || want == 0) continue;
+    ratios[e.index / c.row_length].push_back(got / want);
+  }
+  std::vector<std::pair<uint64_t, double>> rows;  // row, its factor
+  size_t rows_seen = 0;
+  for (auto& [row, v] : ratios) {
+    if (v.size() < 4) continue;
+    ++rows_seen;
+    std::sort(v.begin(), v.end());
+    const double mid = v[v.size() / 2];
+    const auto near = size_t(std::count_if(
+        v.begin(), v.end(), [&](double r) { return std::fabs(r - mid) <= 1e-3 * std::fabs(mid); }));
+    if (near * 10 >= v.size() * 9 && std::fabs(mid - 1) > 1e-3) rows.emplace_back(row, mid);
+  }
+  if (rows.size() < 2 || rows.size() * 10 < rows_seen * 9) return "";
+  // The first row whose factor is not the first row's (none: one factor).
+  const auto other = std::find_if(rows.begin(), rows.end(), [&](const auto& r) {
+    return std::fabs(r.second - rows[0].second) > 1e-3 * std::fabs(rows[0].second);
+  });
+  if (other == rows.end()) return "";
+  char b[160];
+  std::snprintf(b, sizeof(b), " (row %llu: %.4g times, row %llu: %.4g times)",
+                (unsigned long long)rows[0].first, rows[0].second, (unsigned long long)other->first,
+                other->second);
+  return std::string(". In each row the values are off by one factor, the row's own") + b +
+         ": right against each other, scaled wrong: what each row is divided by (its sum, its "
+         "maximum) is wrong";
+}
+
+// What the wrong values themselves tell: NaN or inf, else a shift, else one
+// error for all, else one factor a row.
+// When (nearly) every wrong element kept is NaN, or infinite: where such
+// values come from. "" otherwise.
+std::string not_finite(const trace::Comparison& c) {
+  size_t nan = 0, inf = 0;
+  for (const trace::WrongElement& e : c.elements) {
+    const double got = std::strtod(e.got.c_str(), nullptr);
+    nan += std::isnan(got);
+    inf += std::isinf(got);
+  }
+  const size_t n = c.elements.size();
+  if (n == 0) return "";
+  if (nan * 10 >= n * 9)
+    return ". They are NaN (not a number), which 0/0, inf/inf and inf - inf give, and every "
+           "sum or product with a NaN after them: look for a value that became inf before them "
+           "(a float's expf above about 88 does) or a 0 it was divided by";
+  if ((nan + inf) * 10 >= n * 9)
+    return ". They are infinite: a value too large for its type (a float's expf above about 88) "
+           "or a division by 0";
+  return "";
+}
+
 std::string value_tell(const trace::Comparison& c) {
-  const std::string shift = shifted(c);
-  return shift.empty() ? same_error(c) : shift;
+  if (std::string weird = not_finite(c); !weird.empty()) return weird;
+  if (std::string shift = shifted(c); !shift.empty()) return shift;
+  if (std::string same = same_error(c); !same.empty()) return same;
+  return per_row_factor(c);
 }
 
 // Who stored the first wrong element last, and at which line: where to
