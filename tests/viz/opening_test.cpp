@@ -555,6 +555,20 @@ tr::TestResults wrong_out(const std::vector<uint64_t>& wrong, uint64_t count, ui
   return r;
 }
 
+// A read of `size` bytes at `offset` of allocation `id` by one lane of
+// `block`, at the end of launch `l`'s requests.
+void read(tr::Launch& l, uint32_t id, uint32_t block, uint64_t offset, uint8_t size = 4) {
+  tr::Request r;
+  r.block = block;
+  r.size = size;
+  r.mask = 1;
+  r.allocation = id;
+  r.offset = offset;
+  r.lanes_at = l.lane_data.size();
+  l.lane_data.push_back(char(tr::LaneEncoding::kDeltas8));
+  l.requests.push_back(r);
+}
+
 TEST(Headline, NothingWrongSaysNothing) {
   const tr::Trace t = two_launches();
   const OneBuffer b(64, [](uint64_t) { return 0; });
@@ -738,7 +752,33 @@ TEST(Headline, AnInputLeftPartlyUntouchedIsNamed) {
   EXPECT_EQ(viz::headline(t, &r, 0, out.memory).text,
             "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
             "first, out[10], is 0, expected 1; no thread touched 2 of the 20 elements of d_a "
-            "(dark cells)");
+            "(dark cells): does a loop stop short of them (its bound)?");
+}
+
+// Plain stores of several blocks to one element: the blocks' parts overlap
+// (every block starts at element 0); atomics are not counted.
+TEST(Headline, ElementsWrittenBySeveralBlocksSaySo) {
+  tr::Trace t = two_launches();
+  tr::Launch& l = t.launches[0];
+  l.requests.clear();
+  for (uint32_t blk = 0; blk < 2; ++blk)
+    for (uint64_t i = 0; i < 32; ++i) {
+      read(l, 1, blk, 4 * i);
+      l.requests.back().kind = 1;  // a store
+    }
+  const OneBuffer b(64, [](uint64_t i) { return i < 32 ? 1 : -1; });
+  std::vector<uint64_t> unwritten;
+  for (uint64_t i = 32; i < 64; ++i) unwritten.push_back(i);
+  tr::TestResults r = wrong_out(unwritten, 64, 0);
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 32 of the 64 elements of out are wrong (framed in yellow): no "
+            "thread wrote any of them (the first: out[32]). 32 of the 32 elements written were "
+            "written by more than one block (out[0] by 2 blocks): the blocks' parts overlap; does "
+            "the index leave out the block's offset (blockIdx.x * blockDim.x)?");
+  for (tr::Request& q : l.requests) q.kind = 2;  // atomics: bins many blocks add to
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 32 of the 64 elements of out are wrong (framed in yellow): no "
+            "thread wrote any of them (the first: out[32])");
 }
 
 TEST(Headline, AFindingSaysItsToolLineAndThreads) {
@@ -824,20 +864,6 @@ TEST(Headline, ATestWithNothingDrawnSaysWhatItSaid) {
   EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text, "Test Small failed. first line");
 }
 
-// A read of `size` bytes at `offset` of allocation `id` by one lane of
-// `block`, at the end of launch `l`'s requests.
-void read(tr::Launch& l, uint32_t id, uint32_t block, uint64_t offset, uint8_t size = 4) {
-  tr::Request r;
-  r.block = block;
-  r.size = size;
-  r.mask = 1;
-  r.allocation = id;
-  r.offset = offset;
-  r.lanes_at = l.lane_data.size();
-  l.lane_data.push_back(char(tr::LaneEncoding::kDeltas8));
-  l.requests.push_back(r);
-}
-
 // Rows each scaled by a factor of their own (a softmax whose row sums are
 // wrong): the values are right against each other, the row's divisor not.
 TEST(Headline, RowsEachOffByTheirOwnFactorSaySo) {
@@ -872,9 +898,10 @@ TEST(Headline, NaNValuesSayWhereNaNComesFrom) {
   EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
             "Test Large failed. 4 of the 64 elements of out are wrong (framed in yellow); the "
             "first, out[3] (row 0, column 3), is nan, expected 1. They are NaN (not a number), "
-            "which 0/0, inf/inf and inf - inf give, and every sum or product with a NaN after "
-            "them: look for a value that became inf before them (a float's expf above about 88 "
-            "does) or a 0 it was divided by");
+            "which 0/0, inf/inf and inf - inf give (-INFINITY - -INFINITY too), and every sum or "
+            "product with a NaN: look for a divisor that came out 0 (every term underflowed, as "
+            "expf(x - m) does when m is far above x), a value that overflowed to inf (a float's "
+            "expf above about 88) or a maximum still -INFINITY");
   for (tr::WrongElement& e : r.compared[0].elements) e.got = "inf";
   EXPECT_NE(viz::headline(t, &r, 0, b.memory).text.find(". They are infinite: a value too large"),
             std::string::npos);
@@ -938,7 +965,7 @@ TEST(Headline, AWrongTotalSaysHowTheInputWasRead) {
             }),
             said +
                 " 4 of the 256 elements of in were never read in this launch, the rest once (the "
-                "first: in[100]): left out?");
+                "first: in[100]): does a loop stop short or step too far (its bound and stride)?");
   // The first quarter read, the rest never (not a guard after the array:
   // that is a few KiB).
   tr::Trace big = base;
@@ -947,7 +974,8 @@ TEST(Headline, AWrongTotalSaysHowTheInputWasRead) {
   EXPECT_EQ(viz::headline(big, &r, 1, b.memory).text,
             said +
                 " 6144 of the 8192 elements of in were never read in this launch, the rest once "
-                "(the first: in[2048]): left out?");
+                "(the first: in[2048]): does a loop stop short or step too far (its bound and "
+                "stride)?");
   // Each once, in float4s: nothing to add (a float4 reads four floats).
   EXPECT_EQ(with([](tr::Launch& l) {
               for (uint64_t i = 0; i < 64; ++i) read(l, 2, uint32_t(i / 16), 16 * i, 16);
@@ -970,6 +998,13 @@ TEST(Headline, AWrongTotalSaysHowTheInputWasRead) {
   EXPECT_EQ(viz::headline(counts, &bins, 0, halves.memory).text,
             "Test Large failed. 1 of the 256 elements of out are wrong (framed in yellow); the "
             "first, out[10] (row 1, column 2), is 0, expected 1");
+  // Most read several times by their own block (a stencil's neighbours):
+  // nothing to add.
+  EXPECT_EQ(with([](tr::Launch& l) {
+              for (uint64_t i = 0; i < 256; ++i)
+                for (int k = 0; k < 5; ++k) read(l, 2, uint32_t(i / 64), 4 * i);
+            }),
+            alone);
   // A buffer the launch wrote is not an input.
   EXPECT_EQ(with([](tr::Launch& l) {
               for (uint32_t blk = 0; blk < 4; ++blk)

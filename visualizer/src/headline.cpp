@@ -174,7 +174,8 @@ std::string untouched_inputs(const LaunchMemory& m, uint32_t wrong_id) {
                                  : b.allocation->name;
     return "; no thread touched " + std::string(b.per_cell > 1 ? "at least " : "") +
            std::to_string(std::min(untouched * b.per_cell, elements)) + " of the " +
-           std::to_string(elements) + " elements of " + name + " (dark cells)";
+           std::to_string(elements) + " elements of " + name +
+           " (dark cells): does a loop stop short of them (its bound)?";
   }
   return "";
 }
@@ -365,9 +366,10 @@ std::string not_finite(const trace::Comparison& c) {
   const size_t n = c.elements.size();
   if (n == 0) return "";
   if (nan * 10 >= n * 9)
-    return ". They are NaN (not a number), which 0/0, inf/inf and inf - inf give, and every "
-           "sum or product with a NaN after them: look for a value that became inf before them "
-           "(a float's expf above about 88 does) or a 0 it was divided by";
+    return ". They are NaN (not a number), which 0/0, inf/inf and inf - inf give (-INFINITY - "
+           "-INFINITY too), and every sum or product with a NaN: look for a divisor that came "
+           "out 0 (every term underflowed, as expf(x - m) does when m is far above x), a value "
+           "that overflowed to inf (a float's expf above about 88) or a maximum still -INFINITY";
   if ((nan + inf) * 10 >= n * 9)
     return ". They are infinite: a value too large for its type (a float's expf above about 88) "
            "or a division by 0";
@@ -515,7 +517,9 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
       return std::to_string(more) + of + " were read more than once in this launch (up to " +
              std::to_string(most_times) + " times)" + ask;
     }
-    if (never == 0 && more > 0) {
+    // A few counted twice (most elements read several times by one block
+    // is a stencil's reading, not a mistake).
+    if (never == 0 && more > 0 && more * 2 < n) {
       const uint64_t i = first_more * e;
       std::string by_whom = "by block " + coordinates(b.first[i], l.grid);
       if (b.other[i] >= 0) by_whom += " and block " + coordinates(b.other[i], l.grid);
@@ -526,9 +530,56 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
     if (never > 0 && more == 0 && once > 0)
       return std::to_string(never) + of +
              " were never read in this launch, the rest once (the first: " + name + "[" +
-             std::to_string(first_never) + "]): left out?";
+             std::to_string(first_never) +
+             "]): does a loop stop short or step too far (its "
+             "bound and stride)?";
   }
   return "";
+}
+
+// Elements of the compared array that plain stores of more than one block
+// wrote in this launch: two blocks' parts overlap (each block starts at
+// the same place: the block's offset left out of the index). Atomics are
+// left out (many blocks add to one bin by design). "" when none.
+std::string written_by_several_blocks(const trace::Launch& l, const trace::Comparison& c) {
+  if (c.allocation == 0 || c.element_bytes == 0 || c.count == 0) return "";
+  std::vector<int64_t> first(c.count, -1);
+  std::vector<bool> several(c.count, false);
+  uint64_t written = 0, overlapping = 0, first_overlap = c.count;
+  trace::LaneAddress lanes[32];
+  auto each_store = [&](auto f) {
+    for (const trace::Request& r : l.requests) {
+      if (r.kind != 1 || r.shared() || r.mask == 0 || r.lanes_at >= l.lane_data.size()) continue;
+      const int n = l.lanes_of(r, lanes);
+      for (int j = 0; j < n; ++j) {
+        const trace::LaneAddress& a = lanes[j];
+        if (a.allocation != c.allocation || a.offset < c.offset) continue;
+        const uint64_t i = (a.offset - c.offset) / c.element_bytes;
+        if (i < c.count) f(i, int64_t(r.block));
+      }
+    }
+  };
+  each_store([&](uint64_t i, int64_t block) {
+    if (first[i] < 0) {
+      first[i] = block;
+      ++written;
+    } else if (first[i] != block && !several[i]) {
+      several[i] = true;
+      ++overlapping;
+      first_overlap = std::min(first_overlap, i);
+    }
+  });
+  if (overlapping == 0) return "";
+  std::vector<int64_t> blocks;  // the blocks that wrote the first such element
+  each_store([&](uint64_t i, int64_t block) {
+    if (i == first_overlap && std::find(blocks.begin(), blocks.end(), block) == blocks.end())
+      blocks.push_back(block);
+  });
+  return ". " + std::to_string(overlapping) + " of the " + std::to_string(written) +
+         " elements written were written by more than one block (" + c.name + "[" +
+         std::to_string(first_overlap) + "] by " + std::to_string(blocks.size()) +
+         " blocks): the blocks' parts overlap; does the index leave out the block's offset "
+         "(blockIdx.x * blockDim.x)?";
 }
 
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
@@ -539,12 +590,14 @@ std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const
     return s + ": " + pattern +
            (pattern.rfind("no thread wrote any", 0) == 0
                 ? ""
-                : first_wrong(c) + last_writer(t, c, shown) + value_tell(c));
+                : first_wrong(c) + last_writer(t, c, shown) + value_tell(c)) +
+           written_by_several_blocks(l, c);
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
   // An output far smaller than an input (a histogram, partial sums) is a
   // count of the input: how the input was read may be why it is wrong.
   const std::string reads = input_reads(t, l, 4 * c.count);
   return s + first_wrong(c) + last_writer(t, c, shown) + value_tell(c) +
+         written_by_several_blocks(l, c) +
          (reads.empty() ? untouched_inputs(m, c.allocation) : ". " + reads) + elsewhere;
 }
 
