@@ -421,14 +421,16 @@ std::string last_writer(const trace::Trace& t, const trace::Comparison& c, size_
 // and the rest once (elements left out). An element is the smallest access
 // made to the buffer (a float4 load reads four floats). Only inputs of at
 // least `min_elements` elements up to the last one read; "" when each was
-// read once, or the input is larger than 16 MiB.
+// read once, or the input is larger than 4 MiB (the counts take 10 bytes a
+// byte).
 std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t min_elements = 0) {
+  constexpr uint32_t kNone = UINT32_MAX;
   struct Reads {
     const trace::Allocation* allocation = nullptr;
     bool written = false;
-    uint32_t smallest = 16;             // bytes: the smallest access
-    std::vector<uint16_t> count;        // reads of each byte
-    std::vector<int64_t> first, other;  // the first block that read it, another one
+    uint32_t smallest = 16;              // bytes: the smallest access
+    std::vector<uint16_t> count;         // reads of each byte
+    std::vector<uint32_t> first, other;  // the first block that read it, another (kNone: none)
   };
   std::vector<Reads> by;  // in the order of first access
   std::unordered_map<uint32_t, size_t> index;
@@ -441,7 +443,7 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
       auto it = index.find(a.allocation);
       if (it == index.end()) {
         const trace::Allocation* alloc = t.allocation(a.allocation);
-        if (!alloc || alloc->size == 0 || alloc->size > (uint64_t(16) << 20)) continue;
+        if (!alloc || alloc->size == 0 || alloc->size > (uint64_t(4) << 20)) continue;
         it = index.emplace(a.allocation, by.size()).first;
         Reads fresh;
         fresh.allocation = alloc;
@@ -455,16 +457,16 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
       if (b.written) continue;
       if (b.count.empty()) {
         b.count.assign(b.allocation->size, 0);
-        b.first.assign(b.allocation->size, -1);
-        b.other.assign(b.allocation->size, -1);
+        b.first.assign(b.allocation->size, kNone);
+        b.other.assign(b.allocation->size, kNone);
       }
       b.smallest = std::min<uint32_t>(b.smallest, r.size);
       const uint64_t end = std::min<uint64_t>(a.offset + r.size, b.allocation->size);
       for (uint64_t x = a.offset; x < end; ++x) {
         if (b.count[x] < UINT16_MAX) ++b.count[x];
-        if (b.first[x] < 0) {
+        if (b.first[x] == kNone) {
           b.first[x] = r.block;
-        } else if (b.first[x] != int64_t(r.block) && b.other[x] < 0) {
+        } else if (b.first[x] != r.block && b.other[x] == kNone) {
           b.other[x] = r.block;
         }
       }
@@ -494,7 +496,7 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
         ++once;
       } else {
         ++more;
-        more_blocks += b.other[i * e] >= 0;
+        more_blocks += b.other[i * e] != kNone;
         if (first_more == n) first_more = i;
       }
     }
@@ -522,7 +524,7 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
     if (never == 0 && more > 0 && more * 2 < n) {
       const uint64_t i = first_more * e;
       std::string by_whom = "by block " + coordinates(b.first[i], l.grid);
-      if (b.other[i] >= 0) by_whom += " and block " + coordinates(b.other[i], l.grid);
+      if (b.other[i] != kNone) by_whom += " and block " + coordinates(b.other[i], l.grid);
       return std::to_string(more) + of +
              " were read more than once in this launch, the rest once (the first: " + name + "[" +
              std::to_string(first_more) + "], " + by_whom + "): counted twice?";
@@ -542,7 +544,9 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
 // the same place: the block's offset left out of the index). Atomics are
 // left out (many blocks add to one bin by design). "" when none.
 std::string written_by_several_blocks(const trace::Launch& l, const trace::Comparison& c) {
-  if (c.allocation == 0 || c.element_bytes == 0 || c.count == 0) return "";
+  // (Not for arrays of more than 4M elements: 9 bytes an element here.)
+  if (c.allocation == 0 || c.element_bytes == 0 || c.count == 0 || c.count > (uint64_t(1) << 22))
+    return "";
   std::vector<int64_t> first(c.count, -1);
   std::vector<bool> several(c.count, false);
   uint64_t written = 0, overlapping = 0, first_overlap = c.count;
