@@ -386,6 +386,7 @@ void atomics(const Sizes& z, int sms) {
 // For L1 and L2 the warm-up launches walk the whole cycle first; DRAM's is
 // far longer than all the launches' hops together.
 void latency(const char* name, size_t bytes, int hops, int reps) {
+  bytes = std::max<size_t>(bytes / 128, 2) * 128;  // whole lines, two at least
   const size_t words = bytes / sizeof(unsigned), lines = words / 32;
   std::vector<unsigned> next(words, 0), order(lines);
   for (size_t i = 0; i < lines; ++i) order[i] = unsigned(i);
