@@ -262,6 +262,16 @@ std::string shifted(const trace::Comparison& c) {
   return "";
 }
 
+// A wrong element's value and its expected value, as printed; false when
+// either is not a finite number.
+bool finite_values(const trace::WrongElement& e, double* got, double* want) {
+  char* end = nullptr;
+  *got = std::strtod(e.got.c_str(), &end);
+  if (end == e.got.c_str() || !std::isfinite(*got)) return false;
+  *want = std::strtod(e.want.c_str(), &end);
+  return end != e.want.c_str() && std::isfinite(*want);
+}
+
 // When (nearly) every wrong element kept is off from its expected value by
 // one amount (a carry from the wrong tile, a constant added twice) or by
 // one factor (a sum counted 32 times, a mean not divided), while the
@@ -269,14 +279,8 @@ std::string shifted(const trace::Comparison& c) {
 // not agree or there are fewer than 4.
 std::string same_error(const trace::Comparison& c) {
   std::vector<std::pair<double, double>> v;  // got, want
-  for (const trace::WrongElement& e : c.elements) {
-    char* end = nullptr;
-    const double got = std::strtod(e.got.c_str(), &end);
-    if (end == e.got.c_str() || !std::isfinite(got)) continue;
-    const double want = std::strtod(e.want.c_str(), &end);
-    if (end == e.want.c_str() || !std::isfinite(want)) continue;
-    v.emplace_back(got, want);
-  }
+  for (const trace::WrongElement& e : c.elements)
+    if (double got = 0, want = 0; finite_values(e, &got, &want)) v.emplace_back(got, want);
   if (v.size() < 4 || v.size() * 10 < c.elements.size() * 9) return "";
   // Where every expected value is one value, one error for all says nothing.
   if (std::all_of(v.begin(), v.end(), [&](auto p) { return p.second == v.front().second; }))
@@ -318,14 +322,9 @@ std::string same_error(const trace::Comparison& c) {
 std::string per_row_factor(const trace::Comparison& c) {
   if (c.row_length == 0) return "";
   std::map<uint64_t, std::vector<double>> ratios;  // by row
-  for (const trace::WrongElement& e : c.elements) {
-    char* end = nullptr;
-    const double got = std::strtod(e.got.c_str(), &end);
-    if (end == e.got.c_str() || !std::isfinite(got)) continue;
-    const double want = std::strtod(e.want.c_str(), &end);
-    if (end == e.want.c_str() || !std::isfinite(want) || want == 0) continue;
-    ratios[e.index / c.row_length].push_back(got / want);
-  }
+  for (const trace::WrongElement& e : c.elements)
+    if (double got = 0, want = 0; finite_values(e, &got, &want) && want != 0)
+      ratios[e.index / c.row_length].push_back(got / want);
   std::vector<std::pair<uint64_t, double>> rows;  // row, its factor
   size_t rows_seen = 0;
   for (auto& [row, v] : ratios) {
