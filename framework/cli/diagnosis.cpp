@@ -168,6 +168,11 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
 
 namespace {
 
+// The time of a picture's run of a test whose kernel never ended: the
+// simulator stops the kernel a little before it is out, with the trace
+// whole.
+constexpr double kNeverEndedPictureSeconds = 3.0;
+
 // The graded tests beside the kept trace (trace/test_results.h), for
 // cudalab-viz: every test as the student may read it, and the comparisons
 // of the traced run `j` of test `run` (the judge's, not the program's).
@@ -221,11 +226,13 @@ bool write_test_results(const Lesson& lesson, const Judged& j, const GradeRecord
 
 // A picture of the first visible test that failed once it had run to its
 // end (else of the test under the first checks rubric that failed, else
-// under the first metric rubric that failed): the
+// under the first metric rubric that failed, else of the first test whose
+// kernel never ended): the
 // test again with its memory accesses traced, drawn by cudalab-viz under
 // Xvfb. Both run in the sandbox (the trace is the submission's own file);
 // the rerun gets what is left of the submission's time, so a picture never
-// lets a submission run longer in all. Returns why there is none, or "" with
+// lets a submission run longer in all, but for a kernel that never ended:
+// its rerun gets kNeverEndedPictureSeconds more. Returns why there is none, or "" with
 // rec->picture_test set (the test or rubric the picture goes with).
 std::string take_picture(const Lesson& lesson, const Session& session, const GradeOptions& o,
                          TimeBudget* budget, GradeRecord* rec) {
@@ -245,13 +252,22 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
         if (shown.empty() && t.kind == "rubric" && t.name == r.name && t.status != "passed" &&
             t.verdict == verdict)
           shown = t.name, run = r.test, checks = r.checks;
+  // Else a test whose kernel never ended: the submission's time is spent
+  // by then, so it runs again on a short time of its own, and the
+  // simulator stops the kernel when that is nearly out: the trace holds
+  // what the threads did until then and the line where one of them was.
+  bool never_ended = false;
+  for (const auto& t : rec->tests)
+    if (shown.empty() && t.kind == "test" && t.visibility == "visible" && t.verdict == "timed out")
+      shown = run = t.name, never_ended = true;
   if (shown.empty()) return "no visible test or rubric failed in a way a picture shows";
   const bool drawn = !o.picture_path.empty();
   if (drawn && !fs::exists(CUDALAB_VIZ_PATH))
     return "cudalab-viz is not built (cmake --build --preset default --target cudalab-viz)";
   if (drawn && support::find_program("xvfb-run").empty())
     return "xvfb-run is not installed (apt-get install xvfb)";
-  const double limit = std::min(budget->next(), o.test_seconds);
+  const double limit = never_ended ? std::min(kNeverEndedPictureSeconds, o.test_seconds)
+                                   : std::min(budget->next(), o.test_seconds);
   if (limit < 0.5) return "the submission's time ran out before the picture";
   const fs::path trace = sandbox.scratch() / "picture.trace";
   const fs::path png = sandbox.scratch() / "picture.png";
@@ -260,6 +276,9 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   fs::remove(png, ec);
   std::vector<std::string> env = {"CUDALAB_TRACE=" + sandbox.inside("picture.trace")};
   if (!checks.empty()) env.push_back("CUDALAB_CHECK=" + checks);
+  // A kernel that never ends would record accesses until it is stopped: a
+  // few of its rounds are enough to show what it repeats.
+  if (never_ended) env.push_back("CUDALAB_TRACE_MAX_ACCESSES=200000");
   // The comparison's wrong elements too: the viewer frames them and opens
   // on the buffer that holds them.
   const Judged j = session.run(run, limit, env, /*compared=*/true);
@@ -268,6 +287,9 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   budget->spent(limit, rerun.seconds, timed_out(j));
   if (!fs::is_regular_file(trace) || fs::file_size(trace, ec) == 0)
     return "test " + run + " left no trace when run again (" + rerun.verdict + ")";
+  // A program that never ends on the host has no stopped kernel to draw.
+  if (never_ended && !launch_stopped(j))
+    return "test " + run + " never ended, but not in a kernel (the host code's loop?)";
   if (fs::file_size(trace, ec) > (64u << 20)) return "the trace is larger than 64 MiB";
   // The graded tests beside the trace (picture.trace.tests.json): what the
   // viewer needs to open on what the test is about and to say it in words.

@@ -28,6 +28,8 @@ std::string verdict_of(const std::string& status, const std::string& ended) {
   return "wrong results";
 }
 
+}  // namespace
+
 // The simulator's watchdog stopped a launch before the judge's deadline: the
 // program says so, with the line a thread was at. Believing it can only cost
 // the submission (a timed-out test fails, and shortens the next tests' time).
@@ -36,8 +38,6 @@ bool launch_stopped(const Judged& j) {
          j.result.value("printed", "").find("ran until the test's time was nearly out") !=
              std::string::npos;
 }
-
-}  // namespace
 
 Session::Session(const Lesson& lesson, const GradeOptions& o, const Sandbox& sandbox,
                  std::string program, const Session* same_program)

@@ -97,6 +97,9 @@ class TimeBudget {
 
 // Whether the run timed out (the judge's limit, or the simulator's watchdog).
 bool timed_out(const Judged& j);
+// Whether the simulator's watchdog stopped a kernel of the run (it never
+// ended) before the judge's limit.
+bool launch_stopped(const Judged& j);
 // What the program printed in that run.
 std::string printed_of(const Judged& j);
 // The test's status, points, verdict and output from the run.

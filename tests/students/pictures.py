@@ -11,9 +11,9 @@ nowhere in the picture), seed 1. OUT_DIR/key.txt maps each caseNN to its
 lesson and case and gives its `// bug:` line; OUT_DIR/review.md is the form
 for the reviewer, who has not seen the code: for each picture, is the bug
 visible without clicking, and where would they look; then, with the key,
-did the picture show the real bug. A case whose picture cannot be drawn (a
-time-out uses up the submission's time; a host crash leaves no trace) is
-listed with cudalab's reason. Exits 1 when cudalab failed on a case (exit 2),
+did the picture show the real bug. A case whose picture cannot be drawn is
+listed with cudalab's reason (a host crash before any launch leaves no
+trace; a kernel that never ends is drawn from a short run of its own). Exits 1 when cudalab failed on a case (exit 2),
 else 0.
 """
 import argparse

@@ -286,6 +286,42 @@ TEST(Opening, AFaultedLaunchOpensOnTheThreadThatFaulted) {
   EXPECT_EQ(open(t, {}).sel().launch, 0);
 }
 
+TEST(Opening, ALaunchThatNeverEndedOpensOnAThreadWhoseRoundsTheTraceHolds) {
+  tr::Trace t = two_launches();
+  tr::Launch& l = t.launches[1];  // 4 blocks of 32
+  l.faulted = true;
+  l.fault.known = l.fault.never_ended = true;
+  l.fault.block = 3;
+  l.fault.thread = 7;
+  tr::TestResults r;
+  r.traced_test = r.shown = "Large";
+  r.tests = {graded("Large", "failed")};
+  r.tests[0].verdict = "timed out";
+  // Recording stopped before the named thread's turn: the busiest thread
+  // of the first block recorded, and its accesses, not the test's words.
+  for (int i = 0; i < 20; ++i) {
+    tr::Request q;
+    q.block = 2;
+    q.mask = 1u << 4 | (i % 2 ? 1u << 9 : 0u);
+    l.requests.push_back(q);
+  }
+  Opened o = open(t, {}, &r);
+  EXPECT_EQ(o.sel().launch, 1);
+  EXPECT_EQ(o.sel().block, 2);
+  EXPECT_EQ(o.sel().thread, 4);
+  EXPECT_FALSE(o.sel().show_test);
+  // The named thread, once the trace holds 16 of its accesses.
+  for (int i = 0; i < 16; ++i) {
+    tr::Request q;
+    q.block = 3;
+    q.mask = 1u << 7;
+    l.requests.push_back(q);
+  }
+  o = open(t, {}, &r);
+  EXPECT_EQ(o.sel().block, 3);
+  EXPECT_EQ(o.sel().thread, 7);
+}
+
 TEST(Opening, WithoutAFaultTheFirstFindingsThread) {
   tr::Trace t = two_launches();
   t.launches[0].findings = {finding(1, -1), finding(1, 9)};  // a barrier's first: no thread
@@ -828,6 +864,61 @@ TEST(Headline, AFaultSaysWhichThreadStoppedWhereAndWhy) {
   EXPECT_EQ(h.text,
             "The kernel scale stopped: thread (5,0,0) of block (3,0,0) at mine.cu:9: invalid "
             "write to address 0x0: a null pointer");
+}
+
+TEST(Headline, AKernelThatNeverEndedSaysWhatItsThreadWentRound) {
+  tr::Trace t = two_launches();
+  t.allocations[0].name = "d_a";
+  t.allocations[1].name = "d_b";
+  for (auto& a : t.allocations) a.size = 4 * 4096;
+  tr::Launch& l = t.launches[1];  // scale: 4 blocks of 32 threads
+  l.requests.clear();
+  l.faulted = true;
+  l.fault = {true, 1, 0, "mine.cu:25", "it never finished", true};
+  auto said = [&] {
+    const viz::LaunchMemory m = viz::launch_memory(t, l, 1u << 16);
+    const viz::Headline h = viz::headline(t, nullptr, 1, m);
+    EXPECT_EQ(h.kind, viz::HeadlineKind::kFault);
+    return h.text;
+  };
+  const std::string stopped =
+      "The kernel scale never finished: it was stopped with thread (0,0,0) of block (1,0,0) at "
+      "mine.cu:25. ";
+  // Nothing recorded of any thread: the two likely causes.
+  EXPECT_EQ(said(), stopped + "A loop that never ends, or far more work than the test needs?");
+  // The same two elements over and over: the index does not move.
+  for (int i = 0; i < 20; ++i) read(l, i % 2 ? 2 : 1, 1, 0);
+  EXPECT_EQ(said(), stopped +
+                        "Its 20 recorded accesses go round the same 2 elements (d_a[0], d_b[0]) "
+                        "again and again: the loop never moves on. Does its index change each "
+                        "time round (i += step, not i + step)?");
+  // With an atomic: a wait.
+  l.requests[0].kind = 2;
+  EXPECT_EQ(said(), stopped +
+                        "Its 20 recorded accesses go round the same 2 elements (d_a[0], d_b[0]) "
+                        "again and again, waiting with an atomic: does another thread ever give "
+                        "the value it waits for (a lock held by a thread of its own warp, a flag "
+                        "never set)?");
+  // Another block's thread, when the named one has no rounds recorded; a
+  // walk one block (32 threads) at a time.
+  l.requests.clear();
+  for (uint64_t i = 0; i < 16; ++i) {
+    read(l, 1 + uint32_t(i % 2), 2, (i / 2) * 32 * 4);
+    l.requests.back().pc = i % 2;
+  }
+  EXPECT_EQ(said(), stopped +
+                        "Thread (0,0,0) of block (2,0,0)'s 16 recorded accesses walk through "
+                        "memory 32 elements at a time: one block's threads (blockDim.x), while "
+                        "the grid has 128 threads. Every block walks over the same elements: "
+                        "should a grid-stride loop step by the whole grid (blockDim.x * "
+                        "gridDim.x)?");
+  // A walk by the whole grid: the loop is right; its end may not be.
+  l.requests.clear();
+  for (uint64_t i = 0; i < 32; ++i) read(l, 1, 1, i * 128 * 4);
+  EXPECT_EQ(said(), stopped +
+                        "Its 32 recorded accesses walk through memory 128 elements at a time, the "
+                        "whole grid's threads (a grid-stride loop): is the loop's end the array's "
+                        "size, or does the test ask far more work than it needs?");
 }
 
 TEST(Headline, ATestWithNothingDrawnSaysWhatItSaid) {

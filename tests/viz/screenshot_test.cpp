@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 
 #define STB_IMAGE_IMPLEMENTATION
 #include "cudalab/trace/test_results.h"
+#include "cudalab/trace/trace.h"
 #include "pictures.h"
 
 namespace fs = std::filesystem;
@@ -458,6 +460,28 @@ TEST_F(Viz, ThePictureLeadsWithTheBug) {
         1000u)
         << name << ": the steps, the block's memory phase by phase";
   }
+
+  // A kernel that never ends, stopped: the trace names the thread and its
+  // line; the picture says so in red and lists what the thread went round.
+  const std::string stopped = (dir_ / "stopped.trace").string();
+  ASSERT_EQ(run("CUDALAB_TIMEOUT=1 CUDALAB_TRACE_MAX_ACCESSES=20000 CUDALAB_TRACE=" + stopped +
+                    " " CUDALAB_TRACED_NEVER_ENDS,
+                &out),
+            0)
+      << out;
+  const tr::Trace t = tr::read_trace(stopped);
+  ASSERT_EQ(t.launches.size(), 1u);
+  EXPECT_TRUE(t.launches[0].faulted && t.launches[0].fault.never_ended);
+  const std::string& where = t.launches[0].fault.where;
+  const size_t colon = where.rfind(':');
+  ASSERT_NE(colon, std::string::npos) << where;
+  EXPECT_NE(where.find("traced_never_ends.cu:"), std::string::npos) << where;
+  const int line = std::atoi(where.c_str() + colon + 1);
+  EXPECT_TRUE(line >= 10 && line <= 13) << where << ": a line of the loop";
+  const std::string stopped_png = shot(stopped, "stopped");
+  EXPECT_GT(count_pixels(stopped_png, red, headline), 150u) << "the headline, in red";
+  EXPECT_GT(count_pixels(stopped_png, white, {0, 380, 300, 250}), 300u)
+      << "the selected thread's accesses, listed";
 }
 
 TEST_F(Viz, BadTracesAndArgumentsEndWithAMessage) {

@@ -203,10 +203,12 @@ Launch read_launch(Reader& r, const std::string& path) {
   return l;
 }
 
-// A launch's end: whether it faulted, and where.
+// A launch's end: whether it faulted (or was stopped), and where.
 void read_launch_end(Launch& l, Reader& r, const std::string& path) {
   l.ended = true;
-  l.faulted = r.get<uint8_t>() != 0;
+  const uint8_t how = r.get<uint8_t>();  // 1: a thread faulted; 2: stopped, never ended
+  l.faulted = how != 0;
+  l.fault.never_ended = how == 2;
   l.idle_threads = r.get<uint64_t>();
   if (l.faulted && !r.done()) {
     Fault& f = l.fault;

@@ -604,6 +604,83 @@ std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const
          (reads.empty() ? untouched_inputs(m, c.allocation) : ". " + reads) + elsewhere;
 }
 
+// What the thread a stopped launch names (it never finished) had been
+// doing: a few elements over and over (a loop whose index does not move),
+// or one buffer walked in steps that the launch's shape explains (a
+// grid-stride loop stepping by one block instead of the whole grid).
+std::string never_ended_tell(const trace::Trace& t, const trace::Launch& l, const LaunchMemory& m) {
+  const auto [block, thread] = stopped_thread(l);
+  const std::vector<trace::Access> a = thread_accesses(l, m, block, thread);
+  if (a.size() < 16) return "";
+  // The thread the headline names first, or another whose accesses the
+  // trace holds.
+  const std::string who = block == l.fault.block && thread == l.fault.thread
+                              ? "Its"
+                              : "Thread " + coordinates(thread, l.block) + " of block " +
+                                    coordinates(block, l.grid) + "'s";
+  auto name_of = [&](uint32_t id) {
+    const trace::Allocation* al = t.allocation(id);
+    return al && !al->name.empty() ? al->name : "allocation " + std::to_string(id);
+  };
+  std::map<std::pair<uint32_t, uint64_t>, uint64_t> seen;  // element -> accesses
+  for (const trace::Access& x : a)
+    if (!x.shared()) ++seen[{x.allocation, x.offset}];
+  const std::string made = who + " " + std::to_string(a.size()) + " recorded accesses ";
+  if (!seen.empty() && seen.size() <= 8) {
+    std::string which;
+    for (const auto& [element, count] : seen) {
+      if (!which.empty()) which += ", ";
+      const trace::Access* first = nullptr;
+      for (const trace::Access& x : a)
+        if (x.allocation == element.first && x.offset == element.second) {
+          first = &x;
+          break;
+        }
+      which += name_of(element.first) + "[" +
+               std::to_string(element.second / std::max<uint64_t>(1, first->size)) + "]";
+    }
+    const std::string round = made + "go round the same " + std::to_string(seen.size()) +
+                              " element" + (seen.size() > 1 ? "s" : "") + " (" + which +
+                              ") again and again";
+    // An atomic among them: a wait for a value no other thread gives (a
+    // lock held by a thread of the same warp, a flag never set).
+    if (std::any_of(a.begin(), a.end(), [](const trace::Access& x) { return x.atomic; }))
+      return round +
+             ", waiting with an atomic: does another thread ever give the value it "
+             "waits for (a lock held by a thread of its own warp, a flag never set)?";
+    return round +
+           ": the loop never moves on. Does its index change each time round (i += "
+           "step, not i + step)?";
+  }
+  // The step between the thread's successive accesses at one line (the
+  // loop's index going up), in elements.
+  std::map<int64_t, uint64_t> steps;                           // step -> times
+  std::unordered_map<uint64_t, const trace::Access*> last_at;  // pc -> last access there
+  for (const trace::Access& x : a) {
+    if (x.shared() || x.size == 0) continue;
+    if (auto it = last_at.find(x.pc); it != last_at.end() && it->second->allocation == x.allocation)
+      ++steps[(int64_t(x.offset) - int64_t(it->second->offset)) / int64_t(x.size)];
+    last_at[x.pc] = &x;
+  }
+  if (steps.empty()) return "";
+  const auto common = std::max_element(
+      steps.begin(), steps.end(), [](const auto& p, const auto& q) { return p.second < q.second; });
+  const int64_t step = common->first;
+  if (step <= 0) return "";
+  const uint64_t per_block = l.block.count(), all = per_block * l.grid.count();
+  std::string s = made + "walk through memory " + std::to_string(step) + " element" +
+                  (step > 1 ? "s" : "") + " at a time";
+  if (uint64_t(step) == per_block && l.grid.count() > 1)
+    return s + ": one block's threads (blockDim.x), while the grid has " + std::to_string(all) +
+           " threads. Every block walks over the same elements: should a grid-stride loop step "
+           "by the whole grid (blockDim.x * gridDim.x)?";
+  if (uint64_t(step) == all)
+    return s +
+           ", the whole grid's threads (a grid-stride loop): is the loop's end the array's "
+           "size, or does the test ask far more work than it needs?";
+  return s + ". Is the loop's end the array's size, and its step the one you meant?";
+}
+
 const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
   const std::string& name = r.shown.empty() ? r.traced_test : r.shown;
   for (const auto& t : r.tests)
@@ -698,6 +775,15 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
           : "";
   if (l.faulted && l.fault.known) {
     h.kind = HeadlineKind::kFault;
+    if (l.fault.never_ended) {
+      h.text = prefix + "The kernel " + l.kernel + " never finished: it was stopped with " +
+               whose(l, l.fault.block, l.fault.thread) + " at " + file_name(l.fault.where) + ".";
+      const std::string tell = never_ended_tell(t, l, m);
+      h.text += " " + (tell.empty() ? "A loop that never ends, or far more work than the test "
+                                      "needs?"
+                                    : tell);
+      return h;
+    }
     h.text = prefix + "The kernel " + l.kernel +
              " stopped: " + whose(l, l.fault.block, l.fault.thread) + " at " +
              file_name(l.fault.where) + ": " + l.fault.what;

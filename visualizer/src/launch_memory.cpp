@@ -144,6 +144,29 @@ std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchM
   return out;
 }
 
+std::pair<uint32_t, uint32_t> stopped_thread(const trace::Launch& l) {
+  constexpr uint64_t kEnough = 16;
+  const uint32_t fault_warp = l.fault.thread / 32, fault_lane = l.fault.thread % 32;
+  uint64_t found = 0;
+  for (const trace::Request& r : l.requests)
+    if (r.block == l.fault.block && r.warp == fault_warp && (r.mask >> fault_lane & 1) &&
+        ++found >= kEnough)
+      return {l.fault.block, l.fault.thread};
+  const auto first = std::find_if(l.requests.begin(), l.requests.end(),
+                                  [](const trace::Request& r) { return r.mask != 0; });
+  if (first == l.requests.end()) return {l.fault.block, l.fault.thread};
+  const uint32_t block = first->block;
+  std::vector<uint64_t> count(std::min<uint64_t>(l.block.count(), 1024));
+  for (const trace::Request& r : l.requests)
+    if (r.block == block)
+      for (uint32_t lane = 0; lane < 32; ++lane)
+        if ((r.mask >> lane & 1) && r.warp * 32u + lane < count.size())
+          ++count[r.warp * 32u + lane];
+  const auto busiest = std::max_element(count.begin(), count.end());
+  if (busiest == count.end() || *busiest <= found) return {l.fault.block, l.fault.thread};
+  return {block, uint32_t(busiest - count.begin())};
+}
+
 BlockSteps block_steps(const trace::Launch& l, const LaunchMemory& m, uint32_t block) {
   BlockSteps b;
   if (block + 1 >= m.block_first.size()) return b;

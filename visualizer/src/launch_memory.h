@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "cudalab/trace/test_results.h"
@@ -54,6 +55,13 @@ trace::Access access_of(const trace::Launch& l, uint64_t touch);
 std::vector<trace::Access> thread_accesses(const trace::Launch& l, const LaunchMemory& m,
                                            uint32_t block, uint32_t thread,
                                            std::vector<uint32_t>* requests = nullptr);
+
+// The thread a launch that never ended is shown by (block, thread, both
+// linear): the one the watchdog found, when the trace holds enough of its
+// accesses to show what it went round (16), else the busiest thread of
+// the first block recorded (recording stops at its limit, often before the
+// found thread's turn).
+std::pair<uint32_t, uint32_t> stopped_thread(const trace::Launch& l);
 
 // Where a graded test's wrong elements fall in a launch's heatmaps: per
 // buffer of `m`, per cell, the comparison (index into `compared`) and its

@@ -89,8 +89,12 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
     for (size_t i = 0; i < trace.launches.size(); ++i)
       if (const auto& l = trace.launches[i]; l.faulted && l.fault.known) {
         launch = long(i) + 1;
-        block = long(l.fault.block);
-        thread = long(l.fault.thread);
+        // A launch that never ended: a thread whose rounds the trace holds.
+        const auto [b, th] = l.fault.never_ended
+                                 ? stopped_thread(l)
+                                 : std::pair<uint32_t, uint32_t>(l.fault.block, l.fault.thread);
+        block = long(b);
+        thread = long(th);
         break;
       }
   if (!trace.launches.empty()) {
@@ -146,7 +150,8 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
   // The tab the graded tests call for, unless one was asked for: a method
   // rubric's figure out of bounds opens the figures per line, its line
   // picked; a test with wrong results but nothing drawn that shows them
-  // (no wrong element kept, no finding) opens on what the test said.
+  // (no wrong element kept, no finding, no kernel stopped) opens on what
+  // the test said.
   if (results && !tab_asked)
     for (size_t i = 0; i < results->tests.size(); ++i) {
       const auto& t = results->tests[i];
@@ -162,7 +167,11 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
         const bool found = !opening.test_findings.empty() ||
                            std::any_of(trace.launches.begin(), trace.launches.end(),
                                        [](const auto& l) { return !l.findings.empty(); });
-        if (t.kind == "test" && !wrong_drawn && !found) {
+        // A kernel that never ended: the memory its stopped thread went
+        // round is what shows why (the opening selected that thread).
+        const bool stopped = std::any_of(trace.launches.begin(), trace.launches.end(),
+                                         [](const auto& l) { return l.fault.never_ended; });
+        if (t.kind == "test" && !wrong_drawn && !found && !stopped) {
           sel.show_test = true;
           sel.test = int(i);
         }

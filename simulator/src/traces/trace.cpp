@@ -188,14 +188,22 @@ class TraceWriter {
     }
     ++launches_;
     Payload end;
-    end.u32(l.id).u8(l.faulted.load() ? 1 : 0).u64(l.idle_threads.load());
-    if (l.faulted.load()) {
+    // A launch the watchdog stopped (it never finished) is written as a
+    // faulted one, 2 instead of 1, with the thread it found and where: for
+    // a reader, the kernel stopped there.
+    const bool stopped = !l.faulted.load() && l.timed_out.load() && l.timeout_located.load();
+    end.u32(l.id).u8(l.faulted.load() ? 1 : stopped ? 2 : 0).u64(l.idle_threads.load());
+    if (l.faulted.load() || stopped) {
       // Which thread stopped the launch, at which line of the student's.
-      const FaultInfo& f = l.fault;
+      const FaultInfo& f = l.faulted.load() ? l.fault : l.timeout_at;
       end.u32(f.block.x + f.block.y * l.grid.x + f.block.z * l.grid.x * l.grid.y)
           .u32(f.thread.x + f.thread.y * l.block.x + f.thread.z * l.block.x * l.block.y)
           .str(student_line(f))
-          .str(fault_words(f));
+          .str(l.faulted.load() ? fault_words(f)
+                                : "it never finished: it was still running when its time was "
+                                  "nearly out and was stopped with this thread here (a loop "
+                                  "whose index never reaches its end, or far more work than "
+                                  "the test needs?)");
     }
     write(Record::kLaunchEnd, end);
   }

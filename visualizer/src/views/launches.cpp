@@ -25,7 +25,11 @@ bool draw_launches(const Shared& shared, Selection& s) {
     const auto& l = shared.trace.launches[size_t(i)];
     char label[512];
     std::snprintf(label, sizeof(label), "#%u %s<<<%s, %s>>>%s##launch%d", l.id, l.kernel.c_str(),
-                  dims(l.grid).c_str(), dims(l.block).c_str(), l.faulted ? "  FAULTED" : "", i);
+                  dims(l.grid).c_str(), dims(l.block).c_str(),
+                  !l.faulted            ? ""
+                  : l.fault.never_ended ? "  STOPPED"
+                                        : "  FAULTED",
+                  i);
     if (ImGui::Selectable(label, s.launch == i)) {
       s.launch = i;
       s.block = 0;
@@ -52,11 +56,13 @@ bool draw_launches(const Shared& shared, Selection& s) {
       if (auto slash = where.rfind('/'); slash != std::string::npos)
         where = where.substr(slash + 1);
       ImGui::PushStyleColor(ImGuiCol_Text, kMissedText);
-      ImGui::TextWrapped("FAULTED: thread (%u,%u,%u) of block (%u,%u,%u) at %s", ft.x, ft.y, ft.z,
-                         fb.x, fb.y, fb.z, where.c_str());
+      ImGui::TextWrapped("%s: thread (%u,%u,%u) of block (%u,%u,%u) at %s",
+                         l.fault.never_ended ? "STOPPED" : "FAULTED", ft.x, ft.y, ft.z, fb.x, fb.y,
+                         fb.z, where.c_str());
       ImGui::TextWrapped("%s", l.fault.what.c_str());
       ImGui::PopStyleColor();
-      if (ImGui::SmallButton("select the faulting thread")) {
+      if (ImGui::SmallButton(l.fault.never_ended ? "select that thread"
+                                                 : "select the faulting thread")) {
         s.block = int(l.fault.block);
         s.thread = int(l.fault.thread);
         s.access = -1;

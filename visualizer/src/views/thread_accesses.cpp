@@ -27,7 +27,9 @@ bool draw_thread_accesses(Shared& shared, Selection& s) {
   shared.refresh(s);
   if (l.faulted && l.fault.known && l.fault.block == uint32_t(s.block) &&
       l.fault.thread == uint32_t(s.thread))
-    ImGui::TextColored(kMissedText, "this thread faulted: %s", l.fault.what.c_str());
+    ImGui::TextColored(kMissedText, "this thread %s: %s",
+                       l.fault.never_ended ? "was here when the launch was stopped" : "faulted",
+                       l.fault.what.c_str());
   if (!shared.thread_accesses().empty())
     ImGui::TextWrapped(
         "Click an access for its warp instruction: the 32 lanes against "

@@ -112,6 +112,9 @@ struct Fault {
   uint32_t thread = 0;  // linear, in the block
   std::string where;    // "file.cu:9", the student's line
   std::string what;     // "invalid write to address 0x0: a null pointer (...)"
+  // The launch never ended: the watchdog stopped it, and `thread` of
+  // `block` was at `where` then (not a fault of the thread's own).
+  bool never_ended = false;
 };
 
 struct Launch {
