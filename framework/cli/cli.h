@@ -94,6 +94,7 @@ struct RunOptions {
   std::string trace;              // where to write the trace ("" none)
   bool viz = false;               // open the trace in cudalab-viz
   std::string picture;            // draw the trace to this PNG
+  std::string predict;            // predict each launch on this GPU ("" no)
   std::vector<std::string> args;  // the program's own
 };
 int run_lesson(const RunOptions& o);
@@ -126,6 +127,13 @@ int gradescope_bundle(const std::string& lesson, const std::string& zip);
 int classroom_workflow(const std::string& lesson, const std::string& out);
 
 int stats(const std::string& path, bool as_json);
+// `cudalab predict` (predict.cpp): each launch of a trace predicted on GPU
+// `gpu` (a calibration file's name), or of a program run with `sample`
+// blocks of each launch traced.
+std::string default_gpu();  // CUDALAB_DEVICE, else h200
+int predict_trace(const std::string& path, const std::string& gpu, bool as_json);
+int predict_program(const std::vector<std::string>& argv, const std::string& gpu,
+                    uint64_t sample, bool as_json);
 // What `cudalab stats --json` prints for a trace.
 nlohmann::json stats_json(const trace::Trace& t, const std::string& path);
 

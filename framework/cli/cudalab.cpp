@@ -7,6 +7,7 @@
 //   cudalab check LESSON --file F.cu --json results.json
 //   cudalab check LESSON --file F.cu --prairielearn results.json [--picture F.png]
 //   cudalab stats TRACE [--json]       a trace's metrics, as Nsight Compute counts them
+//   cudalab predict TRACE | -- PROGRAM ARGS   each launch's time on a GPU, predicted
 //   cudalab grade LESSON SUBMISSIONS... -o OUT [-j N] [--slurm]   grade a class
 //   cudalab release OUT                the student's copy of the course
 //   cudalab gradescope LESSON -o ZIP   Gradescope's autograder bundle
@@ -149,6 +150,30 @@ int main(int argc, char** argv) {
   bool stats_json = false;
   st->add_option("trace", trace_path, "the trace file")->required()->check(CLI::ExistingFile);
   st->add_flag("--json", stats_json, "print JSON instead of a table");
+  auto* pr = app.add_subcommand(
+      "predict",
+      "each launch's time on a GPU, predicted from a trace, or from a program run after --");
+  std::string predict_trace_path, predict_gpu = default_gpu();
+  uint64_t predict_sample = 64;
+  bool predict_json = false;
+  pr->add_option("trace", predict_trace_path, "a trace (CUDALAB_TRACE=FILE ./program)")
+      ->check(CLI::ExistingFile);
+  pr->add_option("--gpu", predict_gpu,
+                 "the GPU: a name with calibration data in predict/calibration (default: "
+                 "CUDALAB_DEVICE, else h200)");
+  pr->add_option("--sample", predict_sample,
+                 "with a program: blocks of each launch to run and count (0: all; default 64)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 20));
+  pr->add_flag("--json", predict_json, "print JSON instead of a table");
+  pr->footer(
+      "A program goes after --: cudalab predict -- ./build/bin/vector_add --bench. It runs with "
+      "a sample of each launch's blocks (the others do nothing, so its results are not "
+      "computed), traced, and each launch is predicted from what the sample did.");
+  rn->add_option("--predict", ro.predict,
+                 "predict each launch's time on this GPU (h200, ...): the program runs with a "
+                 "sample of each launch's blocks, so its results are not computed")
+      ->expected(0, 1)
+      ->default_str("h200");
   auto* gr = app.add_subcommand(
       "grade", "grade a whole class: a gradebook, feedback, LMS reports and a class summary");
   GradeClassOptions go;
@@ -202,7 +227,7 @@ int main(int argc, char** argv) {
   cl->add_option("-o,--output", cl_dir, "the student repository's folder")->required();
   // `cudalab run LESSON ... -- ARGS`: what follows -- is the program's own.
   std::vector<std::string> program_args;
-  if (argc > 1 && std::string(argv[1]) == "run")
+  if (argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "predict"))
     for (int i = 2; i < argc; ++i)
       if (std::string(argv[i]) == "--") {
         program_args.assign(argv + i + 1, argv + argc);
@@ -257,9 +282,19 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (rn->count("--check") && ro.checks.empty()) ro.checks = "all";
+    if (rn->count("--predict") && ro.predict.empty()) ro.predict = default_gpu();
     ro.args = program_args;
     return run_lesson(ro);
   }
   if (*st) return stats(trace_path, stats_json);
+  if (*pr) {
+    if (!predict_trace_path.empty() && !program_args.empty()) {
+      std::cerr << "cudalab predict: a trace or a program after --, not both\n";
+      return 2;
+    }
+    if (predict_trace_path.empty())
+      return predict_program(program_args, predict_gpu, predict_sample, predict_json);
+    return predict_trace(predict_trace_path, predict_gpu, predict_json);
+  }
   return 2;
 }

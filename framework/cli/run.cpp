@@ -105,6 +105,18 @@ int run_lesson(const RunOptions& o) {
     support::write_atomically(key_file, key);
   }
 
+  // A prediction: the program with a sample of each launch's blocks traced.
+  if (!o.predict.empty()) {
+    if (!o.checks.empty() || !o.trace.empty() || o.viz || !o.picture.empty()) {
+      std::cerr << "cudalab: --predict runs a sample of each launch's blocks: it does not go "
+                   "with --check, --trace, --viz or --picture\n";
+      return 2;
+    }
+    std::vector<std::string> argv = {program.string()};
+    argv.insert(argv.end(), o.args.begin(), o.args.end());
+    return predict_program(argv, o.predict, 64, false);
+  }
+
   // The run: under the checks, traced, or plain (the plain build, fast).
   std::vector<std::string> env;
   if (!o.checks.empty()) env.push_back("CUDALAB_CHECK=" + o.checks);

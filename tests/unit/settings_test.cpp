@@ -67,6 +67,10 @@ TEST(Settings, GoodValuesAreParsed) {
 
   EXPECT_EQ(parse_timeout("0.5").value, 0.5);
   EXPECT_EQ(parse_trace_max_accesses("70").value, 70u);
+  EXPECT_EQ(parse_trace_sample("64").value, 64u);
+  EXPECT_EQ(parse_trace_sample("0").value, 0u) << "0: every block";
+  EXPECT_EQ(parse_trace_sample(nullptr).value, 0u);
+  EXPECT_FALSE(parse_trace_sample("-3").ok());
   const auto blocks = parse_trace_blocks("1,3-4").value;
   ASSERT_EQ(blocks.size(), 2u);
   EXPECT_EQ(blocks[0], std::make_pair(1u, 1u));
@@ -98,6 +102,8 @@ TEST(Settings, BadValuesSayWhatIsAccepted) {
        parse_trace_max_accesses("lots").accepted},
       {"CUDALAB_TRACE_BLOCKS", "3-1", parse_trace_blocks("3-1").problem,
        parse_trace_blocks("3-1").accepted},
+      {"CUDALAB_TRACE_SAMPLE", "some", parse_trace_sample("some").problem,
+       parse_trace_sample("some").accepted},
       {"CUDALAB_WORKERS", "0", parse_workers("0").problem, parse_workers("0").accepted},
   };
   for (const auto& c : cases) {

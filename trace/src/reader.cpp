@@ -343,6 +343,22 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
       case Record::kLaunchEnd:
         read_launch_end(launch_of(r, "the end"), r, path);
         break;
+      case Record::kSample: {
+        Launch& l = launch_of(r, "the sample");
+        const uint32_t count = r.get<uint32_t>();
+        l.sampled = true;
+        if (count > l.grid.count())
+          throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                           " has a sample of " + std::to_string(count) + " blocks");
+        l.sample.resize(count);
+        for (uint32_t& b : l.sample) {
+          b = r.get<uint32_t>();
+          if (b >= l.grid.count())
+            throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
+                             " samples a block outside its grid");
+        }
+        break;
+      }
       case Record::kSite: {
         const uint64_t pc = r.get<uint64_t>();
         Site s;

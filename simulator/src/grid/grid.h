@@ -66,6 +66,17 @@ struct Launch {
   std::atomic<bool> deadlocked{false};
   std::string deadlock_report;  // written by the block that found it
   bool cooperative = false;
+  // CUDALAB_TRACE_SAMPLE: the blocks that may run, in order (linear);
+  // empty: all. They run until the launch has recorded
+  // kSampleAccesses (at least the first sample_first of them, one of each
+  // kind); then `sample` is cut to those that ran.
+  std::vector<uint32_t> sample;
+  size_t sample_first = 0;
+  uint64_t sample_accesses_before = 0;  // the trace's accesses when the launch began
+  // ... and a launch like one already traced (its kernel, grid and block)
+  // runs no block at all: a prediction needs one of each, and a
+  // benchmark's hundred repeats would take the time.
+  bool sample_repeat = false;
   // racecheck: global-memory accesses of different phases never race (a new
   // launch, or a cooperative launch's grid sync, starts a phase).
   uint32_t shadow_phase = 0;
@@ -84,6 +95,10 @@ struct Launch {
   std::string stop_report;
   cudaError_t stop_error = cudaSuccess;
 };
+
+// A sampled launch (CUDALAB_TRACE_SAMPLE) runs blocks of its sample until
+// it has recorded this many accesses (traces/trace.h counts them).
+constexpr uint64_t kSampleAccesses = 4'000'000;
 
 // "cudalab: kernel 'k' (launched at file.cu:12)": how every report about a
 // launch begins.

@@ -22,6 +22,7 @@
 #include "grid/grid.h"
 #include "grid/watchdog.h"
 #include "runtime/device.h"
+#include "traces/trace.h"
 
 thread_local uint3 threadIdx{0, 0, 0};
 thread_local uint3 blockIdx{0, 0, 0};
@@ -175,7 +176,19 @@ void run_grid(Launch& launch) {
   // 64th of its share, so that the workers still share a grid evenly
   // (under 128 blocks a worker, one at a time).
   std::atomic<uint64_t> next_block{0};
-  const uint64_t take = std::clamp<uint64_t>(blocks / (uint64_t(pool().count()) * 64), 1, 16);
+  // A sample (CUDALAB_TRACE_SAMPLE): the workers take its blocks in turn
+  // until the launch has recorded enough; a launch like one traced already
+  // runs none.
+  if (launch.sample_repeat) return;
+  const bool sampled = !launch.sample.empty();
+  const uint64_t to_run = sampled ? launch.sample.size() : blocks;
+  auto sample_done = [&](uint64_t index) {
+    return sampled && index >= launch.sample_first &&
+           trace_accesses_recorded() - launch.sample_accesses_before >= kSampleAccesses;
+  };
+  const uint64_t take =
+      sampled ? 1 : std::clamp<uint64_t>(to_run / (uint64_t(pool().count()) * 64), 1, 16);
+  std::vector<uint8_t> ran(sampled ? to_run : 0);  // each written by the worker that took it
   std::function<void(unsigned)> job = [&](unsigned) {
     register_runner(launch);
     BlockRun& b = BlockRun::for_worker(launch);
@@ -184,10 +197,11 @@ void run_grid(Launch& launch) {
     uint64_t idle = 0;
     while (!launch.aborted.load(std::memory_order_relaxed)) {
       const uint64_t first = next_block.fetch_add(take, std::memory_order_relaxed);
-      if (first >= blocks) break;
-      const uint64_t end = std::min(blocks, first + take);
+      if (first >= to_run || sample_done(first)) break;
+      const uint64_t end = std::min(to_run, first + take);
       for (uint64_t bi = first; bi < end && !launch.aborted.load(std::memory_order_relaxed); ++bi) {
-        b.run(static_cast<uint32_t>(bi));
+        if (sampled) ran[bi] = 1;
+        b.run(sampled ? launch.sample[bi] : static_cast<uint32_t>(bi));
         idle += b.idle_threads();
       }
     }
@@ -196,13 +210,20 @@ void run_grid(Launch& launch) {
   };
   // Under memcheck, kernels never run on the main thread: its stack and
   // heap are host memory the checks watch for.
-  if (blocks == 1 && !memcheck_enabled()) {
+  if (to_run == 1 && !memcheck_enabled()) {
     // One block: no need to wake the other workers.
     prepare_worker();
     job(0);
     return;
   }
   pool().run(job);
+  if (sampled) {
+    // The sample is the blocks that ran.
+    size_t kept = 0;
+    for (size_t i = 0; i < ran.size(); ++i)
+      if (ran[i]) launch.sample[kept++] = launch.sample[i];
+    launch.sample.resize(kept);
+  }
 }
 
 uintptr_t dynamic_shared_base() {

@@ -7,15 +7,20 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "checks/checks.h"
+#include "cudalab/trace/sample.h"
 #include "checks/shadow.h"
 #include "cudalab/sim.h"
 #include "grid/grid.h"
 #include "runtime/capture.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
+#include "runtime/settings.h"
 #include "traces/trace.h"
 
 namespace cudalab::rt {
@@ -294,6 +299,25 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
     l.id = ++g_launch_counter;
   }
   l.shadow_phase = next_shadow_phase();
+  // A traced run may run a sample of the blocks (a prediction's counts);
+  // a cooperative launch's blocks wait for each other: all of them run.
+  if (tracing() && trace_settings().sample > 0 && !cooperative) {
+    if (auto s = cudalab::trace::sample_blocks(grid.x, grid.y, grid.z, trace_settings().sample);
+        s.size() < uint64_t(grid.x) * grid.y * grid.z) {
+      l.sample = std::move(s);
+      l.sample_first = cudalab::trace::sample_kinds(grid.x, grid.y, grid.z);
+      l.sample_accesses_before = trace_accesses_recorded();
+    }
+    static std::mutex traced_mutex;
+    static std::set<std::tuple<std::string, int, uint32_t, uint32_t, uint32_t, uint32_t,
+                               uint32_t, uint32_t>>
+        traced;
+    std::lock_guard lock(traced_mutex);
+    l.sample_repeat = !traced
+                           .insert({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
+                                    grid.y, grid.z, block.x, block.y, block.z})
+                           .second;
+  }
   start_checks();
   trace_launch_begin(l);
   const auto start = std::chrono::steady_clock::now();

@@ -253,6 +253,17 @@ Parsed<uint64_t> parse_trace_max_accesses(const char* text) {
   return good(uint64_t(v));
 }
 
+Parsed<uint64_t> parse_trace_sample(const char* text) {
+  if (empty(text)) return good(uint64_t(0));
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (!end || *end != 0 || !std::isdigit(static_cast<unsigned char>(*text)) || v > (1u << 20))
+    return bad<uint64_t>("is not a number of blocks",
+                         "give a whole number of blocks to run of each launch (0: all of them, "
+                         "the default; at most 1048576)");
+  return good(uint64_t(v));
+}
+
 Parsed<std::vector<std::pair<uint32_t, uint32_t>>> parse_trace_blocks(const char* text) {
   using Ranges = std::vector<std::pair<uint32_t, uint32_t>>;
   Ranges blocks;
@@ -290,6 +301,7 @@ const TraceSettings& trace_settings() {
     r.max_accesses = read_setting("CUDALAB_TRACE_MAX_ACCESSES", parse_trace_max_accesses);
     r.blocks = read_setting("CUDALAB_TRACE_BLOCKS", parse_trace_blocks);
     if (!r.blocks.empty()) r.blocks_text = std::getenv("CUDALAB_TRACE_BLOCKS");
+    r.sample = read_setting("CUDALAB_TRACE_SAMPLE", parse_trace_sample);
     return r;
   }();
   return t;

@@ -128,10 +128,15 @@ struct TraceSettings {
   uint64_t max_accesses = kDefaultTraceMaxAccesses;
   std::vector<std::pair<uint32_t, uint32_t>> blocks;  // inclusive ranges; empty: all
   std::string blocks_text;                            // as given, for the trace's note
+  // CUDALAB_TRACE_SAMPLE: run (and record) only this many blocks of each
+  // launch, chosen across its grid (sample_blocks); 0: every block.
+  uint64_t sample = 0;
 };
 const TraceSettings& trace_settings();
 // A whole number above 0; unset: the default.
 Parsed<uint64_t> parse_trace_max_accesses(const char* text);
+// A number of blocks, 0 or unset: every block.
+Parsed<uint64_t> parse_trace_sample(const char* text);
 // Linear block numbers and ranges, "0,5,10-12"; unset or empty: all blocks.
 Parsed<std::vector<std::pair<uint32_t, uint32_t>>> parse_trace_blocks(const char* text);
 

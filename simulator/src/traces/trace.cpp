@@ -143,6 +143,7 @@ class TraceWriter {
     }
     return 0;
   }
+  uint64_t recorded() const { return recorded_.load(std::memory_order_relaxed); }
   // Accesses granted to a block that it did not use.
   void give_back(uint64_t unused) { recorded_.fetch_sub(unused, std::memory_order_relaxed); }
 
@@ -377,7 +378,7 @@ void BlockTraceDeleter::operator()(BlockTrace* b) const {
 void trace_block_start(BlockContext& block) {
   BlockTrace& b = *block.trace;
   b.phase = 0;
-  b.recording = writer().records_block(block.linear);
+  b.recording = !block.launch->sample_repeat && writer().records_block(block.linear);
   b.launch_id = block.launch->id;
 }
 
@@ -546,7 +547,17 @@ void trace_launch_begin(const Launch& l) {
 
 void trace_launch_end(const Launch& l) {
   if (!tracing()) return;
+  if (!l.sample.empty() || l.sample_repeat) {
+    // The blocks that ran (CUDALAB_TRACE_SAMPLE): the others did nothing
+    // (a repeat of a launch traced already: none ran).
+    Payload s;
+    s.u32(l.id).u32(uint32_t(l.sample.size()));
+    for (uint32_t b : l.sample) s.u32(b);
+    writer().write(Record::kSample, s);
+  }
   writer().end_launch(l);
 }
+
+uint64_t trace_accesses_recorded() { return tracing() ? writer().recorded() : 0; }
 
 }  // namespace cudalab::rt

@@ -24,6 +24,8 @@ void trace_allocation(const Allocation& a);
 void trace_free(const Allocation& a);
 void trace_finding(const Launch& l, const std::string& json);
 bool tracing();
+// Accesses the trace has recorded (or set aside for blocks running) so far.
+uint64_t trace_accesses_recorded();
 // A block's shared memory as the trace names it (allocation ids).
 using cudalab::trace::kDynamicSharedId;
 using cudalab::trace::kNoBufferId;

@@ -35,6 +35,7 @@ enum class Record : uint8_t {
   kRequests = 11,
   kWarpSteps = 12,
   kFloatOps = 13,
+  kSample = 14,
 };
 
 // Each record type's name, as docs/trace-format.md's table has it (a test
@@ -43,7 +44,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 12> kRecordNames = {{
+constexpr std::array<RecordName, 13> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -56,6 +57,7 @@ constexpr std::array<RecordName, 12> kRecordNames = {{
     {Record::kRequests, "requests"},
     {Record::kWarpSteps, "warp steps"},
     {Record::kFloatOps, "float ops"},
+    {Record::kSample, "sample"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

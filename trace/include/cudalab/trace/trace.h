@@ -132,6 +132,10 @@ struct Launch {
   Fault fault;  // when faulted
   uint64_t idle_threads = 0;
   std::vector<Finding> findings;
+  // Whether only a sample of the blocks ran (CUDALAB_TRACE_SAMPLE), and
+  // which (sample.h weighs them; none: a launch like one traced before).
+  bool sampled = false;
+  std::vector<uint32_t> sample;
 
   // Each active lane of `r`, in lane order; returns how many.
   int lanes_of(const Request& r, LaneAddress out[32]) const;

@@ -1,0 +1,194 @@
+// cudalab predict: each launch's time on a GPU, predicted from a trace of a
+// run on the simulator (predict/README.md has the model). Given a program
+// instead of a trace, it runs the program with a sample of each launch's
+// blocks traced (CUDALAB_TRACE_SAMPLE), so that GPU-sized launches take
+// seconds, then predicts from that trace.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "cli.h"
+#include "cudalab/predict/predict.h"
+#include "cudalab/support/files.h"
+#include "cudalab/support/process.h"
+
+namespace cudalab::cli {
+namespace {
+
+std::string time_text(double s) {
+  char b[32];
+  if (s >= 1)
+    std::snprintf(b, sizeof(b), "%.3g s", s);
+  else if (s >= 1e-3)
+    std::snprintf(b, sizeof(b), "%.3g ms", s * 1e3);
+  else
+    std::snprintf(b, sizeof(b), "%.3g us", s * 1e6);
+  return b;
+}
+
+std::string dims(const trace::Dim3& d) {
+  std::ostringstream s;
+  if (d.y == 1 && d.z == 1)
+    s << d.x;
+  else
+    s << "(" << d.x << "," << d.y << "," << d.z << ")";
+  return s.str();
+}
+
+}  // namespace
+
+std::string default_gpu() {
+  if (const char* d = std::getenv("CUDALAB_DEVICE"); d && *d) return d;
+  return "h200";
+}
+
+nlohmann::json prediction_json(const predict::Prediction& p) {
+  nlohmann::json j;
+  j["covered"] = p.covered;
+  if (!p.covered) {
+    j["not_covered"] = p.not_covered;
+    return j;
+  }
+  j["kernel_us"] = p.kernel_seconds * 1e6;
+  j["event_us"] = p.event_seconds * 1e6;
+  j["bound"] = p.bound;
+  j["blocks_per_multiprocessor"] = p.blocks_per_multiprocessor;
+  j["occupancy"] = p.occupancy;
+  for (const auto& t : p.terms)
+    j["terms"].push_back({{"name", t.name}, {"us", t.seconds * 1e6}, {"figures", t.figures}});
+  return j;
+}
+
+int predict_trace(const std::string& path, const std::string& gpu_key, bool as_json) {
+  std::string why;
+  const auto gpu = predict::load_gpu(gpu_key, &why);
+  if (!gpu) {
+    std::cerr << "cudalab predict: " << why << "\n";
+    return 2;
+  }
+  trace::Trace t;
+  try {
+    t = trace::read_trace(path);
+  } catch (const trace::TraceError& e) {
+    std::cerr << "cudalab predict: " << e.what() << "\n";
+    return 1;
+  }
+  if (t.launches.empty()) {
+    std::cerr << "cudalab predict: " << path << " has no kernel launch to predict\n";
+    return 1;
+  }
+  // Launches of one kernel with one shape are one line: a benchmark
+  // repeats them (the first one's figures).
+  struct Group {
+    const trace::Launch* first = nullptr;
+    int count = 0;
+    predict::Work work;
+    predict::Prediction p;
+  };
+  std::vector<Group> groups;
+  std::map<std::string, size_t> by;
+  for (const trace::Launch& l : t.launches) {
+    const std::string key = l.kernel + dims(l.grid) + "/" + dims(l.block);
+    auto [it, fresh] = by.try_emplace(key, groups.size());
+    if (fresh) {
+      Group g;
+      g.first = &l;
+      g.work = predict::work_of(t, l);
+      g.p = predict::predict(g.work, *gpu);
+      groups.push_back(g);
+    }
+    ++groups[it->second].count;
+  }
+  if (as_json) {
+    nlohmann::json j;
+    j["gpu"] = gpu->name;
+    for (const Group& g : groups) {
+      nlohmann::json x = prediction_json(g.p);
+      x["kernel"] = g.first->kernel;
+      x["launch"] = g.first->id;
+      x["launches"] = g.count;
+      x["grid"] = {g.first->grid.x, g.first->grid.y, g.first->grid.z};
+      x["block"] = {g.first->block.x, g.first->block.y, g.first->block.z};
+      x["sampled_blocks"] = g.work.sampled_blocks;
+      j["launches"].push_back(x);
+    }
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "Predicted on an " << gpu->name << " (predict/calibration/" << gpu->key
+            << ".json), from " << path << "\n";
+  for (const Group& g : groups) {
+    const trace::Launch& l = *g.first;
+    std::cout << "\n" << l.kernel << "<<<" << dims(l.grid) << ", " << dims(l.block) << ">>>";
+    if (g.count > 1) std::cout << " (" << g.count << " launches like it; the first one's figures)";
+    std::cout << "\n";
+    if (g.work.sampled_blocks < g.work.blocks)
+      std::cout << "  counted on " << g.work.sampled_blocks << " of its " << g.work.blocks
+                << " blocks, scaled up\n";
+    if (!g.p.covered) {
+      std::cout << "  no prediction: " << g.p.not_covered << "\n";
+      continue;
+    }
+    std::cout << "  " << time_text(g.p.kernel_seconds) << " on the GPU ("
+              << time_text(g.p.event_seconds)
+              << " with the launch, as CUDA events around it measure), bound by " << g.p.bound
+              << "\n";
+    char occ[128];
+    std::snprintf(occ, sizeof(occ), "  %d blocks a multiprocessor at most, %.0f %% of its warps\n",
+                  g.p.blocks_per_multiprocessor, 100 * g.p.occupancy);
+    std::cout << occ;
+    for (const auto& term : g.p.terms) {
+      char line[256];
+      std::snprintf(line, sizeof(line), "    %-34s %10s  %s\n", term.name.c_str(),
+                    time_text(term.seconds).c_str(), term.figures.c_str());
+      std::cout << line;
+    }
+  }
+  std::cout << "\nEach line is the time the launch's work would take at that one limit; the "
+               "largest is the prediction. predict/README.md says how each is counted and what "
+               "the model leaves out.\n";
+  return 0;
+}
+
+int predict_program(const std::vector<std::string>& argv, const std::string& gpu_key,
+                    uint64_t sample, bool as_json) {
+  if (argv.empty()) {
+    std::cerr << "cudalab predict: give a trace, or a program after --\n";
+    return 2;
+  }
+  std::string why;
+  if (!predict::load_gpu(gpu_key, &why)) {
+    std::cerr << "cudalab predict: " << why << "\n";
+    return 2;
+  }
+  support::TempFile trace(".trace");
+  support::Child child;
+  child.argv = argv;
+  // Each kernel's first launch of each shape is recorded whole (the
+  // sample's every access): the cap is the trace's size, not the sample's.
+  child.env = {"CUDALAB_TRACE=" + trace.path.string(),
+               "CUDALAB_TRACE_SAMPLE=" + std::to_string(sample),
+               "CUDALAB_TRACE_MAX_ACCESSES=1000000000"};
+  // With --json the program's own output goes to stderr: stdout is the JSON.
+  if (as_json) child.fds = {{1, 2}};
+  std::cerr << "cudalab predict: running " << argv[0] << " with " << sample
+            << " blocks of each launch traced ...\n";
+  const pid_t pid = support::start(child, &why);
+  if (pid < 0) {
+    std::cerr << "cudalab predict: " << why << "\n";
+    return 127;
+  }
+  const int status = support::wait_for(pid).status();
+  if (!fs::exists(trace.path) || fs::file_size(trace.path) == 0) {
+    std::cerr << "cudalab predict: the program left no trace (exit status " << status << ")\n";
+    return status ? status : 1;
+  }
+  const int r = predict_trace(trace.path.string(), gpu_key, as_json);
+  return r ? r : status;
+}
+
+}  // namespace cudalab::cli

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Each lesson kernel's predicted time beside the one measured on a GPU.
+
+    python3 predict/compare.py CUDALAB [--gpu h200] [--measured FILE] [LESSON...]
+
+For each lesson (all by default), builds its solution's program (cudalab run
+LESSON --solution), predicts its --bench run (cudalab predict -- PROGRAM
+--bench: a sample of each launch's blocks, counted and scaled up), and
+prints each kernel's predicted duration beside its measured median duration
+(FILE: predict/calibration/GPU-lesson-kernels.txt, lesson_times.sh's
+summary), their ratio (predicted / measured) and the bound the model
+names, then the share within 1.3x, 1.5x and 2x and the geometric mean of
+the error. Exits 1 when a prediction could not be made.
+"""
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def measured_durations(path):
+    """{(lesson, kernel, grid, block): median us}, grid and block in blocks and threads."""
+    out = {}
+    for line in open(path):
+        if line.startswith('#') or not line.strip():
+            continue
+        parts = line.split()
+        grid = int(parts[parts.index('grid') + 1]) if 'grid' in parts else 0
+        block = int(parts[parts.index('block') + 1]) if 'block' in parts else 0
+        out[(parts[0], parts[1], grid, block)] = float(parts[2])
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("cudalab")
+    ap.add_argument("--gpu", default="h200")
+    ap.add_argument("--measured")
+    ap.add_argument("lessons", nargs="*")
+    a = ap.parse_args()
+    measured_file = a.measured or ROOT / "predict" / "calibration" / f"{a.gpu}-lesson-kernels.txt"
+    measured = measured_durations(measured_file)
+    lessons = a.lessons or sorted({key[0] for key in measured},
+                                  key=lambda n: json.load(open(ROOT / "lessons" / n / "lesson.json"))["order"])
+    rows, failed = [], 0
+    for lesson in lessons:
+        subprocess.run([a.cudalab, "run", lesson, "--solution", "--", "--help"], cwd=ROOT,
+                       capture_output=True, text=True)
+        program = Path(a.cudalab).resolve().parent.parent / "run" / lesson / "solution" / lesson
+        started = time.time()
+        r = subprocess.run([a.cudalab, "predict", "--gpu", a.gpu, "--json", "--", str(program),
+                            "--bench"], cwd=ROOT, capture_output=True, text=True)
+        seconds = time.time() - started
+        try:
+            launches = json.loads(r.stdout)["launches"]
+        except (ValueError, KeyError):
+            print(f"{lesson}: no prediction (exit {r.returncode}): {r.stderr[-400:]}")
+            failed += 1
+            continue
+        print(f"{lesson}: predicted in {seconds:.1f} s", file=sys.stderr)
+        for x in launches:
+            if not x.get("covered"):
+                continue
+            grid = x["grid"][0] * x["grid"][1] * x["grid"][2]
+            block = x["block"][0] * x["block"][1] * x["block"][2]
+            want = measured.get((lesson, x["kernel"], grid, block))
+            rows.append((lesson, f'{x["kernel"]} <<<{grid}, {block}>>>', x["kernel_us"], want,
+                         x["bound"]))
+    print(f"{'lesson':12s} {'kernel <<<blocks, threads>>>':40s} {'predicted':>11s} "
+          f"{'measured':>11s} {'ratio':>6s}  bound")
+    errors = []
+    for lesson, kernel, got, want, bound in rows:
+        ratio = got / want if want else float('nan')
+        if want:
+            errors.append(max(ratio, 1 / ratio))
+        print(f"{lesson:12s} {kernel:40s} {got:9.1f}us {want or 0:9.1f}us {ratio:6.2f}  {bound}")
+    if errors:
+        within = lambda f: sum(e <= f for e in errors)
+        geo = math.exp(sum(math.log(e) for e in errors) / len(errors))
+        print(f"\n{len(errors)} kernels: {within(1.3)} within 1.3x, {within(1.5)} within 1.5x, "
+              f"{within(2)} within 2x; geometric mean of the error {geo:.2f}x")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

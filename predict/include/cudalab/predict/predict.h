@@ -1,0 +1,78 @@
+// A kernel's time on a GPU, predicted from what one launch did on the
+// simulator (its trace: requests, sectors, wavefronts, operations) and the
+// GPU's limits measured by the calibration program (calibration/*.json).
+// README.md says how, and what the model leaves out.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cudalab/trace/trace.h"
+
+namespace cudalab::predict {
+
+// One GPU's limits, as calibration/GPU.json holds them.
+struct Gpu {
+  std::string key;   // "h200", the file's name
+  std::string name;  // "NVIDIA H200"
+  int multiprocessors = 0;
+  double clock_ghz = 0;
+  double l2_bytes = 0;
+  std::map<std::string, double> figures;  // "dram_copy" -> 3883.39 (in the file's unit)
+  double figure(const std::string& name) const;  // 0 when missing
+};
+
+// The GPU named `key` (h100, h200: calibration/KEY.json); nullopt, with
+// why (which GPUs there are data for), when there is none or it is bad.
+std::optional<Gpu> load_gpu(const std::string& key, std::string* why);
+// The keys there are data for, sorted.
+std::vector<std::string> known_gpus();
+
+// What the whole launch does, counted from its trace (scaled up from the
+// blocks that ran when only a sample did; sampled_blocks 0: none ran).
+struct Work {
+  uint64_t blocks = 0, threads_per_block = 0, sampled_blocks = 0;
+  uint64_t shared_bytes_per_block = 0;  // static (as far as the block used) and dynamic
+  double load_requests = 0, load_sectors = 0, load_lines = 0;
+  double store_requests = 0, store_sectors = 0, store_lines = 0;
+  double atomic_requests = 0, atomic_lanes = 0;
+  uint64_t atomic_addresses = 0;  // distinct words the atomics went to (the sample's)
+  double shared_wavefronts = 0, shared_atomic_lanes = 0;
+  double l1_missed_sectors = 0;  // load sectors not seen before by their block
+  double dram_read_bytes = 0, dram_written_bytes = 0;  // each byte the launch touched, once
+  double flops_single = 0, flops_double = 0;
+  double warp_steps = 0;
+  double phases_per_block = 1;  // barrier phases of the busiest block (1: no barrier)
+  // The slowest chain of loads a warp waits for one after another: a load
+  // instruction's runs in a loop whose addresses are not equal steps (the
+  // next may wait for this one's data, as following a pointer does; loads
+  // of a loop's index, and of different instructions, overlap).
+  // Its runs that its block had loaded before (L1 hits) and the others
+  // (weighing a miss as ten hits to find the slowest).
+  double path_hits = 0, path_misses = 0;
+  bool flops_counted = false;
+};
+Work work_of(const trace::Trace& t, const trace::Launch& l);
+
+// One limit the launch runs against: the time the work alone would take at it.
+struct Term {
+  std::string name;     // "DRAM bandwidth"
+  double seconds = 0;
+  std::string figures;  // "805 MB at 3,883 GB/s"
+};
+
+struct Prediction {
+  bool covered = true;
+  std::string not_covered;  // why there is no figure, when !covered
+  double kernel_seconds = 0;  // the kernel's own duration (Nsight Compute's gpu__time_duration)
+  double event_seconds = 0;   // what CUDA events around the one launch measure
+  std::string bound;          // the term that bounds it
+  int blocks_per_multiprocessor = 0;
+  double occupancy = 0;  // resident warps over the most a multiprocessor holds
+  std::vector<Term> terms;
+};
+Prediction predict(const Work& w, const Gpu& gpu);
+
+}  // namespace cudalab::predict

@@ -1,0 +1,163 @@
+// The model: a launch takes as long as the most loaded of the GPU's limits
+// needs for its work (a roofline with every limit the calibration
+// measures), on the multiprocessors its blocks keep busy.
+//
+// - Throughput limits of a multiprocessor (the L1 and shared-memory data
+//   pipe's wavefronts, FP32 and FP64 arithmetic) count the work of the
+//   busiest multiprocessor: blocks go round the multiprocessors, so it has
+//   ceil(blocks / multiprocessors) of them. A grid of 16 blocks uses 16 of
+//   132 and gets an eighth of the GPU.
+// - A global load request's lanes are served one 128-byte line a
+//   wavefront, the same data pipe as shared memory's wavefronts (the
+//   calibration's conflicted shared loads measure its rate).
+// - L2 moves the sectors a block had not loaded before, its stores and its
+//   atomics; DRAM moves each byte the launch touched once, unless all it
+//   touches fits in half the L2, where an earlier launch on the same
+//   buffers left it (warm caches, as a benchmark's repeated launches find).
+// - Atomics on global memory go at the rate the calibration measured for
+//   as many addresses (one, 32, or spread out).
+// - CUDA events around the one launch add the launch's own cost (an empty
+//   kernel's, timed the same way).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "cudalab/predict/predict.h"
+
+namespace cudalab::predict {
+namespace {
+
+std::string si(double v, const char* unit) {
+  const char* prefix[] = {"", "K", "M", "G", "T", "P"};
+  int p = 0;
+  while (std::fabs(v) >= 1000 && p < 5) v /= 1000, ++p;
+  char b[64];
+  std::snprintf(b, sizeof(b), "%.3g %s%s", v, prefix[p], unit);
+  return b;
+}
+
+}  // namespace
+
+Prediction predict(const Work& w, const Gpu& gpu) {
+  Prediction p;
+  const double sms = gpu.multiprocessors;
+  if (sms <= 0 || w.blocks == 0) {
+    p.covered = false;
+    p.not_covered = "the launch has no blocks, or the GPU's data has no multiprocessors";
+    return p;
+  }
+  if (w.sampled_blocks == 0) {
+    p.covered = false;
+    p.not_covered = "no block of it ran (it repeats a launch traced before: see that one)";
+    return p;
+  }
+  // Occupancy: blocks a multiprocessor holds at once (its 64 warps, 32
+  // blocks, 228 KiB of shared memory with 1 KiB a block reserved;
+  // registers are not known on the simulator).
+  const uint64_t warps = (w.threads_per_block + 31) / 32;
+  int per_sm = int(std::min<uint64_t>(32, 64 / std::max<uint64_t>(warps, 1)));
+  if (w.shared_bytes_per_block > 0)
+    per_sm = std::min<int>(per_sm, int((228 * 1024) / (w.shared_bytes_per_block + 1024)));
+  if (per_sm == 0) {
+    p.covered = false;
+    p.not_covered = "a block needs more threads or shared memory than a multiprocessor holds";
+    return p;
+  }
+  p.blocks_per_multiprocessor = per_sm;
+  const double busiest = std::ceil(double(w.blocks) / sms);  // blocks on the busiest SM
+  const double resident = std::min<double>(busiest, per_sm);
+  p.occupancy = resident * double(warps) / 64.0;
+  // The share of a multiprocessor's limit the launch gets: 1 when every
+  // multiprocessor has as many blocks as the busiest.
+  const double spread = double(w.blocks) / (busiest * sms);
+
+  auto add = [&](const std::string& name, double seconds, const std::string& figures) {
+    if (seconds > 0) p.terms.push_back({name, seconds, figures});
+  };
+  const double wavefront_rate = gpu.figure("shared_wavefronts_conflicted") * 1e9;
+  const double wavefronts = w.load_lines + w.store_lines + w.atomic_requests + w.shared_wavefronts;
+  add("L1 and shared-memory wavefronts", wavefronts / (wavefront_rate * spread),
+      si(wavefronts, "wavefronts") + " at " + si(wavefront_rate, "/s"));
+  const double fp32 = gpu.figure("fp32_fma") * 1e12, fp64 = gpu.figure("fp64_fma") * 1e12;
+  add("FP32 arithmetic", w.flops_single / (fp32 * spread),
+      si(w.flops_single, "FLOP") + " at " + si(fp32, "FLOP/s"));
+  add("FP64 arithmetic", w.flops_double / (fp64 * spread),
+      si(w.flops_double, "FLOP") + " at " + si(fp64, "FLOP/s"));
+  // Instruction issue: four warp schedulers a multiprocessor, one
+  // instruction a cycle each; a warp's run of a basic block is at least
+  // one instruction (the simulator counts basic blocks, not the GPU's
+  // instructions: a lower bound).
+  const double issue = 4.0 * gpu.clock_ghz * 1e9;
+  add("instruction issue (at least)", w.warp_steps / (issue * sms * spread),
+      si(w.warp_steps, "") + " warp steps of basic blocks at " + si(issue * sms, "/s"));
+  const double l2_bytes = 32 * (w.l1_missed_sectors + w.store_sectors) + 32 * w.atomic_lanes;
+  const double l2_rate = gpu.figure("l2_read") * 1e9;
+  add("L2 bandwidth", l2_bytes / (l2_rate * spread), si(l2_bytes, "B") + " at " + si(l2_rate, "B/s"));
+  const double touched = w.dram_read_bytes + w.dram_written_bytes;
+  if (touched > gpu.l2_bytes / 2) {
+    const double rate = 1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0
+                                   ? gpu.figure("dram_copy")
+                               : w.dram_read_bytes > 0 ? gpu.figure("dram_read")
+                                                       : gpu.figure("dram_write"));
+    add("DRAM bandwidth", touched / rate, si(touched, "B") + " at " + si(rate, "B/s"));
+  }
+  if (w.atomic_lanes > 0) {
+    const double rate = 1e9 * (w.atomic_addresses <= 1     ? gpu.figure("atomic_one_address")
+                               : w.atomic_addresses <= 1024 ? gpu.figure("atomic_32_addresses")
+                                                            : gpu.figure("atomic_spread"));
+    add("global atomics", w.atomic_lanes / rate,
+        si(w.atomic_lanes, "atomics") + " on " + std::to_string(w.atomic_addresses) +
+            " addresses at " + si(rate, "/s"));
+  }
+  if (w.shared_atomic_lanes > 0) {
+    const double rate = 1e9 * gpu.figure("shared_atomic");
+    add("shared-memory atomics", w.shared_atomic_lanes / (rate * spread),
+        si(w.shared_atomic_lanes, "atomics") + " at " + si(rate, "/s"));
+  }
+  // Barriers: a round of a block's phases takes what the calibration's
+  // barrier round takes, for the blocks a multiprocessor runs one after
+  // another.
+  if (w.phases_per_block > 1) {
+    const double rounds = (w.phases_per_block - 1) * std::ceil(busiest / resident);
+    add("barriers", rounds * gpu.figure("barrier") * 1e-9,
+        std::to_string(int(w.phases_per_block - 1)) + " a block, " +
+            si(gpu.figure("barrier") * 1e-9, "s") + " a round");
+  }
+  // Starting the blocks: what a grid of empty blocks costs beyond an
+  // empty launch, per block.
+  const double per_block = (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 /
+                           (64.0 * sms);
+  if (per_block > 0)
+    add("starting the blocks", double(w.blocks) * per_block,
+        si(double(w.blocks), "blocks") + " at " + si(1 / per_block, "/s"));
+  // Latency: the slowest warp's loads one after another (an L1 hit's
+  // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
+  // not) and its barriers, for each round of blocks its multiprocessor
+  // runs, after a launch's least time (an empty kernel's own duration).
+  const double floor = gpu.figure("empty_kernel_duration") * 1e-6;
+  const double miss_latency =
+      (touched > gpu.l2_bytes / 2 ? gpu.figure("latency_dram") : gpu.figure("latency_l2")) * 1e-9;
+  const double path = w.path_hits * gpu.figure("latency_l1") * 1e-9 +
+                      w.path_misses * miss_latency +
+                      (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
+  const double rounds_of_blocks = std::ceil(busiest / resident);
+  add("latency", floor + rounds_of_blocks * path,
+      "an empty kernel's " + si(floor, "s") + ", then " + si(rounds_of_blocks, "") +
+          " rounds of blocks of " + si(path, "s") + ": " + si(w.path_hits, "") +
+          " L1 hits and " + si(w.path_misses, "") + " misses of one load one after another");
+  if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
+  const auto top = std::max_element(p.terms.begin(), p.terms.end(),
+                                     [](const Term& a, const Term& b) { return a.seconds < b.seconds; });
+  p.bound = top->name;
+  p.kernel_seconds = top->seconds;
+  // Events around the one launch: an empty launch timed so, with this
+  // kernel's time in place of the empty one's.
+  p.event_seconds = p.kernel_seconds + std::max(0.0, (gpu.figure("launch_alone") -
+                                                      gpu.figure("empty_kernel_duration")) *
+                                                         1e-6);
+  std::sort(p.terms.begin(), p.terms.end(),
+            [](const Term& a, const Term& b) { return a.seconds > b.seconds; });
+  return p;
+}
+
+}  // namespace cudalab::predict

@@ -1,0 +1,139 @@
+// What a launch did, from its trace: each figure summed over the requests
+// of the blocks that ran, each block weighed by how many of the grid's
+// blocks it stands for (all of them: 1 each; a sample: sample.h).
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "cudalab/predict/predict.h"
+#include "cudalab/trace/metrics.h"
+#include "cudalab/trace/sample.h"
+
+namespace cudalab::predict {
+
+Work work_of(const trace::Trace& t, const trace::Launch& l) {
+  Work w;
+  w.blocks = l.grid.count();
+  w.threads_per_block = l.block.count();
+  std::vector<uint32_t> ran = l.sample;
+  if (!l.sampled) {
+    // Every block ran (those that made no request too).
+    ran.resize(w.blocks);
+    for (uint64_t b = 0; b < w.blocks; ++b) ran[b] = uint32_t(b);
+  }
+  w.sampled_blocks = ran.size();
+  if (ran.empty()) return w;  // nothing ran: a repeat of a launch traced before
+  const std::vector<double> weights = trace::sample_weights(l.grid.x, l.grid.y, l.grid.z, ran);
+  std::unordered_map<uint32_t, double> weight;
+  for (size_t i = 0; i < ran.size(); ++i) weight[ran[i]] = weights[i];
+  const double scale = double(w.blocks) / double(ran.size());
+
+  // Per block, the load sectors it has seen (a second load of one is an L1
+  // hit, as far as the block's own reuse goes); per buffer, the sectors
+  // any block read or wrote (what DRAM moves, once).
+  std::unordered_map<uint32_t, std::unordered_set<uint64_t>> seen_by_block;
+  std::unordered_map<uint32_t, std::unordered_set<uint64_t>> read_sectors, written_sectors;
+  std::unordered_set<uint64_t> atomic_words;
+  // Per warp, per load instruction: its runs that hit L1 and that missed,
+  // and whether its addresses went up or down in equal steps (a loop's
+  // index: the next address does not wait for the data).
+  struct Chain {
+    double hits = 0, misses = 0;
+    uint64_t last = 0;
+    int64_t step = 0;
+    bool in_steps = true;
+  };
+  std::unordered_map<uint64_t, std::unordered_map<uint64_t, Chain>> per_warp;
+  uint64_t static_shared = 0;
+  trace::LaneAddress lanes[32];
+  for (const trace::Request& r : l.requests) {
+    const auto it = weight.find(r.block);
+    const double bw = it == weight.end() ? scale : it->second;
+    const int n = l.lanes_of(r, lanes);
+    if (r.shared()) {
+      if (r.allocation == trace::kStaticSharedId)
+        for (int i = 0; i < n; ++i)
+          static_shared = std::max<uint64_t>(static_shared, lanes[i].offset + r.size);
+      if (r.atomic()) w.shared_atomic_lanes += bw * n;
+      w.shared_wavefronts += bw * double(trace::request_shared_counts(l, r).wavefronts);
+      continue;
+    }
+    const trace::Allocation* a = t.allocation(r.allocation);
+    const uint64_t base = a ? a->base : 0;
+    uint64_t sectors[64], lines[64];
+    int ns = 0, nl = 0;
+    for (int i = 0; i < n; ++i) {
+      const uint64_t first = base + lanes[i].offset;
+      const uint64_t last = first + std::max<uint8_t>(r.size, 1) - 1;
+      for (uint64_t s = first / 32; s <= last / 32 && ns < 64; ++s) sectors[ns++] = s;
+      for (uint64_t s = first / 128; s <= last / 128 && nl < 64; ++s) lines[nl++] = s;
+      if (r.atomic()) atomic_words.insert(first / 4);
+    }
+    std::sort(sectors, sectors + ns);
+    ns = int(std::unique(sectors, sectors + ns) - sectors);
+    std::sort(lines, lines + nl);
+    nl = int(std::unique(lines, lines + nl) - lines);
+    auto& footprint = r.write() ? written_sectors[r.allocation] : read_sectors[r.allocation];
+    for (int i = 0; i < ns; ++i) footprint.insert(sectors[i]);
+    if (r.atomic()) {
+      w.atomic_requests += bw;
+      w.atomic_lanes += bw * n;
+    } else if (r.write()) {
+      w.store_requests += bw;
+      w.store_sectors += bw * ns;
+      w.store_lines += bw * nl;
+    } else {
+      w.load_requests += bw;
+      w.load_sectors += bw * ns;
+      w.load_lines += bw * nl;
+      auto& seen = seen_by_block[r.block];
+      bool missed = false;
+      for (int i = 0; i < ns; ++i)
+        if (seen.insert(sectors[i]).second) w.l1_missed_sectors += bw, missed = true;
+      Chain& c = per_warp[uint64_t(r.block) << 16 | r.warp][r.pc];
+      const uint64_t at = base + r.offset;
+      if (c.hits + c.misses > 0) {
+        const int64_t step = int64_t(at - c.last);
+        if (step == 0 || (c.hits + c.misses > 1 && step != c.step)) c.in_steps = false;
+        c.step = step;
+      }
+      c.last = at;
+      ++(missed ? c.misses : c.hits);
+    }
+  }
+  w.atomic_addresses = atomic_words.size();
+  // A chain: a load whose addresses are not a loop's equal steps (each may
+  // wait for the data of the one before, as following a pointer does).
+  for (const auto& [warp, by_pc] : per_warp)
+    for (const auto& [pc, c] : by_pc)
+      if (!(c.in_steps && c.hits + c.misses > 1) &&
+          c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
+        w.path_hits = c.hits, w.path_misses = c.misses;
+  for (const trace::Request& r : l.requests)
+    w.phases_per_block = std::max(w.phases_per_block, double(r.phase) + 1);
+  w.shared_bytes_per_block = static_shared + l.shared_bytes;
+  // Each buffer's bytes touched, scaled up from the sample but never past
+  // the buffer's size.
+  auto bytes_of = [&](const std::unordered_map<uint32_t, std::unordered_set<uint64_t>>& by) {
+    double total = 0;
+    for (const auto& [id, sectors] : by) {
+      const trace::Allocation* a = t.allocation(id);
+      const double cap = a ? double(a->size) + 32 : 1e300;
+      total += std::min(32.0 * double(sectors.size()) * scale, cap);
+    }
+    return total;
+  };
+  w.dram_read_bytes = bytes_of(read_sectors);
+  w.dram_written_bytes = bytes_of(written_sectors);
+  w.flops_counted = t.float_ops_counted;
+  for (const trace::WarpSteps& s : l.steps) {
+    w.warp_steps += scale * double(s.steps);
+    if (auto ops = t.float_ops.find(s.pc); ops != t.float_ops.end()) {
+      w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
+      w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
+    }
+  }
+  return w;
+}
+
+}  // namespace cudalab::predict

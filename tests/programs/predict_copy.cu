@@ -1,0 +1,73 @@
+// A copy of 16M floats (64 MiB each way) by a grid-stride loop in 2,048
+// blocks, and a kernel of one thread that waits for a chain of loads: the
+// predicted times' command (cudalab predict) on a program, with a sample of
+// each launch's blocks.
+#include <cstdio>
+#include <cstdlib>
+
+__global__ void copy(const float* in, float* out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
+
+// One thread follows next[] 1,000 times: each load waits for the one before
+// (one load instruction, not unrolled: the model knows a chain by that).
+__global__ void chase(const int* next, int* end) {
+  int at = 0;
+#pragma unroll 1
+  for (int k = 0; k < 1000; ++k) at = next[at];
+  *end = at;
+}
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1 << 24;
+  float *in, *out;
+  int *next, *end;
+  cudaMalloc(&in, n * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  cudaMalloc(&next, n * sizeof(int));
+  cudaMalloc(&end, sizeof(int));
+  cudaMemset(in, 0, n * sizeof(float));
+  cudaMemset(next, 0, n * sizeof(int));  // every hop goes back to element 0
+  for (int r = 0; r < 3; ++r) copy<<<2048, 256>>>(in, out, n);
+  chase<<<1, 1>>>(next, end);
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::printf("predict_copy: %s\n", cudaGetErrorString(e));
+  return e == cudaSuccess ? 0 : 1;
+}
+
+// The test of this file (tests/lit/README.md): the copy's three launches
+// are one line, counted on a sample of its blocks (those that ran), and
+// bound by DRAM (128 MiB through a 60 MiB L2); the chase is one thread's
+// chain of loads (the model's latency); the JSON says the same. For a copy
+// of 1M floats, a trace of the whole run and one of a sample predict the
+// same (the sample's scaling): all fits in L2, so L2 bounds it.
+// BUILD: NO_GPU
+// TEST: unit.predict_a_program
+// LABELS: unit
+// RUN: %cudalab predict --gpu h200 --sample 16 -- %bin
+// CHECK: predict_copy: no error
+// CHECK: Predicted on an NVIDIA H200
+// CHECK: copy<<<2048, 256>>> (3 launches like it; the first one's figures)
+// CHECK-NEXT: counted on {{[0-9]+}} of its 2048 blocks, scaled up
+// CHECK-NEXT: bound by DRAM bandwidth
+// CHECK: DRAM bandwidth {{3[0-9]\.[0-9]}} us 134 MB at 3.88 TB/s
+// CHECK: chase<<<1, 1>>>
+// CHECK-NOT: counted on
+// CHECK: bound by latency
+// CHECK: latency {{.*}} 999 L1 hits and 1 misses of one load one after another
+// RUN: %cudalab predict --gpu h200 --json -- %bin | %python -c "import json,sys; j=json.load(sys.stdin); print('launches', [(x['kernel'], x['launches'], x['bound']) for x in j['launches']])"
+// CHECK: launches [('copy', 3, 'DRAM bandwidth'), ('chase', 1, 'latency')]
+// RUN: CUDALAB_TRACE=whole.trace %bin 1048576 && %cudalab predict whole.trace
+// CHECK: copy<<<2048, 256>>>
+// CHECK-NOT: counted on
+// CHECK: L2 bandwidth 1.04 us 8.39 MB at 8.31 TB/s
+// RUN: %cudalab predict --sample 16 -- %bin 1048576
+// CHECK: copy<<<2048, 256>>>
+// CHECK-NEXT: counted on
+// CHECK: L2 bandwidth 1.04 us 8.39 MB at 8.31 TB/s
+// RUN: %cudalab predict --gpu voodoo2 whole.trace
+// EXIT: 2
+// CHECK: no calibration data for a GPU named 'voodoo2' (there are data for: h200)
+// RUN: %cudalab predict --gpu h200 -- /no/such/program
+// EXIT: 127

@@ -1,0 +1,153 @@
+// Predicted GPU times (predict/): which blocks a sample runs and what each
+// stands for, and the model's limits on counts made up to hit each one.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string>
+
+#include "cudalab/predict/predict.h"
+#include "cudalab/trace/sample.h"
+
+namespace {
+
+namespace pr = cudalab::predict;
+namespace tr = cudalab::trace;
+
+TEST(Sample, EveryKindOfBlockFirstThenTheRestOnce) {
+  // A 2D grid of 100 x 50: nine kinds (corners, edges, inside).
+  const std::vector<uint32_t> s = tr::sample_blocks(100, 50, 1, 64);
+  EXPECT_EQ(tr::sample_kinds(100, 50, 1), 9u);
+  ASSERT_GE(s.size(), 64u);
+  EXPECT_LE(s.size(), 64u + 9u);
+  EXPECT_EQ(std::set<uint32_t>(s.begin(), s.end()).size(), s.size()) << "no block twice";
+  // The first nine are one of each kind: the four corners among them.
+  const std::set<uint32_t> first(s.begin(), s.begin() + 9);
+  for (uint32_t corner : {0u, 99u, 49u * 100u, 49u * 100u + 99u})
+    EXPECT_TRUE(first.count(corner)) << corner;
+  for (uint32_t b : s) EXPECT_LT(b, 100u * 50u);
+  // The weights add up to the grid, whatever part of the sample ran.
+  for (size_t ran : {size_t(9), size_t(20), s.size()}) {
+    const std::vector<uint32_t> part(s.begin(), s.begin() + long(ran));
+    const std::vector<double> w = tr::sample_weights(100, 50, 1, part);
+    EXPECT_NEAR(std::accumulate(w.begin(), w.end(), 0.0), 5000.0, 1e-6) << ran << " ran";
+  }
+}
+
+TEST(Sample, SmallGridsAndNoSampleRunEveryBlock) {
+  EXPECT_EQ(tr::sample_blocks(10, 1, 1, 64).size(), 10u);
+  EXPECT_EQ(tr::sample_blocks(1000, 1, 1, 0).size(), 1000u) << "0: every block";
+  const std::vector<uint32_t> one = tr::sample_blocks(1, 1, 1, 5);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], 0u);
+  // A 1D grid: three kinds (the first block, the last, those between).
+  EXPECT_EQ(tr::sample_kinds(4096, 1, 1), 3u);
+  const std::vector<double> w = tr::sample_weights(4096, 1, 1, tr::sample_blocks(4096, 1, 1, 16));
+  EXPECT_NEAR(std::accumulate(w.begin(), w.end(), 0.0), 4096.0, 1e-6);
+}
+
+pr::Gpu test_gpu() {
+  pr::Gpu g;
+  g.key = "test";
+  g.name = "a test GPU";
+  g.multiprocessors = 100;
+  g.clock_ghz = 2;
+  g.l2_bytes = 50e6;
+  g.figures = {{"dram_copy", 4000},     {"dram_read", 4000},          {"dram_write", 4000},
+               {"l2_read", 8000},       {"fp32_fma", 50},             {"fp64_fma", 25},
+               {"shared_wavefronts_conflicted", 200},                 {"atomic_spread", 400},
+               {"atomic_32_addresses", 10},                           {"atomic_one_address", 1},
+               {"shared_atomic", 4000}, {"latency_l1", 20},           {"latency_l2", 150},
+               {"latency_dram", 350},   {"barrier", 80},              {"launch_alone", 6},
+               {"launch_wide_grid", 6}, {"empty_kernel_duration", 1.5}};
+  return g;
+}
+
+pr::Work a_launch(uint64_t blocks) {
+  pr::Work w;
+  w.blocks = w.sampled_blocks = blocks;
+  w.threads_per_block = 256;
+  return w;
+}
+
+TEST(Model, AStreamIsBoundByDramUnlessItFitsInL2) {
+  pr::Work w = a_launch(100000);
+  w.dram_read_bytes = 800e6;
+  w.dram_written_bytes = 400e6;
+  w.load_lines = w.store_lines = 1e6;
+  pr::Prediction p = pr::predict(w, test_gpu());
+  ASSERT_TRUE(p.covered);
+  EXPECT_EQ(p.bound, "DRAM bandwidth");
+  EXPECT_NEAR(p.kernel_seconds, 1.2e9 / 4000e9, 1e-9);
+  EXPECT_NEAR(p.event_seconds - p.kernel_seconds, 4.5e-6, 1e-9) << "launch_alone - empty kernel";
+  // 12 MB touched stays in a 50 MB L2 from the launch before: no DRAM.
+  w.dram_read_bytes = 8e6;
+  w.dram_written_bytes = 4e6;
+  p = pr::predict(w, test_gpu());
+  for (const auto& t : p.terms) EXPECT_NE(t.name, "DRAM bandwidth");
+}
+
+TEST(Model, FewBlocksGetTheirMultiprocessorsShare) {
+  // The same wavefronts on 10 blocks (10 of 100 multiprocessors busy) take
+  // ten times as long as on 10,000.
+  pr::Work many = a_launch(10000), few = a_launch(10);
+  many.shared_wavefronts = few.shared_wavefronts = 2e9;
+  const pr::Prediction a = pr::predict(many, test_gpu()), b = pr::predict(few, test_gpu());
+  EXPECT_EQ(a.bound, "L1 and shared-memory wavefronts");
+  EXPECT_NEAR(a.kernel_seconds, 2e9 / 200e9, 1e-9);
+  EXPECT_NEAR(b.kernel_seconds / a.kernel_seconds, 10.0, 1e-6);
+}
+
+TEST(Model, ArithmeticLatencyAndTheLeastTime) {
+  pr::Work w = a_launch(10000);
+  w.flops_single = 5e12;  // 0.1 s at 50 TFLOP/s
+  EXPECT_EQ(pr::predict(w, test_gpu()).bound, "FP32 arithmetic");
+  // One block that does nothing takes an empty kernel's time.
+  pr::Work empty = a_launch(1);
+  pr::Prediction p = pr::predict(empty, test_gpu());
+  EXPECT_EQ(p.bound, "latency");
+  EXPECT_NEAR(p.kernel_seconds, 1.5e-6, 1e-12);
+  // One block whose warp waits for 100 loads that miss, one after another,
+  // and 4 barriers.
+  empty.path_misses = 100;
+  empty.dram_read_bytes = 60e6;  // past half the L2: each miss waits for DRAM
+  empty.phases_per_block = 5;
+  p = pr::predict(empty, test_gpu());
+  EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 100 * 350e-9 + 4 * 80e-9, 1e-12);
+}
+
+TEST(Model, AtomicsGoAtTheRateOfAsManyAddresses) {
+  pr::Work w = a_launch(1000);
+  w.atomic_lanes = 1e9;
+  w.atomic_addresses = 1;
+  EXPECT_EQ(pr::predict(w, test_gpu()).bound, "global atomics");
+  EXPECT_NEAR(pr::predict(w, test_gpu()).kernel_seconds, 1.0, 1e-6);
+  w.atomic_addresses = 1 << 20;
+  EXPECT_LT(pr::predict(w, test_gpu()).kernel_seconds, 0.01);
+}
+
+TEST(Model, WhatItCannotPredictItSays) {
+  pr::Work w = a_launch(10);
+  w.sampled_blocks = 0;
+  EXPECT_FALSE(pr::predict(w, test_gpu()).covered) << "no block ran";
+  pr::Work huge = a_launch(10);
+  huge.shared_bytes_per_block = 300 * 1024;
+  const pr::Prediction p = pr::predict(huge, test_gpu());
+  EXPECT_FALSE(p.covered);
+  EXPECT_NE(p.not_covered.find("shared memory"), std::string::npos) << p.not_covered;
+}
+
+TEST(Gpus, TheDataKeptAreReadAndAnUnknownGpuIsNamed) {
+  std::string why;
+  const auto h200 = pr::load_gpu("h200", &why);
+  ASSERT_TRUE(h200) << why;
+  EXPECT_EQ(h200->multiprocessors, 132);
+  EXPECT_GT(h200->figure("dram_copy"), 1000);
+  EXPECT_GT(h200->figure("empty_kernel_duration"), 0);
+  EXPECT_FALSE(pr::load_gpu("voodoo2", &why));
+  EXPECT_NE(why.find("voodoo2"), std::string::npos) << why;
+  EXPECT_NE(why.find("h200"), std::string::npos) << "lists the GPUs there are data for: " << why;
+}
+
+}  // namespace
