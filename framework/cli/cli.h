@@ -132,8 +132,8 @@ int stats(const std::string& path, bool as_json);
 // blocks of each launch traced.
 std::string default_gpu();  // CUDALAB_DEVICE, else h200
 int predict_trace(const std::string& path, const std::string& gpu, bool as_json);
-int predict_program(const std::vector<std::string>& argv, const std::string& gpu,
-                    uint64_t sample, bool as_json);
+int predict_program(const std::vector<std::string>& argv, const std::string& gpu, uint64_t sample,
+                    bool as_json);
 // What `cudalab stats --json` prints for a trace.
 nlohmann::json stats_json(const trace::Trace& t, const std::string& path);
 

@@ -3,6 +3,8 @@
 // instead of a trace, it runs the program with a sample of each launch's
 // blocks traced (CUDALAB_TRACE_SAMPLE), so that GPU-sized launches take
 // seconds, then predicts from that trace.
+#include "cudalab/predict/predict.h"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include <sstream>
 
 #include "cli.h"
-#include "cudalab/predict/predict.h"
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 

@@ -32,8 +32,8 @@ std::optional<Gpu> load_gpu(const std::string& key, std::string* why) {
     return s.empty() ? std::string("none") : s;
   };
   if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-    *why = "no calibration data for a GPU named '" + key + "' (there are data for: " + listed() +
-           ")";
+    *why =
+        "no calibration data for a GPU named '" + key + "' (there are data for: " + listed() + ")";
     return std::nullopt;
   }
   const fs::path file = fs::path(CUDALAB_PREDICT_DATA) / (key + ".json");

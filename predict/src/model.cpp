@@ -92,17 +92,18 @@ Prediction predict(const Work& w, const Gpu& gpu) {
       si(w.warp_steps, "") + " warp steps of basic blocks at " + si(issue * sms, "/s"));
   const double l2_bytes = 32 * (w.l1_missed_sectors + w.store_sectors) + 32 * w.atomic_lanes;
   const double l2_rate = gpu.figure("l2_read") * 1e9;
-  add("L2 bandwidth", l2_bytes / (l2_rate * spread), si(l2_bytes, "B") + " at " + si(l2_rate, "B/s"));
+  add("L2 bandwidth", l2_bytes / (l2_rate * spread),
+      si(l2_bytes, "B") + " at " + si(l2_rate, "B/s"));
   const double touched = w.dram_read_bytes + w.dram_written_bytes;
   if (touched > gpu.l2_bytes / 2) {
-    const double rate = 1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0
-                                   ? gpu.figure("dram_copy")
-                               : w.dram_read_bytes > 0 ? gpu.figure("dram_read")
-                                                       : gpu.figure("dram_write"));
+    const double rate =
+        1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0 ? gpu.figure("dram_copy")
+               : w.dram_read_bytes > 0                           ? gpu.figure("dram_read")
+                                                                 : gpu.figure("dram_write"));
     add("DRAM bandwidth", touched / rate, si(touched, "B") + " at " + si(rate, "B/s"));
   }
   if (w.atomic_lanes > 0) {
-    const double rate = 1e9 * (w.atomic_addresses <= 1     ? gpu.figure("atomic_one_address")
+    const double rate = 1e9 * (w.atomic_addresses <= 1      ? gpu.figure("atomic_one_address")
                                : w.atomic_addresses <= 1024 ? gpu.figure("atomic_32_addresses")
                                                             : gpu.figure("atomic_spread"));
     add("global atomics", w.atomic_lanes / rate,
@@ -125,8 +126,8 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   }
   // Starting the blocks: what a grid of empty blocks costs beyond an
   // empty launch, per block.
-  const double per_block = (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 /
-                           (64.0 * sms);
+  const double per_block =
+      (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 / (64.0 * sms);
   if (per_block > 0)
     add("starting the blocks", double(w.blocks) * per_block,
         si(double(w.blocks), "blocks") + " at " + si(1 / per_block, "/s"));
@@ -137,24 +138,24 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   const double floor = gpu.figure("empty_kernel_duration") * 1e-6;
   const double miss_latency =
       (touched > gpu.l2_bytes / 2 ? gpu.figure("latency_dram") : gpu.figure("latency_l2")) * 1e-9;
-  const double path = w.path_hits * gpu.figure("latency_l1") * 1e-9 +
-                      w.path_misses * miss_latency +
+  const double path = w.path_hits * gpu.figure("latency_l1") * 1e-9 + w.path_misses * miss_latency +
                       (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
   const double rounds_of_blocks = std::ceil(busiest / resident);
   add("latency", floor + rounds_of_blocks * path,
       "an empty kernel's " + si(floor, "s") + ", then " + si(rounds_of_blocks, "") +
-          " rounds of blocks of " + si(path, "s") + ": " + si(w.path_hits, "") +
-          " L1 hits and " + si(w.path_misses, "") + " misses of one load one after another");
+          " rounds of blocks of " + si(path, "s") + ": " + si(w.path_hits, "") + " L1 hits and " +
+          si(w.path_misses, "") + " misses of one load one after another");
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
-  const auto top = std::max_element(p.terms.begin(), p.terms.end(),
-                                     [](const Term& a, const Term& b) { return a.seconds < b.seconds; });
+  const auto top =
+      std::max_element(p.terms.begin(), p.terms.end(),
+                       [](const Term& a, const Term& b) { return a.seconds < b.seconds; });
   p.bound = top->name;
   p.kernel_seconds = top->seconds;
   // Events around the one launch: an empty launch timed so, with this
   // kernel's time in place of the empty one's.
-  p.event_seconds = p.kernel_seconds + std::max(0.0, (gpu.figure("launch_alone") -
-                                                      gpu.figure("empty_kernel_duration")) *
-                                                         1e-6);
+  p.event_seconds =
+      p.kernel_seconds +
+      std::max(0.0, (gpu.figure("launch_alone") - gpu.figure("empty_kernel_duration")) * 1e-6);
   std::sort(p.terms.begin(), p.terms.end(),
             [](const Term& a, const Term& b) { return a.seconds > b.seconds; });
   return p;

@@ -1,5 +1,7 @@
 // Predicted GPU times (predict/): which blocks a sample runs and what each
 // stands for, and the model's limits on counts made up to hit each one.
+#include "cudalab/predict/predict.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <set>
 #include <string>
 
-#include "cudalab/predict/predict.h"
 #include "cudalab/trace/sample.h"
 
 namespace {
@@ -54,13 +55,24 @@ pr::Gpu test_gpu() {
   g.multiprocessors = 100;
   g.clock_ghz = 2;
   g.l2_bytes = 50e6;
-  g.figures = {{"dram_copy", 4000},     {"dram_read", 4000},          {"dram_write", 4000},
-               {"l2_read", 8000},       {"fp32_fma", 50},             {"fp64_fma", 25},
-               {"shared_wavefronts_conflicted", 200},                 {"atomic_spread", 400},
-               {"atomic_32_addresses", 10},                           {"atomic_one_address", 1},
-               {"shared_atomic", 4000}, {"latency_l1", 20},           {"latency_l2", 150},
-               {"latency_dram", 350},   {"barrier", 80},              {"launch_alone", 6},
-               {"launch_wide_grid", 6}, {"empty_kernel_duration", 1.5}};
+  g.figures = {{"dram_copy", 4000},
+               {"dram_read", 4000},
+               {"dram_write", 4000},
+               {"l2_read", 8000},
+               {"fp32_fma", 50},
+               {"fp64_fma", 25},
+               {"shared_wavefronts_conflicted", 200},
+               {"atomic_spread", 400},
+               {"atomic_32_addresses", 10},
+               {"atomic_one_address", 1},
+               {"shared_atomic", 4000},
+               {"latency_l1", 20},
+               {"latency_l2", 150},
+               {"latency_dram", 350},
+               {"barrier", 80},
+               {"launch_alone", 6},
+               {"launch_wide_grid", 6},
+               {"empty_kernel_duration", 1.5}};
   return g;
 }
 

@@ -751,6 +751,89 @@ TEST(Headline, ValuesShiftedByOneSaySo) {
   EXPECT_EQ(viz::headline(t, &r, 0, one.memory).text.find("Each "), std::string::npos);
 }
 
+TEST(Headline, ATransposeByTilesSaysWhichHalfOfItIsWrong) {
+  // A 32 x 32 matrix transposed in 8 x 8 tiles: each wrong element holds
+  // the value expected at `from(row, column)`; the values expected are
+  // the elements' own numbers.
+  const tr::Trace t = two_launches();
+  const OneBuffer one(1024, [](uint64_t) { return 0; });
+  tr::TestResults r = wrong_out({}, 1024, 32);
+  auto& c = r.compared[0];
+  auto wrong_from = [&](auto from) {
+    c.elements.clear();
+    for (uint64_t i = 0; i < 1024; ++i)
+      if (const uint64_t j = from(i / 32, i % 32); j != i)
+        c.elements.push_back({i, std::to_string(j), std::to_string(i)});
+    c.wrong = c.elements.size();
+    return viz::headline(t, &r, 0, one.memory).text;
+  };
+  // Each tile in its place, its inside not transposed.
+  std::string said = wrong_from([](uint64_t row, uint64_t col) {
+    const uint64_t r0 = row - row % 8, c0 = col - col % 8;
+    return (r0 + col - c0) * 32 + c0 + row - r0;
+  });
+  EXPECT_NE(said.find("Each holds the value expected at its mirror inside its own 8 x 8 tile: "
+                      "the tiles went to their places, but each tile's inside is not transposed"),
+            std::string::npos)
+      << said;
+  // Each tile transposed inside, in the untransposed place.
+  said = wrong_from([](uint64_t row, uint64_t col) {
+    const uint64_t r0 = row - row % 8, c0 = col - col % 8;
+    return (c0 + row - r0) * 32 + r0 + col - c0;
+  });
+  EXPECT_NE(said.find("Each holds the value expected at the same place in the 8 x 8 tile "
+                      "mirrored across the diagonal"),
+            std::string::npos)
+      << said;
+  // A copy, not a transpose: the whole matrix's mirror, not a tile's.
+  said = wrong_from([](uint64_t row, uint64_t col) { return col * 32 + row; });
+  EXPECT_NE(said.find("Each holds the value expected at its mirror across the diagonal (row and "
+                      "column swapped)"),
+            std::string::npos)
+      << said;
+}
+
+TEST(Headline, AnInputReadOnceByEachThreadOrSteppedOverSaysHow) {
+  // 64 KiB read as 16-byte pieces by a grid of 4 blocks of 32 threads
+  // (128 threads): each thread reads its piece, then steps 16 times the
+  // grid's threads in pieces (counting bytes) and is past the end: the
+  // first 2048 bytes read, the rest never.
+  tr::Trace t = two_launches();
+  t.allocations[0].size = 65536;
+  t.allocations[0].name = "d_data";
+  tr::Launch& l = t.launches[1];  // scale: 4 blocks of 32
+  l.requests.clear();
+  for (uint32_t b = 0; b < 4; ++b)
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      read(l, 1, b, (b * 32 + lane) * 16, 16);
+      l.requests.back().mask = 1u << lane;
+    }
+  const OneBuffer one(64, [](uint64_t) { return 0; });
+  tr::TestResults r;
+  r.traced_test = r.shown = "Counts";
+  r.tests = {graded("Counts", "failed")};
+  std::string said = viz::headline(t, &r, 1, one.memory).text;
+  EXPECT_NE(said.find("15872 of the 16384 elements of d_data were never read in this launch, the "
+                      "rest once (the first: d_data[512]). Each of the grid's 128 threads read "
+                      "one 16-byte piece and its loop ended there"),
+            std::string::npos)
+      << said;
+  // Each thread reading twice, 16 times the grid's threads apart (in
+  // 16-byte pieces): the step.
+  l.requests.clear();
+  for (uint32_t round = 0; round < 2; ++round)
+    for (uint32_t b = 0; b < 4; ++b)
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        read(l, 1, b, ((b * 32 + lane) + round * 128 * 16) * 16, 16);
+        l.requests.back().mask = 1u << lane;
+      }
+  said = viz::headline(t, &r, 1, one.memory).text;
+  EXPECT_NE(said.find("Each thread's loop steps by 2048 pieces of 16 bytes, 16 times the grid's "
+                      "128 threads: is the step counted in bytes"),
+            std::string::npos)
+      << said;
+}
+
 TEST(Headline, ValuesNoKernelWroteSayWhereTheKernelsWrote) {
   tr::Trace t = two_launches();
   t.allocations[1].name = "scratch";

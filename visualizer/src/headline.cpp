@@ -245,9 +245,37 @@ std::string shifted(const trace::Comparison& c) {
   }
   // A square matrix whose elements hold the values expected across the
   // diagonal (row and column swapped): a transpose that copied, or an
-  // index with its row and column the wrong way round.
+  // index with its row and column the wrong way round. First the same by
+  // tiles (a transpose through shared memory): each tile in its place but
+  // not transposed inside, or transposed inside but in the untransposed
+  // place; only elements of tiles off the diagonal tell these from the
+  // whole matrix's mirror.
   const uint64_t n = c.row_length;
   if (n > 1 && c.count == n * n) {
+    for (const uint64_t tile : {uint64_t(32), uint64_t(16), uint64_t(64), uint64_t(8)}) {
+      if (n < 2 * tile) continue;
+      size_t in_checked = 0, in_same = 0, at_checked = 0, at_same = 0;
+      for (const trace::WrongElement& e : c.elements) {
+        const uint64_t r = e.index / n, col = e.index % n;
+        const uint64_t r0 = r - r % tile, c0 = col - col % tile;
+        if (r0 == c0) continue;  // a tile on the diagonal: the same as the whole's mirror
+        const uint64_t inside = (r0 + (col - c0)) * n + c0 + (r - r0);  // mirrored in its tile
+        const uint64_t place = (c0 + (r - r0)) * n + r0 + (col - c0);   // the mirrored tile's
+        if (const auto o = want.find(inside); o != want.end() && inside != e.index)
+          ++in_checked, in_same += *o->second == e.got;
+        if (const auto o = want.find(place); o != want.end() && place != e.index)
+          ++at_checked, at_same += *o->second == e.got;
+      }
+      const std::string t = std::to_string(tile);
+      if (in_checked >= 3 && in_same * 10 >= in_checked * 9)
+        return ". Each holds the value expected at its mirror inside its own " + t + " x " + t +
+               " tile: the tiles went to their places, but each tile's inside is not transposed "
+               "(a tile read back as tile[ty][tx] where tile[tx][ty] was meant?)";
+      if (at_checked >= 3 && at_same * 10 >= at_checked * 9)
+        return ". Each holds the value expected at the same place in the " + t + " x " + t +
+               " tile mirrored across the diagonal: each tile is transposed inside, but went to "
+               "the untransposed place (are blockIdx.x and blockIdx.y swapped for the output?)";
+    }
     size_t checked = 0, same = 0;
     for (const trace::WrongElement& e : c.elements) {
       const auto other = want.find((e.index % n) * n + e.index / n);
@@ -422,6 +450,41 @@ std::string last_writer(const trace::Trace& t, const trace::Comparison& c, size_
 // least `min_elements` elements up to the last one read; "" when each was
 // read once, or the input is larger than 4 MiB (the counts take 10 bytes a
 // byte).
+// How far one thread's reads of allocation `id` go from one time round its
+// loop to the next: the most common step between the reads of one lane
+// (the launch's first reader of it) at one instruction, in bytes (0 when
+// it read it once), and how many times that instruction read it.
+std::pair<int64_t, uint64_t> thread_step(const trace::Launch& l, uint32_t id) {
+  trace::LaneAddress lanes[32];
+  const trace::Request* first = nullptr;
+  uint32_t lane = 0;
+  uint64_t last = 0;
+  std::map<int64_t, int> steps;
+  for (const trace::Request& r : l.requests) {
+    if (r.shared() || r.write() || r.mask == 0 || r.allocation != id) continue;
+    if (first && (r.block != first->block || r.warp != first->warp || r.pc != first->pc)) continue;
+    const int n = l.lanes_of(r, lanes);
+    for (int j = 0; j < n; ++j) {
+      if (first && lanes[j].lane != lane) continue;
+      if (!first) {
+        first = &r, lane = lanes[j].lane;
+      } else {
+        ++steps[int64_t(lanes[j].offset) - int64_t(last)];
+      }
+      last = lanes[j].offset;
+      break;
+    }
+  }
+  int64_t step = 0;
+  int most = 0;
+  uint64_t rounds = first ? 1 : 0;
+  for (const auto& [s, count] : steps) {
+    rounds += uint64_t(count);
+    if (count > most) step = s, most = count;
+  }
+  return {step, rounds};
+}
+
 std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t min_elements = 0) {
   constexpr uint32_t kNone = UINT32_MAX;
   struct Reads {
@@ -528,12 +591,39 @@ std::string input_reads(const trace::Trace& t, const trace::Launch& l, uint64_t 
              " were read more than once in this launch, the rest once (the first: " + name + "[" +
              std::to_string(first_more) + "], " + by_whom + "): counted twice?";
     }
-    if (never > 0 && more == 0 && once > 0)
-      return std::to_string(never) + of +
-             " were never read in this launch, the rest once (the first: " + name + "[" +
-             std::to_string(first_never) +
-             "]): does a loop stop short or step too far (its "
-             "bound and stride)?";
+    if (never > 0 && more == 0 && once > 0) {
+      const std::string said =
+          std::to_string(never) + of +
+          " were never read in this launch, the rest once (the first: " + name + "[" +
+          std::to_string(first_never) + "])";
+      // A loop that steps a whole number of times the grid's threads
+      // (the step counted in bytes for elements of several, say) skips
+      // what lies between.
+      // A thread's piece each time round: the bytes read over the grid's
+      // threads and its rounds (a 16-byte load may be four of 4 bytes).
+      const auto [step, rounds] = thread_step(l, b.allocation->id);
+      const uint64_t threads = l.grid.count() * l.block.count();
+      const uint64_t read = once * e;
+      const uint64_t piece =
+          rounds && read % (threads * rounds) == 0 ? read / (threads * rounds) : 0;
+      if (piece > 0 && step > 0 && uint64_t(step) % (threads * piece) == 0 &&
+          uint64_t(step) / (threads * piece) > 1)
+        return said + ". Each thread's loop steps by " + std::to_string(step / int64_t(piece)) +
+               " pieces of " + std::to_string(piece) + " bytes, " +
+               std::to_string(uint64_t(step) / (threads * piece)) + " times the grid's " +
+               std::to_string(threads) +
+               " threads: is the step counted in bytes, or in elements of another size, where "
+               "the grid's threads were meant?";
+      // Every thread of the grid read one piece, and the loop ended: its
+      // first step went past the end.
+      if (piece > 0 && piece <= 64 && rounds == 1 && first_never * e == read)
+        return said + ". Each of the grid's " + std::to_string(threads) + " threads read one " +
+               std::to_string(piece) +
+               "-byte piece and its loop ended there: does the loop's step jump past the end "
+               "(counted in bytes, or in elements of another size, where the grid's threads "
+               "were meant)?";
+      return said + ": does a loop stop short or step too far (its bound and stride)?";
+    }
   }
   return "";
 }

@@ -13,9 +13,9 @@
 #include <tuple>
 
 #include "checks/checks.h"
-#include "cudalab/trace/sample.h"
 #include "checks/shadow.h"
 #include "cudalab/sim.h"
+#include "cudalab/trace/sample.h"
 #include "grid/grid.h"
 #include "runtime/capture.h"
 #include "runtime/device.h"
@@ -309,8 +309,8 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
       l.sample_accesses_before = trace_accesses_recorded();
     }
     static std::mutex traced_mutex;
-    static std::set<std::tuple<std::string, int, uint32_t, uint32_t, uint32_t, uint32_t,
-                               uint32_t, uint32_t>>
+    static std::set<
+        std::tuple<std::string, int, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>>
         traced;
     std::lock_guard lock(traced_mutex);
     l.sample_repeat = !traced

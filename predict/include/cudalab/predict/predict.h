@@ -20,7 +20,7 @@ struct Gpu {
   int multiprocessors = 0;
   double clock_ghz = 0;
   double l2_bytes = 0;
-  std::map<std::string, double> figures;  // "dram_copy" -> 3883.39 (in the file's unit)
+  std::map<std::string, double> figures;         // "dram_copy" -> 3883.39 (in the file's unit)
   double figure(const std::string& name) const;  // 0 when missing
 };
 
@@ -58,14 +58,14 @@ Work work_of(const trace::Trace& t, const trace::Launch& l);
 
 // One limit the launch runs against: the time the work alone would take at it.
 struct Term {
-  std::string name;     // "DRAM bandwidth"
+  std::string name;  // "DRAM bandwidth"
   double seconds = 0;
   std::string figures;  // "805 MB at 3,883 GB/s"
 };
 
 struct Prediction {
   bool covered = true;
-  std::string not_covered;  // why there is no figure, when !covered
+  std::string not_covered;    // why there is no figure, when !covered
   double kernel_seconds = 0;  // the kernel's own duration (Nsight Compute's gpu__time_duration)
   double event_seconds = 0;   // what CUDA events around the one launch measure
   std::string bound;          // the term that bounds it

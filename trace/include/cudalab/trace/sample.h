@@ -4,6 +4,7 @@
 // simulator runs the sample; a prediction scales what it counted.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
