@@ -793,6 +793,61 @@ TEST(Headline, ATransposeByTilesSaysWhichHalfOfItIsWrong) {
       << said;
 }
 
+TEST(Headline, WhatTheWritersOfWrongValuesHaveInCommon) {
+  // 256 elements of out (allocation 1), element i stored by thread i % 64
+  // of block i / 128: the only right ones are thread 0's.
+  tr::Trace t = two_launches();
+  tr::Launch& l = t.launches[0];  // fill: 2 blocks of 64
+  l.requests.clear();
+  auto store = [&](uint32_t block, uint32_t thread, uint64_t element) {
+    read(l, 1, block, element * 4);
+    l.requests.back().kind = 1;
+    l.requests.back().warp = uint16_t(thread / 32);
+    l.requests.back().mask = 1u << (thread % 32);
+  };
+  for (uint64_t i = 0; i < 256; ++i) store(uint32_t(i / 128), uint32_t(i % 64), i);
+  const OneBuffer one(256, [](uint64_t) { return 0; });
+  tr::TestResults r = wrong_out({}, 256, 0);
+  auto& c = r.compared[0];
+  auto wrong_where = [&](auto is_wrong) {
+    c.runs.clear();
+    c.elements.clear();
+    for (uint64_t i = 0; i < c.count; ++i)
+      if (is_wrong(i)) {
+        c.runs.emplace_back(i, 1);
+        if (c.elements.size() < 1024) c.elements.push_back({i, "-7", std::to_string(i % 5 + 1)});
+      }
+    c.wrong = c.runs.size();
+    return viz::headline(t, &r, 0, one.memory).text;
+  };
+  std::string said = wrong_where([](uint64_t i) { return i % 64 != 0; });
+  EXPECT_NE(said.find("The only right ones are those thread (0,0,0) of each block wrote: do the "
+                      "other threads use a value only it has"),
+            std::string::npos)
+      << said;
+  // Half the right ones by other threads: nothing to say of it.
+  said = wrong_where([](uint64_t i) { return i % 64 != 0 && i % 2 == 1; });
+  EXPECT_EQ(said.find("The only right ones"), std::string::npos) << said;
+
+  // A 64 x 64 matrix in 32-wide tiles, each tile stored by the block at
+  // its own place (block (x, y): the tile at column x, row y); the tiles
+  // off the diagonal are wrong.
+  l.grid = {2, 2, 1};
+  l.block = {32, 8, 1};
+  l.requests.clear();
+  for (uint64_t i = 0; i < 4096; ++i) {
+    const uint64_t row = i / 64, col = i % 64;
+    store(uint32_t(col / 32 + (row / 32) * 2), uint32_t(col % 32), i);
+  }
+  c.count = 4096;
+  c.row_length = 64;
+  said = wrong_where([](uint64_t i) { return (i / 64) / 32 != (i % 64) / 32; });
+  EXPECT_NE(said.find("Each wrong 32-wide tile was written by the block at its own place (block "
+                      "(x, y) wrote the tile at column x, row y)"),
+            std::string::npos)
+      << said;
+}
+
 TEST(Headline, AnInputReadOnceByEachThreadOrSteppedOverSaysHow) {
   // 64 KiB read as 16-byte pieces by a grid of 4 blocks of 32 threads
   // (128 threads): each thread reads its piece, then steps 16 times the

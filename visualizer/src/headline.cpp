@@ -675,22 +675,91 @@ std::string written_by_several_blocks(const trace::Launch& l, const trace::Compa
          "(blockIdx.x * blockDim.x)?";
 }
 
+// What the writers of the compared array say, when the values do not: the
+// only right elements are those one thread of each block wrote (the
+// others used a value only it had), or each wrong tile of a square matrix
+// was written by the block at its own place (a transpose's block writes
+// its mirror's). "" when neither.
+std::string writers_tell(const trace::Comparison& c, const trace::Launch& l) {
+  if (c.allocation == 0 || c.element_bytes == 0 || c.count == 0 || c.count > (uint64_t(1) << 22) ||
+      c.runs.empty())
+    return "";
+  // The thread and block that stored each element last (atomics left out).
+  std::vector<int64_t> thread_of(c.count, -1), block_of(c.count, -1);
+  trace::LaneAddress lanes[32];
+  for (const trace::Request& r : l.requests) {
+    if (r.kind != 1 || r.shared() || r.mask == 0 || r.lanes_at >= l.lane_data.size()) continue;
+    const int n = l.lanes_of(r, lanes);
+    for (int j = 0; j < n; ++j) {
+      if (lanes[j].allocation != c.allocation || lanes[j].offset < c.offset) continue;
+      const uint64_t i = (lanes[j].offset - c.offset) / c.element_bytes;
+      if (i >= c.count) continue;
+      thread_of[i] = int64_t(r.warp) * 32 + lanes[j].lane;
+      block_of[i] = r.block;
+    }
+  }
+  std::vector<bool> wrong(c.count, false);
+  for (const auto& [start, count] : c.runs)
+    for (uint64_t i = start; i < start + count && i < c.count; ++i) wrong[i] = true;
+  // Right and wrong elements by the thread (in its block) that wrote them.
+  std::map<int64_t, std::pair<uint64_t, uint64_t>> by_thread;  // thread -> (right, wrong)
+  uint64_t right = 0, wrong_count = 0;
+  for (uint64_t i = 0; i < c.count; ++i) {
+    const int64_t thread = thread_of[i];
+    if (thread < 0) continue;
+    auto& [r, w] = by_thread[thread];
+    ++(wrong[i] ? w : r);
+    ++(wrong[i] ? wrong_count : right);
+  }
+  for (const auto& [thread, rw] : by_thread)
+    if (right >= 4 && wrong_count > right && rw.first * 10 >= right * 9 &&
+        rw.second * 10 <= rw.first)
+      return ". The only right ones are those thread " + coordinates(thread, l.block) +
+             " of each block wrote: do the other threads use a value only it has (one it "
+             "computed alone and did not share, or shared without a barrier before the others "
+             "read it)?";
+  // A square matrix in tiles of the block's width.
+  const uint64_t n = c.row_length, tile = l.block.x;
+  if (n < 2 * tile || tile < 4 || c.count != n * n || n % tile != 0) return "";
+  uint64_t off_diagonal = 0, own_place = 0;
+  for (uint64_t i = 0; i < c.count && off_diagonal < 65536; ++i) {
+    const int64_t block = block_of[i];
+    if (!wrong[i] || block < 0) continue;
+    const uint64_t row_tile = i / n / tile, column_tile = i % n / tile;
+    if (row_tile == column_tile) continue;
+    ++off_diagonal;
+    own_place += uint64_t(block) % l.grid.x == column_tile &&
+                 uint64_t(block) / l.grid.x % l.grid.y == row_tile;
+  }
+  if (off_diagonal >= 4 && own_place * 10 >= off_diagonal * 9)
+    return ". Each wrong " + std::to_string(tile) +
+           "-wide tile was written by the block at its "
+           "own place (block (x, y) wrote the tile at column x, row y): a transpose's block "
+           "writes the tile at its mirror (are blockIdx.x and blockIdx.y swapped for the "
+           "output?)";
+  return "";
+}
+
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
                         const LaunchMemory& m, size_t shown) {
   std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
                   c.name + " are wrong (framed in yellow)";
+  // What the values say, else what their writers say.
+  auto tell = [&] {
+    const std::string v = value_tell(c);
+    return v.empty() ? writers_tell(c, l) : v;
+  };
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty())
     return s + ": " + pattern +
            (pattern.rfind("no thread wrote any", 0) == 0
                 ? ""
-                : first_wrong(c) + last_writer(t, c, shown) + value_tell(c)) +
+                : first_wrong(c) + last_writer(t, c, shown) + tell()) +
            written_by_several_blocks(l, c);
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
   // An output far smaller than an input (a histogram, partial sums) is a
   // count of the input: how the input was read may be why it is wrong.
   const std::string reads = input_reads(t, l, 4 * c.count);
-  return s + first_wrong(c) + last_writer(t, c, shown) + value_tell(c) +
-         written_by_several_blocks(l, c) +
+  return s + first_wrong(c) + last_writer(t, c, shown) + tell() + written_by_several_blocks(l, c) +
          (reads.empty() ? untouched_inputs(m, c.allocation) : ". " + reads) + elsewhere;
 }
 
