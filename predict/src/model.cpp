@@ -23,6 +23,7 @@
 #include <cstdio>
 
 #include "cudalab/predict/predict.h"
+#include "cudalab/trace/format.h"
 
 namespace cudalab::predict {
 namespace {
@@ -44,6 +45,20 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   if (sms <= 0 || w.blocks == 0) {
     p.covered = false;
     p.not_covered = "the launch has no blocks, or the GPU's data has no multiprocessors";
+    return p;
+  }
+  if (w.uses) {
+    // What the calibration does not time: no figure rather than a wrong one.
+    std::string what;
+    const std::pair<uint32_t, const char*> names[] = {
+        {trace::kUsesTensorCores, "tensor cores (wmma)"},
+        {trace::kUsesTextures, "textures"},
+        {trace::kUsesChildLaunches, "launches from the kernel (dynamic parallelism)"},
+        {trace::kUsesStreams, "kernels on several streams, which may run at once"}};
+    for (const auto& [bit, name] : names)
+      if (w.uses & bit) what += (what.empty() ? "" : ", ") + std::string(name);
+    p.covered = false;
+    p.not_covered = "it uses " + what + ", which the model does not time";
     return p;
   }
   if (w.sampled_blocks == 0) {

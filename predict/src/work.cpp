@@ -22,6 +22,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     for (uint64_t b = 0; b < w.blocks; ++b) ran[b] = uint32_t(b);
   }
   w.sampled_blocks = ran.size();
+  w.uses = l.uses;
   if (ran.empty()) return w;  // nothing ran: a repeat of a launch traced before
   const std::vector<double> weights = trace::sample_weights(l.grid.x, l.grid.y, l.grid.z, ran);
   std::unordered_map<uint32_t, double> weight;

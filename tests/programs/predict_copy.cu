@@ -71,3 +71,8 @@ int main(int argc, char** argv) {
 // CHECK: no calibration data for a GPU named 'voodoo2' (there are data for: h200)
 // RUN: %cudalab predict --gpu h200 -- /no/such/program
 // EXIT: 127
+// What the model does not time gets no figure: textures, tensor cores.
+// RUN: %cudalab predict -- %bindir/textures
+// CHECK: no prediction: it uses textures, which the model does not time
+// RUN: %cudalab predict -- %bindir/wmma
+// CHECK: no prediction: it uses tensor cores (wmma), which the model does not time

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "cudalab/trace/format.h"
 #include "cudalab/trace/sample.h"
 
 namespace {
@@ -140,6 +141,14 @@ TEST(Model, AtomicsGoAtTheRateOfAsManyAddresses) {
 }
 
 TEST(Model, WhatItCannotPredictItSays) {
+  pr::Work used = a_launch(10);
+  used.load_lines = 1e6;
+  used.uses = tr::kUsesTextures | tr::kUsesStreams;
+  const pr::Prediction q = pr::predict(used, test_gpu());
+  EXPECT_FALSE(q.covered);
+  EXPECT_EQ(q.not_covered,
+            "it uses textures, kernels on several streams, which may run at once, which the model "
+            "does not time");
   pr::Work w = a_launch(10);
   w.sampled_blocks = 0;
   EXPECT_FALSE(pr::predict(w, test_gpu()).covered) << "no block ran";

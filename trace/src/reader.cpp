@@ -343,6 +343,11 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
       case Record::kLaunchEnd:
         read_launch_end(launch_of(r, "the end"), r, path);
         break;
+      case Record::kUses: {
+        Launch& l = launch_of(r, "its uses");
+        l.uses = r.get<uint32_t>();
+        break;
+      }
       case Record::kSample: {
         Launch& l = launch_of(r, "the sample");
         const uint32_t count = r.get<uint32_t>();

@@ -77,6 +77,9 @@ struct Launch {
   // runs no block at all: a prediction needs one of each, and a
   // benchmark's hundred repeats would take the time.
   bool sample_repeat = false;
+  // What the launch used that a prediction of its time leaves out
+  // (trace::Launch::uses has the bits).
+  std::atomic<uint32_t> uses{0};
   // racecheck: global-memory accesses of different phases never race (a new
   // launch, or a cooperative launch's grid sync, starts a phase).
   uint32_t shadow_phase = 0;
@@ -95,6 +98,10 @@ struct Launch {
   std::string stop_report;
   cudaError_t stop_error = cudaSuccess;
 };
+
+// The running launch used tensor cores, textures, ... (a bit of
+// trace::kUses*): a prediction of its time leaves that out.
+void note_launch_use(uint32_t bit);
 
 // A sampled launch (CUDALAB_TRACE_SAMPLE) runs blocks of its sample until
 // it has recorded this many accesses (traces/trace.h counts them).

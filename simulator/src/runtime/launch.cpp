@@ -15,6 +15,7 @@
 #include "checks/checks.h"
 #include "checks/shadow.h"
 #include "cudalab/sim.h"
+#include "cudalab/trace/format.h"
 #include "cudalab/trace/sample.h"
 #include "grid/grid.h"
 #include "runtime/capture.h"
@@ -116,6 +117,17 @@ cudalab::sim::LaunchSummary last_summary() {
 
 }  // namespace cudalab::rt
 
+namespace cudalab::rt {
+// What the running launch used that a prediction leaves out.
+void note_launch_use(uint32_t bit) {
+  if (tl_block && tl_block->launch) tl_block->launch->uses.fetch_or(bit, std::memory_order_relaxed);
+}
+}  // namespace cudalab::rt
+
+namespace cudalab::detail::wmma {
+void note_tensor_cores() { cudalab::rt::note_launch_use(cudalab::trace::kUsesTensorCores); }
+}  // namespace cudalab::detail::wmma
+
 namespace cudalab::detail {
 
 // ---- dynamic parallelism ----------------------------------------------------------
@@ -183,6 +195,7 @@ void defer_child_launch(const LaunchSite& site, void (*run)(void*), void* state,
                         void (*free)(void*)) {
   using namespace cudalab::rt;
   const RuntimeScope runtime;
+  note_launch_use(cudalab::trace::kUsesChildLaunches);
   const size_t limit = pending_launch_limit();
   if (++g_unfinished > limit) {
     --g_unfinished;
@@ -238,9 +251,9 @@ cudaError_t launch_bound(const LaunchSite& site, dim3 grid, dim3 block, size_t s
   return launch(site, grid, block, shmem, stream, ops.run, bound, 0, frame, frame + ops.size);
 }
 
-cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
-                   cudaStream_t /*stream*/, void (*body)(void*), void* closure, unsigned flags,
-                   const void* frame_low, const void* frame_high) {
+cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                   void (*body)(void*), void* closure, unsigned flags, const void* frame_low,
+                   const void* frame_high) {
   using namespace cudalab::rt;
   if (tl_thread) {
     // Only kept launches (defer_child_launch) come here from a kernel.
@@ -317,6 +330,18 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                            .insert({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
                                     grid.y, grid.z, block.x, block.y, block.z})
                            .second;
+  }
+  {
+    // Kernels on more than one stream may run at once on a GPU: a
+    // prediction, launch by launch, leaves that out (the default streams
+    // count as one).
+    static std::mutex streams_mutex;
+    static std::set<cudaStream_t> streams;
+    const cudaStream_t s =
+        stream == cudaStreamLegacy || stream == cudaStreamPerThread ? nullptr : stream;
+    std::lock_guard lock(streams_mutex);
+    streams.insert(s);
+    if (streams.size() > 1) l.uses.fetch_or(cudalab::trace::kUsesStreams);
   }
   start_checks();
   trace_launch_begin(l);

@@ -10,6 +10,7 @@
 
 #include "cudalab/detail/half.h"
 #include "cudalab/texture.h"
+#include "cudalab/trace/format.h"
 #include "grid/grid.h"
 #include "runtime/texture_objects.h"
 
@@ -479,6 +480,7 @@ TexResult fast_linear_2d(const Object& o, float fx, float fy) {
 }  // namespace
 
 TexResult cudalab::detail::texture_fetch(unsigned long long handle, const TexRequest& q) {
+  cudalab::rt::note_launch_use(cudalab::trace::kUsesTextures);
   const Object& o = *object_in_kernel(handle, false);
   const Resource& r = o.res;
   TexResult zero{{0, 0, 0, 0}};

@@ -547,6 +547,8 @@ void trace_launch_begin(const Launch& l) {
 
 void trace_launch_end(const Launch& l) {
   if (!tracing()) return;
+  if (const uint32_t uses = l.uses.load())
+    writer().write(Record::kUses, Payload().u32(l.id).u32(uses));
   if (!l.sample.empty() || l.sample_repeat) {
     // The blocks that ran (CUDALAB_TRACE_SAMPLE): the others did nothing
     // (a repeat of a launch traced already: none ran).

@@ -53,6 +53,7 @@ struct Work {
   // (weighing a miss as ten hits to find the slowest).
   double path_hits = 0, path_misses = 0;
   bool flops_counted = false;
+  uint32_t uses = 0;  // what the model leaves out (trace::kUses* bits)
 };
 Work work_of(const trace::Trace& t, const trace::Launch& l);
 

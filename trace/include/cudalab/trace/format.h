@@ -36,7 +36,13 @@ enum class Record : uint8_t {
   kWarpSteps = 12,
   kFloatOps = 13,
   kSample = 14,
+  kUses = 15,
 };
+
+// What a launch used that a prediction of its time leaves out (the uses
+// record's bits).
+constexpr uint32_t kUsesTensorCores = 1, kUsesTextures = 2, kUsesChildLaunches = 4,
+                   kUsesStreams = 8;
 
 // Each record type's name, as docs/trace-format.md's table has it (a test
 // holds the two together).
@@ -44,7 +50,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 13> kRecordNames = {{
+constexpr std::array<RecordName, 14> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -58,6 +64,7 @@ constexpr std::array<RecordName, 13> kRecordNames = {{
     {Record::kWarpSteps, "warp steps"},
     {Record::kFloatOps, "float ops"},
     {Record::kSample, "sample"},
+    {Record::kUses, "uses"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

@@ -135,6 +135,7 @@ struct Launch {
   // Whether only a sample of the blocks ran (CUDALAB_TRACE_SAMPLE), and
   // which (sample.h weighs them; none: a launch like one traced before).
   bool sampled = false;
+  uint32_t uses = 0;  // kUses* bits (format.h): what a prediction leaves out
   std::vector<uint32_t> sample;
 
   // Each active lane of `r`, in lane order; returns how many.
