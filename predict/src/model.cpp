@@ -15,7 +15,10 @@
 //   touches fits in half the L2, where an earlier launch on the same
 //   buffers left it (warm caches, as a benchmark's repeated launches find).
 // - Atomics on global memory go at the rate the calibration measured for
-//   as many addresses (one, 32, or spread out).
+//   as many addresses (one, 32, or spread out); a warp's lanes on one
+//   address are one atomic (nvcc sends their sum once).
+// - Single-precision sinf, expf, ... go at the special function unit's
+//   rate (the calibration's __sinf).
 // - CUDA events around the one launch add the launch's own cost (an empty
 //   kernel's, timed the same way).
 #include <algorithm>
@@ -117,14 +120,17 @@ Prediction predict(const Work& w, const Gpu& gpu) {
                                                                  : gpu.figure("dram_write"));
     add("DRAM bandwidth", touched / rate, si(touched, "B") + " at " + si(rate, "B/s"));
   }
-  if (w.atomic_lanes > 0) {
+  if (w.atomic_ops > 0) {
     const double rate = 1e9 * (w.atomic_addresses <= 1      ? gpu.figure("atomic_one_address")
                                : w.atomic_addresses <= 1024 ? gpu.figure("atomic_32_addresses")
                                                             : gpu.figure("atomic_spread"));
-    add("global atomics", w.atomic_lanes / rate,
-        si(w.atomic_lanes, "atomics") + " on " + std::to_string(w.atomic_addresses) +
+    add("global atomics", w.atomic_ops / rate,
+        si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
             " addresses at " + si(rate, "/s"));
   }
+  const double sfu = gpu.figure("sfu_sin") * 1e12;
+  add("special functions (sinf, expf, ...)", w.special_ops / (sfu * spread),
+      si(w.special_ops, "") + " calls at " + si(sfu, "/s"));
   if (w.shared_atomic_lanes > 0) {
     const double rate = 1e9 * gpu.figure("shared_atomic");
     add("shared-memory atomics", w.shared_atomic_lanes / (rate * spread),

@@ -79,6 +79,13 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     if (r.atomic()) {
       w.atomic_requests += bw;
       w.atomic_lanes += bw * n;
+      // A warp's lanes on one address: one operation (nvcc sends a
+      // warp's atomic on a uniform address once, with the lanes' sum).
+      bool one_address = true;
+      for (int i = 1; i < n; ++i)
+        one_address = one_address && lanes[i].allocation == lanes[0].allocation &&
+                      lanes[i].offset == lanes[0].offset;
+      w.atomic_ops += bw * (one_address ? 1 : n);
     } else if (r.write()) {
       w.store_requests += bw;
       w.store_sectors += bw * ns;
@@ -132,6 +139,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     if (auto ops = t.float_ops.find(s.pc); ops != t.float_ops.end()) {
       w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
       w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
+      w.special_ops += scale * double(s.lanes) * ops->second.special_ops;
     }
   }
   return w;

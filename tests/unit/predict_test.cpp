@@ -132,7 +132,7 @@ TEST(Model, ArithmeticLatencyAndTheLeastTime) {
 
 TEST(Model, AtomicsGoAtTheRateOfAsManyAddresses) {
   pr::Work w = a_launch(1000);
-  w.atomic_lanes = 1e9;
+  w.atomic_lanes = w.atomic_ops = 1e9;
   w.atomic_addresses = 1;
   EXPECT_EQ(pr::predict(w, test_gpu()).bound, "global atomics");
   EXPECT_NEAR(pr::predict(w, test_gpu()).kernel_seconds, 1.0, 1e-6);

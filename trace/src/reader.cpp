@@ -343,6 +343,14 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
       case Record::kLaunchEnd:
         read_launch_end(launch_of(r, "the end"), r, path);
         break;
+      case Record::kSpecialOps: {
+        const uint32_t count = r.get<uint32_t>();
+        for (uint32_t k = 0; k < count; ++k) {
+          const uint64_t pc = r.get<uint64_t>();
+          t.float_ops[pc].special_ops = r.get<uint32_t>();
+        }
+        break;
+      }
       case Record::kUses: {
         Launch& l = launch_of(r, "its uses");
         l.uses = r.get<uint32_t>();

@@ -206,8 +206,9 @@ void BlockRun::thread_exited(SimThread& t) {
                         "__syncthreads() was reached by " + std::to_string(at_barrier_.size()) +
                             " of the block's " + std::to_string(thread_count_) +
                             " threads; the other " + std::to_string(exited_) +
-                            " returned without reaching it (a barrier inside a branch not all "
-                            "threads take: undefined on a GPU)");
+                            " ended without reaching it: a barrier inside a branch not all "
+                            "threads take (an if around it), or a return before it "
+                            "(undefined on a GPU)");
     release_barrier();
   }
   for (size_t i = 0; i < w.pending.size();) {

@@ -7,6 +7,10 @@
 // simulator's own: the disassembly is read only up to the last block wanted. A traced run
 // knows how many lanes ran each block; lanes x operations is the FLOPs.
 //
+// Calls of single-precision sinf, expf, logf and the like count apart, as
+// special-function operations (a GPU's special function unit computes
+// them; the simulator calls the C library's).
+//
 // Counted as Nsight Compute counts FLOPs: an add, subtract or multiply is 1,
 // a fused multiply-add 2, in single and double precision apart. Divisions
 // and square roots count 1 each (a GPU computes them with several
@@ -47,6 +51,21 @@ FloatOps ops_of(std::string m, bool wide) {
   return r;
 }
 
+// A call of a single-precision function a GPU computes on its special
+// function unit (sinf, __expf, ...): "call   ac20 <sinf@plt>".
+bool special_function(const char* operands) {
+  static const char* const names[] = {"sinf", "cosf",  "tanf",   "expf", "exp2f",   "exp10f",
+                                      "logf", "log2f", "log10f", "powf", "sincosf", "rsqrtf"};
+  const char* open = std::strchr(operands, '<');
+  if (!open) return false;
+  const char* close = std::strpbrk(open, "@>");
+  if (!close) return false;
+  const std::string name(open + 1, close);
+  for (const char* n : names)
+    if (name == n) return true;
+  return false;
+}
+
 }  // namespace
 
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block) {
@@ -83,6 +102,7 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
       current = &per_block[base + address];
       current->single_ops += before_first.single_ops;
       current->double_ops += before_first.double_ops;
+      current->special_ops += before_first.special_ops;
       before_first = {};
       call_pending = false;
     }
@@ -94,11 +114,13 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
       call_pending = true;
       continue;
     }
-    const FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
-    if (!ops.single_ops && !ops.double_ops) continue;
+    FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
+    if (mnemonic == "call" && special_function(word_end)) ops.special_ops = 1;
+    if (!ops.single_ops && !ops.double_ops && !ops.special_ops) continue;
     FloatOps& into = current ? *current : before_first;
     into.single_ops += ops.single_ops;
     into.double_ops += ops.double_ops;
+    into.special_ops += ops.special_ops;
   }
   return objdump.finish().ok();
 }

@@ -225,6 +225,19 @@ class TraceWriter {
         Payload record;
         record.u32(count).raw(p.bytes.data(), p.bytes.size());
         write(Record::kFloatOps, record);
+        // Special-function calls, where a basic block makes any.
+        Payload q;
+        uint32_t special = 0;
+        for (uint64_t pc : step_pcs_)
+          if (auto it = ops.find(pc); it != ops.end() && it->second.special_ops) {
+            q.u64(pc).u32(it->second.special_ops);
+            ++special;
+          }
+        if (special) {
+          Payload r;
+          r.u32(special).raw(q.bytes.data(), q.bytes.size());
+          write(Record::kSpecialOps, r);
+        }
       } else {
         write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
                                            "binutils) when the trace is recorded"));

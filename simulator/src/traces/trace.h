@@ -63,6 +63,8 @@ void record_basic_block(uint32_t guard, uintptr_t pc);
 // not be counted (no objdump).
 struct FloatOps {
   uint32_t single_ops = 0, double_ops = 0;
+  uint32_t special_ops =
+      0;  // calls of single-precision sinf, expf, ... (a GPU's special functions)
 };
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block);
 

@@ -43,6 +43,8 @@ struct Work {
   double l1_missed_sectors = 0;  // load sectors not seen before by their block
   double dram_read_bytes = 0, dram_written_bytes = 0;  // each byte the launch touched, once
   double flops_single = 0, flops_double = 0;
+  double special_ops = 0;  // sinf, expf, ... of all lanes
+  double atomic_ops = 0;   // atomic lanes, a warp's lanes on one address counting once
   double warp_steps = 0;
   double phases_per_block = 1;  // barrier phases of the busiest block (1: no barrier)
   // The slowest chain of loads a warp waits for one after another: a load

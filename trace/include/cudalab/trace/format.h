@@ -37,6 +37,7 @@ enum class Record : uint8_t {
   kFloatOps = 13,
   kSample = 14,
   kUses = 15,
+  kSpecialOps = 16,
 };
 
 // What a launch used that a prediction of its time leaves out (the uses
@@ -50,7 +51,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 14> kRecordNames = {{
+constexpr std::array<RecordName, 15> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -65,6 +66,7 @@ constexpr std::array<RecordName, 14> kRecordNames = {{
     {Record::kFloatOps, "float ops"},
     {Record::kSample, "sample"},
     {Record::kUses, "uses"},
+    {Record::kSpecialOps, "special ops"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

@@ -90,6 +90,7 @@ struct WarpSteps {
 // multiply 1, a fused multiply-add 2).
 struct FloatOps {
   uint32_t single_ops = 0, double_ops = 0;
+  uint32_t special_ops = 0;  // sinf, expf, ... (a GPU's special function unit)
 };
 
 // A check's finding (CUDALAB_CHECK), as the run reported it.

@@ -1,0 +1,276 @@
+// Kernels of distinct character, none from the lessons, for checking
+// predicted times against a GPU (predict/corpus/README.md): each is timed
+// with CUDA events around one launch, the median of 10 after a warm-up,
+// on a GPU; on the simulator `cudalab predict -- kernels` predicts each.
+//   kernels [--quick]     (--quick: tiny sizes, for the simulator's CTest)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+bool g_quick = false;
+
+void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "kernels: %s: %s\n", what, cudaGetErrorString(e));
+  std::exit(1);
+}
+
+// The median of 10 launches, each between two events, after a warm-up.
+template <class Launch>
+void time_it(const char* name, Launch launch) {
+  launch();
+  check(cudaDeviceSynchronize(), name);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  std::vector<float> ms;
+  for (int r = 0; r < 10; ++r) {
+    cudaEventRecord(a);
+    launch();
+    cudaEventRecord(b);
+    check(cudaEventSynchronize(b), name);
+    float t = 0;
+    cudaEventElapsedTime(&t, a, b);
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  std::printf("%-24s %12.2f us\n", name, 1000.0 * ms[ms.size() / 2]);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+}
+
+// 1. Copy, a thread an element: DRAM.
+__global__ void copy_coalesced(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+// 2. A read every 32nd float: a sector for each lane.
+__global__ void read_strided(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[(size_t(i) * 32) % size_t(n)];
+}
+// 3. A gather through an index array.
+__global__ void gather(const float* in, const int* index, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[index[i]];
+}
+// 4. Double-precision axpy.
+__global__ void daxpy(double a, const double* x, double* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+// 5. 512 dependent-free FMAs a thread in 8 chains: FP32.
+__global__ void fma_fp32(float* out, float m) {
+  float v[8];
+  for (int k = 0; k < 8; ++k) v[k] = threadIdx.x + k;
+  for (int s = 0; s < 64; ++s)
+    for (int k = 0; k < 8; ++k) v[k] = v[k] * m + 0.5f;
+  float sum = 0;
+  for (int k = 0; k < 8; ++k) sum += v[k];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+// 6. The same in double precision: FP64.
+__global__ void fma_fp64(double* out, double m) {
+  double v[8];
+  for (int k = 0; k < 8; ++k) v[k] = threadIdx.x + k;
+  for (int s = 0; s < 64; ++s)
+    for (int k = 0; k < 8; ++k) v[k] = v[k] * m + 0.5;
+  double sum = 0;
+  for (int k = 0; k < 8; ++k) sum += v[k];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+// 7. __sinf in 4 chains: the special-function unit.
+__global__ void sines(float* out) {
+  float v[4];
+  for (int k = 0; k < 4; ++k) v[k] = threadIdx.x * 0.001f + k;
+  for (int s = 0; s < 64; ++s)
+    for (int k = 0; k < 4; ++k) v[k] = __sinf(v[k]);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v[0] + v[1] + v[2] + v[3];
+}
+// 8. Every thread adds to one counter.
+__global__ void atomic_one(unsigned* counter) { atomicAdd(counter, 1u); }
+// 9. Every thread adds to its own counter.
+__global__ void atomic_own(unsigned* counters) {
+  atomicAdd(&counters[blockIdx.x * blockDim.x + threadIdx.x], 1u);
+}
+// 10. A histogram of random bytes into 256 global bins.
+__global__ void bins_256(const unsigned char* data, unsigned* bins, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&bins[data[i]], 1u);
+}
+// 11. Half of each warp's lanes take a long path.
+__global__ void divergent(float* out) {
+  float v = threadIdx.x;
+  if (threadIdx.x % 2)
+    for (int s = 0; s < 256; ++s) v = v * 0.999f + 1.0f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+// 12. One thread follows a chain of 20,000 random loads.
+__global__ void chase(const int* next, int* end, int hops) {
+  int at = 0;
+#pragma unroll 1
+  for (int k = 0; k < hops; ++k) at = next[at];
+  *end = at;
+}
+// 13. One block of 32 threads streams through 4M floats.
+__global__ void few_threads(const float* in, float* out, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = in[i] * 2.0f;
+}
+// 14, 15. Shared-memory loads, all 32 lanes in one bank (a stride of 32
+// words), or in 32 banks.
+template <int Stride>
+__global__ void shared_loads(float* out, int iterations) {
+  __shared__ float s[32 * 33];
+  for (int i = threadIdx.x; i < 32 * 33; i += blockDim.x) s[i] = i;
+  __syncthreads();
+  float sum = 0;
+  const int lane = threadIdx.x % 32;
+  for (int k = 0; k < iterations; ++k) sum += s[(lane * Stride + k) % (32 * 33)];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+// 16. A barrier each time round a short loop.
+__global__ void barrier_loop(float* out, int rounds) {
+  __shared__ float s[256];
+  float v = threadIdx.x;
+  for (int r = 0; r < rounds; ++r) {
+    s[threadIdx.x] = v;
+    __syncthreads();
+    v = s[(threadIdx.x + 1) % 256] * 0.5f;
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+// 17. A block's sum by a tree in shared memory.
+__global__ void block_sums(const float* in, float* out) {
+  __shared__ float s[256];
+  s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  for (int w = 128; w > 0; w /= 2) {
+    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+// 18. A 1D stencil of radius 3 through shared memory.
+__global__ void stencil(const float* in, float* out, int n) {
+  __shared__ float s[256 + 6];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x + 3] = in[i];
+  if (threadIdx.x < 3) {
+    s[threadIdx.x] = i >= 3 ? in[i - 3] : 0;
+    s[threadIdx.x + 259] = i + 256 < n ? in[i + 256] : 0;
+  }
+  __syncthreads();
+  float sum = 0;
+  for (int k = 0; k < 7; ++k) sum += s[threadIdx.x + k];
+  out[i] = sum / 7;
+}
+// 19. A transpose of 4096^2 floats, writes down columns.
+__global__ void transpose_columns(const float* in, float* out, int n) {
+  const int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8) out[size_t(x) * n + y + j] = in[size_t(y + j) * n + x];
+}
+// 20. A matrix-vector product, a thread a row (rows read across lanes).
+__global__ void matvec_rows(const float* a, const float* x, float* y, int n) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n) return;
+  float sum = 0;
+  for (int k = 0; k < n; ++k) sum += a[size_t(row) * n + k] * x[k];
+  y[row] = sum;
+}
+// 21. Integer hashing, a thread an element.
+__global__ void hashes(unsigned* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned h = i;
+  for (int r = 0; r < 32; ++r) h = (h ^ (h >> 13)) * 0x5bd1e995u + r;
+  out[i] = h;
+}
+// 22. A grid-stride copy on a small grid: two blocks a multiprocessor.
+__global__ void copy_small_grid(const float* in, float* out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--quick")) {
+      g_quick = true;
+    } else {
+      std::fprintf(stderr, "usage: kernels [--quick]\n");
+      return 2;
+    }
+  }
+  const int n = g_quick ? 1 << 14 : 1 << 26;     // floats of the streaming kernels
+  const int square = g_quick ? 128 : 4096;       // the transpose's and matvec's size
+  const int threads = g_quick ? 1 << 12 : 1 << 22;  // threads of the compute kernels
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
+  float *fa, *fb, *fc;
+  double *da, *db;
+  int *index, *next, *end;
+  unsigned *counters, *bins;
+  unsigned char* bytes;
+  const size_t big = size_t(std::max(n, square * square));
+  check(cudaMalloc(&fa, big * sizeof(float)), "cudaMalloc");
+  check(cudaMalloc(&fb, big * sizeof(float)), "cudaMalloc");
+  check(cudaMalloc(&fc, big * sizeof(float)), "cudaMalloc");
+  check(cudaMalloc(&da, n * sizeof(double)), "cudaMalloc");
+  check(cudaMalloc(&db, n * sizeof(double)), "cudaMalloc");
+  check(cudaMalloc(&index, n * sizeof(int)), "cudaMalloc");
+  check(cudaMalloc(&next, n * sizeof(int)), "cudaMalloc");
+  check(cudaMalloc(&end, sizeof(int)), "cudaMalloc");
+  check(cudaMalloc(&counters, size_t(threads) * sizeof(unsigned)), "cudaMalloc");
+  check(cudaMalloc(&bins, 256 * sizeof(unsigned)), "cudaMalloc");
+  check(cudaMalloc(&bytes, n), "cudaMalloc");
+  {
+    // Random indices, a random chain, random bytes (a fixed seed).
+    std::vector<int> h(n);
+    unsigned s = 12345;
+    auto rnd = [&] { return s = s * 1664525u + 1013904223u; };
+    for (int i = 0; i < n; ++i) h[i] = int(rnd() % unsigned(n));
+    check(cudaMemcpy(index, h.data(), n * sizeof(int), cudaMemcpyHostToDevice), "copy");
+    check(cudaMemcpy(next, h.data(), n * sizeof(int), cudaMemcpyHostToDevice), "copy");
+    std::vector<unsigned char> b(n);
+    for (int i = 0; i < n; ++i) b[i] = (unsigned char)(rnd() >> 24);
+    check(cudaMemcpy(bytes, b.data(), n, cudaMemcpyHostToDevice), "copy");
+  }
+  check(cudaMemset(fa, 0, big * sizeof(float)), "cudaMemset");
+  check(cudaMemset(da, 0, n * sizeof(double)), "cudaMemset");
+  check(cudaMemset(db, 0, n * sizeof(double)), "cudaMemset");
+  const int blocks = (n + 255) / 256, compute_blocks = threads / 256;
+  time_it("copy_coalesced", [&] { copy_coalesced<<<blocks, 256>>>(fa, fb, n); });
+  time_it("read_strided", [&] { read_strided<<<blocks, 256>>>(fa, fb, n); });
+  time_it("gather", [&] { gather<<<blocks, 256>>>(fa, index, fb, n); });
+  time_it("daxpy", [&] { daxpy<<<blocks, 256>>>(2.0, da, db, n); });
+  time_it("fma_fp32", [&] { fma_fp32<<<compute_blocks, 256>>>(fb, 0.999f); });
+  time_it("fma_fp64", [&] { fma_fp64<<<compute_blocks, 256>>>(db, 0.999); });
+  time_it("sines", [&] { sines<<<compute_blocks, 256>>>(fb); });
+  time_it("atomic_one", [&] { atomic_one<<<compute_blocks / 16, 256>>>(counters); });
+  time_it("atomic_own", [&] { atomic_own<<<compute_blocks, 256>>>(counters); });
+  time_it("bins_256", [&] { bins_256<<<blocks, 256>>>(bytes, bins, n); });
+  time_it("divergent", [&] { divergent<<<compute_blocks, 256>>>(fb); });
+  time_it("chase", [&] { chase<<<1, 1>>>(next, end, g_quick ? 100 : 20000); });
+  time_it("few_threads", [&] { few_threads<<<1, 32>>>(fa, fb, g_quick ? 4096 : 1 << 22); });
+  time_it("shared_conflicts", [&] { shared_loads<32><<<compute_blocks, 256>>>(fb, 64); });
+  time_it("shared_no_conflicts", [&] { shared_loads<1><<<compute_blocks, 256>>>(fb, 64); });
+  time_it("barrier_loop", [&] { barrier_loop<<<compute_blocks, 256>>>(fb, 32); });
+  time_it("block_sums", [&] { block_sums<<<n / 256, 256>>>(fa, fb); });
+  time_it("stencil", [&] { stencil<<<n / 256, 256>>>(fa, fb, n); });
+  time_it("transpose_columns", [&] {
+    transpose_columns<<<dim3(square / 32, square / 32), dim3(32, 8)>>>(fa, fc, square);
+  });
+  time_it("matvec_rows", [&] { matvec_rows<<<std::max(1, square / 256), 256>>>(fa, fb, fc, square); });
+  time_it("hashes", [&] { hashes<<<compute_blocks, 256>>>(counters, threads); });
+  time_it("copy_small_grid", [&] { copy_small_grid<<<sms * 2, 256>>>(fa, fb, n); });
+  check(cudaDeviceSynchronize(), "the kernels");
+  return 0;
+}
