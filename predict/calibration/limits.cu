@@ -117,6 +117,21 @@ __global__ void l2_read(const float4* a, size_t n, int passes, float* out) {
   out[i0] = s;
 }
 
+// Each thread reads `per_thread` words, each from a random 32-byte sector
+// of `sectors` (a sector a lane, lines far apart): what a gather or a
+// strided read costs, past L1 (ld.global.cg), from L2 or from DRAM as the
+// set fits in L2 or not.
+__global__ void scattered_read(const float* a, size_t sectors, int per_thread, float* out) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned x = unsigned(t) * 2654435761u + 12345u;
+  float s = 0;
+  for (int k = 0; k < per_thread; ++k) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;  // xorshift: a random sector
+    s += __ldcg(&a[size_t(x % unsigned(sectors)) * 8]);
+  }
+  out[t] = s;
+}
+
 // Each block reads its own `per_block` float4s again and again: after the
 // first pass they are in its multiprocessor's L1.
 __global__ void l1_read(const float4* a, int per_block, int passes, float* out) {
@@ -230,7 +245,7 @@ __global__ void empty_kernel() {}
 struct Sizes {
   size_t dram_bytes, l2_bytes;
   int l1_passes, l2_passes, shared_iterations, fma_steps, sfu_steps, atomic_times, hops,
-      barrier_count, reps, launches;
+      barrier_count, reps, launches, scattered_reads;
 };
 
 void bandwidths(const Sizes& z, int sms) {
@@ -280,6 +295,25 @@ void bandwidths(const Sizes& z, int sms) {
     figure("l1_read", bytes / (ms * 1e-3) / 1e9, "GB/s", ms,
            std::fabs(total() - 0.5 * per_block * l1_blocks * z.l1_passes) <
                1e-3 * per_block * l1_blocks * z.l1_passes);
+  }
+  if (wanted("scattered")) {
+    // Random sectors of an L2-sized set, then of the whole buffer (DRAM);
+    // every float of `a` is 0.5 (write_all above, or here).
+    write_all<<<blocks, threads>>>(a, n, 0.5f);
+    for (const bool dram : {false, true}) {
+      const size_t bytes = dram ? z.dram_bytes : z.l2_bytes;
+      clear();
+      const float ms = median_ms(
+          [&] {
+            scattered_read<<<blocks, threads>>>(reinterpret_cast<const float*>(a), bytes / 32,
+                                                z.scattered_reads, out);
+          },
+          z.reps);
+      const double sectors = double(out_n) * z.scattered_reads;
+      // The last launch's sum: every read is 0.5.
+      figure(dram ? "dram_scattered_sectors" : "l2_scattered_sectors", sectors / (ms * 1e-3) / 1e9,
+             "G sectors/s", ms, std::fabs(total() - 0.5 * sectors) < 1e-3 * sectors);
+    }
   }
   if (wanted("shared")) {
     for (int stride : {1, 32}) {
@@ -462,10 +496,11 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
       g_only = argv[++i];
     } else {
-      std::fprintf(stderr,
-                   "usage: limits [--quick] [--only dram|l2|l1|shared|fp32|fp64|sfu|int|atomics|"
-                   "latency|barrier|launch]\n"
-                   "Measures the limits of the GPU the time predictor uses; prints JSON.\n");
+      std::fprintf(
+          stderr,
+          "usage: limits [--quick] [--only dram|l2|l1|scattered|shared|fp32|fp64|sfu|int|atomics|"
+          "latency|barrier|launch]\n"
+          "Measures the limits of the GPU the time predictor uses; prints JSON.\n");
       return 2;
     }
   }
@@ -477,18 +512,19 @@ int main(int argc, char** argv) {
   cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0);
   const int sms = g_quick ? 2 : p.multiProcessorCount;
   const Sizes z =
-      g_quick ? Sizes{1 << 20, 1 << 18, 2, 2, 16, 8, 8, 2, 64, 8, 1, 4} : Sizes{size_t(1) << 30,
-                                                                                size_t(24) << 20,
-                                                                                2000,
-                                                                                100,
-                                                                                16384,
-                                                                                8192,
-                                                                                4096,
-                                                                                256,
-                                                                                20000,
-                                                                                20000,
-                                                                                10,
-                                                                                1000};
+      g_quick ? Sizes{1 << 20, 1 << 18, 2, 2, 16, 8, 8, 2, 64, 8, 1, 4, 4} : Sizes{size_t(1) << 30,
+                                                                                   size_t(24) << 20,
+                                                                                   2000,
+                                                                                   100,
+                                                                                   16384,
+                                                                                   8192,
+                                                                                   4096,
+                                                                                   256,
+                                                                                   20000,
+                                                                                   20000,
+                                                                                   10,
+                                                                                   1000,
+                                                                                   64};
   std::printf(
       "{\n  \"device\": \"%s\",\n  \"multiprocessors\": %d,\n  \"clock_mhz\": %d,\n"
       "  \"memory_clock_mhz\": %d,\n  \"l2_bytes\": %d,\n  \"cuda_runtime\": %d,\n"

@@ -151,7 +151,7 @@ __global__ void block_sums(const float* in, float* out) {
   __shared__ float s[256];
   s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
   __syncthreads();
-  for (int w = 128; w > 0; w /= 2) {
+  for (unsigned w = 128; w > 0; w /= 2) {
     if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
     __syncthreads();
   }
@@ -209,8 +209,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const int n = g_quick ? 1 << 14 : 1 << 26;     // floats of the streaming kernels
-  const int square = g_quick ? 128 : 4096;       // the transpose's and matvec's size
+  const int n = g_quick ? 1 << 14 : 1 << 26;        // floats of the streaming kernels
+  const int square = g_quick ? 128 : 4096;          // the transpose's and matvec's size
   const int threads = g_quick ? 1 << 12 : 1 << 22;  // threads of the compute kernels
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "attribute");
@@ -268,9 +268,29 @@ int main(int argc, char** argv) {
   time_it("transpose_columns", [&] {
     transpose_columns<<<dim3(square / 32, square / 32), dim3(32, 8)>>>(fa, fc, square);
   });
-  time_it("matvec_rows", [&] { matvec_rows<<<std::max(1, square / 256), 256>>>(fa, fb, fc, square); });
+  time_it("matvec_rows",
+          [&] { matvec_rows<<<std::max(1, square / 256), 256>>>(fa, fb, fc, square); });
   time_it("hashes", [&] { hashes<<<compute_blocks, 256>>>(counters, threads); });
   time_it("copy_small_grid", [&] { copy_small_grid<<<sms * 2, 256>>>(fa, fb, n); });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
+
+// The tests of this file (tests/lit/README.md): on the simulator, at tiny
+// sizes, every kernel runs and is timed, and each gets a prediction or the
+// model's reason for none; on a GPU, every kernel runs.
+// BUILD: TARGET predict_corpus
+// TEST: predict.corpus_kernels
+// LABELS: unit
+// RUN: %bin --quick
+// CHECK: copy_coalesced
+// CHECK: copy_small_grid
+// RUN: %cudalab predict --json -- %bin --quick | %python -c "import json,sys;
+// j=json.load(sys.stdin)['launches']; print(len(j), 'launches,', sum(1 for x in j if x['covered']),
+// 'predicted')" CHECK: 22 launches, 22 predicted
+//
+// TEST: gpu.predict.corpus_kernels
+// LABELS: gpu
+// REQUIRES: nvcc, gpu
+// RUN: %bin_gpu --quick
+// CHECK: copy_small_grid

@@ -14,6 +14,9 @@
 //   atomics; DRAM moves each byte the launch touched once, unless all it
 //   touches fits in half the L2, where an earlier launch on the same
 //   buffers left it (warm caches, as a benchmark's repeated launches find).
+//   Both at the calibration's bandwidths, but a sector alone in its
+//   128-byte line in its request (a gather, a strided read, a write down a
+//   column) at their rates of scattered sectors.
 // - Atomics on global memory go at the rate the calibration measured for
 //   as many addresses (one, 32, or spread out); a warp's lanes on one
 //   address are one atomic (nvcc sends their sum once).
@@ -108,17 +111,36 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   const double issue = 4.0 * gpu.clock_ghz * 1e9;
   add("instruction issue (at least)", w.warp_steps / (issue * sms * spread),
       si(w.warp_steps, "") + " warp steps of basic blocks at " + si(issue * sms, "/s"));
+  // The share of sectors alone in their line (scattered): L2 and DRAM
+  // serve those at the calibration's scattered rates, the rest at its
+  // streaming bandwidths.
+  const double scattered = w.all_sectors > 0 ? w.scattered_sectors / w.all_sectors : 0;
   const double l2_bytes = 32 * (w.l1_missed_sectors + w.store_sectors) + 32 * w.atomic_lanes;
   const double l2_rate = gpu.figure("l2_read") * 1e9;
-  add("L2 bandwidth", l2_bytes / (l2_rate * spread),
-      si(l2_bytes, "B") + " at " + si(l2_rate, "B/s"));
+  const double l2_sector_rate = gpu.figure("l2_scattered_sectors") * 1e9;
+  const double l2_time = (1 - scattered) * l2_bytes / l2_rate +
+                         (l2_sector_rate > 0 ? scattered * l2_bytes / 32 / l2_sector_rate
+                                             : scattered * l2_bytes / l2_rate);
+  add("L2 bandwidth", l2_time / spread,
+      si(l2_bytes, "B") + " at " + si(l2_rate, "B/s") +
+          (scattered > 0.01 ? ", " + si(100 * scattered, "") + "% of it scattered sectors at " +
+                                  si(l2_sector_rate, "/s")
+                            : ""));
   const double touched = w.dram_read_bytes + w.dram_written_bytes;
   if (touched > gpu.l2_bytes / 2) {
     const double rate =
         1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0 ? gpu.figure("dram_copy")
                : w.dram_read_bytes > 0                           ? gpu.figure("dram_read")
                                                                  : gpu.figure("dram_write"));
-    add("DRAM bandwidth", touched / rate, si(touched, "B") + " at " + si(rate, "B/s"));
+    const double dram_sector_rate = gpu.figure("dram_scattered_sectors") * 1e9;
+    const double dram_time = (1 - scattered) * touched / rate +
+                             (dram_sector_rate > 0 ? scattered * touched / 32 / dram_sector_rate
+                                                   : scattered * touched / rate);
+    add("DRAM bandwidth", dram_time,
+        si(touched, "B") + " at " + si(rate, "B/s") +
+            (scattered > 0.01 ? ", " + si(100 * scattered, "") + "% of it scattered sectors at " +
+                                    si(dram_sector_rate, "/s")
+                              : ""));
   }
   if (w.atomic_ops > 0) {
     const double rate = 1e9 * (w.atomic_addresses <= 1      ? gpu.figure("atomic_one_address")

@@ -74,6 +74,18 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     ns = int(std::unique(sectors, sectors + ns) - sectors);
     std::sort(lines, lines + nl);
     nl = int(std::unique(lines, lines + nl) - lines);
+    // Sectors alone in their line: as many as lines with one sector.
+    {
+      int alone = 0;
+      for (int i = 0, j = 0; i < nl; ++i) {
+        int in_line = 0;
+        while (j < ns && sectors[j] / 4 < lines[i]) ++j;
+        for (int k = j; k < ns && sectors[k] / 4 == lines[i]; ++k) ++in_line;
+        alone += in_line == 1;
+      }
+      w.scattered_sectors += bw * alone;
+      w.all_sectors += bw * ns;
+    }
     auto& footprint = r.write() ? written_sectors[r.allocation] : read_sectors[r.allocation];
     for (int i = 0; i < ns; ++i) footprint.insert(sectors[i]);
     if (r.atomic()) {

@@ -41,6 +41,10 @@ struct Work {
   uint64_t atomic_addresses = 0;  // distinct words the atomics went to (the sample's)
   double shared_wavefronts = 0, shared_atomic_lanes = 0;
   double l1_missed_sectors = 0;  // load sectors not seen before by their block
+  // Of all global sectors the requests moved, those alone in their 128-byte
+  // line within their request (a gather, a strided read, a write down a
+  // column): L2 and DRAM serve them at the scattered rate.
+  double scattered_sectors = 0, all_sectors = 0;
   double dram_read_bytes = 0, dram_written_bytes = 0;  // each byte the launch touched, once
   double flops_single = 0, flops_double = 0;
   double special_ops = 0;  // sinf, expf, ... of all lanes
