@@ -36,6 +36,43 @@ struct AuthorCommands {
   NewLessonOptions new_options;
 };
 
+// `cudalab predict`: a trace, or a program after --.
+struct PredictCommand {
+  CLI::App* command = nullptr;
+  std::string trace, gpu = default_gpu();
+  uint64_t sample = 64;
+  bool json = false;
+};
+
+void add_predict_command(CLI::App& app, PredictCommand& c) {
+  c.command = app.add_subcommand(
+      "predict",
+      "each launch's time on a GPU, predicted from a trace, or from a program run after --");
+  c.command->add_option("trace", c.trace, "a trace (CUDALAB_TRACE=FILE ./program)")
+      ->check(CLI::ExistingFile);
+  c.command->add_option("--gpu", c.gpu,
+                        "the GPU: a name with calibration data in predict/calibration (default: "
+                        "CUDALAB_DEVICE, else h200)");
+  c.command
+      ->add_option("--sample", c.sample,
+                   "with a program: blocks of each launch to run and count (0: all; default 64)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 20));
+  c.command->add_flag("--json", c.json, "print JSON instead of a table");
+  c.command->footer(
+      "A program goes after --: cudalab predict -- ./build/bin/vector_add --bench. It runs with "
+      "a sample of each launch's blocks (the others do nothing, so its results are not "
+      "computed), traced, and each launch is predicted from what the sample did.");
+}
+
+int run_predict_command(const PredictCommand& c, const std::vector<std::string>& program) {
+  if (!c.trace.empty() && !program.empty()) {
+    std::cerr << "cudalab predict: a trace or a program after --, not both\n";
+    return 2;
+  }
+  if (c.trace.empty()) return predict_program(program, c.gpu, c.sample, c.json);
+  return predict_trace(c.trace, c.gpu, c.json);
+}
+
 // (The options write into `c`'s fields: it must outlive the parse.)
 void add_author_commands(CLI::App& app, AuthorCommands& c) {
   c.exercise = app.add_subcommand(
@@ -150,25 +187,8 @@ int main(int argc, char** argv) {
   bool stats_json = false;
   st->add_option("trace", trace_path, "the trace file")->required()->check(CLI::ExistingFile);
   st->add_flag("--json", stats_json, "print JSON instead of a table");
-  auto* pr = app.add_subcommand(
-      "predict",
-      "each launch's time on a GPU, predicted from a trace, or from a program run after --");
-  std::string predict_trace_path, predict_gpu = default_gpu();
-  uint64_t predict_sample = 64;
-  bool predict_json = false;
-  pr->add_option("trace", predict_trace_path, "a trace (CUDALAB_TRACE=FILE ./program)")
-      ->check(CLI::ExistingFile);
-  pr->add_option("--gpu", predict_gpu,
-                 "the GPU: a name with calibration data in predict/calibration (default: "
-                 "CUDALAB_DEVICE, else h200)");
-  pr->add_option("--sample", predict_sample,
-                 "with a program: blocks of each launch to run and count (0: all; default 64)")
-      ->check(CLI::Range(uint64_t(0), uint64_t(1) << 20));
-  pr->add_flag("--json", predict_json, "print JSON instead of a table");
-  pr->footer(
-      "A program goes after --: cudalab predict -- ./build/bin/vector_add --bench. It runs with "
-      "a sample of each launch's blocks (the others do nothing, so its results are not "
-      "computed), traced, and each launch is predicted from what the sample did.");
+  PredictCommand predict;
+  add_predict_command(app, predict);
   rn->add_option("--predict", ro.predict,
                  "predict each launch's time on this GPU (h200, ...): the program runs with a "
                  "sample of each launch's blocks, so its results are not computed")
@@ -287,14 +307,6 @@ int main(int argc, char** argv) {
     return run_lesson(ro);
   }
   if (*st) return stats(trace_path, stats_json);
-  if (*pr) {
-    if (!predict_trace_path.empty() && !program_args.empty()) {
-      std::cerr << "cudalab predict: a trace or a program after --, not both\n";
-      return 2;
-    }
-    if (predict_trace_path.empty())
-      return predict_program(program_args, predict_gpu, predict_sample, predict_json);
-    return predict_trace(predict_trace_path, predict_gpu, predict_json);
-  }
+  if (*predict.command) return run_predict_command(predict, program_args);
   return 2;
 }

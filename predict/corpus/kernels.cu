@@ -65,23 +65,15 @@ __global__ void daxpy(double a, const double* x, double* y, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
 }
-// 5. 512 dependent-free FMAs a thread in 8 chains: FP32.
-__global__ void fma_fp32(float* out, float m) {
-  float v[8];
-  for (int k = 0; k < 8; ++k) v[k] = threadIdx.x + k;
+// 5, 6. 512 fused multiply-adds a thread in 8 independent chains: FP32 or
+// FP64 throughput.
+template <class T>
+__global__ void fmas(T* out, T m) {
+  T v[8];
+  for (int k = 0; k < 8; ++k) v[k] = T(threadIdx.x + k);
   for (int s = 0; s < 64; ++s)
-    for (int k = 0; k < 8; ++k) v[k] = v[k] * m + 0.5f;
-  float sum = 0;
-  for (int k = 0; k < 8; ++k) sum += v[k];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
-}
-// 6. The same in double precision: FP64.
-__global__ void fma_fp64(double* out, double m) {
-  double v[8];
-  for (int k = 0; k < 8; ++k) v[k] = threadIdx.x + k;
-  for (int s = 0; s < 64; ++s)
-    for (int k = 0; k < 8; ++k) v[k] = v[k] * m + 0.5;
-  double sum = 0;
+    for (int k = 0; k < 8; ++k) v[k] = v[k] * m + T(0.5);
+  T sum = 0;
   for (int k = 0; k < 8; ++k) sum += v[k];
   out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -251,8 +243,8 @@ int main(int argc, char** argv) {
   time_it("read_strided", [&] { read_strided<<<blocks, 256>>>(fa, fb, n); });
   time_it("gather", [&] { gather<<<blocks, 256>>>(fa, index, fb, n); });
   time_it("daxpy", [&] { daxpy<<<blocks, 256>>>(2.0, da, db, n); });
-  time_it("fma_fp32", [&] { fma_fp32<<<compute_blocks, 256>>>(fb, 0.999f); });
-  time_it("fma_fp64", [&] { fma_fp64<<<compute_blocks, 256>>>(db, 0.999); });
+  time_it("fma_fp32", [&] { fmas<float><<<compute_blocks, 256>>>(fb, 0.999f); });
+  time_it("fma_fp64", [&] { fmas<double><<<compute_blocks, 256>>>(db, 0.999); });
   time_it("sines", [&] { sines<<<compute_blocks, 256>>>(fb); });
   time_it("atomic_one", [&] { atomic_one<<<compute_blocks / 16, 256>>>(counters); });
   time_it("atomic_own", [&] { atomic_own<<<compute_blocks, 256>>>(counters); });
