@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -43,7 +44,12 @@ std::string dims(const trace::Dim3& d) {
 }  // namespace
 
 std::string default_gpu() {
-  if (const char* d = std::getenv("CUDALAB_DEVICE"); d && *d) return d;
+  // CUDALAB_DEVICE names it in any case (H100, h100), as the simulator reads it.
+  if (const char* d = std::getenv("CUDALAB_DEVICE"); d && *d) {
+    std::string key = d;
+    for (char& c : key) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return key;
+  }
   return "h200";
 }
 
