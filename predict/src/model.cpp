@@ -115,33 +115,25 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   // serve those at the calibration's scattered rates, the rest at its
   // streaming bandwidths.
   const double scattered = w.all_sectors > 0 ? w.scattered_sectors / w.all_sectors : 0;
-  const double l2_bytes = 32 * (w.l1_missed_sectors + w.store_sectors) + 32 * w.atomic_lanes;
-  const double l2_rate = gpu.figure("l2_read") * 1e9;
-  const double l2_sector_rate = gpu.figure("l2_scattered_sectors") * 1e9;
-  const double l2_time = (1 - scattered) * l2_bytes / l2_rate +
-                         (l2_sector_rate > 0 ? scattered * l2_bytes / 32 / l2_sector_rate
-                                             : scattered * l2_bytes / l2_rate);
-  add("L2 bandwidth", l2_time / spread,
-      si(l2_bytes, "B") + " at " + si(l2_rate, "B/s") +
-          (scattered > 0.01 ? ", " + si(100 * scattered, "") + "% of it scattered sectors at " +
-                                  si(l2_sector_rate, "/s")
-                            : ""));
-  const double touched = w.dram_read_bytes + w.dram_written_bytes;
-  if (touched > gpu.l2_bytes / 2) {
-    const double rate =
-        1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0 ? gpu.figure("dram_copy")
-               : w.dram_read_bytes > 0                           ? gpu.figure("dram_read")
-                                                                 : gpu.figure("dram_write"));
-    const double dram_sector_rate = gpu.figure("dram_scattered_sectors") * 1e9;
-    const double dram_time = (1 - scattered) * touched / rate +
-                             (dram_sector_rate > 0 ? scattered * touched / 32 / dram_sector_rate
-                                                   : scattered * touched / rate);
-    add("DRAM bandwidth", dram_time,
-        si(touched, "B") + " at " + si(rate, "B/s") +
+  auto level = [&](const std::string& name, double bytes, double rate, double sector_rate,
+                   double share) {
+    const double seconds = (1 - scattered) * bytes / rate +
+                           scattered * (sector_rate > 0 ? bytes / 32 / sector_rate : bytes / rate);
+    add(name, seconds / share,
+        si(bytes, "B") + " at " + si(rate, "B/s") +
             (scattered > 0.01 ? ", " + si(100 * scattered, "") + "% of it scattered sectors at " +
-                                    si(dram_sector_rate, "/s")
+                                    si(sector_rate, "/s")
                               : ""));
-  }
+  };
+  level("L2 bandwidth", 32 * (w.l1_missed_sectors + w.store_sectors + w.atomic_lanes),
+        gpu.figure("l2_read") * 1e9, gpu.figure("l2_scattered_sectors") * 1e9, spread);
+  const double touched = w.dram_read_bytes + w.dram_written_bytes;
+  if (touched > gpu.l2_bytes / 2)
+    level("DRAM bandwidth", touched,
+          1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0 ? gpu.figure("dram_copy")
+                 : w.dram_read_bytes > 0                           ? gpu.figure("dram_read")
+                                                                   : gpu.figure("dram_write")),
+          gpu.figure("dram_scattered_sectors") * 1e9, 1.0);
   if (w.atomic_ops > 0) {
     const double rate = 1e9 * (w.atomic_addresses <= 1      ? gpu.figure("atomic_one_address")
                                : w.atomic_addresses <= 1024 ? gpu.figure("atomic_32_addresses")
