@@ -122,6 +122,45 @@ TEST_F(Checks, RacecheckOnTwoStoresToOneElementPointsAtTheIndex) {
   EXPECT_FALSE(Says(r.output, "atomic")) << r.output;
 }
 
+// The same with the bounds check on the store's own line (if (...) out[..]
+// = ...), as students write it.
+TEST_F(Checks, RacecheckOnTwoGuardedStoresToOneElementPointsAtTheIndex) {
+  const Result r = under_racecheck("race_store_collision_guarded");
+  EXPECT_TRUE(Says(r.output,
+                   "two threads store into one element of out on line 10: their index "
+                   "gives both the same place"))
+      << r.output;
+  EXPECT_FALSE(Says(r.output, "atomic")) << r.output;
+}
+
+// An uninitialized read of shared memory says why the element has no value,
+// from the lines above it that write the array: a store with no barrier
+// between it and the read (the barrier is missing), stores with one that
+// leave the element out (a halo never loaded), or no store at all (a sum
+// into shared memory nobody set to 0).
+TEST_F(Checks, InitcheckInSharedMemorySaysWhyTheElementHasNoValue) {
+  Result r = under("initcheck", "uninit_shared_no_barrier");
+  EXPECT_TRUE(Says(r.output,
+                   "line 11 writes `local` and line 13 reads it with no __syncthreads() between "
+                   "them"))
+      << r.output;
+  EXPECT_TRUE(Says(r.output, "Put a __syncthreads() after line 11")) << r.output;
+  r = under("initcheck", "uninit_shared");
+  EXPECT_TRUE(Says(r.output,
+                   "no thread of the block had written this element when line 12 read it: the "
+                   "line that writes `tile` (9) leaves it out"))
+      << r.output;
+  r = under("initcheck", "uninit_shared_never_set");
+  EXPECT_TRUE(Says(r.output,
+                   "no line of the kernel before line 10 gives `counts` its values, and shared "
+                   "memory starts with whatever was there, not 0"))
+      << r.output;
+  // Global memory: no advice of this kind (the host's copies fill it).
+  r = under("initcheck", "uninit_global");
+  EXPECT_FALSE(Says(r.output, "no thread of the block")) << r.output;
+  EXPECT_FALSE(Says(r.output, "gives `")) << r.output;
+}
+
 // out[i] = f(in[i - 1], in[i], in[i + 1]) racing on one buffer: the host
 // passed one buffer as both; two buffers are the fix, not a barrier.
 TEST_F(Checks, RacecheckOnAnInputThatIsTheOutputSaysTheyAreOneBuffer) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "atomic_tells.h"
 #include "headline.h"
 #include "options.h"
 
@@ -1241,6 +1242,168 @@ TEST(Headline, AWrongTotalSaysHowTheInputWasRead) {
               l.requests.back().kind = 1;
             }),
             alone);
+}
+
+// One lane's access at the end of `l`'s requests: thread `thread` (linear)
+// of `block`, in barrier phase `phase`, at code address `pc`; kind 0 a
+// read, 1 a store, 2 an atomic.
+void lane_access(tr::Launch& l, uint32_t id, uint32_t block, uint32_t thread, uint64_t offset,
+                 uint8_t kind, uint64_t pc, uint32_t phase = 0) {
+  read(l, id, block, offset);
+  tr::Request& r = l.requests.back();
+  r.warp = uint16_t(thread / 32);
+  r.mask = 1u << (thread % 32);
+  r.kind = kind;
+  r.pc = pc;
+  r.phase = phase;
+}
+
+// A trace of one launch of blocks of 64 threads whose lines 79 (pc 1), 83
+// (pc 2) and 44 (pc 3) are in exercise.cu.
+tr::Trace with_lines() {
+  tr::Trace t = two_launches();
+  t.launches.resize(1);
+  t.launches[0].requests.clear();
+  t.sites[1] = {"exercise.cu", 79};
+  t.sites[2] = {"exercise.cu", 83};
+  t.sites[3] = {"exercise.cu", 44};
+  return t;
+}
+
+// An atomic and a plain access of one shared word by threads of different
+// warps with no barrier between: the first such pair in words, with the
+// lines the barrier goes between. racecheck does not pair them.
+TEST(Headline, AnAtomicAndAPlainAccessOfOneSharedWordWithNoBarrierBetween) {
+  const uint32_t shared = tr::Request::kStaticShared;
+  // Counted (line 79), read by thread 0 (line 83), counted again by
+  // thread 32: the read came before the block was done adding.
+  tr::Trace t = with_lines();
+  tr::Launch& l = t.launches[0];
+  lane_access(l, shared, 0, 0, 12, 2, 1);
+  lane_access(l, shared, 0, 0, 12, 0, 2);
+  lane_access(l, shared, 0, 32, 12, 2, 1);
+  EXPECT_EQ(viz::shared_atomic_hazard(t, l),
+            "thread (0,0,0) of block (0,0,0) read a shared element at exercise.cu:83 before "
+            "thread (32,0,0) of block (0,0,0) added to it at exercise.cu:79 (an atomic): what is "
+            "added after the read is lost. No __syncthreads() comes between the two: put one "
+            "between lines 79 and 83 (racecheck, like compute-sanitizer's, does not pair atomics "
+            "with plain accesses)");
+  // With a barrier between the read and the later atomic: nothing to say.
+  l.requests.back().phase = 1;
+  EXPECT_EQ(viz::shared_atomic_hazard(t, l), "");
+  // The same warp's lanes: nothing to say either (a warp's own order).
+  l.requests.back().phase = 0;
+  l.requests.back().warp = 0;
+  l.requests.back().mask = 2;
+  EXPECT_EQ(viz::shared_atomic_hazard(t, l), "");
+  // Another block's word, or another word: no pair.
+  tr::Trace other = with_lines();
+  lane_access(other.launches[0], shared, 0, 0, 12, 0, 2);
+  lane_access(other.launches[0], shared, 1, 32, 12, 2, 1);
+  lane_access(other.launches[0], shared, 0, 32, 16, 2, 1);
+  EXPECT_EQ(viz::shared_atomic_hazard(other, other.launches[0]), "");
+  // Added to (line 79) by thread 0, then zeroed (line 44) by thread 40.
+  tr::Trace zeroed = with_lines();
+  lane_access(zeroed.launches[0], shared, 0, 0, 8, 2, 1);
+  lane_access(zeroed.launches[0], shared, 0, 40, 8, 1, 3);
+  EXPECT_EQ(viz::shared_atomic_hazard(zeroed, zeroed.launches[0]),
+            "thread (40,0,0) of block (0,0,0) wrote a shared element at exercise.cu:44 after "
+            "thread (0,0,0) of block (0,0,0) had added to it at exercise.cu:79 (an atomic): the "
+            "write wipes out what was added. No __syncthreads() comes between the two: put one "
+            "between lines 44 and 79 (racecheck, like compute-sanitizer's, does not pair atomics "
+            "with plain accesses)");
+  // Zeroed first, then added to by another warp: right here, unordered on a GPU.
+  tr::Trace first = with_lines();
+  lane_access(first.launches[0], shared, 0, 40, 8, 1, 3);
+  lane_access(first.launches[0], shared, 0, 0, 8, 2, 1);
+  EXPECT_TRUE(
+      viz::shared_atomic_hazard(first, first.launches[0])
+          .starts_with("thread (40,0,0) of block (0,0,0) wrote a shared element at "
+                       "exercise.cu:44 and thread (0,0,0) of block (0,0,0) added to it at "
+                       "exercise.cu:79 (an atomic), and nothing made the write come first"));
+  // Global memory is not looked at (blocks adding to one total by design).
+  tr::Trace global = with_lines();
+  lane_access(global.launches[0], 1, 0, 0, 12, 0, 2);
+  lane_access(global.launches[0], 1, 0, 32, 12, 2, 1);
+  EXPECT_EQ(viz::shared_atomic_hazard(global, global.launches[0]), "");
+  // In the headline of wrong values, it is the tell.
+  l.requests.back().warp = 1;
+  l.requests.back().mask = 1;
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  tr::TestResults r = wrong_out({10}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1. Thread (0,0,0) of block (0,0,0) "
+            "read a shared element at exercise.cu:83 before thread (32,0,0) of block (0,0,0) "
+            "added to it at exercise.cu:79 (an atomic): what is added after the read is lost. No "
+            "__syncthreads() comes between the two: put one between lines 79 and 83 (racecheck, "
+            "like compute-sanitizer's, does not pair atomics with plain accesses)");
+}
+
+// A total that several lanes of one warp in each block added to (every
+// lane after a shuffle reduction, where lane 0 alone holds the sum).
+TEST(Headline, SeveralLanesOfOneWarpAddingToATotal) {
+  tr::Trace t = with_lines();
+  t.allocations[0].name = "d_total";
+  t.allocations[0].size = 4;
+  tr::Launch& l = t.launches[0];
+  for (uint32_t block = 0; block < 2; ++block)
+    for (uint32_t lane = 0; lane < 32; ++lane) lane_access(l, 1, block, lane, 0, 2, 2);
+  EXPECT_EQ(viz::atomic_lanes(t, l, 1),
+            "32 threads of one warp in each block added to d_total at exercise.cu:83 (an "
+            "atomic): when one thread holds the block's result (lane 0 after a warp's shuffles, "
+            "thread 0 after a tree), only that thread should add it");
+  // A printed total: the test's words, then the tell.
+  tr::TestResults r;
+  r.shown = "Small";
+  r.tests = {graded("Small", "failed", "test")};
+  r.tests[0].output = "total is 4000; the floats add up to 1000\n";
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Small failed. total is 4000; the floats add up to 1000. 32 threads of one warp "
+            "in each block added to d_total at exercise.cu:83 (an atomic): when one thread holds "
+            "the block's result (lane 0 after a warp's shuffles, thread 0 after a tree), only "
+            "that thread should add it");
+  // One thread a block: as meant.
+  tr::Trace one = with_lines();
+  one.allocations[0].size = 4;
+  for (uint32_t block = 0; block < 2; ++block) lane_access(one.launches[0], 1, block, 0, 0, 2, 2);
+  EXPECT_EQ(viz::atomic_lanes(one, one.launches[0], 1), "");
+  // Every thread of the block (two warps) adding its own value: a design.
+  tr::Trace all = with_lines();
+  all.allocations[0].size = 4;
+  for (uint32_t thread = 0; thread < 64; ++thread)
+    lane_access(all.launches[0], 1, 0, thread, 0, 2, 2);
+  EXPECT_EQ(viz::atomic_lanes(all, all.launches[0], 1), "");
+  // A large buffer (a histogram's bins) is not a total.
+  t.allocations[0].size = 4 * 256;
+  EXPECT_EQ(viz::atomic_lanes(t, l, 1), "");
+}
+
+// Wrong values and an uninitialized read whose check says why: the count
+// of wrong values, then the read, its thread and the check's words.
+TEST(Headline, AnUninitializedReadWithItsReasonFollowsTheWrongCount) {
+  tr::Trace t = with_lines();
+  tr::Finding f;
+  f.tool = "initcheck";
+  f.kind = "uninitialized";
+  f.where = "/scratch/exercise.cu:47";
+  f.block = 0;
+  f.thread = 3;
+  f.advice = "line 44 writes `local` and line 47 reads it with no __syncthreads() between them";
+  t.launches[0].findings = {f};
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  tr::TestResults r = wrong_out({10}, 64, 8);
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow). "
+            "initcheck: uninitialized read at exercise.cu:47 (thread (3,0,0) of block (0,0,0)): "
+            "line 44 writes `local` and line 47 reads it with no __syncthreads() between them");
+  // Without its words: the wrong values as before, the read after them.
+  t.launches[0].findings[0].advice.clear();
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the "
+            "first, out[10] (row 1, column 2), is 0, expected 1. initcheck: uninitialized read at "
+            "exercise.cu:47");
 }
 
 }  // namespace

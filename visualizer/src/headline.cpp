@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "atomic_tells.h"
+
 namespace cudalab::viz {
 namespace {
 
@@ -42,6 +44,12 @@ std::string finding_words(const trace::Launch& l, const trace::Finding& f) {
   // across a loop's iterations: the barrier at the end of its body).
   if (!f.advice.empty())
     s += ". " + std::string(1, char(std::toupper(f.advice[0]))) + f.advice.substr(1);
+  return s;
+}
+
+// `s` with its first letter a capital: a sentence of its own.
+std::string sentence(std::string s) {
+  if (!s.empty()) s[0] = char(std::toupper(static_cast<unsigned char>(s[0])));
   return s;
 }
 
@@ -740,12 +748,23 @@ std::string writers_tell(const trace::Comparison& c, const trace::Launch& l) {
   return "";
 }
 
+// "3 of the 64 elements of out are wrong (framed in yellow)"
+std::string wrong_count(const trace::Comparison& c) {
+  return std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " + c.name +
+         " are wrong (framed in yellow)";
+}
+
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
                         const LaunchMemory& m, size_t shown) {
-  std::string s = std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " +
-                  c.name + " are wrong (framed in yellow)";
-  // What the values say, else what their writers say.
+  std::string s = wrong_count(c);
+  // An unordered atomic in shared memory, or lanes that should not have
+  // added, is the cause where there is one (no check reports either);
+  // else what the values say, else what their writers say.
   auto tell = [&] {
+    if (std::string hazard = shared_atomic_hazard(t, l); !hazard.empty())
+      return ". " + sentence(hazard);
+    if (std::string lanes = atomic_lanes(t, l, c.allocation); !lanes.empty())
+      return ". " + sentence(lanes);
     const std::string v = value_tell(c);
     return v.empty() ? writers_tell(c, l) : v;
   };
@@ -966,22 +985,36 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
   }
   if (wrong) {
     h.kind = HeadlineKind::kWrongValues;
-    h.text = prefix + wrong_words(t, *wrong, l, m, launch);
-    if (f >= 0) {
-      const trace::Finding& x = l.findings[size_t(f)];
-      h.text += ". " + x.tool + ": " + x.kind + " read at " + file_name(x.where);
+    if (f < 0) {
+      h.text = prefix + wrong_words(t, *wrong, l, m, launch);
+      return h;
     }
+    // An uninitialized read whose check says why (the lines that write the
+    // array, a barrier missing after them) is the cause: it goes first,
+    // after how many values are wrong.
+    const trace::Finding& x = l.findings[size_t(f)];
+    const std::string read = ". " + x.tool + ": " + x.kind + " read at " + file_name(x.where);
+    if (x.advice.empty())
+      h.text = prefix + wrong_words(t, *wrong, l, m, launch) + read;
+    else
+      h.text = prefix + wrong_count(*wrong) + read + " (" + whose(l, x.block, x.thread) +
+               "): " + x.advice;
     return h;
   }
   if (test && test->status != "passed") {
     h.kind = HeadlineKind::kTest;
     const std::string said = own_lines(test->output);
     h.text = prefix + (said.empty() ? test->verdict : said);
-    // A total printed has no element to frame: how the launch read its
-    // input may show where it went wrong.
-    if (const std::string reads = input_reads(t, l); !reads.empty()) {
+    // A total printed has no element to frame: an unordered atomic in
+    // shared memory, lanes that should not have added to it, or how the
+    // launch read its input may show where it went wrong.
+    std::string tell = shared_atomic_hazard(t, l);
+    for (size_t i = 0; i < t.allocations.size() && tell.empty(); ++i)
+      tell = atomic_lanes(t, l, t.allocations[i].id);
+    if (tell.empty()) tell = input_reads(t, l);
+    if (!tell.empty()) {
       if (!h.text.empty() && h.text.back() != '.') h.text += '.';
-      h.text += " " + reads;
+      h.text += " " + sentence(tell);
     }
   }
   return h;

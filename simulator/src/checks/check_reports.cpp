@@ -6,6 +6,7 @@
 // status (CUDALAB_CHECK_EXITCODE). How a finding reads is finding.cpp's.
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -138,6 +139,44 @@ std::string code_of(std::string line) {
 // brackets inside (bins[in[i] % 16]).
 const std::string kElement = R"(([A-Za-z_][A-Za-z0-9_]*)\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\])";
 
+// An element of an array of one or more dimensions (tile[ty][tx]), its
+// array's name captured.
+const std::string kElements = kElement + R"((?:\s*\[(?:[^\[\]]|\[[^\[\]]*\])*\])*)";
+
+// A line's statement without the heads that govern it on the same line:
+// `if (...)`, `else`, `for (...)`, `while (...)` (if (c < w) out[i] = v;
+// stores into out as out[i] = v; does).
+std::string statement_of(const std::string& line) {
+  const std::string text = code_of(line);
+  auto word_at = [&](size_t i, const char* w) {
+    const size_t n = std::strlen(w);
+    return text.compare(i, n, w) == 0 &&
+           (i + n == text.size() ||
+            !(std::isalnum(static_cast<unsigned char>(text[i + n])) || text[i + n] == '_'));
+  };
+  size_t i = text.find_first_not_of(" \t{");
+  while (i != std::string::npos) {
+    if (word_at(i, "else")) {
+      i = text.find_first_not_of(" \t{", i + 4);
+      continue;
+    }
+    if (!word_at(i, "if") && !word_at(i, "for") && !word_at(i, "while")) break;
+    const size_t open = text.find_first_not_of(" \t", i + (text[i] == 'i'   ? 2
+                                                           : text[i] == 'f' ? 3
+                                                                            : 5));
+    if (open == std::string::npos || text[open] != '(') return "";
+    int depth = 0;
+    size_t k = open;
+    for (; k < text.size(); ++k) {
+      if (text[k] == '(') ++depth;
+      if (text[k] == ')' && --depth == 0) break;
+    }
+    if (k >= text.size()) return "";  // the condition goes on to the next line
+    i = text.find_first_not_of(" \t{", k + 1);
+  }
+  return i == std::string::npos ? "" : text.substr(i);
+}
+
 // Whether `text` indexes array `name` (name[...]).
 bool indexes(const std::string& text, const std::string& name) {
   return std::regex_search(text, std::regex("(^|[^A-Za-z0-9_])" + name + "\\s*\\["));
@@ -200,8 +239,8 @@ bool updates_one_element(const std::string& line) {
 // and whether it reads that array too: "" when the line stores into no
 // array element with a plain `=`.
 std::string stored_array(const std::string& line, bool* reads_it) {
-  static const std::regex store("^\\s*" + kElement + "\\s*=[^=]");
-  const std::string text = code_of(line);
+  static const std::regex store("^\\s*" + kElements + "\\s*=[^=]");
+  const std::string text = statement_of(line);
   std::smatch m;
   if (!std::regex_search(text, m, store)) return "";
   *reads_it = indexes(m.suffix().str(), m[1].str());
@@ -318,6 +357,58 @@ std::string race_advice(const Finding& f) {
          "split the work into two launches, or use atomics";
 }
 
+// initcheck, shared memory: why the element read has no value, from the
+// lines of the kernel above the read that store into the same array
+// (`message` names it: "byte 12 of `local` in ..."). A store with no
+// __syncthreads() between it and the read: the read may come first (a
+// barrier is missing). Stores with one between: they leave this element
+// out (their index or their condition). None: nothing gives the array its
+// values (shared memory starts with whatever was there, not 0).
+std::string uninit_advice(const Finding& f) {
+  if (std::strcmp(f.space, "__shared__") != 0) return "";
+  const size_t open = f.message.find('`'), close = f.message.find('`', open + 1);
+  const size_t colon = f.where.rfind(':');
+  if (open == std::string::npos || close == std::string::npos || colon == std::string::npos)
+    return "";
+  const std::string name = f.message.substr(open + 1, close - open - 1);
+  const std::string file = f.where.substr(0, colon);
+  const long read = std::strtol(f.where.c_str() + colon + 1, nullptr, 10);
+  if (name.empty() || read <= 0) return "";
+  static const std::regex element(kElements + R"(\s*([-+*/%&|^]?=)[^=])");
+  std::vector<long> stores;  // nearest first
+  for (long k = read - 1; k >= std::max(1L, read - 150); --k) {
+    const std::string code = code_of(source_line(file, k));
+    const std::string text = statement_of(code);
+    std::smatch m;
+    if (std::regex_search(text, m, element) && m[1].str() == name && m.position(0) == 0)
+      stores.push_back(k);
+    if (code.find("__global__") != std::string::npos) break;  // the kernel's first line
+  }
+  const std::string r = std::to_string(read), array = "`" + name + "`";
+  if (stores.empty())
+    return "no line of the kernel before line " + r + " gives " + array +
+           " its values, and shared memory starts with whatever was there, not 0: set each "
+           "element first (to 0 for a sum), then __syncthreads(), then use it";
+  const std::string w = std::to_string(stores.front());
+  if (!has_block_barrier(file, stores.front() + 1, read - 1))
+    return "line " + w + " writes " + array + " and line " + r +
+           " reads it with no __syncthreads() between them: a thread can get to line " + r +
+           " before the thread that writes its element has. Put a __syncthreads() after line " + w +
+           " (after its loop, when it is in one)";
+  std::string lines;
+  for (size_t i = stores.size(); i-- > 0;)
+    lines += (lines.empty() ? "" : i == 0 ? " and " : ", ") + std::to_string(stores[i]);
+  return "no thread of the block had written this element when line " + r + " read it: the line" +
+         std::string(stores.size() > 1 ? "s that write " : " that writes ") + array + " (" + lines +
+         (stores.size() > 1 ? ") leave it out, by their index or their condition"
+                            : ") leaves it out, by its index or its condition") +
+         " (an if with no else), and it keeps "
+         "whatever shared memory held. Give every element line " +
+         r +
+         " reads a value: 0 where there is nothing to load, a loop when there are more "
+         "elements than threads";
+}
+
 // Whether a finding belongs to the workings of CUB's device-wide algorithms
 // (its agents, cub/agent/, which only CUB's own kernels run, on memory CUB
 // owns), which a GPU runs as meant and the student's code has no part in:
@@ -375,6 +466,7 @@ Finding access_finding_of(const Launch& l, const FindingKey& k, const FindingDet
     f.advice = race_advice(f);
   } else if (f.tool == kInitcheck) {
     f.kind = "uninitialized";
+    f.advice = uninit_advice(f);
   } else {
     f.problem = Problem(k.kind);
     f.write = k.write;

@@ -71,6 +71,7 @@ std::string access_text(const Finding& f) {
     s += "=========     at " + at + "\n" + by;
     s += "=========     Address " + hex(f.address) + " is " + f.message + "\n";
     if (f.count > 1) s += "=========     (" + count + " reads like it at this line)\n";
+    if (!f.advice.empty()) s += "=========     " + f.advice + "\n";
   } else {
     s += std::string("========= Invalid ") + f.space + (f.write ? " write" : " read") +
          " of size " + std::to_string(f.size) + " bytes\n";

@@ -45,7 +45,7 @@ struct Finding {
   // allocated at main.cu:31"), what is wrong with the barrier, or why the
   // call failed.
   std::string message;
-  std::string advice;  // racecheck: what to change ("" none)
+  std::string advice;  // racecheck, initcheck: what to change ("" none)
   uint64_t count = 1;  // how many times it was found (folded into this one)
   // API calls.
   std::string call;  // "cudaFree"
