@@ -52,6 +52,111 @@ bool computed_not_finite(float v) {
   return !std::isfinite(v) && bits != 0xffffffffu;
 }
 
+// What wrong softmax values look like, in words, after the comparison's
+// list: the rows checked against the mistakes that make them so. NaN only
+// in the rows whose values are all far below 0 (a max that starts at 0),
+// in every row of large logits (no max subtracted), or with small values
+// (-INFINITY - (-INFINITY)); rows each off by a factor of their own (a
+// wrong sum: in the online stage, one not rescaled when the max grew).
+void explain_softmax(cudalab::grading::TestContext& t, const Stage& stage,
+                     const std::vector<float>& x, const std::vector<float>& want,
+                     const std::vector<float>& got, int rows, int cols, bool large,
+                     const cudalab::Tolerance& tol) {
+  const size_t elements = size_t(rows) * cols;
+  if (cudalab::nothing_written(got.data(), elements)) {
+    t.fail() << "  No element of out was written: is the kernel body still a TODO?\n";
+    return;
+  }
+  const bool online = &stage == &kOnline;
+  auto at = [&](int r, int c) { return size_t(r) * cols + c; };
+  auto right = [&](size_t i) {
+    return std::fabs(double(got[i]) - want[i]) <= tol.absolute + tol.relative * std::fabs(want[i]);
+  };
+  // Rows holding inf or NaN the kernel computed; whether every other row is
+  // right; which rows are all below 0.
+  std::vector<int> not_finite, negative;
+  bool others_right = true;
+  for (int r = 0; r < rows; ++r) {
+    bool bad = false, wrong = false, below = true;
+    for (int c = 0; c < cols; ++c) {
+      bad = bad || computed_not_finite(got[at(r, c)]);
+      wrong = wrong || !right(at(r, c));
+      below = below && x[at(r, c)] < 0.0f;
+    }
+    if (bad) not_finite.push_back(r);
+    if (!bad && wrong) others_right = false;
+    if (below) negative.push_back(r);
+  }
+  if (!not_finite.empty()) {
+    const size_t first = at(not_finite.front(), 0);
+    size_t bad = first;
+    while (!computed_not_finite(got[bad])) ++bad;
+    t.fail() << "  ";
+    if (large && not_finite == negative && others_right)
+      t.fail() << "Only the rows whose values are all below -200 (the odd rows) are NaN, and "
+                  "the others are right: the max of those rows came out as 0 or more, not their "
+                  "own. Does the max start at 0.0f, or do lanes that saw no column bring 0.0f "
+                  "into the max? It must start at -INFINITY. With a max of 0, every expf(x - 0) "
+                  "of such a row is 0 in float (below -104) and the row is 0 / 0 = NaN.\n";
+    else if (large && int(not_finite.size()) == rows)
+      t.fail() << "Every row of these large logits is inf or NaN: is the row's max subtracted "
+                  "before expf? In float, expf above 88.7 is inf and below -104 is 0, so a row "
+                  "of values from 200 to 1,000 gives inf / inf = NaN and one below -200 gives "
+                  "0 / 0 = NaN. With the max subtracted, every exponent is 0 or less and the "
+                  "largest term is exactly 1.\n";
+    else if (large)
+      t.fail() << "In float, expf of anything above 88.7 is inf and of anything below -104 is "
+                  "0: subtract the row's max first, found from -INFINITY, not 0 (the odd rows "
+                  "here are all below -200). If the tests with small values give NaN too, look "
+                  "instead for -INFINITY - (-INFINITY), in a thread that saw no column of the "
+                  "row.\n";
+    else if (online)
+      t.fail() << "With values between -5 and 5, NaN comes from -INFINITY - (-INFINITY): a "
+                  "thread that saw no column of the row keeps max -INFINITY and sum 0, and "
+                  "merging two such pairs computes expf(-INFINITY - (-INFINITY)) = expf(NaN). "
+                  "The merge of (max, sum) pairs must take the case of an empty pair on its own "
+                  "(if one max is -INFINITY, keep the other pair).\n";
+    else
+      t.fail() << "NaN comes from 0 / 0, inf / inf or inf - inf, such as -INFINITY - "
+                  "(-INFINITY) for a thread that saw no column of the row.\n";
+    t.fail() << "  (out[" << bad << "], row " << bad / cols << ", is " << got[bad]
+             << ": the kernel computed it; it is not the marker of an element nobody wrote.)\n";
+    return;
+  }
+  // Rows that are their right values times a factor of their own.
+  int factor_row = -1;
+  double factor = 1;
+  for (int r = 0; r < rows; ++r) {
+    double k = 0;
+    bool one_factor = true, wrong = false;
+    for (int c = 0; c < cols && one_factor; ++c) {
+      const size_t i = at(r, c);
+      wrong = wrong || !right(i);
+      if (want[i] < 1e-20f) continue;
+      const double ki = double(got[i]) / want[i];
+      if (k == 0) k = ki;
+      one_factor = std::fabs(ki / k - 1) < 1e-3;
+    }
+    if (!wrong) continue;
+    if (!one_factor || k == 0) return;
+    if (factor_row < 0) factor_row = r, factor = k;
+  }
+  if (factor_row < 0) return;
+  t.fail() << "  Each wrong row is its right values times a factor of its own (row " << factor_row
+           << ": " << factor << "), so each row's sum, the divisor, is wrong: too "
+           << (factor < 1 ? "large" : "small") << ". ";
+  if (online && factor < 1)
+    t.fail() << "In the online loop, when the max grows from m to m', the sum so far must be "
+                "rescaled: sum = sum * expf(m - m') + expf(x - m'). Without it the terms added "
+                "before count on the old, smaller max, too large by expf(m' - m).\n";
+  else if (online)
+    t.fail() << "Do all the threads' (max, sum) pairs reach the merge, each rescaled to the "
+                "larger max?\n";
+  else
+    t.fail() << "Does every column's expf(x - max) reach the sum once, with the same max as "
+                "the numerators?\n";
+}
+
 }  // namespace
 
 void run_case(cudalab::grading::TestContext& t, const Stage& stage, const Shape& shape,
@@ -94,27 +199,7 @@ void run_case(cudalab::grading::TestContext& t, const Stage& stage, const Shape&
     if (!r.ok()) {
       t.fail() << details.str() << "  (element i is row i / " << cols << ", column i % " << cols
                << "; the tolerance is " << tol.relative << " of the expected value)\n";
-      if (cudalab::nothing_written(got.data(), elements)) {
-        t.fail() << "  No element of out was written: is the kernel body still a TODO?\n";
-      } else {
-        size_t bad = 0;
-        while (bad < elements && !computed_not_finite(got[bad])) ++bad;
-        if (bad < elements && large)
-          t.fail() << "  out[" << bad << "] (row " << bad / cols << ") is " << got[bad]
-                   << ": the kernel computed inf or NaN. In float, expf of anything above 88.7 "
-                      "is inf and of anything below -104 is 0, so exp(1000) / (a sum of such) "
-                      "is inf / inf = NaN, and a row of values below -200 gives 0 / 0 = NaN. "
-                      "Subtract the row's max first: every exponent is then 0 or less, and the "
-                      "largest one is exactly exp(0) = 1. Find the max starting from "
-                      "-INFINITY, not 0: the odd rows here are all below -200. (If the tests "
-                      "with small values give NaN too, look instead for -INFINITY - "
-                      "(-INFINITY), in a thread that saw no column of the row.)\n";
-        else if (bad < elements)
-          t.fail() << "  out[" << bad << "] (row " << bad / cols << ") is " << got[bad]
-                   << ", computed by the kernel (not an unwritten element): NaN comes from "
-                      "0 / 0, inf / inf or inf - inf, such as -INFINITY - (-INFINITY) for a "
-                      "thread that saw no column of the row.\n";
-      }
+      explain_softmax(t, stage, x, want, got, rows, cols, large, tol);
     }
     if (const long past = cudalab::written_past_end(got.data(), elements, kGuard); past >= 0) {
       const std::string who = cudalab::describe_writer(d_out + past);

@@ -1406,4 +1406,36 @@ TEST(Headline, AnUninitializedReadWithItsReasonFollowsTheWrongCount) {
             "exercise.cu:47");
 }
 
+// What a lesson's test said of its wrong values after listing them goes
+// in the headline (its notes in parentheses left out), before what the
+// values say of themselves, to its last full sentence that fits.
+TEST(Headline, WrongValuesCarryWhatTheTestSaidOfThem) {
+  const tr::Trace t = with_lines();
+  const OneBuffer b(64, [](uint64_t) { return 0; });
+  tr::TestResults r = wrong_out({10}, 64, 8);
+  const std::string head =
+      "Test Large failed. 1 of the 64 elements of out are wrong (framed in yellow); the first, "
+      "out[10] (row 1, column 2), is 0, expected 1. ";
+  r.tests[0].output =
+      "stage 3, n = 64\n  out[10] is 0, expected 1\n  1 of 64 elements are wrong (first at the "
+      "top)\n  (element i is row i / 8)\n  Tile 1 is scanned right within itself, but off by "
+      "7.\n  It added its own tile's sum.\nWhat your program printed (lines start with |):\n| "
+      "hello\n";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            head +
+                "Tile 1 is scanned right within itself, but off by 7. It added its own tile's "
+                "sum.");
+  // A long line: to its last sentence that fits.
+  r.tests[0].output =
+      "  1 of 64 elements are wrong (first at the top)\n  Only the odd rows are "
+      "NaN. " +
+      std::string(200, 'x') + ". Does the max start at 0? " + std::string(200, 'y') + ".\n";
+  EXPECT_EQ(
+      viz::headline(t, &r, 0, b.memory).text,
+      head + "Only the odd rows are NaN. " + std::string(200, 'x') + ". Does the max start at 0?");
+  // Nothing after the list: the headline as before.
+  r.tests[0].output = "  1 of 64 elements are wrong (first at the top)\n  (a note)\n";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text, head.substr(0, head.size() - 2));
+}
+
 }  // namespace

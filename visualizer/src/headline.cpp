@@ -411,11 +411,47 @@ std::string not_finite(const trace::Comparison& c) {
   return "";
 }
 
-std::string value_tell(const trace::Comparison& c) {
+// What the values say of themselves (NaN or inf, one error for all, a
+// factor per row), beside the shifts, which say more and go first.
+std::string value_kind_tell(const trace::Comparison& c) {
   if (std::string weird = not_finite(c); !weird.empty()) return weird;
-  if (std::string shift = shifted(c); !shift.empty()) return shift;
   if (std::string same = same_error(c); !same.empty()) return same;
   return per_row_factor(c);
+}
+
+// What a lesson's test said of its wrong values after listing them (the
+// scan's "Tile 3 is scanned right within itself, but ..."): its lines
+// after "N of M elements are wrong", its notes in parentheses left out,
+// while they fit in about three lines of the headline (a line longer than
+// that to its last full sentence that fits). "" when it said nothing more.
+std::string test_explanation(const std::string& output) {
+  constexpr size_t kBudget = 330;
+  const std::string mark = "elements are wrong (first at the top)";
+  const size_t listed = output.rfind(mark);
+  if (listed == std::string::npos) return "";
+  std::string said;
+  size_t start = output.find('\n', listed);
+  while (start != std::string::npos && start + 1 < output.size()) {
+    const size_t end = std::min(output.find('\n', start + 1), output.size());
+    std::string line = output.substr(start + 1, end - start - 1);
+    start = end < output.size() ? end : std::string::npos;
+    const size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    line.erase(0, first);
+    if (line.rfind("What your program printed", 0) == 0) break;
+    if (line[0] == '(') continue;
+    if (said.size() + 1 + line.size() > kBudget) {
+      if (!said.empty()) break;
+      // The last full sentence that fits: a period or a question mark.
+      size_t stop = std::string::npos;
+      for (size_t k = std::min(kBudget, line.size() - 1); k > 0 && stop == std::string::npos; --k)
+        if ((line[k - 1] == '.' || line[k - 1] == '?') && line[k] == ' ') stop = k;
+      if (stop == std::string::npos) break;
+      line.erase(stop);
+    }
+    said += (said.empty() ? "" : " ") + line;
+  }
+  return said;
 }
 
 // Who stored the first wrong element last, and at which line: where to
@@ -755,17 +791,29 @@ std::string wrong_count(const trace::Comparison& c) {
 }
 
 std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const trace::Launch& l,
-                        const LaunchMemory& m, size_t shown) {
+                        const LaunchMemory& m, size_t shown, const std::string& explained) {
   std::string s = wrong_count(c);
   // An unordered atomic in shared memory, or lanes that should not have
   // added, is the cause where there is one (no check reports either);
-  // else what the values say, else what their writers say.
-  auto tell = [&] {
+  // else values shifted from their places; else what the lesson's test
+  // said of them (it knows its inputs and the usual mistakes), with what
+  // the values say of themselves when both fit; else what the values say,
+  // else what their writers say.
+  auto tell = [&]() -> std::string {
     if (std::string hazard = shared_atomic_hazard(t, l); !hazard.empty())
       return ". " + sentence(hazard);
     if (std::string lanes = atomic_lanes(t, l, c.allocation); !lanes.empty())
       return ". " + sentence(lanes);
-    const std::string v = value_tell(c);
+    if (std::string shift = shifted(c); !shift.empty()) return shift;
+    const std::string v = value_kind_tell(c);
+    if (!explained.empty()) {
+      std::string said = ". " + sentence(explained);
+      if (explained.size() + v.size() <= 420 && !v.empty()) {
+        if (said.back() == '.') said.pop_back();
+        said += v;
+      }
+      return said;
+    }
     return v.empty() ? writers_tell(c, l) : v;
   };
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty())
@@ -985,8 +1033,9 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
   }
   if (wrong) {
     h.kind = HeadlineKind::kWrongValues;
+    const std::string explained = test ? test_explanation(test->output) : "";
     if (f < 0) {
-      h.text = prefix + wrong_words(t, *wrong, l, m, launch);
+      h.text = prefix + wrong_words(t, *wrong, l, m, launch, explained);
       return h;
     }
     // An uninitialized read whose check says why (the lines that write the
@@ -995,7 +1044,7 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     const trace::Finding& x = l.findings[size_t(f)];
     const std::string read = ". " + x.tool + ": " + x.kind + " read at " + file_name(x.where);
     if (x.advice.empty())
-      h.text = prefix + wrong_words(t, *wrong, l, m, launch) + read;
+      h.text = prefix + wrong_words(t, *wrong, l, m, launch, explained) + read;
     else
       h.text = prefix + wrong_count(*wrong) + read + " (" + whose(l, x.block, x.thread) +
                "): " + x.advice;
