@@ -406,6 +406,46 @@ TEST(Opening, ATestsFindingsGoOnTheLaunchOfTheirKernel) {
   EXPECT_EQ(placed.launches[1].findings.size(), 1u);
 }
 
+// Two launches of one kernel: a finding that says its launch goes on it,
+// and the picture opens there (no wrong values chose a launch).
+TEST(Opening, AFindingGoesOnTheLaunchItNames) {
+  tr::Trace t = two_launches();
+  t.launches[1].kernel = "fill";
+  tr::TestResults r;
+  r.findings = {R"({"tool":"memcheck","kind":"read","kernel":"fill","launch":2,)"
+                R"("block":[3,0,0],"thread":[5,0,0]})"};
+  const Opened o = open(t, {}, &r);
+  ASSERT_EQ(o.opening.test_findings.size(), 1u);
+  EXPECT_EQ(o.opening.test_findings[0].first, 1u);
+  EXPECT_EQ(o.sel().launch, 1);
+  EXPECT_EQ(o.sel().block, 3);
+  EXPECT_EQ(o.sel().thread, 5);
+  // A launch of another kernel, or one the trace has not: by its kernel.
+  r.findings = {R"({"tool":"memcheck","kind":"read","kernel":"scale","launch":1,)"
+                R"("block":[1,0,0],"thread":[5,0,0]})"};
+  t.launches[1].kernel = "scale";
+  EXPECT_EQ(open(t, {}, &r).opening.test_findings[0].first, 1u);
+  r.findings = {R"({"tool":"memcheck","kind":"read","kernel":"fill","launch":9,)"
+                R"("block":[1,0,0],"thread":[5,0,0]})"};
+  EXPECT_EQ(open(t, {}, &r).opening.test_findings[0].first, 0u);
+  // Wrong values last written by launch 2 and a bad access in launch 1:
+  // the bad access leads the headline, and the picture opens on it; an
+  // uninitialized read does not lead, and the values' launch stays.
+  tr::Comparison c;
+  c.name = "out";
+  c.allocation = 2;
+  c.count = 64;
+  c.wrong = 1;
+  c.runs = {{3, 1}};
+  r.compared = {c};
+  r.findings = {R"({"tool":"memcheck","kind":"read","kernel":"fill","launch":1,)"
+                R"("block":[1,0,0],"thread":[5,0,0]})"};
+  EXPECT_EQ(open(t, {}, &r).sel().launch, 0);
+  r.findings = {R"({"tool":"initcheck","kind":"uninitialized","kernel":"fill","launch":1,)"
+                R"("block":[1,0,0],"thread":[5,0,0]})"};
+  EXPECT_EQ(open(t, {}, &r).sel().launch, 1);
+}
+
 TEST(Opening, AGradedTestByName) {
   tr::TestResults r;
   r.tests = {graded("Small", "passed"), graded("Large", "failed")};
@@ -604,6 +644,32 @@ void read(tr::Launch& l, uint32_t id, uint32_t block, uint64_t offset, uint8_t s
   r.lanes_at = l.lane_data.size();
   l.lane_data.push_back(char(tr::LaneEncoding::kDeltas8));
   l.requests.push_back(r);
+}
+
+// One lane's access at the end of `l`'s requests: thread `thread` (linear)
+// of `block`, in barrier phase `phase`, at code address `pc`; kind 0 a
+// read, 1 a store, 2 an atomic.
+void lane_access(tr::Launch& l, uint32_t id, uint32_t block, uint32_t thread, uint64_t offset,
+                 uint8_t kind, uint64_t pc, uint32_t phase = 0) {
+  read(l, id, block, offset);
+  tr::Request& r = l.requests.back();
+  r.warp = uint16_t(thread / 32);
+  r.mask = 1u << (thread % 32);
+  r.kind = kind;
+  r.pc = pc;
+  r.phase = phase;
+}
+
+// A trace of one launch of blocks of 64 threads whose lines 79 (pc 1), 83
+// (pc 2) and 44 (pc 3) are in exercise.cu.
+tr::Trace with_lines() {
+  tr::Trace t = two_launches();
+  t.launches.resize(1);
+  t.launches[0].requests.clear();
+  t.sites[1] = {"exercise.cu", 79};
+  t.sites[2] = {"exercise.cu", 83};
+  t.sites[3] = {"exercise.cu", 44};
+  return t;
 }
 
 TEST(Headline, NothingWrongSaysNothing) {
@@ -956,6 +1022,30 @@ TEST(Headline, ElementsWrittenBySeveralBlocksSaySo) {
             "thread wrote any of them (the first: out[32])");
 }
 
+// Elements no thread wrote, and every element written by one thread of
+// each block (its own part): that thread's loop stops short.
+TEST(Headline, ElementsLeftOutByTheOneThreadThatWritesSaySo) {
+  tr::Trace t = with_lines();
+  tr::Launch& l = t.launches[0];
+  for (uint32_t blk = 0; blk < 2; ++blk)
+    for (uint64_t i = 0; i < 16; ++i) lane_access(l, 1, blk, 0, 4 * (16 * blk + i), 2, 2);
+  const OneBuffer b(64, [](uint64_t i) { return i < 32 ? int64_t(i / 16) : -1; });
+  std::vector<uint64_t> unwritten;
+  for (uint64_t i = 32; i < 64; ++i) unwritten.push_back(i);
+  tr::TestResults r = wrong_out(unwritten, 64, 0);
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 32 of the 64 elements of out are wrong (framed in yellow): no "
+            "thread wrote any of them (the first: out[32]). The elements written (32, from "
+            "out[0] to out[31]) were all written by thread (0,0,0) of each block, at "
+            "exercise.cu:83: does its loop stop short of the last element, or should every "
+            "thread of the block take a share?");
+  // Two threads of a block writing: nothing of the kind to say.
+  l.requests.back().mask = 2;
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Large failed. 32 of the 64 elements of out are wrong (framed in yellow): no "
+            "thread wrote any of them (the first: out[32])");
+}
+
 TEST(Headline, AFindingSaysItsToolLineAndThreads) {
   tr::Trace t = two_launches();
   const OneBuffer b(64, [](uint64_t) { return 0; });
@@ -1089,9 +1179,14 @@ TEST(Headline, ATestWithNothingDrawnSaysWhatItSaid) {
             "Test Small failed. stage 4, reduce: n = 100003, 16 blocks of 256 threads. total is "
             "50327.7; the 100003 floats add up to 49937.3. Look at the end: the tree stops at 64 "
             "values.");
-  // Lines past about three of the headline's are left to the graded test's tab.
-  r.tests[0].output = "first line\n" + std::string(400, 'x') + "\n";
+  // Lines past about four of the headline's are left to the graded test's
+  // tab, but for the sentences of the next line that fit.
+  r.tests[0].output = "first line\n" + std::string(500, 'x') + "\n";
   EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text, "Test Small failed. first line");
+  r.tests[0].output = "first line\n" + std::string(200, 'x') + "\nThe cause. " +
+                      std::string(300, 'y') + ". More.\n";
+  EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
+            "Test Small failed. first line. " + std::string(200, 'x') + ". The cause.");
 }
 
 // Rows each scaled by a factor of their own (a softmax whose row sums are
@@ -1242,32 +1337,6 @@ TEST(Headline, AWrongTotalSaysHowTheInputWasRead) {
               l.requests.back().kind = 1;
             }),
             alone);
-}
-
-// One lane's access at the end of `l`'s requests: thread `thread` (linear)
-// of `block`, in barrier phase `phase`, at code address `pc`; kind 0 a
-// read, 1 a store, 2 an atomic.
-void lane_access(tr::Launch& l, uint32_t id, uint32_t block, uint32_t thread, uint64_t offset,
-                 uint8_t kind, uint64_t pc, uint32_t phase = 0) {
-  read(l, id, block, offset);
-  tr::Request& r = l.requests.back();
-  r.warp = uint16_t(thread / 32);
-  r.mask = 1u << (thread % 32);
-  r.kind = kind;
-  r.pc = pc;
-  r.phase = phase;
-}
-
-// A trace of one launch of blocks of 64 threads whose lines 79 (pc 1), 83
-// (pc 2) and 44 (pc 3) are in exercise.cu.
-tr::Trace with_lines() {
-  tr::Trace t = two_launches();
-  t.launches.resize(1);
-  t.launches[0].requests.clear();
-  t.sites[1] = {"exercise.cu", 79};
-  t.sites[2] = {"exercise.cu", 83};
-  t.sites[3] = {"exercise.cu", 44};
-  return t;
 }
 
 // An atomic and a plain access of one shared word by threads of different

@@ -41,6 +41,8 @@ bool finding_fields(const nlohmann::json& o, FindingFields* f) {
     f->size = it->get<uint64_t>();
   if (const auto it = o.find("count"); it != o.end() && it->is_number_unsigned())
     f->count = it->get<uint64_t>();
+  if (const auto it = o.find("launch"); it != o.end() && it->is_number_unsigned())
+    f->launch = it->get<uint64_t>();
   f->thread = triple_of(o, "thread");
   f->block = triple_of(o, "block");
   f->other_thread = triple_of(o, "other_thread");

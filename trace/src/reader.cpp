@@ -151,6 +151,7 @@ Finding finding_of(const FindingFields& from, const Launch& l) {
   f.tool = from.tool;
   f.kind = from.kind;
   f.kernel = from.kernel;
+  f.launch = from.launch;
   f.space = from.space;
   f.where = from.where;
   f.message = from.message;

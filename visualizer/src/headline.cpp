@@ -419,6 +419,16 @@ std::string value_kind_tell(const trace::Comparison& c) {
   return per_row_factor(c);
 }
 
+// The sentences of `line` from its start that fit in `room` characters
+// (each ending with a period or a question mark); "" when the first does
+// not fit.
+std::string sentences_within(const std::string& line, size_t room) {
+  if (line.size() <= room) return line;
+  for (size_t k = std::min(room, line.size() - 1); k > 0; --k)
+    if ((line[k - 1] == '.' || line[k - 1] == '?') && line[k] == ' ') return line.substr(0, k);
+  return "";
+}
+
 // What a lesson's test said of its wrong values after listing them (the
 // scan's "Tile 3 is scanned right within itself, but ..."): its lines
 // after "N of M elements are wrong", its notes in parentheses left out,
@@ -440,14 +450,11 @@ std::string test_explanation(const std::string& output) {
     line.erase(0, first);
     if (line.rfind("What your program printed", 0) == 0) break;
     if (line[0] == '(') continue;
-    if (said.size() + 1 + line.size() > kBudget) {
+    const size_t room = kBudget - std::min(kBudget, said.size() + 1);
+    if (line.size() > room) {
       if (!said.empty()) break;
-      // The last full sentence that fits: a period or a question mark.
-      size_t stop = std::string::npos;
-      for (size_t k = std::min(kBudget, line.size() - 1); k > 0 && stop == std::string::npos; --k)
-        if ((line[k - 1] == '.' || line[k - 1] == '?') && line[k] == ' ') stop = k;
-      if (stop == std::string::npos) break;
-      line.erase(stop);
+      line = sentences_within(line, room);
+      if (line.empty()) break;
     }
     said += (said.empty() ? "" : " ") + line;
   }
@@ -784,6 +791,45 @@ std::string writers_tell(const trace::Comparison& c, const trace::Launch& l) {
   return "";
 }
 
+// When every store and atomic to the compared array came from one thread
+// of each block (the same thread index in each), and some elements were
+// never written: that thread's loop is where to look ("" otherwise).
+std::string one_writer_tell(const trace::Trace& t, const trace::Comparison& c,
+                            const trace::Launch& l) {
+  if (c.allocation == 0 || c.element_bytes == 0 || c.count == 0) return "";
+  int64_t writer = -1;
+  uint64_t pc = 0, low = c.count, high = 0, written = 0;
+  // The block that wrote each element first (-1: none): two blocks on one
+  // element is another mistake (written_by_several_blocks says it).
+  std::vector<int64_t> block_of(std::min<uint64_t>(c.count, uint64_t(1) << 22), -1);
+  trace::LaneAddress lanes[32];
+  for (const trace::Request& r : l.requests) {
+    if (!r.write() || r.shared() || r.mask == 0 || r.lanes_at >= l.lane_data.size()) continue;
+    const int n = l.lanes_of(r, lanes);
+    for (int j = 0; j < n; ++j) {
+      if (lanes[j].allocation != c.allocation || lanes[j].offset < c.offset) continue;
+      const uint64_t i = (lanes[j].offset - c.offset) / c.element_bytes;
+      if (i >= block_of.size()) continue;
+      const int64_t thread = int64_t(r.warp) * 32 + lanes[j].lane;
+      if (writer >= 0 && thread != writer) return "";
+      if (block_of[i] >= 0 && block_of[i] != int64_t(r.block)) return "";
+      if (writer < 0) writer = thread, pc = r.pc;
+      if (block_of[i] < 0) block_of[i] = r.block, ++written;
+      low = std::min(low, i);
+      high = std::max(high, i);
+    }
+  }
+  if (writer < 0 || l.block.count() < 2 || written >= c.count || written == 0) return "";
+  std::string s = ". The elements written (" + std::to_string(written) + ", from " + c.name + "[" +
+                  std::to_string(low) + "] to " + c.name + "[" + std::to_string(high) +
+                  "]) were all written by thread " + coordinates(writer, l.block) +
+                  " of each block";
+  if (const std::string where = t.where(pc); where != "?") s += ", at " + file_name(where);
+  return s +
+         ": does its loop stop short of the last element, or should every thread of the "
+         "block take a share?";
+}
+
 // "3 of the 64 elements of out are wrong (framed in yellow)"
 std::string wrong_count(const trace::Comparison& c) {
   return std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " + c.name +
@@ -795,16 +841,17 @@ std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const
   std::string s = wrong_count(c);
   // An unordered atomic in shared memory, or lanes that should not have
   // added, is the cause where there is one (no check reports either);
-  // else values shifted from their places; else what the lesson's test
-  // said of them (it knows its inputs and the usual mistakes), with what
-  // the values say of themselves when both fit; else what the values say,
-  // else what their writers say.
+  // else values shifted from their places, else what their writers have in
+  // common; else what the lesson's test said of them (it knows its inputs
+  // and the usual mistakes), with what the values say of themselves when
+  // both fit; else what the values say.
   auto tell = [&]() -> std::string {
     if (std::string hazard = shared_atomic_hazard(t, l); !hazard.empty())
       return ". " + sentence(hazard);
     if (std::string lanes = atomic_lanes(t, l, c.allocation); !lanes.empty())
       return ". " + sentence(lanes);
     if (std::string shift = shifted(c); !shift.empty()) return shift;
+    if (std::string writers = writers_tell(c, l); !writers.empty()) return writers;
     const std::string v = value_kind_tell(c);
     if (!explained.empty()) {
       std::string said = ". " + sentence(explained);
@@ -814,12 +861,12 @@ std::string wrong_words(const trace::Trace& t, const trace::Comparison& c, const
       }
       return said;
     }
-    return v.empty() ? writers_tell(c, l) : v;
+    return v;
   };
   if (std::string pattern = pattern_of(c, l, m); !pattern.empty())
     return s + ": " + pattern +
            (pattern.rfind("no thread wrote any", 0) == 0
-                ? ""
+                ? one_writer_tell(t, c, l)
                 : first_wrong(c) + last_writer(t, c, shown) + tell()) +
            written_by_several_blocks(l, c);
   const std::string elsewhere = written_elsewhere(t, c.allocation, c.name);
@@ -923,7 +970,7 @@ const trace::GradedTestResult* shown_test(const trace::TestResults& r) {
 // 49937.3"), then where to look: the first line alone would leave out
 // what is wrong.
 std::string own_lines(const std::string& text) {
-  constexpr size_t kBudget = 300;  // characters: about three lines at 1024 pixels
+  constexpr size_t kBudget = 450;  // characters: about four lines at 1024 pixels
   std::string said;
   size_t start = 0;
   while (start < text.size()) {
@@ -936,7 +983,11 @@ std::string own_lines(const std::string& text) {
     const size_t first = line.find_first_not_of(' ');
     if (about_rerun || first == std::string::npos) continue;
     line.erase(0, first);
-    if (!said.empty() && said.size() + 2 + line.size() > kBudget) break;
+    if (!said.empty() && said.size() + 2 + line.size() > kBudget) {
+      // The sentences of the next line that fit.
+      line = sentences_within(line, kBudget - said.size() - 2);
+      if (line.empty()) break;
+    }
     if (!said.empty()) said += (said.back() == '.' || said.back() == ':') ? " " : ". ";
     said += line;
   }

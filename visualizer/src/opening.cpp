@@ -25,7 +25,14 @@ std::vector<std::pair<size_t, trace::Finding>> test_findings(const trace::Trace&
     auto of_its_kernel = [&](size_t i) {
       return f.kernel.empty() || launches[i].kernel == f.kernel;
     };
-    size_t at = size_t(launch - 1);
+    // The launch it names (the run under the checks launched what the
+    // traced run did, in the same order), else the one opened when it is
+    // of the finding's kernel, else the first of that kernel.
+    size_t at = 0;
+    while (at < launches.size() &&
+           !(f.launch > 0 && launches[at].id == f.launch && of_its_kernel(at)))
+      ++at;
+    if (at == launches.size()) at = size_t(launch - 1);
     if (at >= launches.size() || !of_its_kernel(at))
       for (at = 0; at < launches.size() && !of_its_kernel(at); ++at) {
       }
@@ -75,16 +82,28 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
   // row fits the window in cells a student can see (up to 128: rows of 300
   // were strips a pixel or two high), else in the heatmap's own rows (and a
   // faulted launch, below, on the thread that faulted).
+  bool launch_of_values = false;
   if (!o.chosen && results)
     for (const auto& c : results->compared)
       if (c.wrong && c.allocation)
         if (const int at = last_launch_touching(trace, c.allocation); at >= 0) {
           launch = at + 1;
+          launch_of_values = true;
           if (o.columns == 0 && c.row_length > 0 && c.row_length <= kWidestRow && c.offset == 0)
             sel.columns = int(c.row_length);
           break;
         }
   if (results) opening.test_findings = test_findings(trace, *results, launch);
+  // The launch of the finding a picture is about (of two launches of one
+  // kernel, the finding says which), when there are no wrong values or the
+  // finding leads the headline before them.
+  if (!o.chosen && !opening.test_findings.empty()) {
+    std::vector<trace::Finding> found;
+    for (const auto& [at, f] : opening.test_findings) found.push_back(f);
+    if (const int best = focus_finding(found);
+        best >= 0 && (!launch_of_values || finding_leads(found[size_t(best)], true)))
+      launch = long(opening.test_findings[size_t(best)].first) + 1;
+  }
   if (!o.chosen)
     for (size_t i = 0; i < trace.launches.size(); ++i)
       if (const auto& l = trace.launches[i]; l.faulted && l.fault.known) {

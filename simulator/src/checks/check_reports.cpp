@@ -449,6 +449,7 @@ Finding access_finding_of(const Launch& l, const FindingKey& k, const FindingDet
   f.size = k.size;
   f.address = d.address;
   f.kernel = l.site.kernel;
+  f.launch = l.id;
   f.where = where;
   f.where_other = where_other;
   f.thread = d.thread;
@@ -592,6 +593,7 @@ bool memcheck_report_launch(const Launch& l) {
     for (const auto& [key, counted] : barriers) {
       Finding f = counted;
       f.kernel = l.site.kernel;
+      f.launch = l.id;
       f.where = lines[k++];
       std::fputs(finding_text(f).c_str(), stderr);
       const std::string j = finding_json(f);

@@ -138,6 +138,7 @@ std::string finding_json(const Finding& f) {
          ", \"error\": " + json_string(cudaGetErrorName(f.error));
   if (access) j += ", \"space\": " + json_string(f.space) + ", \"size\": " + std::to_string(f.size);
   if (in_kernel) j += ", \"kernel\": " + json_string(f.kernel);
+  if (in_kernel && f.launch > 0) j += ", \"launch\": " + std::to_string(f.launch);
   j += ", \"where\": " + json_string(f.where);
   if (access && f.tool == kRacecheck) j += ", \"where_other\": " + json_string(f.where_other);
   if (access) j += ", \"thread\": " + json_triple(f.thread);

@@ -36,6 +36,7 @@ struct Finding {
   uint64_t size = 0;                 // bytes accessed (races: 0); a leak's buffer size
   uintptr_t address = 0;             // accessed; a leak's buffer
   std::string kernel;
+  uint32_t launch = 0;  // the program's launch it was found in, counted from 1 (0: none)
   std::string where;  // "file.cu:12": the access, barrier or call ("" unknown); a leak's allocation
   std::string where_other;                // racecheck: the other access
   uint3 thread{0, 0, 0}, block{0, 0, 0};  // a barrier finding has a block only

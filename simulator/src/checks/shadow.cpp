@@ -333,7 +333,9 @@ bool shared_out_of_bounds(uintptr_t address, unsigned size, bool write, uintptr_
       // char as an index, a subtraction that went negative).
       where = std::to_string(after->offset - (address - static_shared_base())) +
               " bytes before the first byte of " + after->name + " (static __shared__, " +
-              std::to_string(after->size) + " bytes): an index below 0";
+              std::to_string(after->size) +
+              " bytes): an index below 0 (a subtraction that went negative, or a byte read "
+              "through a char, which is signed: bytes of 128 and up are negative)";
     else
       where = "outside every static __shared__ variable";
     if (!landed_in.empty())

@@ -17,6 +17,7 @@ struct FindingFields {
   std::string tool;         // "memcheck", "racecheck", "synccheck", "initcheck"
   std::string kind;         // "write", "read", "read-after-write", "divergent", ...
   std::string kernel;       // the kernel it was found in ("" when not said)
+  uint64_t launch = 0;      // the program's launch it was found in, from 1 (0: not said)
   std::string space;        // an access's memory: "__global__" or "__shared__" ("" none)
   std::string where;        // "file.cu:12" ("" when unknown)
   std::string where_other;  // a race's other access ("" when there is none)

@@ -97,6 +97,7 @@ struct FloatOps {
 struct Finding {
   std::string tool, kind, where, message;
   std::string kernel;       // the kernel it was found in ("" when not said)
+  uint64_t launch = 0;      // the id of the launch it was found in (0: not said)
   std::string space;        // an access's memory: "__global__" or "__shared__" ("" none)
   std::string where_other;  // a race's other access ("" when there is none)
   std::string advice;
