@@ -1046,6 +1046,38 @@ TEST(Headline, ElementsLeftOutByTheOneThreadThatWritesSaySo) {
             "thread wrote any of them (the first: out[32])");
 }
 
+// A bad access one grid (or one block) past the thread's own good access
+// of the same buffer: a second element per thread with no check of its own.
+TEST(Headline, ABadAccessOneGridPastTheThreadsOwnSaysSo) {
+  tr::Trace t = with_lines();
+  t.allocations[0].size = 4 * 128;
+  tr::Launch& l = t.launches[0];  // 2 blocks of 64: 128 threads
+  lane_access(l, 1, 0, 5, 4 * 5, 0, 1);
+  lane_access(l, 1, 0, 5, 4 * (5 + 128), 0, 2);
+  tr::Finding f;
+  f.tool = "memcheck";
+  f.kind = "read";
+  f.where = "exercise.cu:83";
+  f.block = 0;
+  f.thread = 5;
+  l.findings = {f};
+  const std::string said =
+      "memcheck: read, at exercise.cu:83 (thread (5,0,0) of block (0,0,0)). The access at "
+      "exercise.cu:83 is 128 elements (one grid: gridDim.x * blockDim.x) past this thread's own "
+      "at exercise.cu:79, and nothing checks it against the end on its own: a second element "
+      "per thread needs its own bound check";
+  EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024)).text, said);
+  // One block further: said as such. Any other distance: nothing more.
+  l.requests.back().offset = 4 * (5 + 64);
+  t.allocations[0].size = 4 * 64;
+  EXPECT_NE(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024))
+                .text.find("is 64 elements (one block: blockDim.x) past"),
+            std::string::npos);
+  l.requests.back().offset = 4 * (5 + 70);
+  EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024)).text,
+            "memcheck: read, at exercise.cu:83 (thread (5,0,0) of block (0,0,0))");
+}
+
 TEST(Headline, AFindingSaysItsToolLineAndThreads) {
   tr::Trace t = two_launches();
   const OneBuffer b(64, [](uint64_t) { return 0; });

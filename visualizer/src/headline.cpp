@@ -830,6 +830,38 @@ std::string one_writer_tell(const trace::Trace& t, const trace::Comparison& c,
          "block take a share?";
 }
 
+// A bad access of thread `thread` of `block` (a memcheck finding's, a
+// faulted launch's), set against the
+// thread's own good access of the same buffer at another line: one grid
+// (gridDim.x * blockDim.x elements) or one block further on, the tell of a
+// second element per thread (an unrolled loop, a prefetch) that is not
+// checked against the end on its own. "" when there is no such pair.
+std::string step_past_end_tell(const trace::Trace& t, const trace::Launch& l, const LaunchMemory& m,
+                               int64_t block_index, int64_t thread) {
+  if (block_index < 0 || thread < 0) return "";
+  const std::vector<trace::Access> mine =
+      thread_accesses(l, m, uint32_t(block_index), uint32_t(thread));
+  const uint64_t threads = l.grid.count() * l.block.count(), block = l.block.count();
+  for (const trace::Access& bad : mine) {
+    if (!t.missed(bad) || t.allocation(bad.allocation) == nullptr || bad.size == 0) continue;
+    for (const trace::Access& good : mine) {
+      if (good.allocation != bad.allocation || t.missed(good) || good.pc == bad.pc ||
+          good.size != bad.size || bad.offset <= good.offset)
+        continue;
+      const uint64_t elements = (bad.offset - good.offset) / bad.size;
+      if ((bad.offset - good.offset) % bad.size != 0 || (elements != threads && elements != block))
+        continue;
+      const std::string at = file_name(t.where(bad.pc)), before = file_name(t.where(good.pc));
+      return ". The access at " + at + " is " + std::to_string(elements) + " elements (one " +
+             (elements == threads ? "grid: gridDim.x * blockDim.x" : "block: blockDim.x") +
+             ") past this thread's own at " + before +
+             ", and nothing checks it against the end on its own: a second element per thread "
+             "needs its own bound check";
+    }
+  }
+  return "";
+}
+
 // "3 of the 64 elements of out are wrong (framed in yellow)"
 std::string wrong_count(const trace::Comparison& c) {
   return std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " + c.name +
@@ -1063,14 +1095,17 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     }
     h.text = prefix + "The kernel " + l.kernel +
              " stopped: " + whose(l, l.fault.block, l.fault.thread) + " at " +
-             file_name(l.fault.where) + ": " + l.fault.what;
+             file_name(l.fault.where) + ": " + l.fault.what +
+             step_past_end_tell(t, l, m, l.fault.block, l.fault.thread);
     return h;
   }
   const trace::Comparison* wrong = results ? wrong_comparison(*results) : nullptr;
   const int f = focus_finding(l.findings);
   if (f >= 0 && finding_leads(l.findings[size_t(f)], wrong != nullptr)) {
     h.kind = HeadlineKind::kFinding;
-    h.text = prefix + finding_words(l, l.findings[size_t(f)]);
+    const trace::Finding& x = l.findings[size_t(f)];
+    h.text = prefix + finding_words(l, x) +
+             (x.tool == "memcheck" ? step_past_end_tell(t, l, m, x.block, x.thread) : "");
     if (l.findings.size() > 1)
       h.text += "; " + std::to_string(l.findings.size() - 1) + " more finding" +
                 (l.findings.size() > 2 ? "s" : "") + " under the launch";
