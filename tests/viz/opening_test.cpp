@@ -1064,8 +1064,8 @@ TEST(Headline, ABadAccessOneGridPastTheThreadsOwnSaysSo) {
   const std::string said =
       "memcheck: read, at exercise.cu:83 (thread (5,0,0) of block (0,0,0)). The access at "
       "exercise.cu:83 is 128 elements (one grid: gridDim.x * blockDim.x) past this thread's own "
-      "at exercise.cu:79, and nothing checks it against the end on its own: a second element "
-      "per thread needs its own bound check";
+      "at exercise.cu:79, and nothing checks it against the end: the index at exercise.cu:83 "
+      "needs a bound check of its own (a second element per thread, a loop's next step)";
   EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024)).text, said);
   // One block further: said as such. Any other distance: nothing more.
   l.requests.back().offset = 4 * (5 + 64);

@@ -855,8 +855,9 @@ std::string step_past_end_tell(const trace::Trace& t, const trace::Launch& l, co
       return ". The access at " + at + " is " + std::to_string(elements) + " elements (one " +
              (elements == threads ? "grid: gridDim.x * blockDim.x" : "block: blockDim.x") +
              ") past this thread's own at " + before +
-             ", and nothing checks it against the end on its own: a second element per thread "
-             "needs its own bound check";
+             ", and nothing checks it against the end: " + "the index at " + at +
+             " needs a bound check of its own (a second element per thread, a loop's next "
+             "step)";
     }
   }
   return "";
