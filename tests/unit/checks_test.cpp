@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cudalab/trace/finding.h"
@@ -112,25 +113,19 @@ TEST_F(Checks, RacecheckOnAnElementUpdatedInPlaceWantsAnAtomic) {
 }
 
 // Two threads storing into one element with a plain `=` (an index with the
-// wrong row length): the index is the fix, not an atomic.
+// wrong row length): the index is the fix, not an atomic; also with the
+// bounds check on the store's own line (if (...) out[..] = ...), as
+// students write it.
 TEST_F(Checks, RacecheckOnTwoStoresToOneElementPointsAtTheIndex) {
-  const Result r = under_racecheck("race_store_collision");
-  EXPECT_TRUE(Says(r.output,
-                   "two threads store into one element of out on line 11: their index "
-                   "gives both the same place"))
-      << r.output;
-  EXPECT_FALSE(Says(r.output, "atomic")) << r.output;
-}
-
-// The same with the bounds check on the store's own line (if (...) out[..]
-// = ...), as students write it.
-TEST_F(Checks, RacecheckOnTwoGuardedStoresToOneElementPointsAtTheIndex) {
-  const Result r = under_racecheck("race_store_collision_guarded");
-  EXPECT_TRUE(Says(r.output,
-                   "two threads store into one element of out on line 10: their index "
-                   "gives both the same place"))
-      << r.output;
-  EXPECT_FALSE(Says(r.output, "atomic")) << r.output;
+  for (const auto& [name, line] : {std::pair<const char*, int>{"race_store_collision", 11},
+                                   {"race_store_collision_guarded", 10}}) {
+    const Result r = under_racecheck(name);
+    EXPECT_TRUE(Says(r.output, "two threads store into one element of out on line " +
+                                   std::to_string(line) +
+                                   ": their index gives both the same place"))
+        << r.output;
+    EXPECT_FALSE(Says(r.output, "atomic")) << r.output;
+  }
 }
 
 // An uninitialized read of shared memory says why the element has no value,

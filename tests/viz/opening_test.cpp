@@ -1078,6 +1078,60 @@ TEST(Headline, ABadAccessOneGridPastTheThreadsOwnSaysSo) {
             "memcheck: read, at exercise.cu:83 (thread (5,0,0) of block (0,0,0))");
 }
 
+// Bad accesses past the end of a buffer: only the element just past it (a
+// bound one too far, an index one too high), or many elements from
+// several threads (no check of the index against the size).
+TEST(Headline, AccessesPastTheEndSayWhatTheyHaveInCommon) {
+  tr::Trace t = with_lines();
+  t.allocations[0].name = "d_a";
+  t.allocations[0].size = 4 * 100;
+  tr::Launch& l = t.launches[0];
+  lane_access(l, 1, 1, 36, 4 * 100, 0, 2);
+  tr::Finding f;
+  f.tool = "memcheck";
+  f.kind = "read";
+  f.where = "exercise.cu:83";
+  f.message = "1 byte after the last byte of the 400-byte buffer `d_a` allocated at grade.cu:9";
+  f.block = 1;
+  f.thread = 36;
+  l.findings = {f};
+  const std::string said =
+      "memcheck: read, " + f.message + ", at exercise.cu:83 (thread (36,0,0) of block (1,0,0))";
+  EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024)).text,
+            said +
+                ". It is the element just past the end (index n of an array of n): does a "
+                "loop or a check go one too far (<= where < was meant), or is the index one "
+                "too high?");
+  // Threads 37 to 40 past it too: their index is not checked.
+  for (uint32_t k = 1; k <= 4; ++k) lane_access(l, 1, 1, 36 + k, 4 * (100 + k), 0, 2);
+  EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024)).text,
+            said +
+                ". 5 accesses at exercise.cu:83 went past the end of d_a, from element 100 (of "
+                "100), by threads whose index is past it: the index at exercise.cu:83 needs a "
+                "check against the size (i < n) before the access, or the check there tests "
+                "another index");
+  // In shared memory: the element just past the end, once a block at most.
+  l.findings[0].space = "__shared__";
+  l.findings[0].message = "1 byte after the last byte of `partial` (static __shared__, 1024 bytes)";
+  EXPECT_NE(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024))
+                .text.find("It is the element just past the end"),
+            std::string::npos);
+  l.findings[0].count = 100;
+  EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024))
+                .text.find("It is the element just past the end"),
+            std::string::npos);
+  // A static array of 32 floats for a block of 64: thread 32 is the first
+  // past its end.
+  l.findings[0].message = "1 byte after the last byte of `partial` (static __shared__, 128 bytes)";
+  l.findings[0].thread = 32;
+  EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024)).text,
+            "memcheck: read, " + l.findings[0].message +
+                ", at exercise.cu:83 (thread (32,0,0) of block (1,0,0)). Thread 32 is the first "
+                "past the end: the array has 32 elements and the block 64 threads that index it: "
+                "is it declared too small (an element per thread), or should those threads not "
+                "get to this line?");
+}
+
 TEST(Headline, AFindingSaysItsToolLineAndThreads) {
   tr::Trace t = two_launches();
   const OneBuffer b(64, [](uint64_t) { return 0; });

@@ -36,7 +36,9 @@ int tool_rank(const std::string& tool) {
 
 std::string finding_words(const trace::Launch& l, const trace::Finding& f) {
   std::string s = f.tool + ": " + f.kind;
-  if (!f.message.empty()) s += ", " + f.message;
+  // (Where a stray shared access lands, in another kernel's variables, is
+  // the simulator's layout, not the student's mistake: the text says it.)
+  if (!f.message.empty()) s += ", " + f.message.substr(0, f.message.find("; it lands in "));
   if (!f.where.empty()) s += ", at " + file_name(f.where);
   if (!f.where_other.empty()) s += " against " + file_name(f.where_other);
   if (f.block >= 0) s += " (" + whose(l, f.block, f.thread) + ")";
@@ -863,6 +865,72 @@ std::string step_past_end_tell(const trace::Trace& t, const trace::Launch& l, co
   return "";
 }
 
+// What a memcheck finding's accesses past the end of a buffer have in
+// common: only the element just past the end (index n of n: a loop or a
+// check that goes one too far, an index one too high), or many elements
+// past it, from several threads (no check of the index against the size,
+// or one that tests another index). "" when neither is clear: a read
+// before the start, no buffer named.
+std::string past_end_tell(const trace::Trace& t, const trace::Launch& l, const LaunchMemory& m,
+                          const trace::Finding& f) {
+  if (f.tool != "memcheck" || f.message.find("after the last byte of") == std::string::npos)
+    return "";
+  const bool one_past = f.message.rfind("1 byte after the last byte of", 0) == 0 ||
+                        f.message.rfind("1 bytes after the last byte of", 0) == 0;
+  const std::string one =
+      ". It is the element just past the end (index n of an array of n): does a loop or a check "
+      "go one too far (<= where < was meant), or is the index one too high?";
+  if (f.space == "__shared__") {
+    if (one_past && f.count <= l.grid.count()) return one;
+    // The first thread past the end of a static array whose elements (of
+    // 4 or 8 bytes) are fewer than the block's threads: the array is
+    // smaller than the threads that index it.
+    const size_t at = f.message.find("(static __shared__, ");
+    if (at == std::string::npos || f.thread <= 0) return "";
+    const uint64_t bytes = std::strtoull(f.message.c_str() + at + 20, nullptr, 10);
+    for (uint64_t element : {4, 8})
+      if (bytes == uint64_t(f.thread) * element && l.block.count() > uint64_t(f.thread))
+        return ". Thread " + std::to_string(f.thread) +
+               " is the first past the end: the array has " + std::to_string(f.thread) +
+               " elements and the block " + std::to_string(l.block.count()) +
+               " threads that index it: is it declared too small (an element per thread), or "
+               "should those threads not get to this line?";
+    return "";
+  }
+  const size_t open = f.message.find('`'), close = f.message.find('`', open + 1);
+  if (open == std::string::npos || close == std::string::npos) return "";
+  const std::string name = f.message.substr(open + 1, close - open - 1);
+  const std::string line = file_name(f.where);
+  for (const BufferMap& b : m.buffers) {
+    if (b.allocation == nullptr || b.allocation->name != name) continue;
+    uint64_t low = ~uint64_t(0), high = 0, bad = 0, size = 1;
+    std::vector<std::pair<uint32_t, uint32_t>> threads;  // (block, thread), the first 4
+    for (const trace::Access& x : b.missed) {
+      if (x.offset < b.allocation->size || x.offset - b.allocation->size > (uint64_t(1) << 40) ||
+          file_name(t.where(x.pc)) != line)
+        continue;
+      ++bad;
+      size = std::max<uint64_t>(x.size, 1);
+      low = std::min(low, x.offset);
+      high = std::max(high, x.offset);
+      if (threads.size() < 4 &&
+          std::find(threads.begin(), threads.end(), std::pair(x.block, x.thread)) == threads.end())
+        threads.emplace_back(x.block, x.thread);
+    }
+    if (bad == 0) return "";
+    if (one_past && low == high) return one;
+    if (bad < 2 || threads.size() < 2) return "";
+    return ". " + std::string(b.missed_count > b.missed.size() ? "At least " : "") +
+           std::to_string(bad) + " accesses at " + line + " went past the end of " + name +
+           ", from element " + std::to_string(low / size) + " (of " +
+           std::to_string(b.allocation->size / size) +
+           "), by threads whose index is past it: the index at " + line +
+           " needs a check against the size (i < n) before the access, or the check there "
+           "tests another index";
+  }
+  return "";
+}
+
 // "3 of the 64 elements of out are wrong (framed in yellow)"
 std::string wrong_count(const trace::Comparison& c) {
   return std::to_string(c.wrong) + " of the " + std::to_string(c.count) + " elements of " + c.name +
@@ -1096,8 +1164,19 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
     }
     h.text = prefix + "The kernel " + l.kernel +
              " stopped: " + whose(l, l.fault.block, l.fault.thread) + " at " +
-             file_name(l.fault.where) + ": " + l.fault.what +
-             step_past_end_tell(t, l, m, l.fault.block, l.fault.thread);
+             file_name(l.fault.where) + ": " + l.fault.what;
+    if (const std::string step = step_past_end_tell(t, l, m, l.fault.block, l.fault.thread);
+        !step.empty()) {
+      h.text += step;
+    } else if (const size_t at = l.fault.what.find(": "); at != std::string::npos) {
+      // The bad access in a finding's words, for what the launch's other
+      // accesses past that buffer's end have in common.
+      trace::Finding bad;
+      bad.tool = "memcheck";
+      bad.message = l.fault.what.substr(at + 2);
+      bad.where = l.fault.where;
+      h.text += past_end_tell(t, l, m, bad);
+    }
     return h;
   }
   const trace::Comparison* wrong = results ? wrong_comparison(*results) : nullptr;
@@ -1105,11 +1184,14 @@ Headline headline(const trace::Trace& t, const trace::TestResults* results, size
   if (f >= 0 && finding_leads(l.findings[size_t(f)], wrong != nullptr)) {
     h.kind = HeadlineKind::kFinding;
     const trace::Finding& x = l.findings[size_t(f)];
-    h.text = prefix + finding_words(l, x) +
-             (x.tool == "memcheck" ? step_past_end_tell(t, l, m, x.block, x.thread) : "");
+    h.text = prefix + finding_words(l, x);
     if (l.findings.size() > 1)
       h.text += "; " + std::to_string(l.findings.size() - 1) + " more finding" +
                 (l.findings.size() > 2 ? "s" : "") + " under the launch";
+    if (x.tool == "memcheck") {
+      const std::string step = step_past_end_tell(t, l, m, x.block, x.thread);
+      h.text += step.empty() ? past_end_tell(t, l, m, x) : step;
+    }
     // Wrong values no thread wrote are a second symptom worth its words (an
     // index off by one reads past the end and leaves the first unwritten).
     if (wrong)

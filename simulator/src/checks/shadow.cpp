@@ -317,16 +317,16 @@ bool shared_out_of_bounds(uintptr_t address, unsigned size, bool write, uintptr_
       landed_in = v->name;
     }
   if (outside) {
+    auto bytes = [](uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); };
     std::string where;
     if (dynamic)
-      where = std::to_string(off + size - tl_block->launch->shmem) +
-              " bytes after the last byte of the block's " +
+      where = bytes(off + size - tl_block->launch->shmem) + " after the last byte of the block's " +
               std::to_string(tl_block->launch->shmem) +
               " bytes of dynamic shared memory (the launch's third <<<>>> argument)";
     else if (const StaticSharedVariable* v =
                  static_shared_variable_before(address - static_shared_base()))
-      where = std::to_string(address - static_shared_base() - (v->offset + v->size) + 1) +
-              " bytes after the last byte of " + v->name + " (static __shared__, " +
+      where = bytes(address - static_shared_base() - (v->offset + v->size) + 1) +
+              " after the last byte of " + v->name + " (static __shared__, " +
               std::to_string(v->size) + " bytes)";
     else if (const StaticSharedVariable* after = own_variable_after(address - static_shared_base()))
       // Before this kernel's first variable: an index below 0 (a signed
