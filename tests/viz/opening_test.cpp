@@ -1016,10 +1016,14 @@ TEST(Headline, ElementsWrittenBySeveralBlocksSaySo) {
             "thread wrote any of them (the first: out[32]). 32 of the 32 elements written were "
             "written by more than one block (out[0] by 2 blocks): the blocks' parts overlap; does "
             "the index leave out the block's offset (blockIdx.x * blockDim.x)?");
-  for (tr::Request& q : l.requests) q.kind = 2;  // atomics: bins many blocks add to
+  // Atomics: bins many blocks add to, not an overlap; that thread 0 of
+  // each block alone added to them is what there is to say.
+  for (tr::Request& q : l.requests) q.kind = 2;
   EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
             "Test Large failed. 32 of the 64 elements of out are wrong (framed in yellow): no "
-            "thread wrote any of them (the first: out[32])");
+            "thread wrote any of them (the first: out[32]). The elements written (32, from out[0] "
+            "to out[31]) were all written by thread (0,0,0) of each block: does its loop stop "
+            "short of the last element, or should every thread of the block take a share?");
 }
 
 // Elements no thread wrote, and every element written by one thread of
@@ -1039,6 +1043,15 @@ TEST(Headline, ElementsLeftOutByTheOneThreadThatWritesSaySo) {
             "out[0] to out[31]) were all written by thread (0,0,0) of each block, at "
             "exercise.cu:83: does its loop stop short of the last element, or should every "
             "thread of the block take a share?");
+  // Atomics of both blocks on the same elements (bins all blocks add to):
+  // the same.
+  tr::Trace bins = with_lines();
+  for (uint32_t blk = 0; blk < 2; ++blk)
+    for (uint64_t i = 0; i < 32; ++i) lane_access(bins.launches[0], 1, blk, 0, 4 * i, 2, 2);
+  EXPECT_NE(viz::headline(bins, &r, 0, b.memory)
+                .text.find("The elements written (32, from out[0] to out[31]) were all written by "
+                           "thread (0,0,0) of each block"),
+            std::string::npos);
   // Two threads of a block writing: nothing of the kind to say.
   l.requests.back().mask = 2;
   EXPECT_EQ(viz::headline(t, &r, 0, b.memory).text,
@@ -1119,6 +1132,15 @@ TEST(Headline, AccessesPastTheEndSayWhatTheyHaveInCommon) {
   l.findings[0].count = 100;
   EXPECT_EQ(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024))
                 .text.find("It is the element just past the end"),
+            std::string::npos);
+  // Thread 63 reading element 63 + 64 of an array of 64: a tree's partner
+  // read before the reader is checked, or a first offset too large.
+  l.findings[0].message =
+      "253 bytes after the last byte of `counts` (static __shared__, 256 bytes)";
+  l.findings[0].thread = 63;
+  EXPECT_NE(viz::headline(t, nullptr, 0, viz::launch_memory(t, l, 1024))
+                .text.find(". Thread 63 reads element 63 + 64 of an array of 64: a partner 64 "
+                           "away. In a tree the first offset is half the elements"),
             std::string::npos);
   // A static array of 32 floats for a block of 64: thread 32 is the first
   // past its end.

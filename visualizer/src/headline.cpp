@@ -801,8 +801,9 @@ std::string one_writer_tell(const trace::Trace& t, const trace::Comparison& c,
   if (c.allocation == 0 || c.element_bytes == 0 || c.count == 0) return "";
   int64_t writer = -1;
   uint64_t pc = 0, low = c.count, high = 0, written = 0;
-  // The block that wrote each element first (-1: none): two blocks on one
-  // element is another mistake (written_by_several_blocks says it).
+  // The block that wrote each element first (-1: none): two blocks' plain
+  // stores on one element is another mistake (written_by_several_blocks
+  // says it); their atomics are a design (bins all blocks add to).
   std::vector<int64_t> block_of(std::min<uint64_t>(c.count, uint64_t(1) << 22), -1);
   trace::LaneAddress lanes[32];
   for (const trace::Request& r : l.requests) {
@@ -814,7 +815,7 @@ std::string one_writer_tell(const trace::Trace& t, const trace::Comparison& c,
       if (i >= block_of.size()) continue;
       const int64_t thread = int64_t(r.warp) * 32 + lanes[j].lane;
       if (writer >= 0 && thread != writer) return "";
-      if (block_of[i] >= 0 && block_of[i] != int64_t(r.block)) return "";
+      if (block_of[i] >= 0 && block_of[i] != int64_t(r.block) && !r.atomic()) return "";
       if (writer < 0) writer = thread, pc = r.pc;
       if (block_of[i] < 0) block_of[i] = r.block, ++written;
       low = std::min(low, i);
@@ -888,6 +889,21 @@ std::string past_end_tell(const trace::Trace& t, const trace::Launch& l, const L
     const size_t at = f.message.find("(static __shared__, ");
     if (at == std::string::npos || f.thread <= 0) return "";
     const uint64_t bytes = std::strtoull(f.message.c_str() + at + 20, nullptr, 10);
+    // The element read, from "N bytes after the last byte" (4-byte
+    // elements): a partner d past the thread's own, d dividing the block
+    // (a tree's offset), is a tree whose reader is not checked first.
+    const uint64_t after = std::strtoull(f.message.c_str(), nullptr, 10);
+    if (bytes % 4 == 0 && after > 0 && (bytes + after - 1) % 4 == 0) {
+      const uint64_t element = (bytes + after - 1) / 4, own = uint64_t(f.thread);
+      const uint64_t d = element > own ? element - own : 0;
+      if (d > 0 && own < bytes / 4 && l.block.count() % d == 0)
+        return ". Thread " + std::to_string(own) + " reads element " + std::to_string(own) + " + " +
+               std::to_string(d) + " of an array of " + std::to_string(bytes / 4) + ": a partner " +
+               std::to_string(d) +
+               " away. In a tree the first offset is half the elements (blockDim.x / 2 for an "
+               "element per thread), and a thread reads its partner only when tid < offset: "
+               "is the offset too large, or is the check after the read?";
+    }
     for (uint64_t element : {4, 8})
       if (bytes == uint64_t(f.thread) * element && l.block.count() > uint64_t(f.thread))
         return ". Thread " + std::to_string(f.thread) +
