@@ -27,6 +27,46 @@ elseif(CUDALAB_TSAN)
   set(CUDALAB_NOT_SANITIZED -fno-sanitize=thread)
 endif()
 
+# CUDALAB_PROGRAM_OBJECTS_FROM: another build of this tree (the default one)
+# whose simulated programs' objects this build links instead of compiling its
+# own. The sanitize and tsan presets use it: a simulated program's own code is
+# not sanitized in them, so their objects would be the same work again (about
+# half of those builds). Kept only when that build is configured from this
+# source tree with the same compiler and generator; otherwise the programs
+# are compiled here, and configure says why.
+set(CUDALAB_PROGRAM_OBJECTS_FROM "" CACHE PATH
+    "A build of this tree (e.g. build/) whose simulated programs' objects this build links instead of compiling them (the sanitize and tsan presets)")
+set(cudalab_objects_from "")
+if(CUDALAB_PROGRAM_OBJECTS_FROM)
+  get_filename_component(from "${CUDALAB_PROGRAM_OBJECTS_FROM}" ABSOLUTE)
+  set(why "")
+  if(from STREQUAL CMAKE_BINARY_DIR)
+    set(why "it is this build")
+  elseif(NOT EXISTS "${from}/CMakeCache.txt")
+    set(why "it is not configured (run cmake --preset default first)")
+  else()
+    load_cache("${from}" READ_WITH_PREFIX from_ CMAKE_HOME_DIRECTORY CMAKE_CXX_COMPILER
+               CMAKE_GENERATOR)
+    # The compilers down to their files (a preset may give a bare name).
+    find_program(from_compiler NAMES "${from_CMAKE_CXX_COMPILER}" NO_CACHE)
+    get_filename_component(from_compiler "${from_compiler}" REALPATH)
+    get_filename_component(our_compiler "${CMAKE_CXX_COMPILER}" REALPATH)
+    if(NOT from_CMAKE_HOME_DIRECTORY STREQUAL CMAKE_SOURCE_DIR)
+      set(why "it builds another source tree (${from_CMAKE_HOME_DIRECTORY})")
+    elseif(NOT from_compiler STREQUAL our_compiler)
+      set(why "it compiles with ${from_CMAKE_CXX_COMPILER}, this build with ${CMAKE_CXX_COMPILER}")
+    elseif(NOT from_CMAKE_GENERATOR STREQUAL CMAKE_GENERATOR)
+      set(why "it is a ${from_CMAKE_GENERATOR} build, this one ${CMAKE_GENERATOR}")
+    endif()
+  endif()
+  if(why)
+    message(STATUS "The simulated programs are compiled here, not taken from ${from}: ${why}")
+  else()
+    set(cudalab_objects_from "${from}")
+    message(STATUS "The simulated programs' objects come from ${from}")
+  endif()
+endif()
+
 # cudalab_use_source_accesses(target): an instrumented twin's probes for the
 # accesses its source makes (simulator/passes/source_accesses.cpp), when the
 # plugin is built; C++ sources only.
@@ -76,6 +116,9 @@ endfunction()
 # The sources of a simulated program that take the precompiled header: the
 # rewritten .cu files (the others are plain C++, without nvcc's macros).
 function(cudalab_reuse_runtime_pch target instrumented)
+  if(cudalab_objects_from)
+    return()  # no .cu file is compiled here
+  endif()
   cudalab_runtime_pch(${instrumented} donor)
   target_precompile_headers(${target} REUSE_FROM ${donor})
   get_target_property(sources ${target} SOURCES)
@@ -95,11 +138,32 @@ function(cudalab_add_cuda_executable name)
     set(sim_runtime "$<LINK_LIBRARY:WHOLE_ARCHIVE,cudalab_sim>")
   endif()
   set(sim_sources)
+  set(twin_sources)
   set(gpu_sources)
+  set(twin ${name}_instrumented)
+  if(ARG_INSTRUMENTED OR ARG_PLAIN OR NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(twin)
+  endif()
   foreach(src IN LISTS ARG_UNPARSED_ARGUMENTS)
     get_filename_component(abs ${src} ABSOLUTE)
     list(APPEND gpu_sources ${abs})
-    if(abs MATCHES "\\.cu$")
+    if(abs MATCHES "\\.cu$" AND cudalab_objects_from)
+      # The other build's objects of the rewritten file (CMake's own layout).
+      get_filename_component(fname ${src} NAME)
+      file(RELATIVE_PATH dir ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR})
+      foreach(target IN ITEMS ${name} ${twin})
+        set(obj "${cudalab_objects_from}/${dir}/CMakeFiles/${target}.dir/cudalab_rewritten/${name}/${fname}.cpp.o")
+        string(REPLACE "//" "/" obj "${obj}")
+        set_source_files_properties(${obj} PROPERTIES EXTERNAL_OBJECT ON GENERATED ON)
+        set_property(GLOBAL APPEND PROPERTY CUDALAB_SHARED_OBJECTS ${obj})
+        set_property(GLOBAL APPEND PROPERTY CUDALAB_SHARED_OBJECT_TARGETS ${target})
+        if(target STREQUAL name)
+          list(APPEND sim_sources ${obj})
+        else()
+          list(APPEND twin_sources ${obj})
+        endif()
+      endforeach()
+    elseif(abs MATCHES "\\.cu$")
       get_filename_component(fname ${src} NAME)
       set(out ${CMAKE_CURRENT_BINARY_DIR}/cudalab_rewritten/${name}/${fname}.cpp)
       # Local headers that hold kernels or launches are rewritten beside it
@@ -120,12 +184,14 @@ function(cudalab_add_cuda_executable name)
         COMMAND_EXPAND_LISTS
         VERBATIM)
       list(APPEND sim_sources ${out})
+      list(APPEND twin_sources ${out})
       get_filename_component(dir ${abs} DIRECTORY)
       # Quoted includes next to the original file; and what nvcc defines.
       set_source_files_properties(${out} PROPERTIES COMPILE_OPTIONS "-iquote;${dir}"
                                   COMPILE_DEFINITIONS "${CUDALAB_RECIPE_CU_DEFINES}")
     else()
       list(APPEND sim_sources ${abs})
+      list(APPEND twin_sources ${abs})
     endif()
   endforeach()
 
@@ -135,6 +201,8 @@ function(cudalab_add_cuda_executable name)
   endif()
 
   add_executable(${name} ${sim_sources})
+  # (Objects alone, from CUDALAB_PROGRAM_OBJECTS_FROM: CMake cannot tell.)
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
   if(TARGET cudalab_library_headers)
     add_dependencies(${name} cudalab_library_headers)
   endif()
@@ -161,7 +229,8 @@ function(cudalab_add_cuda_executable name)
     cudalab_reuse_runtime_pch(${name} FALSE)
   endif()
   if(can_instrument AND NOT ARG_PLAIN AND NOT ARG_INSTRUMENTED)
-    add_executable(${name}_instrumented ${sim_sources})
+    add_executable(${name}_instrumented ${twin_sources})
+    set_target_properties(${name}_instrumented PROPERTIES LINKER_LANGUAGE CXX)
     if(TARGET cudalab_library_headers)
       add_dependencies(${name}_instrumented cudalab_library_headers)
     endif()
@@ -236,4 +305,25 @@ function(cudalab_targets_below dir out)
     list(APPEND targets ${more})
   endforeach()
   set(${out} ${targets} PARENT_SCOPE)
+endfunction()
+
+# cudalab_share_program_objects(): with CUDALAB_PROGRAM_OBJECTS_FROM, after
+# every program is defined: one step that brings the other build's programs
+# up to date (its objects are what this build links), before any of them
+# links here. One step, so that the other build runs once at a time.
+function(cudalab_share_program_objects)
+  if(NOT cudalab_objects_from)
+    return()
+  endif()
+  get_property(objects GLOBAL PROPERTY CUDALAB_SHARED_OBJECTS)
+  get_property(targets GLOBAL PROPERTY CUDALAB_SHARED_OBJECT_TARGETS)
+  list(REMOVE_DUPLICATES targets)
+  add_custom_target(cudalab_shared_program_objects
+    COMMAND ${CMAKE_COMMAND} --build ${cudalab_objects_from} --target ${targets}
+    BYPRODUCTS ${objects}
+    COMMENT "The simulated programs' objects, in ${cudalab_objects_from}"
+    VERBATIM)
+  foreach(t IN LISTS targets)
+    add_dependencies(${t} cudalab_shared_program_objects)
+  endforeach()
 endfunction()

@@ -342,7 +342,15 @@ std::set<std::string> recipe_flags(const std::string& command) {
                          // the sanitize preset's, which simulated code turns off again
                          w.rfind("-fsanitize=", 0) == 0 || w.rfind("-fno-sanitize", 0) == 0 ||
                          w == "-fno-omit-frame-pointer";
-    if (!callers) flags.insert(w);
+    if (callers) continue;
+    // A pass plugin by its name: the sanitize and tsan builds link the
+    // default build's programs, compiled with that build's (same) plugin.
+    const std::string plugin = "-fpass-plugin=";
+    if (w.rfind(plugin, 0) == 0) {
+      flags.insert(plugin + w.substr(w.find_last_of('/') + 1));
+      continue;
+    }
+    flags.insert(w);
   }
   return flags;
 }
