@@ -129,11 +129,13 @@ int classroom_workflow(const std::string& lesson, const std::string& out);
 int stats(const std::string& path, bool as_json);
 // `cudalab predict` (predict.cpp): each launch of a trace predicted on GPU
 // `gpu` (a calibration file's name), or of a program run with `sample`
-// blocks of each launch traced.
+// blocks of each launch traced. With a `lesson` (cudalab run LESSON
+// --predict), the lesson's kernels measured on that GPU are shown beside.
 std::string default_gpu();  // CUDALAB_DEVICE, else h200
-int predict_trace(const std::string& path, const std::string& gpu, bool as_json);
+int predict_trace(const std::string& path, const std::string& gpu, bool as_json,
+                  const std::string& lesson = "");
 int predict_program(const std::vector<std::string>& argv, const std::string& gpu, uint64_t sample,
-                    bool as_json);
+                    bool as_json, const std::string& lesson = "");
 // What `cudalab stats --json` prints for a trace.
 nlohmann::json stats_json(const trace::Trace& t, const std::string& path);
 

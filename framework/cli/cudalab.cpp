@@ -190,10 +190,10 @@ int main(int argc, char** argv) {
   PredictCommand predict;
   add_predict_command(app, predict);
   rn->add_option("--predict", ro.predict,
-                 "predict each launch's time on this GPU (h200, ...): the program runs with a "
-                 "sample of each launch's blocks, so its results are not computed")
-      ->expected(0, 1)
-      ->default_str("h200");
+                 "predict each launch's time on this GPU (h200, ...; without a name the GPU "
+                 "CUDALAB_DEVICE names, else h200): the program runs with a sample of each "
+                 "launch's blocks, so its results are not computed")
+      ->expected(0, 1);
   auto* gr = app.add_subcommand(
       "grade", "grade a whole class: a gradebook, feedback, LMS reports and a class summary");
   GradeClassOptions go;

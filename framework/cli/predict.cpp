@@ -70,7 +70,56 @@ nlohmann::json prediction_json(const predict::Prediction& p) {
   return j;
 }
 
-int predict_trace(const std::string& path, const std::string& gpu_key, bool as_json) {
+namespace {
+
+// The lesson's kernels measured on the GPU, beside their predictions: what
+// the lesson's README quotes, for the launches of the shapes measured.
+void beside_measured(const std::vector<std::pair<const trace::Launch*, predict::Prediction>>& runs,
+                     const predict::Gpu& gpu, const std::string& lesson) {
+  std::string file;
+  const std::vector<predict::Measured> measured =
+      predict::measured_lesson_kernels(gpu.key, lesson, &file);
+  if (measured.empty()) {
+    std::cout << "\nNo time of " << lesson << "'s kernels measured on an " << gpu.name
+              << " is kept (" << fs::path(file).filename().string()
+              << " in predict/calibration): the predictions above stand alone.\n";
+    return;
+  }
+  std::cout << "\nBeside the " << gpu.name << "'s own times (each kernel's median duration in "
+            << lesson << "'s --bench on a real " << gpu.name
+            << ", from Nsight Compute; the lesson's README quotes them):\n";
+  char line[256];
+  std::snprintf(line, sizeof(line), "  %-40s %11s %11s  %s\n", "kernel <<<blocks, threads>>>",
+                "predicted", "measured", "predicted / measured");
+  std::cout << line;
+  for (const auto& [l, p] : runs) {
+    const uint64_t blocks = uint64_t(l->grid.x) * l->grid.y * l->grid.z,
+                   threads = uint64_t(l->block.x) * l->block.y * l->block.z;
+    const std::string shape =
+        l->kernel + " <<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>";
+    const predict::Measured* m = nullptr;
+    for (const auto& x : measured)
+      if (x.kernel == l->kernel && x.blocks == blocks && x.threads_per_block == threads) m = &x;
+    const std::string predicted = p.covered ? time_text(p.kernel_seconds) : "none";
+    if (!m) {
+      std::snprintf(line, sizeof(line), "  %-40s %11s %11s  (not measured at this shape)\n",
+                    shape.c_str(), predicted.c_str(), "");
+    } else if (!p.covered) {
+      std::snprintf(line, sizeof(line), "  %-40s %11s %11s\n", shape.c_str(), predicted.c_str(),
+                    time_text(m->seconds).c_str());
+    } else {
+      std::snprintf(line, sizeof(line), "  %-40s %11s %11s  %.2f\n", shape.c_str(),
+                    predicted.c_str(), time_text(m->seconds).c_str(),
+                    p.kernel_seconds / m->seconds);
+    }
+    std::cout << line;
+  }
+}
+
+}  // namespace
+
+int predict_trace(const std::string& path, const std::string& gpu_key, bool as_json,
+                  const std::string& lesson) {
   std::string why;
   const auto gpu = predict::load_gpu(gpu_key, &why);
   if (!gpu) {
@@ -158,11 +207,16 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   std::cout << "\nEach line is the time the launch's work would take at that one limit; the "
                "largest is the prediction. predict/README.md says how each is counted and what "
                "the model leaves out.\n";
+  if (!lesson.empty()) {
+    std::vector<std::pair<const trace::Launch*, predict::Prediction>> runs;
+    for (const Group& g : groups) runs.emplace_back(g.first, g.p);
+    beside_measured(runs, *gpu, lesson);
+  }
   return 0;
 }
 
 int predict_program(const std::vector<std::string>& argv, const std::string& gpu_key,
-                    uint64_t sample, bool as_json) {
+                    uint64_t sample, bool as_json, const std::string& lesson) {
   if (argv.empty()) {
     std::cerr << "cudalab predict: give a trace, or a program after --\n";
     return 2;
@@ -183,7 +237,8 @@ int predict_program(const std::vector<std::string>& argv, const std::string& gpu
   // With --json the program's own output goes to stderr: stdout is the JSON.
   if (as_json) child.fds = {{1, 2}};
   std::cerr << "cudalab predict: running " << argv[0] << " with " << sample
-            << " blocks of each launch traced ...\n";
+            << " blocks of each launch traced (what it prints of its own results and times is "
+               "of that sample, not of a whole run) ...\n";
   const pid_t pid = support::start(child, &why);
   if (pid < 0) {
     std::cerr << "cudalab predict: " << why << "\n";
@@ -201,7 +256,7 @@ int predict_program(const std::vector<std::string>& argv, const std::string& gpu
     std::cerr << "cudalab predict: the program exited with status " << status
               << " (only a sample of each launch's blocks ran, so its results were not "
                  "computed: a check of its own may fail)\n";
-  return predict_trace(trace.path.string(), gpu_key, as_json);
+  return predict_trace(trace.path.string(), gpu_key, as_json, lesson);
 }
 
 }  // namespace cudalab::cli

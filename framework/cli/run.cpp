@@ -114,7 +114,7 @@ int run_lesson(const RunOptions& o) {
     }
     std::vector<std::string> argv = {program.string()};
     argv.insert(argv.end(), o.args.begin(), o.args.end());
-    return predict_program(argv, o.predict, 64, false);
+    return predict_program(argv, o.predict, 64, false, lesson.name);
   }
 
   // The run: under the checks, traced, or plain (the plain build, fast).

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cudalab/predict/predict.h"
 
@@ -59,6 +60,31 @@ std::optional<Gpu> load_gpu(const std::string& key, std::string* why) {
     *why = "cannot read " + file.string() + ": " + e.what();
     return std::nullopt;
   }
+}
+
+std::vector<Measured> measured_lesson_kernels(const std::string& key, const std::string& lesson,
+                                              std::string* file) {
+  const fs::path path = fs::path(CUDALAB_PREDICT_DATA) / (key + "-lesson-kernels.txt");
+  *file = path.string();
+  std::vector<Measured> out;
+  std::ifstream in(path);
+  // lesson kernel median us (N launches) grid BLOCKS block THREADS
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string name, kernel, unit, word;
+    Measured m;
+    double us = 0;
+    if (!(words >> name >> kernel >> us >> unit) || name != lesson || unit != "us") continue;
+    m.kernel = kernel;
+    m.seconds = us * 1e-6;
+    while (words >> word) {
+      if (word == "grid") words >> m.blocks;
+      if (word == "block") words >> m.threads_per_block;
+    }
+    if (m.blocks && m.threads_per_block) out.push_back(m);
+  }
+  return out;
 }
 
 }  // namespace cudalab::predict

@@ -171,4 +171,25 @@ TEST(Gpus, TheDataKeptAreReadAndAnUnknownGpuIsNamed) {
   EXPECT_NE(why.find("h200"), std::string::npos) << "lists the GPUs there are data for: " << why;
 }
 
+// The lessons' kernels measured on a GPU: each shape of a lesson's --bench,
+// in blocks and threads; none for another lesson or a GPU without data.
+TEST(Gpus, TheLessonsMeasuredTimesAreReadByLessonAndShape) {
+  std::string file;
+  const auto va = pr::measured_lesson_kernels("h200", "vector_add", &file);
+  ASSERT_EQ(va.size(), 2u) << file;
+  EXPECT_EQ(va[0].kernel, "vector_add");
+  EXPECT_EQ(va[0].blocks, 262144u);
+  EXPECT_EQ(va[0].threads_per_block, 256u);
+  EXPECT_NEAR(va[0].seconds, 259.26e-6, 1e-9);
+  EXPECT_EQ(va[1].blocks, 4224u);
+  const auto mm = pr::measured_lesson_kernels("h200", "matmul", &file);
+  EXPECT_TRUE(std::any_of(mm.begin(), mm.end(), [](const pr::Measured& m) {
+    return m.kernel == "matmul_register_tiled" && m.blocks == 1024;
+  }));
+  for (const auto& m : mm) EXPECT_NE(m.kernel, "vector_add");
+  EXPECT_TRUE(pr::measured_lesson_kernels("h200", "no_such_lesson", &file).empty());
+  EXPECT_TRUE(pr::measured_lesson_kernels("voodoo2", "vector_add", &file).empty());
+  EXPECT_NE(file.find("voodoo2-lesson-kernels.txt"), std::string::npos) << file;
+}
+
 }  // namespace

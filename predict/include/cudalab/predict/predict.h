@@ -82,4 +82,18 @@ struct Prediction {
 };
 Prediction predict(const Work& w, const Gpu& gpu);
 
+// A lesson kernel's own duration measured on the GPU (its median over the
+// launches of one shape in the lesson's --bench, as Nsight Compute measures
+// it): calibration/KEY-lesson-kernels.txt, the figures the lessons' READMEs
+// quote beside their predictions.
+struct Measured {
+  std::string kernel;
+  uint64_t blocks = 0, threads_per_block = 0;  // of the whole grid and block
+  double seconds = 0;
+};
+// The lesson's kernels measured on the GPU `key`; empty when there are none
+// (`file` is set to the file looked for).
+std::vector<Measured> measured_lesson_kernels(const std::string& key, const std::string& lesson,
+                                              std::string* file);
+
 }  // namespace cudalab::predict
