@@ -29,6 +29,11 @@ struct Rubric {
   std::string checks;
   std::string kernel, metric;
   double at_least = -1e300, at_most = 1e300;
+  // A predicted-time rubric (metric "predicted_us": the kernel's own time
+  // predicted on `gpu`, in microseconds; "predicted_speedup": how many times
+  // faster than `faster_than` in the same run, both predicted on `gpu`).
+  std::string gpu, faster_than;
+  bool predicted() const { return metric.rfind("predicted_", 0) == 0; }
 };
 
 struct Lesson {

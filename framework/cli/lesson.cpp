@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "cli.h"
+#include "cudalab/predict/predict.h"
 #include "cudalab/support/files.h"
 #include "cudalab_cli_config.h"
 
@@ -52,6 +53,23 @@ bool load_lesson(const fs::path& dir, Lesson* l, std::string* why) {
       if (x.checks.empty() == (x.kernel.empty() || x.metric.empty()))
         throw std::runtime_error("rubric " + x.name +
                                  " needs either \"checks\" or \"kernel\" and \"metric\"");
+      // Predicted on one GPU named in the file, whatever machine grades.
+      x.gpu = r.value("gpu", "h200");
+      x.faster_than = r.value("faster_than", "");
+      if (x.predicted()) {
+        if (x.metric != "predicted_us" && x.metric != "predicted_speedup")
+          throw std::runtime_error("rubric " + x.name +
+                                   ": a predicted time is \"predicted_us\" or "
+                                   "\"predicted_speedup\", not \"" +
+                                   x.metric + "\"");
+        if ((x.metric == "predicted_speedup") == x.faster_than.empty())
+          throw std::runtime_error("rubric " + x.name +
+                                   ": \"faster_than\" (the kernel it is "
+                                   "compared with) goes with \"predicted_speedup\" alone");
+        std::string no_gpu;
+        if (!predict::load_gpu(x.gpu, &no_gpu))
+          throw std::runtime_error("rubric " + x.name + ": " + no_gpu);
+      }
       l->rubrics.push_back(x);
     }
     l->race_checked = j.value("race_checked", std::vector<std::string>{});

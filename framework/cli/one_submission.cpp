@@ -299,12 +299,16 @@ void run_rubrics(const Lesson& lesson, const Session& on_simulator, const fs::pa
       std::error_code ec;
       fs::remove(scratch / report, ec);
       const Sandbox& sandbox = on_simulator.sandbox();
-      const Judged j = on_simulator.run(
-          r.test, limit,
+      std::vector<std::string> env =
           r.checks.empty()
               ? std::vector<std::string>{"CUDALAB_TRACE=" + sandbox.inside(report)}
               : std::vector<std::string>{"CUDALAB_CHECK=" + r.checks,
-                                         "CUDALAB_CHECK_JSON=" + sandbox.inside(report)});
+                                         "CUDALAB_CHECK_JSON=" + sandbox.inside(report)};
+      // A predicted time needs counts, not results: a sample of each
+      // launch's blocks, as cudalab predict runs (the test's own results are
+      // then not computed; it passed in its own run).
+      if (r.predicted()) env.push_back("CUDALAB_TRACE_SAMPLE=64");
+      const Judged j = on_simulator.run(r.test, limit, env);
       TestRecord rerun = t;
       fill_from_judge(&rerun, j);
       budget->spent(limit, rerun.seconds, timed_out(j));

@@ -3,6 +3,7 @@
 // (passed when a kernel's figure is within the rubric's bounds).
 #include <sstream>
 
+#include "cudalab/predict/predict.h"
 #include "cudalab/trace/finding.h"
 #include "cudalab/trace/metrics.h"
 #include "one_submission_steps.h"
@@ -25,6 +26,76 @@ bool metric_value(const json& kernel, const std::string& path, double* value) {
   if (!at->is_number()) return false;
   *value = at->get<double>();
   return true;
+}
+
+std::string microseconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof(b), "%.4g us", s * 1e6);
+  return b;
+}
+
+// A predicted-time rubric: the kernel's first launch in the run, predicted
+// on the rubric's GPU (cudalab predict's model), against the bounds; with
+// "faster_than", that kernel's prediction over this one's.
+void judge_predicted(const Rubric& r, const trace::Trace& tr, TestRecord* t) {
+  std::string why;
+  const auto gpu = predict::load_gpu(r.gpu, &why);
+  if (!gpu) {
+    t->verdict = "could not be run";
+    t->output = "The lesson's rubric predicts on a GPU without calibration data (" + why +
+                "): a mistake in lesson.json, not in your file.\n";
+    return;
+  }
+  // Each kernel's first launch, predicted; false (with the reason in the
+  // record) when it was not launched or the model does not cover it.
+  auto predicted = [&](const std::string& kernel, double* seconds) {
+    for (const trace::Launch& l : tr.launches) {
+      if (l.kernel != kernel) continue;
+      const predict::Prediction p = predict::predict(predict::work_of(tr, l), *gpu);
+      if (!p.covered) {
+        t->verdict = "could not be predicted";
+        t->output = "Test " + r.test + "'s kernel `" + kernel +
+                    "` cannot be predicted: " + p.not_covered + ".\n";
+        return false;
+      }
+      *seconds = p.kernel_seconds;
+      return true;
+    }
+    t->verdict = "kernel not launched";
+    t->output = "Test " + r.test + " did not launch kernel `" + kernel +
+                "` (its launcher must launch the kernel of that name), so its time could not be "
+                "predicted.\n";
+    return false;
+  };
+  double mine = 0, other = 0;
+  if (!predicted(r.kernel, &mine)) return;
+  if (!r.faster_than.empty() && !predicted(r.faster_than, &other)) return;
+  const bool speedup = !r.faster_than.empty();
+  const double value = speedup ? other / mine : mine * 1e6;
+  const bool has_least = r.at_least > -1e299, has_most = r.at_most < 1e299;
+  char figure[512];
+  if (speedup)
+    std::snprintf(figure, sizeof(figure),
+                  "on an %s, %s is predicted to take %s and %s %s: %.3gx faster (wanted %s%.3gx)",
+                  gpu->name.c_str(), r.kernel.c_str(), microseconds(mine).c_str(),
+                  r.faster_than.c_str(), microseconds(other).c_str(), value,
+                  has_least ? "at least " : "at most ", has_least ? r.at_least : r.at_most);
+  else
+    std::snprintf(figure, sizeof(figure), "on an %s, %s is predicted to take %s (wanted %s%.4g us)",
+                  gpu->name.c_str(), r.kernel.c_str(), microseconds(mine).c_str(),
+                  has_most ? "at most " : "at least ", has_most ? r.at_most : r.at_least);
+  if (value >= r.at_least && value <= r.at_most) {
+    t->status = "passed";
+    t->score = t->max_score;
+    t->verdict = "passed";
+    figure[0] = 'O';
+    t->output = std::string(figure) + ".\n";
+    return;
+  }
+  t->verdict = "predicted time out of bounds";
+  t->output = std::string("Predicted from a sample of test ") + r.test + "'s blocks: " + figure +
+              ". cudalab run with --predict shows what bounds each kernel, at any size.\n";
+  if (!r.hint.empty()) t->output += r.hint + "\n";
 }
 
 }  // namespace
@@ -111,6 +182,10 @@ void judge_metric(const Rubric& r, const TestRecord& rerun, const fs::path& trac
     t->verdict = "no trace";
     t->output =
         std::string("The trace of the run could not be read: ") + e.what() + "\n" + rerun.output;
+    return;
+  }
+  if (r.predicted()) {
+    judge_predicted(r, tr, t);
     return;
   }
   const json stats = stats_json(tr, trace_path.string());
