@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "cudalab/predict/predict.h"
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab_cli_config.h"
@@ -278,6 +279,28 @@ Summary write_gradebook(const Lesson& lesson,
     sum.pass_rate.push_back(
         {c, passes[c].second ? double(passes[c].first) / double(passes[c].second) : 0.0});
   for (const auto& [f, students] : finding_students) sum.findings.push_back({f, students.size()});
+  // The class ranked by each predicted-time rubric's kernel, fastest first
+  // (the students whose kernel was predicted; ties by name).
+  std::ostringstream ranking;
+  ranking << "rubric,kernel,gpu,rank,student,predicted_us\n";
+  for (const Rubric& rb : lesson.rubrics) {
+    if (!rb.predicted()) continue;
+    std::vector<std::pair<std::string, double>> times;
+    for (const auto& [student, r] : records)
+      for (const auto& t : r.tests)
+        if (t.name == rb.name && t.predicted_us >= 0) times.push_back({student, t.predicted_us});
+    std::sort(times.begin(), times.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
+    for (size_t i = 0; i < times.size(); ++i)
+      ranking << csv(rb.name) << "," << csv(rb.kernel) << "," << csv(rb.gpu) << "," << i + 1 << ","
+              << csv(times[i].first) << "," << times[i].second << "\n";
+    std::string no_gpu;
+    const auto gpu = predict::load_gpu(rb.gpu, &no_gpu);
+    sum.predicted.push_back(
+        {rb.kernel + " on an " + (gpu ? gpu->name : rb.gpu) + " (rubric " + rb.name + ")", times});
+  }
+  if (!sum.predicted.empty()) support::write_atomically(out / "ranking.csv", ranking.str());
   std::sort(sum.findings.begin(), sum.findings.end(),
             [](const auto& a, const auto& b) { return a.second > b.second; });
   return sum;
@@ -371,7 +394,8 @@ int grade_class(const GradeClassOptions& o) {
   std::cout << text << "\nwritten to " << out.string()
             << ": gradebook.csv, summary.txt, summary.png, junit.xml, feedback/, gradescope/, "
                "prairielearn/, records/"
-            << (o.pictures ? ", pictures/" : "") << "\n";
+            << (sum.predicted.empty() ? "" : ", ranking.csv") << (o.pictures ? ", pictures/" : "")
+            << "\n";
   return missing ? 1 : 0;
 }
 

@@ -45,6 +45,9 @@ struct Summary {
   std::vector<std::pair<std::string, double>> pass_rate;  // per test, in order
   std::vector<std::pair<std::string, size_t>> findings;   // most common first
   std::map<std::string, size_t> statuses;
+  // Each predicted-time rubric's kernel ("matmul_tiled on an NVIDIA H200,
+  // rubric TiledFast") and the students' predicted times, fastest first.
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, double>>>> predicted;
 };
 
 // The summary drawn as a PNG picture.

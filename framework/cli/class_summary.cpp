@@ -132,6 +132,22 @@ std::string summary_text(const Summary& sum, uint64_t seed,
   if (sum.findings.empty()) text << "  none\n";
   for (size_t i = 0; i < std::min<size_t>(10, sum.findings.size()); ++i)
     text << "  " << sum.findings[i].first << ": " << sum.findings[i].second << "\n";
+  // The class by predicted time: the ten fastest and the slowest
+  // (ranking.csv has everyone).
+  for (const auto& [what, times] : sum.predicted) {
+    text << "\nranked by predicted time: " << what << ", fastest first\n";
+    if (times.empty()) text << "  none predicted (its test must pass, and launch the kernel)\n";
+    for (size_t i = 0; i < times.size(); ++i) {
+      if (i == 10 && times.size() > 11) {
+        text << "  ... " << times.size() - 11 << " more in ranking.csv\n";
+        i = times.size() - 1;
+      }
+      char line[200];
+      std::snprintf(line, sizeof(line), "  %3zu. %-28s %10.4g us\n", i + 1, times[i].first.c_str(),
+                    times[i].second);
+      text << line;
+    }
+  }
   for (const auto& p : problems) text << "\nnot graded: " << p << "\n";
   return text.str();
 }

@@ -426,7 +426,7 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
 // Every field, with its default when a record lacks it.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TestRecord, name, description, visibility, kind,
                                                 status, verdict, output, findings, score, max_score,
-                                                seconds, extra_credit)
+                                                seconds, extra_credit, predicted_us)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GradeRecord, lesson, file, status, compiler_output,
                                                 error, tests, score, max_score, seconds,
                                                 exit_seconds, seed, sandbox, picture_test,

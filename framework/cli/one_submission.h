@@ -55,6 +55,9 @@ struct TestRecord {
   std::vector<std::string> findings;  // the checks' findings ("racecheck: hazard at file:line")
   double score = 0, max_score = 0, seconds = 0;
   bool extra_credit = false;  // its points add to the score, not to the maximum
+  // A predicted-time rubric's kernel, predicted on its GPU (-1: none): what
+  // cudalab grade ranks a class by.
+  double predicted_us = -1;
   // The checks' findings as their JSON objects, for the viewer (not saved
   // in records).
   nlohmann::json finding_objects;

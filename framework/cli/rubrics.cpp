@@ -69,6 +69,7 @@ void judge_predicted(const Rubric& r, const trace::Trace& tr, TestRecord* t) {
   };
   double mine = 0, other = 0;
   if (!predicted(r.kernel, &mine)) return;
+  t->predicted_us = mine * 1e6;
   if (!r.faster_than.empty() && !predicted(r.faster_than, &other)) return;
   const bool speedup = !r.faster_than.empty();
   const double value = speedup ? other / mine : mine * 1e6;
