@@ -155,6 +155,11 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
       g.first = &l;
       g.work = predict::work_of(t, l);
       g.p = predict::predict(g.work, *gpu);
+      if (std::string why = predict::not_all_recorded(t, size_t(&l - t.launches.data()));
+          !why.empty()) {
+        g.p.covered = false;
+        g.p.not_covered = std::move(why);
+      }
       groups.push_back(g);
     }
     ++groups[it->second].count;

@@ -131,6 +131,27 @@ TEST_F(Viz, OutOfBoundsAccessesAndTheFaultingThreadAreShown) {
   EXPECT_GT(red_pixels(fault, true), 500u);
 }
 
+// The "Time on a GPU" tab: the launch's predicted time and bound, the
+// GPU's DRAM and L2 roofs (blue, green) and the launch's point (orange);
+// for a GPU without calibration data, the reason and no chart.
+TEST_F(Viz, RooflineShowsTheLaunchUnderTheGpusRoofs) {
+  const std::string tiles = (dir_ / "tiles.trace").string();
+  std::string out;
+  ASSERT_EQ(run("CUDALAB_TRACE=" + tiles + " " CUDALAB_TRACED_TILES, &out), 0) << out;
+  const std::string roof = (dir_ / "roof.png").string(), none = (dir_ / "none.png").string();
+  const std::string viz = "xvfb-run -a -s '-screen 0 1400x900x24' " CUDALAB_VIZ " " + tiles +
+                          " --size 1024x700 --roofline --screenshot ";
+  ASSERT_EQ(run(viz + roof, &out), 0) << out;
+  ASSERT_EQ(run("CUDALAB_DEVICE=voodoo2 " + viz + none, &out), 0) << out;
+  EXPECT_GT(pixels_of(roof, 90, 170, 255), 300u) << "the DRAM roof";
+  EXPECT_GT(pixels_of(roof, 120, 220, 140), 300u) << "the L2 roof";
+  EXPECT_GT(pixels_of(roof, 255, 140, 40), 100u) << "the launch's point";
+  EXPECT_EQ(pixels_of(none, 90, 170, 255), 0u) << "no GPU, no roofline";
+  EXPECT_EQ(pixels_of(none, 255, 140, 40), 0u);
+  EXPECT_EQ(run(std::string(CUDALAB_VIZ) + " " + tiles + " --roofline --metrics", &out), 2);
+  EXPECT_NE(out.find("give one"), std::string::npos) << out;
+}
+
 // Stepping through a tiled kernel's barrier phases: in phase 0 the block
 // writes its tiles into shared memory (and reads global memory), in phase 1
 // it only reads them; the block's end writes c.

@@ -67,6 +67,7 @@ std::optional<Stop> choose_opening(const Options& o, const trace::Trace& trace,
     sel.show_test = true;
   }
   sel.show_metrics = o.metrics;
+  sel.show_roofline = o.roofline;
   sel.show_steps = o.step >= 0;
   sel.phase = int(std::max(o.step, 0L));
   sel.instruction = int(o.instruction);

@@ -11,42 +11,45 @@ namespace cudalab::viz {
 namespace {
 
 void print_usage(FILE* to) {
-  std::fprintf(to,
-               "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
-               "                   [--launch N] [--block N] [--thread N] [--metrics]\n"
-               "                   [--step N [--instruction K]]\n"
-               "                   [--access K] [--finding N] [--source] [--line F:N]\n"
-               "                   [--columns N] [--tests FILE] [--test NAME] [--snapshots DIR]\n"
-               "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program, or kept by\n"
-               "cudalab check --trace TRACE (then with the graded tests beside it).\n"
-               "  --screenshot FILE.png  draw one frame, save it, and exit\n"
-               "  --size WxH             window size (default 1280x800)\n"
-               "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
-               "                         block and thread as linear indices from 0; by\n"
-               "                         default the thread that faulted, if one did)\n"
-               "  --metrics              open the memory window on its metrics per line\n"
-               "  --step N               open it on the selected block's barrier phase N\n"
-               "  --instruction K        ... as far as its warp instruction K (from 0), framed\n"
-               "  --access K             open it on the warp instruction of the selected\n"
-               "                         thread's access K (from 0)\n"
-               "  --finding N            step to the launch's check finding N (from 1):\n"
-               "                         its thread, its phase, its accesses framed\n"
-               "  --source               open it on the kernel's source, figures per line\n"
-               "  --line FILE.cu:N       frame the cells that line touched (cyan)\n"
-               "  --columns N            draw each buffer N elements a row (a matrix's width)\n"
-               "  --tests FILE           the graded tests that go with the trace (by default\n"
-               "                         TRACE.tests.json, which cudalab check writes beside it):\n"
-               "                         listed, and the traced test's wrong values framed yellow\n"
-               "  --test NAME            open on graded test NAME: what it said, and its\n"
-               "                         values against the expected ones\n"
-               "  --snapshots DIR        F12 saves what is shown into DIR (made if missing):\n"
-               "                         snapshot-N.png (the picture), snapshot-N.txt (every\n"
-               "                         text in the windows and tooltips) and\n"
-               "                         snapshot-N.places (where things are: NAME X Y W H in\n"
-               "                         window pixels), N from 1, skipping the numbers\n"
-               "                         already taken in DIR. Attach them to a bug report.\n"
-               "Keys: in 'Step through the block', Left and Right step to the previous and\n"
-               "next barrier phase, Space plays; F12 saves a snapshot (with --snapshots).\n");
+  std::fprintf(
+      to,
+      "usage: cudalab-viz TRACE [--screenshot FILE.png] [--size WxH]\n"
+      "                   [--launch N] [--block N] [--thread N] [--metrics | --roofline]\n"
+      "                   [--step N [--instruction K]]\n"
+      "                   [--access K] [--finding N] [--source] [--line F:N]\n"
+      "                   [--columns N] [--tests FILE] [--test NAME] [--snapshots DIR]\n"
+      "Shows a trace recorded with CUDALAB_TRACE=TRACE ./program, or kept by\n"
+      "cudalab check --trace TRACE (then with the graded tests beside it).\n"
+      "  --screenshot FILE.png  draw one frame, save it, and exit\n"
+      "  --size WxH             window size (default 1280x800)\n"
+      "  --launch/--block/--thread N  what is selected at the start (launch from 1,\n"
+      "                         block and thread as linear indices from 0; by\n"
+      "                         default the thread that faulted, if one did)\n"
+      "  --metrics              open the memory window on its metrics per line\n"
+      "  --roofline             ... on the launch's time predicted on a GPU (CUDALAB_DEVICE's,\n"
+      "                         else an H200), its bound and the GPU's roofline\n"
+      "  --step N               open it on the selected block's barrier phase N\n"
+      "  --instruction K        ... as far as its warp instruction K (from 0), framed\n"
+      "  --access K             open it on the warp instruction of the selected\n"
+      "                         thread's access K (from 0)\n"
+      "  --finding N            step to the launch's check finding N (from 1):\n"
+      "                         its thread, its phase, its accesses framed\n"
+      "  --source               open it on the kernel's source, figures per line\n"
+      "  --line FILE.cu:N       frame the cells that line touched (cyan)\n"
+      "  --columns N            draw each buffer N elements a row (a matrix's width)\n"
+      "  --tests FILE           the graded tests that go with the trace (by default\n"
+      "                         TRACE.tests.json, which cudalab check writes beside it):\n"
+      "                         listed, and the traced test's wrong values framed yellow\n"
+      "  --test NAME            open on graded test NAME: what it said, and its\n"
+      "                         values against the expected ones\n"
+      "  --snapshots DIR        F12 saves what is shown into DIR (made if missing):\n"
+      "                         snapshot-N.png (the picture), snapshot-N.txt (every\n"
+      "                         text in the windows and tooltips) and\n"
+      "                         snapshot-N.places (where things are: NAME X Y W H in\n"
+      "                         window pixels), N from 1, skipping the numbers\n"
+      "                         already taken in DIR. Attach them to a bug report.\n"
+      "Keys: in 'Step through the block', Left and Right step to the previous and\n"
+      "next barrier phase, Space plays; F12 saves a snapshot (with --snapshots).\n");
 }
 
 bool parse_number(const char* s, long lo, long hi, long* out) {
@@ -80,6 +83,8 @@ std::optional<Stop> parse_options(int argc, const char* const* argv, Options* ou
     if (a == "--help" || a == "-h") return Stop{0, "", true};
     if (a == "--metrics") {
       o.metrics = true;
+    } else if (a == "--roofline") {
+      o.roofline = true;
     } else if (a == "--source") {
       o.source = true;
     } else if (a == "--line") {
@@ -139,11 +144,11 @@ std::optional<Stop> parse_options(int argc, const char* const* argv, Options* ou
   if (o.instruction >= 0 && o.step < 0)
     return refuse("--instruction K counts in a barrier phase: give --step N too");
   if (int(o.metrics) + int(o.step >= 0) + int(o.access >= 0) + int(o.finding > 0) + int(o.source) +
-          int(!o.test_name.empty()) >
+          int(!o.test_name.empty()) + int(o.roofline) >
       1)
     return refuse(
-        "--metrics, --step, --access, --finding, --source and --test open different tabs: give "
-        "one");
+        "--metrics, --roofline, --step, --access, --finding, --source and --test open different "
+        "tabs: give one");
   *out = o;
   return std::nullopt;
 }

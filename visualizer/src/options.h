@@ -16,7 +16,7 @@ struct Options {
   // from 0 (thread -1: none); `chosen` when one of them was given.
   long launch = 1, block = 0, thread = -1;
   bool chosen = false;
-  bool metrics = false, source = false;
+  bool metrics = false, source = false, roofline = false;
   long step = -1, instruction = -1, access = -1;  // -1: not asked for
   long finding = 0;                               // from 1; 0: not asked for
   long columns = 0;                               // 0: not asked for

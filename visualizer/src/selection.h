@@ -29,6 +29,7 @@ struct Selection {
   int columns = 0;             // heatmap: elements per row (a matrix's width); 0: 64 cells
   int test = -1;               // the graded test shown in its tab (-1: the traced one)
   bool show_test = false;      // the memory window opens on it
+  bool show_roofline = false;  // the memory window opens on the time predicted on a GPU
 };
 
 }  // namespace cudalab::viz

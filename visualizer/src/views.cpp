@@ -78,9 +78,10 @@ void Views::draw_memory(Selection& s) {
   heatmap_tab_asked_ = test_tab_asked_ = false;
   if (ImGui::BeginTabBar("memory views")) {
     if (ImGui::BeginTabItem("Who touched each element", nullptr,
-                            heatmap_asked ? ImGuiTabItemFlags_SetSelected
-                                          : chosen(!metrics_first && !steps_first && !warp_first &&
-                                                   !s.show_source && !s.show_test))) {
+                            heatmap_asked
+                                ? ImGuiTabItemFlags_SetSelected
+                                : chosen(!metrics_first && !steps_first && !warp_first &&
+                                         !s.show_source && !s.show_test && !s.show_roofline))) {
       s.show_metrics = s.show_steps = s.show_warp = false;
       draw_heatmaps(shared_, heatmaps_, s);
       ImGui::EndTabItem();
@@ -109,6 +110,11 @@ void Views::draw_memory(Selection& s) {
       s.show_metrics = true;
       s.show_steps = s.show_warp = false;
       draw_metrics(shared_, s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Time on a GPU", nullptr, chosen(s.show_roofline))) {
+      s.show_metrics = s.show_steps = s.show_warp = false;
+      draw_roofline(shared_, roofline_, s);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Graded test", nullptr,

@@ -34,6 +34,7 @@ class Views {
   StepsState steps_;
   SourceState source_;
   GradedTestState graded_test_;
+  RooflineState roofline_;
   // The tab the command line asked for is chosen once (tab_chosen_), then
   // the user's. A click in another view asks for a tab, chosen once.
   bool tab_chosen_ = false;

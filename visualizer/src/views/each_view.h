@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cudalab/predict/predict.h"
 #include "launch_memory.h"
 #include "selection.h"
 #include "views/shared.h"
@@ -83,5 +85,17 @@ struct GradedTestState {
   std::vector<int> compared_launch;  // per comparison: the last launch touching it, -1: none
 };
 bool draw_graded_test(Shared& shared, GradedTestState& state, Selection& s);
+
+// roofline.cpp, the "Time on a GPU" tab: the selected launch's time
+// predicted on the GPU CUDALAB_DEVICE names (else an H200), the limit that
+// bounds it, the time at each limit and the launch on the GPU's roofline.
+struct RooflineState {
+  std::string gpu_key, no_gpu;  // the GPU chosen; why it has no data
+  std::optional<predict::Gpu> gpu;
+  int launch = -1;  // what work and prediction are of
+  predict::Work work;
+  predict::Prediction prediction;
+};
+void draw_roofline(const Shared& shared, RooflineState& state, const Selection& s);
 
 }  // namespace cudalab::viz

@@ -62,6 +62,9 @@ struct Work {
   uint32_t uses = 0;  // what the model leaves out (trace::kUses* bits)
 };
 Work work_of(const trace::Trace& t, const trace::Launch& l);
+// Why launch `index` of the trace cannot be counted ("" when it can): the
+// trace stopped recording accesses at its limit during it or before it.
+std::string not_all_recorded(const trace::Trace& t, size_t index);
 
 // One limit the launch runs against: the time the work alone would take at it.
 struct Term {
