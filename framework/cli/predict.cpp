@@ -21,17 +21,6 @@
 namespace cudalab::cli {
 namespace {
 
-std::string time_text(double s) {
-  char b[32];
-  if (s >= 1)
-    std::snprintf(b, sizeof(b), "%.3g s", s);
-  else if (s >= 1e-3)
-    std::snprintf(b, sizeof(b), "%.3g ms", s * 1e3);
-  else
-    std::snprintf(b, sizeof(b), "%.3g us", s * 1e6);
-  return b;
-}
-
 std::string dims(const trace::Dim3& d) {
   std::ostringstream s;
   if (d.y == 1 && d.z == 1)
@@ -100,16 +89,16 @@ void beside_measured(const std::vector<std::pair<const trace::Launch*, predict::
     const predict::Measured* m = nullptr;
     for (const auto& x : measured)
       if (x.kernel == l->kernel && x.blocks == blocks && x.threads_per_block == threads) m = &x;
-    const std::string predicted = p.covered ? time_text(p.kernel_seconds) : "none";
+    const std::string predicted = p.covered ? predict::time_text(p.kernel_seconds) : "none";
     if (!m) {
       std::snprintf(line, sizeof(line), "  %-40s %11s %11s  (not measured at this shape)\n",
                     shape.c_str(), predicted.c_str(), "");
     } else if (!p.covered) {
       std::snprintf(line, sizeof(line), "  %-40s %11s %11s\n", shape.c_str(), predicted.c_str(),
-                    time_text(m->seconds).c_str());
+                    predict::time_text(m->seconds).c_str());
     } else {
       std::snprintf(line, sizeof(line), "  %-40s %11s %11s  %.2f\n", shape.c_str(),
-                    predicted.c_str(), time_text(m->seconds).c_str(),
+                    predicted.c_str(), predict::time_text(m->seconds).c_str(),
                     p.kernel_seconds / m->seconds);
     }
     std::cout << line;
@@ -194,8 +183,8 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
       std::cout << "  no prediction: " << g.p.not_covered << "\n";
       continue;
     }
-    std::cout << "  " << time_text(g.p.kernel_seconds) << " on the GPU ("
-              << time_text(g.p.event_seconds)
+    std::cout << "  " << predict::time_text(g.p.kernel_seconds) << " on the GPU ("
+              << predict::time_text(g.p.event_seconds)
               << " with the launch, as CUDA events around it measure), bound by " << g.p.bound
               << "\n";
     char occ[128];
@@ -205,7 +194,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
     for (const auto& term : g.p.terms) {
       char line[256];
       std::snprintf(line, sizeof(line), "    %-34s %10s  %s\n", term.name.c_str(),
-                    time_text(term.seconds).c_str(), term.figures.c_str());
+                    predict::time_text(term.seconds).c_str(), term.figures.c_str());
       std::cout << line;
     }
   }

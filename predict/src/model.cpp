@@ -196,4 +196,15 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   return p;
 }
 
+std::string time_text(double seconds) {
+  char b[32];
+  if (seconds >= 1)
+    std::snprintf(b, sizeof(b), "%.3g s", seconds);
+  else if (seconds >= 1e-3)
+    std::snprintf(b, sizeof(b), "%.3g ms", seconds * 1e3);
+  else
+    std::snprintf(b, sizeof(b), "%.3g us", seconds * 1e6);
+  return b;
+}
+
 }  // namespace cudalab::predict

@@ -192,9 +192,12 @@ TEST(Options, MistakesInTheCommandLineAreNamed) {
   EXPECT_TRUE(unknown.stop && unknown.stop->usage);
   EXPECT_EQ(refusal(parse({"a.trace", "b.trace"})),
             "one trace at a time (got a.trace and b.trace)");
-  EXPECT_EQ(refusal(parse({"t.trace", "--step", "1", "--source"})),
-            "--metrics, --step, --access, --finding, --source and --test open different tabs: "
-            "give one");
+  const std::string one_tab =
+      "--metrics, --roofline, --step, --access, --finding, --source and --test open different "
+      "tabs: give one";
+  EXPECT_EQ(refusal(parse({"t.trace", "--step", "1", "--source"})), one_tab);
+  EXPECT_EQ(refusal(parse({"t.trace", "--roofline", "--source"})), one_tab);
+  EXPECT_TRUE(parse({"t.trace", "--roofline"}).options.roofline);
   EXPECT_EQ(refusal(parse({"t.trace", "--instruction", "1"})),
             "--instruction K counts in a barrier phase: give --step N too");
   EXPECT_EQ(refusal(parse({"t.trace", "--screenshot", "s.png", "--snapshots", "."})),

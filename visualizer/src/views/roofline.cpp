@@ -15,17 +15,6 @@
 namespace cudalab::viz {
 namespace {
 
-std::string time_text(double s) {
-  char b[32];
-  if (s >= 1)
-    std::snprintf(b, sizeof(b), "%.3g s", s);
-  else if (s >= 1e-3)
-    std::snprintf(b, sizeof(b), "%.3g ms", s * 1e3);
-  else
-    std::snprintf(b, sizeof(b), "%.3g us", s * 1e6);
-  return b;
-}
-
 // The GPU the prediction is for: CUDALAB_DEVICE's (as cudalab predict reads
 // it), else the H200.
 std::string chosen_gpu() {
@@ -148,8 +137,8 @@ void draw_roofline(const Shared& shared, RooflineState& state, const Selection& 
     return;
   }
   ImGui::Text("%s on an %s: %s (%s with the launch, as CUDA events measure it)", l.kernel.c_str(),
-              state.gpu->name.c_str(), time_text(p.kernel_seconds).c_str(),
-              time_text(p.event_seconds).c_str());
+              state.gpu->name.c_str(), predict::time_text(p.kernel_seconds).c_str(),
+              predict::time_text(p.event_seconds).c_str());
   ImGui::TextColored(ImVec4(1, 0.55f, 0.16f, 1), "bound by %s", p.bound.c_str());
   draw_chart(state.work, p, *state.gpu);
   constexpr ImGuiTableFlags kFlags =
@@ -163,7 +152,7 @@ void draw_roofline(const Shared& shared, RooflineState& state, const Selection& 
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(t.name.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(time_text(t.seconds).c_str());
+    ImGui::TextUnformatted(predict::time_text(t.seconds).c_str());
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(t.figures.c_str());
   }

@@ -84,6 +84,8 @@ struct Prediction {
   std::vector<Term> terms;
 };
 Prediction predict(const Work& w, const Gpu& gpu);
+// A time as the predictions print it: "812 us", "19.5 ms", "1.2 s".
+std::string time_text(double seconds);
 
 // A lesson kernel's own duration measured on the GPU (its median over the
 // launches of one shape in the lesson's --bench, as Nsight Compute measures
