@@ -76,10 +76,22 @@ std::string build_key(const std::vector<std::string>& sources) {
     h = (h ^ 0xff) * 1099511628211ull;
   };
   for (const auto& s : sources) mix(s);
-  for (const std::string& tool : simulator_toolchain()) {
+  auto mix_file = [&](const std::string& path) {
     struct stat st {};
-    if (stat(tool.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // the files alone
-    mix(tool + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    mix(path + ":" + std::to_string(st.st_size) + ":" + std::to_string(st.st_mtime));
+  };
+  for (const std::string& tool : simulator_toolchain()) mix_file(tool);
+  // The headers a program includes from the simulator and the framework
+  // (a header-only change, such as the lessons' timing.h, rebuilds it too).
+  for (const char* dir : {CUDALAB_SIM_INCLUDE_DIR, CUDALAB_FRAMEWORK_INCLUDE_DIR}) {
+    std::error_code ec;
+    std::vector<std::string> headers;
+    for (auto it = fs::recursive_directory_iterator(dir, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      headers.push_back(it->path().string());
+    std::sort(headers.begin(), headers.end());
+    for (const std::string& h : headers) mix_file(h);
   }
   char key[17];
   std::snprintf(key, sizeof(key), "%016llx", static_cast<unsigned long long>(h));

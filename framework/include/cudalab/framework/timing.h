@@ -24,6 +24,20 @@ inline void check(cudaError_t e, const char* what) {
 // warm-up call; `what` names the work if it fails.
 template <class Run>
 float average_ms(Run&& run, int reps, const char* what) {
+#ifdef CUDALAB_SIMULATOR
+  // Said once, before the first timing of a benchmark (several calls): a
+  // GPU-sized --bench takes long on the CPU, and its times are not a GPU's. (Not in cudalab
+  // predict's own run of a sample of the blocks, which it reports on.)
+  static bool said = false;
+  if (!said && reps > 1 && !std::getenv("CUDALAB_TRACE_SAMPLE")) {
+    said = true;
+    std::fprintf(stderr,
+                 "%s: on the simulator these times are the CPU's, not a GPU's, and a GPU-sized "
+                 "run takes long; each kernel's time on a GPU, predicted in seconds: cudalab run "
+                 "%s --predict -- --bench\n",
+                 program_invocation_short_name, program_invocation_short_name);
+  }
+#endif
   run();
   check(cudaGetLastError(), what);
   check(cudaDeviceSynchronize(), what);
