@@ -136,7 +136,6 @@ int stats(const std::string& path, bool as_json);
 // `gpu` (a calibration file's name), or of a program run with `sample`
 // blocks of each launch traced. With a `lesson` (cudalab run LESSON
 // --predict), the lesson's kernels measured on that GPU are shown beside.
-std::string default_gpu();  // CUDALAB_DEVICE, else h200
 int predict_trace(const std::string& path, const std::string& gpu, bool as_json,
                   const std::string& lesson = "");
 int predict_program(const std::vector<std::string>& argv, const std::string& gpu, uint64_t sample,

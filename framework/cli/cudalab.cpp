@@ -21,6 +21,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "cudalab/predict/predict.h"
 
 using namespace cudalab::cli;
 
@@ -39,7 +40,7 @@ struct AuthorCommands {
 // `cudalab predict`: a trace, or a program after --.
 struct PredictCommand {
   CLI::App* command = nullptr;
-  std::string trace, gpu = default_gpu();
+  std::string trace, gpu = cudalab::predict::chosen_gpu();
   uint64_t sample = 64;
   bool json = false;
 };
@@ -302,7 +303,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (rn->count("--check") && ro.checks.empty()) ro.checks = "all";
-    if (rn->count("--predict") && ro.predict.empty()) ro.predict = default_gpu();
+    if (rn->count("--predict") && ro.predict.empty()) ro.predict = cudalab::predict::chosen_gpu();
     ro.args = program_args;
     return run_lesson(ro);
   }

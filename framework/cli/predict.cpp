@@ -7,7 +7,6 @@
 
 #include <unistd.h>
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -31,16 +30,6 @@ std::string dims(const trace::Dim3& d) {
 }
 
 }  // namespace
-
-std::string default_gpu() {
-  // CUDALAB_DEVICE names it in any case (H100, h100), as the simulator reads it.
-  if (const char* d = std::getenv("CUDALAB_DEVICE"); d && *d) {
-    std::string key = d;
-    for (char& c : key) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return key;
-  }
-  return "h200";
-}
 
 nlohmann::json prediction_json(const predict::Prediction& p) {
   nlohmann::json j;
@@ -142,13 +131,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
     if (fresh) {
       Group g;
       g.first = &l;
-      g.work = predict::work_of(t, l);
-      g.p = predict::predict(g.work, *gpu);
-      if (std::string why = predict::not_all_recorded(t, size_t(&l - t.launches.data()));
-          !why.empty()) {
-        g.p.covered = false;
-        g.p.not_covered = std::move(why);
-      }
+      g.p = predict::predict_launch(t, size_t(&l - t.launches.data()), *gpu, &g.work);
       groups.push_back(g);
     }
     ++groups[it->second].count;

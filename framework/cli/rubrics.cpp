@@ -49,9 +49,10 @@ void judge_predicted(const Rubric& r, const trace::Trace& tr, TestRecord* t) {
   // Each kernel's first launch, predicted; false (with the reason in the
   // record) when it was not launched or the model does not cover it.
   auto predicted = [&](const std::string& kernel, double* seconds) {
-    for (const trace::Launch& l : tr.launches) {
-      if (l.kernel != kernel) continue;
-      const predict::Prediction p = predict::predict(predict::work_of(tr, l), *gpu);
+    for (size_t i = 0; i < tr.launches.size(); ++i) {
+      if (tr.launches[i].kernel != kernel) continue;
+      predict::Work work;
+      const predict::Prediction p = predict::predict_launch(tr, i, *gpu, &work);
       if (!p.covered) {
         t->verdict = "could not be predicted";
         t->output = "Test " + r.test + "'s kernel `" + kernel +

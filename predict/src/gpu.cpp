@@ -1,6 +1,8 @@
 // The GPUs' limits, read from calibration/KEY.json (the calibration
 // program's output, kept in the repository).
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,6 +25,15 @@ std::vector<std::string> known_gpus() {
     if (e.path().extension() == ".json") keys.push_back(e.path().stem().string());
   std::sort(keys.begin(), keys.end());
   return keys;
+}
+
+std::string chosen_gpu() {
+  std::string key = "h200";
+  if (const char* d = std::getenv("CUDALAB_DEVICE"); d && *d) {
+    key = d;
+    for (char& c : key) c = char(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return key;
 }
 
 std::optional<Gpu> load_gpu(const std::string& key, std::string* why) {

@@ -157,20 +157,25 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   return w;
 }
 
-std::string not_all_recorded(const trace::Trace& t, size_t index) {
+Prediction predict_launch(const trace::Trace& t, size_t index, const Gpu& gpu, Work* work) {
+  *work = work_of(t, t.launches[index]);
+  Prediction p = predict(*work, gpu);
   const bool capped = std::any_of(t.notes.begin(), t.notes.end(), [](const std::string& n) {
     return n.find("access recording stopped") != std::string::npos;
   });
-  if (!capped) return "";
+  if (!capped) return p;
   // Recording stops for good: the last launch with accesses was cut short,
   // and those after it recorded none.
   size_t last = 0;
   for (size_t i = 0; i < t.launches.size(); ++i)
     if (t.launches[i].accesses) last = i;
-  if (index < last) return "";
-  return "the trace stopped recording accesses at its limit (CUDALAB_TRACE_MAX_ACCESSES) "
-         "during this launch or before it: its work was not all counted. cudalab predict -- "
-         "PROGRAM traces a sample of each launch's blocks instead";
+  if (index < last) return p;
+  p.covered = false;
+  p.not_covered =
+      "the trace stopped recording accesses at its limit (CUDALAB_TRACE_MAX_ACCESSES) during "
+      "this launch or before it: its work was not all counted. cudalab predict -- PROGRAM "
+      "traces a sample of each launch's blocks instead";
+  return p;
 }
 
 }  // namespace cudalab::predict

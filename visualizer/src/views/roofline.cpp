@@ -3,10 +3,8 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "places.h"
@@ -14,17 +12,6 @@
 
 namespace cudalab::viz {
 namespace {
-
-// The GPU the prediction is for: CUDALAB_DEVICE's (as cudalab predict reads
-// it), else the H200.
-std::string chosen_gpu() {
-  std::string key = "h200";
-  if (const char* d = std::getenv("CUDALAB_DEVICE"); d && *d) {
-    key = d;
-    for (char& c : key) c = char(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return key;
-}
 
 constexpr ImU32 kAxes = IM_COL32(150, 150, 150, 255), kDramRoof = IM_COL32(90, 170, 255, 255),
                 kL2Roof = IM_COL32(120, 220, 140, 255), kPoint = IM_COL32(255, 140, 40, 255);
@@ -100,7 +87,7 @@ void draw_chart(const predict::Work& w, const predict::Prediction& p, const pred
 
 void draw_roofline(const Shared& shared, RooflineState& state, const Selection& s) {
   if (state.gpu_key.empty()) {
-    state.gpu_key = chosen_gpu();
+    state.gpu_key = predict::chosen_gpu();
     state.gpu = predict::load_gpu(state.gpu_key, &state.no_gpu);
   }
   ImGui::TextWrapped(
@@ -117,14 +104,8 @@ void draw_roofline(const Shared& shared, RooflineState& state, const Selection& 
   }
   if (state.launch != s.launch) {
     state.launch = s.launch;
-    const trace::Launch& l = shared.trace.launches[size_t(s.launch)];
-    state.work = predict::work_of(shared.trace, l);
-    state.prediction = predict::predict(state.work, *state.gpu);
-    if (const std::string why = predict::not_all_recorded(shared.trace, size_t(s.launch));
-        !why.empty()) {
-      state.prediction.covered = false;
-      state.prediction.not_covered = why;
-    }
+    state.prediction =
+        predict::predict_launch(shared.trace, size_t(s.launch), *state.gpu, &state.work);
   }
   const trace::Launch& l = shared.trace.launches[size_t(s.launch)];
   const predict::Prediction& p = state.prediction;

@@ -29,6 +29,9 @@ struct Gpu {
 std::optional<Gpu> load_gpu(const std::string& key, std::string* why);
 // The keys there are data for, sorted.
 std::vector<std::string> known_gpus();
+// The GPU predictions are for unless one is named: CUDALAB_DEVICE's, in any
+// case (H100, h100), as the simulator reads it; else "h200".
+std::string chosen_gpu();
 
 // What the whole launch does, counted from its trace (scaled up from the
 // blocks that ran when only a sample did; sampled_blocks 0: none ran).
@@ -62,9 +65,6 @@ struct Work {
   uint32_t uses = 0;  // what the model leaves out (trace::kUses* bits)
 };
 Work work_of(const trace::Trace& t, const trace::Launch& l);
-// Why launch `index` of the trace cannot be counted ("" when it can): the
-// trace stopped recording accesses at its limit during it or before it.
-std::string not_all_recorded(const trace::Trace& t, size_t index);
 
 // One limit the launch runs against: the time the work alone would take at it.
 struct Term {
@@ -84,6 +84,10 @@ struct Prediction {
   std::vector<Term> terms;
 };
 Prediction predict(const Work& w, const Gpu& gpu);
+// Launch `index` of the trace, counted (into `work`) and predicted; not
+// covered, with the reason, when the trace stopped recording accesses at
+// its limit during that launch or before it (its work was not all counted).
+Prediction predict_launch(const trace::Trace& t, size_t index, const Gpu& gpu, Work* work);
 // A time as the predictions print it: "812 us", "19.5 ms", "1.2 s".
 std::string time_text(double seconds);
 
