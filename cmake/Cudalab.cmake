@@ -72,10 +72,21 @@ endif()
 # plugin is built; C++ sources only.
 function(cudalab_use_source_accesses target)
   if(CUDALAB_SOURCE_ACCESSES_PLUGIN)
-    target_compile_options(${target} PRIVATE
-                           "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_SOURCE_ACCESSES_PLUGIN}>")
-    add_dependencies(${target} cudalab_source_accesses)
+    cudalab_use_pass_plugin(${target} cudalab_source_accesses ${CUDALAB_SOURCE_ACCESSES_PLUGIN})
   endif()
+endfunction()
+
+# cudalab_use_pass_plugin(target plugin_target file): `target`'s C++ sources
+# are compiled with the pass plugin `file` (made by `plugin_target`, in the
+# build's lib/), and again whenever it changes.
+function(cudalab_use_pass_plugin target plugin_target file)
+  target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${file}>")
+  add_dependencies(${target} ${plugin_target})
+  get_target_property(sources ${target} SOURCES)
+  set(made ${CMAKE_BINARY_DIR}/lib/${plugin_target}${CMAKE_SHARED_MODULE_SUFFIX})
+  foreach(src IN LISTS sources)
+    set_property(SOURCE ${src} TARGET_DIRECTORY ${target} APPEND PROPERTY OBJECT_DEPENDS ${made})
+  endforeach()
 endfunction()
 
 # cudalab_runtime_pch(INSTRUMENTED out): the target whose precompiled
@@ -103,9 +114,7 @@ function(cudalab_runtime_pch instrumented out)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})
     cudalab_use_source_accesses(${name})
   elseif(CUDALAB_BLOCK_LOOPS_PLUGIN)
-    target_compile_options(${name} PRIVATE
-                           "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_BLOCK_LOOPS_PLUGIN}>")
-    add_dependencies(${name} cudalab_block_loops)
+    cudalab_use_pass_plugin(${name} cudalab_block_loops ${CUDALAB_BLOCK_LOOPS_PLUGIN})
   endif()
   if(TARGET cudalab_library_headers)
     add_dependencies(${name} cudalab_library_headers)
@@ -216,9 +225,7 @@ function(cudalab_add_cuda_executable name)
   target_link_libraries(${name} PRIVATE ${CUDALAB_RECIPE_LINK_LIBS})
   if(CUDALAB_BLOCK_LOOPS_PLUGIN AND NOT (ARG_INSTRUMENTED AND can_instrument))
     # The plain build's block loops (simulator/passes/); C++ sources only.
-    target_compile_options(${name} PRIVATE
-                           "$<$<COMPILE_LANGUAGE:CXX>:-fpass-plugin=${CUDALAB_BLOCK_LOOPS_PLUGIN}>")
-    add_dependencies(${name} cudalab_block_loops)
+    cudalab_use_pass_plugin(${name} cudalab_block_loops ${CUDALAB_BLOCK_LOOPS_PLUGIN})
   endif()
   if(ARG_INSTRUMENTED AND can_instrument)
     target_compile_options(${name} PRIVATE ${CUDALAB_INSTRUMENT_OPTIONS})

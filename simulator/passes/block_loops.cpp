@@ -32,10 +32,12 @@
 // keeps the fibers only. PTX's exit (cudalab_exit_thread) in the kernel's own body is a
 // return in its block body; reached through a call it keeps the fibers.
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/Triple.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -182,6 +184,8 @@ struct Runtime {
   GlobalVariable *running, *thread_index;
   // Scheduled by the runtime (block_fibers.cpp).
   FunctionCallee scheduled_frame, next, barrier, vote, warp_op, active_mask, exit;
+  // Warp loops (warp_loops.cpp).
+  FunctionCallee warp_frames, warp_complete, warp_settle, warp_barrier;
 };
 
 Runtime runtime_of(Module& m) {
@@ -211,6 +215,12 @@ Runtime runtime_of(Module& m) {
       m.getOrInsertFunction("cudalab_block_loops_warp_op", arrival, i32, i32, i64, i32, i32, i8p);
   r.active_mask = m.getOrInsertFunction("cudalab_block_loops_active_mask", arrival, i8p);
   r.exit = m.getOrInsertFunction("cudalab_block_loops_exit", i32);
+  r.warp_frames =
+      m.getOrInsertFunction("cudalab_warp_loops_frames", i8p, i64, PointerType::get(i32, 0));
+  r.warp_complete =
+      m.getOrInsertFunction("cudalab_warp_loops_complete", Type::getVoidTy(c), i32, i8p, i64, i32);
+  r.warp_settle = m.getOrInsertFunction("cudalab_warp_loops_settle", i32, i32);
+  r.warp_barrier = m.getOrInsertFunction("cudalab_warp_loops_barrier", Type::getInt1Ty(c));
   // Not marked noalias (as a fresh allocation would be): with that, the
   // optimizer miscompiled NVIDIA's FDTD3d, and it gained nothing measurable.
   return r;
@@ -640,6 +650,443 @@ Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
   return g;
 }
 
+// The header of a thread's frame in warp loops (the runtime's WarpLoopFrame,
+// simulator/src/grid/block.h): where it goes on, what it waits at, and the
+// operands of that wait.
+namespace warp_frame {
+constexpr uint64_t kState = 0, kFlags = 4, kResult = 8, kValue = 16, kOp = 24, kMask = 28,
+                   kArg = 32, kWidth = 36, kPc = 40, kHeader = 48;
+enum Flags : uint32_t { kRunnable, kArrived, kPending, kAtBarrier, kExited };
+constexpr uint32_t kActiveMaskOp = 16;  // detail::WarpOp::kActiveMask
+}  // namespace warp_frame
+
+// The runtime's detail::WarpOp (cudalab/detail/sync.h), as far as the pass
+// completes operations itself.
+enum class WarpOpKind : uint64_t { kSync, kShflIdx, kShflUp, kShflDown, kShflXor, kBallot };
+
+// The address of the code where it stands (just after it): what a call's
+// return address would be, for the runtime's reports. Null where the target
+// has no such instruction here.
+Value* code_address(IRBuilder<>& b, Module& m) {
+  Type* i8p = b.getInt8PtrTy();
+  const Triple triple(m.getTargetTriple());
+  const char* text = triple.getArch() == Triple::x86_64    ? "leaq 0(%rip), $0"
+                     : triple.getArch() == Triple::aarch64 ? "adr $0, ."
+                                                           : nullptr;
+  if (!text) return ConstantPointerNull::get(cast<PointerType>(i8p));
+  // With side effects: kept where it stands, not merged with another wait's.
+  InlineAsm* a = InlineAsm::get(FunctionType::get(i8p, false), text, "=r", true);
+  return b.CreateCall(a, {});
+}
+
+// Builds `kernel`'s body as warp loops (it calls warp operations or barrier
+// votes): phases between block barriers; in each, warp after warp, sweeps
+// over the warp's lanes, each lane run from where it stands to its next wait
+// or its return. After a sweep in which every live lane reached one warp
+// operation with one mask, the operation is completed at once (results into
+// the frames) and the warp sweeps again; otherwise the runtime settles the
+// warp's arrivals as the fibers meet them. A warp none of whose lanes can
+// go on waits for the block barrier; when no warp can go on, the runtime
+// releases the barrier (another phase), or the block is over.
+Function* build_warp_body(Function& kernel, const Runtime& rt) {
+  using namespace warp_frame;
+  std::vector<Instruction*> waits, returns;
+  Body body(kernel, waits, returns);
+  Function* g = body.g;
+  LLVMContext& c = body.c;
+  BasicBlock* start = body.start;
+  BasicBlock* setup = body.setup;
+  IRBuilder<>& b = body.b;
+  Module& m = *g->getParent();
+  Type* i1 = Type::getInt1Ty(c);
+  Type* i32 = Type::getInt32Ty(c);
+  Type* i64 = Type::getInt64Ty(c);
+  Type* i8 = Type::getInt8Ty(c);
+  Type* i8p = Type::getInt8PtrTy(c);
+  auto block = [&](const char* name, BasicBlock* before) {
+    return BasicBlock::Create(c, name, g, before);
+  };
+  BasicBlock* phase = block("phase", start);
+  BasicBlock* warp_start = block("warp", start);
+  BasicBlock* sweep = block("sweep", start);
+  BasicBlock* lane = block("lane", start);
+  BasicBlock* skip = block("skip", start);
+  BasicBlock* run = block("run", start);
+  BasicBlock* next = block("next_lane", nullptr);
+  BasicBlock* sweep_end = block("sweep_end", nullptr);
+  BasicBlock* uniform_end = block("one_operation", nullptr);
+  BasicBlock* slow = block("settle", nullptr);
+  BasicBlock* warp_next = block("next_warp", nullptr);
+  BasicBlock* phase_end = block("phase_end", nullptr);
+  BasicBlock* done = block("done", nullptr);
+  auto c32 = [&](uint64_t v) { return ConstantInt::get(cast<IntegerType>(i32), v); };
+  auto c64 = [&](uint64_t v) { return ConstantInt::get(cast<IntegerType>(i64), v); };
+
+  // setup: the block's frames and the loops' own variables.
+  AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
+  AllocaInst* stride_slot = b.CreateAlloca(i64, nullptr, "stride.slot");
+  AllocaInst* warp_slot = b.CreateAlloca(i32, nullptr, "warp.slot");
+  AllocaInst* lane_slot = b.CreateAlloca(i32, nullptr, "lane.slot");
+  // The warps that may still go on in this phase (a bit each).
+  AllocaInst* active_slot = b.CreateAlloca(i32, nullptr, "active.slot");
+  // What the sweep saw: the AND and OR of the calls the arrivals reached
+  // (equal: they all reached one), the lanes that arrived at a warp
+  // operation, those that returned, those that wait elsewhere (the barrier,
+  // an operation met before, __activemask), and the AND and OR of the masks
+  // passed where a call's mask is not a constant.
+  AllocaInst* site_and_slot = b.CreateAlloca(i32, nullptr, "site_and.slot");
+  AllocaInst* site_or_slot = b.CreateAlloca(i32, nullptr, "site_or.slot");
+  AllocaInst* arrived_slot = b.CreateAlloca(i32, nullptr, "arrived.slot");
+  AllocaInst* exited_slot = b.CreateAlloca(i32, nullptr, "exited.slot");
+  AllocaInst* other_slot = b.CreateAlloca(i32, nullptr, "other.slot");
+  AllocaInst* mask_and_slot = b.CreateAlloca(i32, nullptr, "mask_and.slot");
+  AllocaInst* mask_or_slot = b.CreateAlloca(i32, nullptr, "mask_or.slot");
+  SmallPtrSet<AllocaInst*, 16> loop_variables = {
+      threads_slot, stride_slot,  warp_slot,   lane_slot,  active_slot,   site_and_slot,
+      site_or_slot, arrived_slot, exited_slot, other_slot, mask_and_slot, mask_or_slot};
+  CallInst* frames = b.CreateCall(rt.warp_frames, {c64(0), threads_slot}, "frames");
+  Value* threads = b.CreateLoad(i32, threads_slot, "threads");
+  const ThreadTable table = thread_table(b, rt, stride_slot);
+  Value* warps = b.CreateLShr(b.CreateAdd(threads, c32(31)), c32(5), "warps");
+  b.CreateBr(phase);
+
+  // phase: every warp may go on; the first starts.
+  b.SetInsertPoint(phase);
+  b.CreateStore(b.CreateSelect(b.CreateICmpUGE(warps, c32(32)), c32(uint32_t(-1)),
+                               b.CreateSub(b.CreateShl(c32(1), warps), c32(1))),
+                active_slot);
+  b.CreateStore(c32(0), warp_slot);
+  b.CreateBr(warp_start);
+
+  // warp: its lanes [base, end) and their frames.
+  b.SetInsertPoint(warp_start);
+  Value* warp = b.CreateLoad(i32, warp_slot, "warp");
+  Value* base = b.CreateShl(warp, c32(5), "base");
+  Value* end = b.CreateIntrinsic(Intrinsic::umin, {i32}, {threads, b.CreateAdd(base, c32(32))},
+                                 nullptr, "end");
+  auto* warp_offset = cast<Instruction>(
+      b.CreateMul(b.CreateZExt(base, i64), c64(1), "warp.offset"));  // x stride, below
+  Value* warp_frames = b.CreateGEP(i8, frames, warp_offset, "warp.frames");
+  b.CreateBr(sweep);
+
+  // sweep: every lane that can go on, to its next wait.
+  b.SetInsertPoint(sweep);
+  b.CreateStore(base, lane_slot);
+  for (AllocaInst* zeroed : {arrived_slot, exited_slot, other_slot, mask_or_slot, site_or_slot})
+    b.CreateStore(c32(0), zeroed);
+  for (AllocaInst* ones : {mask_and_slot, site_and_slot}) b.CreateStore(c32(uint32_t(-1)), ones);
+  b.CreateBr(lane);
+
+  // lane: thread `tid`, if it can go on.
+  b.SetInsertPoint(lane);
+  Value* tid = b.CreateLoad(i32, lane_slot, "tid");
+  auto* offset = cast<Instruction>(
+      b.CreateMul(b.CreateZExt(tid, i64), c64(1), "frame.offset"));  // x stride, by into_frames
+  Value* frame = b.CreateGEP(i8, frames, offset, "frame");
+  Value* bit = b.CreateShl(c32(1), b.CreateAnd(tid, c32(31)), "bit");
+  auto field = [&](IRBuilder<>& y, uint64_t at, Type* t) {
+    return y.CreateBitCast(y.CreateGEP(i8, frame, c64(at)), PointerType::get(t, 0));
+  };
+  Value* flags = b.CreateLoad(i32, field(b, kFlags, i32), "flags");
+  b.CreateCondBr(b.CreateICmpEQ(flags, c32(kRunnable)), run, skip);
+  // skip: it returned, or waits elsewhere.
+  b.SetInsertPoint(skip);
+  Value* gone = b.CreateICmpEQ(flags, c32(kExited));
+  auto add_bit = [&](IRBuilder<>& y, AllocaInst* slot, Value* mask) {
+    y.CreateStore(y.CreateOr(y.CreateLoad(i32, slot), mask), slot);
+  };
+  add_bit(b, exited_slot, b.CreateSelect(gone, bit, c32(0)));
+  add_bit(b, other_slot, b.CreateSelect(gone, c32(0), bit));
+  b.CreateBr(next);
+  // run: enter it and go to where it stands.
+  b.SetInsertPoint(run);
+  enter_thread(b, rt, table, tid);
+  Value* state = b.CreateLoad(i32, field(b, kState, i32), "state");
+  SwitchInst* to = b.CreateSwitch(state, next, unsigned(waits.size()) + 1);
+  to->addCase(c32(0), start);
+  // next_lane: the following lane, or the end of the sweep.
+  count_on(b, next, lane_slot, end, lane, sweep_end);
+
+  // sweep_end: nothing arrived at a warp operation (every lane waits at the
+  // barrier or returned): the warp is done for this phase. Every live lane
+  // at one call: completed here (where its mask names them all). Else the
+  // runtime.
+  b.SetInsertPoint(sweep_end);
+  Value* arrived = b.CreateLoad(i32, arrived_slot, "arrived");
+  Value* site_and = b.CreateLoad(i32, site_and_slot, "site");
+  Value* one = b.CreateAnd(b.CreateICmpEQ(b.CreateLoad(i32, other_slot), c32(0)),
+                           b.CreateICmpEQ(site_and, b.CreateLoad(i32, site_or_slot)));
+  BasicBlock* any = block("arrivals", nullptr);
+  BasicBlock* blocked = block("warp_blocked", nullptr);
+  b.CreateCondBr(b.CreateICmpEQ(arrived, c32(0)), blocked, any);
+  b.SetInsertPoint(any);
+  b.CreateCondBr(one, uniform_end, slow);
+  b.SetInsertPoint(uniform_end);
+  SwitchInst* complete_at = b.CreateSwitch(site_and, slow);
+  // settle: the runtime meets the arrivals; the warp goes on at its next
+  // turn if a lane can.
+  b.SetInsertPoint(slow);
+  Value* released = b.CreateCall(rt.warp_settle, {warp}, "released");
+  b.CreateCondBr(b.CreateICmpNE(released, c32(0)), warp_next, blocked);
+  // warp_blocked: no lane of the warp can go on before the barrier.
+  b.SetInsertPoint(blocked);
+  b.CreateStore(b.CreateAnd(b.CreateLoad(i32, active_slot), b.CreateNot(b.CreateShl(c32(1), warp))),
+                active_slot);
+  b.CreateBr(warp_next);
+  // next_warp: the warps take turns, in order, each to its next warp
+  // operation; when none can go on, the barrier: another phase, or the
+  // block is done.
+  b.SetInsertPoint(warp_next);
+  {
+    Value* act = b.CreateLoad(i32, active_slot, "active");
+    Value* below_next = b.CreateSub(b.CreateShl(c64(2), b.CreateZExt(warp, i64)), c64(1));
+    Value* later = b.CreateTrunc(b.CreateAnd(b.CreateZExt(act, i64), b.CreateNot(below_next)), i32);
+    Value* pick = b.CreateSelect(b.CreateICmpNE(later, c32(0)), later, act);
+    b.CreateStore(b.CreateIntrinsic(Intrinsic::cttz, {i32}, {pick, b.getTrue()}), warp_slot);
+    b.CreateCondBr(b.CreateICmpNE(act, c32(0)), warp_start, phase_end);
+  }
+  b.SetInsertPoint(phase_end);
+  b.CreateCondBr(b.CreateCall(rt.warp_barrier, {}), phase, done);
+  b.SetInsertPoint(done);
+  b.CreateRetVoid();
+
+  // The frame of lane `l` (i32) of the warp, in a completion; its stride is
+  // patched in once into_frames has chosen it.
+  std::vector<Instruction*> stride_uses;
+  std::vector<BasicBlock*> completion_blocks;  // the loops' own too
+  auto own = [&](const char* name) {
+    return completion_blocks.emplace_back(BasicBlock::Create(c, name, g, slow));
+  };
+  auto lane_frame = [&](IRBuilder<>& z, Value* l) {
+    auto* at = cast<Instruction>(z.CreateMul(z.CreateZExt(l, i64), c64(1)));
+    stride_uses.push_back(at);
+    return z.CreateGEP(i8, warp_frames, at);
+  };
+  auto lane_field = [&](IRBuilder<>& z, Value* f, uint64_t at, Type* t) {
+    return z.CreateBitCast(z.CreateGEP(i8, f, c64(at)), PointerType::get(t, 0));
+  };
+  // Completes warp operation `call` (its kind a constant) for the lanes
+  // `arrived`, then sweeps again: shuffles (of a constant width that is a
+  // power of two), votes and __syncwarp here, lane by lane, as the
+  // runtime's shuffle_all computes them; other kinds by the runtime.
+  auto complete_inline = [&](IRBuilder<>& z, CallInst& call, Value* lanes_frames, Value* lanes,
+                             BasicBlock* then, std::vector<Instruction*>& uses,
+                             std::vector<CallInst*>& calls) {
+    (void)lanes_frames;
+    (void)uses;
+    const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
+    auto* width_c = dyn_cast<ConstantInt>(call.getArgOperand(4));
+    const int64_t width = width_c ? width_c->getSExtValue() : 0;
+    const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor;
+    const bool inline_shuffle = shuffle && width > 0 && width <= 32 && (width & (width - 1)) == 0;
+    if (!inline_shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
+      calls.push_back(
+          z.CreateCall(rt.warp_complete, {c32(uint64_t(op)), warp_frames, c64(0), lanes}));
+      z.CreateBr(then);
+      return;
+    }
+    // A loop over the warp's 32 lanes, each taking part or not.
+    BasicBlock* from = z.GetInsertBlock();
+    Value* ballot = nullptr;
+    if (op == WarpOpKind::kBallot) {
+      // First the vote: a bit for each taking lane whose value is not zero.
+      BasicBlock* vote = own("vote");
+      BasicBlock* vote_next = own("vote_next");
+      BasicBlock* voted = own("voted");
+      z.CreateBr(vote);
+      z.SetInsertPoint(vote);
+      PHINode* l = z.CreatePHI(i32, 2, "l");
+      PHINode* acc = z.CreatePHI(i32, 2, "ballot");
+      l->addIncoming(c32(0), from);
+      acc->addIncoming(c32(0), from);
+      Value* takes = z.CreateTrunc(z.CreateLShr(lanes, l), i1);
+      Value* v = z.CreateLoad(i64, lane_field(z, lane_frame(z, l), kValue, i64));
+      Value* yes = z.CreateAnd(takes, z.CreateICmpNE(v, c64(0)));
+      Value* acc2 = z.CreateOr(acc, z.CreateSelect(yes, z.CreateShl(c32(1), l), c32(0)));
+      z.CreateBr(vote_next);
+      z.SetInsertPoint(vote_next);
+      Value* l2 = z.CreateAdd(l, c32(1));
+      l->addIncoming(l2, vote_next);
+      acc->addIncoming(acc2, vote_next);
+      z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), vote, voted);
+      z.SetInsertPoint(voted);
+      ballot = z.CreateZExt(acc2, i64);
+      from = voted;
+    }
+    BasicBlock* loop = own("lanes");
+    BasicBlock* take = own("lane_result");
+    BasicBlock* latch = own("lanes_next");
+    z.CreateBr(loop);
+    z.SetInsertPoint(loop);
+    PHINode* l = z.CreatePHI(i32, 2, "l");
+    l->addIncoming(c32(0), from);
+    z.CreateCondBr(z.CreateTrunc(z.CreateLShr(lanes, l), i1), take, latch);
+    z.SetInsertPoint(take);
+    Value* f = lane_frame(z, l);
+    if (inline_shuffle) {
+      Value* a = call.getArgOperand(3);
+      a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32)
+                           : z.CreateLoad(i32, lane_field(z, f, kArg, i32));
+      a = z.CreateAnd(a, c32(31));
+      Value* seg = z.CreateAnd(l, c32(uint64_t(-width)));
+      Value* src = nullptr;
+      Value* inside = ConstantInt::getTrue(c);
+      switch (op) {
+        case WarpOpKind::kShflIdx:
+          src = z.CreateAdd(seg, z.CreateAnd(a, c32(uint64_t(width - 1))));
+          break;
+        case WarpOpKind::kShflUp:
+          src = z.CreateSub(l, a);
+          inside = z.CreateICmpSGE(src, seg);
+          break;
+        case WarpOpKind::kShflDown:
+          src = z.CreateAdd(l, a);
+          inside = z.CreateICmpSLT(src, z.CreateAdd(seg, c32(uint64_t(width))));
+          break;
+        default:
+          src = z.CreateXor(l, a);
+          inside = z.CreateICmpSLT(src, z.CreateAdd(seg, c32(uint64_t(width))));
+          break;
+      }
+      // Inside the warp (0 to 31) and taking part: else the lane's own.
+      Value* in_warp = z.CreateICmpULT(src, c32(32));
+      Value* takes = z.CreateTrunc(z.CreateLShr(lanes, z.CreateAnd(src, c32(31))), i1);
+      Value* ok = z.CreateAnd({inside, in_warp, takes});
+      Value* from_lane = z.CreateSelect(ok, src, l);
+      Value* v = z.CreateLoad(i64, lane_field(z, lane_frame(z, from_lane), kValue, i64));
+      z.CreateStore(v, lane_field(z, f, kResult, i64));
+    } else if (ballot) {
+      z.CreateStore(ballot, lane_field(z, f, kResult, i64));
+    }
+    z.CreateStore(c32(kRunnable), lane_field(z, f, kFlags, i32));
+    z.CreateBr(latch);
+    z.SetInsertPoint(latch);
+    Value* l2 = z.CreateAdd(l, c32(1));
+    l->addIncoming(l2, latch);
+    z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, then);
+  };
+
+  // Each wait: the lane leaves what it waits at in its frame and the sweep
+  // goes on to the next lane; it resumes where it waited, with the result
+  // from its frame.
+  std::vector<CallInst*> completions;
+  for (size_t k = 0; k < waits.size(); ++k) {
+    auto* call = cast<CallInst>(waits[k]);
+    const Wait kind = wait_of(*call);
+    BasicBlock* arrives = call->getParent();
+    BasicBlock* after = SplitBlock(arrives, call, static_cast<DominatorTree*>(nullptr), nullptr,
+                                   nullptr, "after_wait");
+    Instruction* br = arrives->getTerminator();
+    IRBuilder<> y(br);
+    y.SetCurrentDebugLocation(call->getDebugLoc());
+    auto arg = [&](unsigned n, Type* t) -> Value* {
+      Value* v = call->getArgOperand(n);
+      return t->isPointerTy() ? y.CreatePointerCast(v, t) : y.CreateZExtOrTrunc(v, t);
+    };
+    const uint32_t site = uint32_t(k) + 1;
+    y.CreateStore(c32(site), field(y, kState, i32));
+    Value* pc = code_address(y, m);
+    if (kind == Wait::kWarpOp) {
+      Value* given = arg(5, i8p);
+      pc = y.CreateSelect(y.CreateIsNull(given), pc, given);
+    }
+    y.CreateStore(y.CreatePtrToInt(pc, i64), field(y, kPc, i64));
+    Value* op = nullptr;
+    switch (kind) {
+      case Wait::kBarrier:
+      case Wait::kBarrierVote:
+        y.CreateStore(c32(kAtBarrier), field(y, kFlags, i32));
+        y.CreateStore(kind == Wait::kBarrier ? c64(0) : arg(1, i64), field(y, kValue, i64));
+        add_bit(y, other_slot, bit);
+        if (kind == Wait::kBarrierVote) op = arg(0, i32);
+        break;
+      case Wait::kWarpOp:
+      case Wait::kActiveMask:
+      case Wait::kNone: {
+        const bool warp_op = kind == Wait::kWarpOp;
+        Value* mask = warp_op ? arg(1, i32) : c32(0);
+        y.CreateStore(c32(kArrived), field(y, kFlags, i32));
+        y.CreateStore(warp_op ? arg(0, i32) : c32(kActiveMaskOp), field(y, kOp, i32));
+        y.CreateStore(mask, field(y, kMask, i32));
+        y.CreateStore(warp_op ? arg(2, i64) : c64(0), field(y, kValue, i64));
+        y.CreateStore(warp_op ? arg(3, i32) : c32(0), field(y, kArg, i32));
+        y.CreateStore(warp_op ? arg(4, i32) : c32(32), field(y, kWidth, i32));
+        y.CreateStore(y.CreateAnd(y.CreateLoad(i32, site_and_slot), c32(site)), site_and_slot);
+        add_bit(y, site_or_slot, c32(site));
+        add_bit(y, arrived_slot, bit);
+        // __activemask() is always the runtime's: it depends on where the
+        // other lanes wait.
+        if (!warp_op) add_bit(y, other_slot, bit);
+        if (warp_op && !isa<ConstantInt>(call->getArgOperand(1))) {
+          y.CreateStore(y.CreateAnd(y.CreateLoad(i32, mask_and_slot), mask), mask_and_slot);
+          add_bit(y, mask_or_slot, mask);
+        }
+        if (warp_op && isa<ConstantInt>(call->getArgOperand(0))) {
+          // Completed at the end of a sweep that met it alone.
+          BasicBlock* complete = own("complete");
+          IRBuilder<> z(complete);
+          z.SetCurrentDebugLocation(call->getDebugLoc());
+          // Only where the mask names every lane that arrived.
+          Value* mask_k = call->getArgOperand(1);
+          Value* named = nullptr;
+          if (auto* constant = dyn_cast<ConstantInt>(mask_k)) {
+            Value* cm = c32(constant->getZExtValue() & 0xffffffffu);
+            named = z.CreateICmpEQ(z.CreateAnd(cm, arrived), arrived);
+          } else {
+            Value* ma = z.CreateLoad(i32, mask_and_slot);
+            named = z.CreateAnd(z.CreateICmpEQ(ma, z.CreateLoad(i32, mask_or_slot)),
+                                z.CreateICmpEQ(z.CreateAnd(ma, arrived), arrived));
+          }
+          BasicBlock* completes = own("completes");
+          z.CreateCondBr(named, completes, slow);
+          z.SetInsertPoint(completes);
+          complete_inline(z, *call, warp_frames, arrived, warp_next, stride_uses, completions);
+          complete_at->addCase(c32(site), complete);
+        }
+        break;
+      }
+    }
+    y.CreateBr(next);
+    br->eraseFromParent();
+    BasicBlock* resume = BasicBlock::Create(c, "resume", g, after);
+    IRBuilder<> z(resume);
+    z.SetCurrentDebugLocation(call->getDebugLoc());
+    Value* result = z.CreateLoad(i64, field(z, kResult, i64), "result");
+    z.CreateBr(after);
+    to->addCase(c32(site), resume);
+    if (!call->getType()->isVoidTy()) {
+      IRBuilder<> r(call);
+      r.SetCurrentDebugLocation(call->getDebugLoc());
+      Value* value = result;
+      if (op) value = r.CreateCall(rt.vote, {op, result});
+      call->replaceAllUsesWith(r.CreateZExtOrTrunc(value, call->getType()));
+    }
+    call->eraseFromParent();
+  }
+  // A return ends the lane.
+  for (Instruction* ret : returns) {
+    IRBuilder<> y(ret);
+    y.CreateStore(c32(kExited), field(y, kFlags, i32));
+    add_bit(y, exited_slot, bit);
+    y.CreateBr(next);
+    ret->eraseFromParent();
+  }
+
+  SmallPtrSet<BasicBlock*, 16> ours = {setup,       phase, warp_start, sweep,     lane,
+                                       skip,        run,   next,       sweep_end, any,
+                                       uniform_end, slow,  warp_next,  phase_end, done};
+  ours.insert(completion_blocks.begin(), completion_blocks.end());
+  into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
+              kHeader);
+  // The stride into_frames chose, for the warp's first frame and the
+  // completions.
+  Value* stride = frames->getArgOperand(0);
+  warp_offset->setOperand(1, stride);
+  for (CallInst* call : completions) call->setArgOperand(2, stride);
+  for (Instruction* at : stride_uses) at->setOperand(1, stride);
+  return g;
+}
+
 // The kernel's entry: the whole block through `body` when the runtime offers
 // it, else this thread alone as before.
 void offer_block_body(Function& kernel, Function* body, const Runtime& rt) {
@@ -735,7 +1182,7 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
     for (auto [f, mode] : todo) {
       Function* body = mode == Mode::kLoop     ? build_thread_loop(*f, rt)
                        : mode == Mode::kPhases ? build_block_body(*f, rt)
-                                               : build_scheduled_body(*f, rt);
+                                               : build_warp_body(*f, rt);
       if (verifyFunction(*body)) {
         // A shape this pass does not handle: the kernel keeps its fibers.
         body->eraseFromParent();

@@ -258,9 +258,10 @@ __global__ void tile_scan(const double* in, double2* out) {
 }
 
 // Who runs when around a shuffle: each thread takes a ticket before it and
-// one after. The lane that completes a shuffle goes on at once; a thread
-// that returns gives way to the next thread to start, a thread that waits
-// to one made ready (the fibers' order).
+// one after. With fibers, the lane that completes a shuffle goes on at
+// once; a thread that returns gives way to the next thread to start, a
+// thread that waits to one made ready. In warp loops (plain runs), the warps
+// take turns, each running its lanes in order to their next wait.
 __global__ void tickets_around_shuffle(int* before, int* after, int* ticket) {
   before[threadIdx.x] = atomicAdd(ticket, 1);
   const int v = __shfl_down_sync(0xffffffffu, int(threadIdx.x), 1);
@@ -323,6 +324,17 @@ std::vector<T> host_copy(const T* d, size_t n) {
   std::vector<T> v(n);
   CHECK(cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   return v;
+}
+
+// Whether a kernel with warp operations kept its threads' locals side by
+// side (in block frames: warp loops) rather than apart (a fiber each).
+bool warp_operations_in_loops() {
+  unsigned long long* d_at;
+  CHECK(cudaMalloc(&d_at, 2 * sizeof(unsigned long long)));
+  where_locals_are_warp<<<1, 2>>>(d_at);
+  const auto at = host_copy(d_at, 2);
+  CHECK(cudaFree(d_at));
+  return (at[0] > at[1] ? at[0] - at[1] : at[1] - at[0]) < 4096;
 }
 
 void warp_operations() {
@@ -430,13 +442,21 @@ void warp_operations() {
     CHECK(cudaMemset(d_ticket, 0, sizeof(int)));
     tickets_around_shuffle<<<1, 64>>>(d_before, d_after, d_ticket);
     const auto before = host_copy(d_before, 64), after = host_copy(d_after, 64);
-    // Warp 0 arrives in order; lane 31 completes the shuffle and returns;
-    // then thread 32 + k starts and waits, and lane k of warp 0 goes on,
-    // in turn; thread 63 completes warp 1's shuffle, then warp 1 goes on.
-    bool ok = after[31] == 32 && after[63] == 96;
-    for (int k = 0; k < 32; ++k) ok = ok && before[k] == k && before[32 + k] == 33 + 2 * k;
-    for (int k = 0; k < 31; ++k) ok = ok && after[k] == 34 + 2 * k && after[32 + k] == 97 + k;
-    expect(ok, "around a shuffle, threads run in the fibers' order");
+    bool ok = true;
+    if (warp_operations_in_loops()) {
+      // Warp 0's lanes in order to the shuffle, then warp 1's; then warp
+      // 0's lanes on to their return, then warp 1's.
+      for (int k = 0; k < 64; ++k) ok = ok && before[k] == k && after[k] == 64 + k;
+      expect(ok, "around a shuffle, warps take turns (warp loops)");
+    } else {
+      // Warp 0 arrives in order; lane 31 completes the shuffle and returns;
+      // then thread 32 + k starts and waits, and lane k of warp 0 goes on,
+      // in turn; thread 63 completes warp 1's shuffle, then warp 1 goes on.
+      ok = after[31] == 32 && after[63] == 96;
+      for (int k = 0; k < 32; ++k) ok = ok && before[k] == k && before[32 + k] == 33 + 2 * k;
+      for (int k = 0; k < 31; ++k) ok = ok && after[k] == 34 + 2 * k && after[32 + k] == 97 + k;
+      expect(ok, "around a shuffle, threads run in the fibers' order");
+    }
   }
   {
     // Lanes 16..31 wait at the barrier, lanes 0..15 at a shuffle naming

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -64,6 +65,22 @@ struct WarpState {
   unsigned unnamed_lanes = 0;
   std::array<unsigned, 32> unnamed_mask;
 };
+
+// Warp loops (simulator/passes/block_loops.cpp, warp_loops.cpp): a thread's
+// frame starts with this header, where its lane says what it waits at; the
+// pass writes the same offsets.
+struct WarpLoopFrame {
+  enum Flags : uint32_t { kRunnable, kArrived, kPending, kAtBarrier, kExited };
+  uint32_t state;   // the pass's: where the thread goes on (0: the kernel's start)
+  uint32_t flags;   // Flags
+  uint64_t result;  // of the wait it goes on from
+  uint64_t value;   // a warp operation's value; a barrier's predicate
+  uint32_t op;      // detail::WarpOp; a barrier's detail::BarrierOp
+  uint32_t mask;
+  int32_t arg, width;
+  uint64_t pc;  // just after the wait's call (reports read the byte before)
+};
+static_assert(sizeof(WarpLoopFrame) == 48 && offsetof(WarpLoopFrame, pc) == 40);
 
 class BlockRun {
  public:
@@ -130,6 +147,15 @@ class BlockRun {
     block_loops_exited_ = true;
   }
   bool in_block_loops() const { return block_loops_taken_; }
+  // Warp loops (warp_loops.cpp): the lanes of warp `warp` that arrived at
+  // warp operations are met as the fibers would meet them; the answer is
+  // how many lanes may go on. Then, when no warp can go on, the block
+  // barrier: true when it released the threads at it.
+  uint32_t settle_warp(uint32_t warp);
+  bool warp_loops_barrier();
+  WarpLoopFrame& warp_frame(uint32_t thread) {
+    return *reinterpret_cast<WarpLoopFrame*>(frames_base_ + thread * frames_stride_);
+  }
   // What a runner's jump buffer is given when its thread ends itself.
   static constexpr int kThreadExit = 2;
 
@@ -205,6 +231,10 @@ class BlockRun {
   std::vector<std::pair<const void*, SimThread*>> on_objects_;
   int barrier_sum_ = 0, barrier_and_ = 1, barrier_or_ = 0;
 };
+
+// Each arrived lane's result of the warp operation `p` (`lanes`: those that
+// arrived), as the last lane to arrive computes them (warp_ops.cpp).
+void warp_op_results(const PendingWarpOp& p, unsigned lanes, std::array<uint64_t, 32>& result);
 
 // What __syncthreads_count, _and or _or return, from a barrier's packed
 // result (count, and in bit 32, or in bit 33).

@@ -235,26 +235,10 @@ void shuffle_all(const PendingWarpOp& p, unsigned lanes, std::array<uint64_t, 32
 
 }  // namespace
 
-void BlockRun::complete_warp_op(WarpState& w, size_t index) {
+// Each taking lane's result (`lanes`: those that arrived), the operation
+// chosen once for all of them.
+void warp_op_results(const PendingWarpOp& p, unsigned lanes, std::array<uint64_t, 32>& result) {
   using detail::WarpOp;
-  const PendingWarpOp& p = w.pending[index];  // erased at the end
-  const unsigned lanes = p.arrived;
-  const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
-  if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
-  if (synccheck_enabled() && p.op != WarpOp::kActiveMask && (p.mask & ~lanes)) {
-    const unsigned missing = p.mask & ~lanes;
-    const SimThread& first = threads_[warp_base + unsigned(std::countr_zero(lanes ? lanes : 1u))];
-    char what[260];
-    std::snprintf(what, sizeof(what),
-                  "%s with mask 0x%08x names lanes that %s (lanes 0x%08x): undefined on a GPU, "
-                  "where it may hang; name only the lanes that reach this call",
-                  warp_op_name(p.op), p.mask,
-                  (missing & ~w.existing) == missing ? "the block does not have" : "have returned",
-                  missing);
-    synccheck_barrier("warp-mask", first.wait_pc, what);
-  }
-  // Each taking lane's result, the operation chosen once for all of them.
-  std::array<uint64_t, 32> result;
   switch (p.op) {
     case WarpOp::kShflIdx:
       shuffle_all<WarpOp::kShflIdx>(p, lanes, result);
@@ -340,6 +324,28 @@ void BlockRun::complete_warp_op(WarpState& w, size_t index) {
       break;
     }
   }
+}
+
+void BlockRun::complete_warp_op(WarpState& w, size_t index) {
+  using detail::WarpOp;
+  const PendingWarpOp& p = w.pending[index];  // erased at the end
+  const unsigned lanes = p.arrived;
+  const uint32_t warp_base = uint32_t(&w - warps_.data()) * 32;
+  if (checking_ && p.op == WarpOp::kSync) shadow_warp_sync(warp_base / 32, lanes);
+  if (synccheck_enabled() && p.op != WarpOp::kActiveMask && (p.mask & ~lanes)) {
+    const unsigned missing = p.mask & ~lanes;
+    const SimThread& first = threads_[warp_base + unsigned(std::countr_zero(lanes ? lanes : 1u))];
+    char what[260];
+    std::snprintf(what, sizeof(what),
+                  "%s with mask 0x%08x names lanes that %s (lanes 0x%08x): undefined on a GPU, "
+                  "where it may hang; name only the lanes that reach this call",
+                  warp_op_name(p.op), p.mask,
+                  (missing & ~w.existing) == missing ? "the block does not have" : "have returned",
+                  missing);
+    synccheck_barrier("warp-mask", first.wait_pc, what);
+  }
+  std::array<uint64_t, 32> result;
+  warp_op_results(p, lanes, result);
   // The lanes go on, each with its result: the running one at once, the
   // others from the ready list, in lane order unless a schedule reorders.
   const bool in_order = start_order_.empty();

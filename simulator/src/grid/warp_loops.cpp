@@ -1,0 +1,142 @@
+// Warp loops: what a kernel's block body (simulator/passes/block_loops.cpp)
+// calls when it has warp operations or barrier votes. The body runs a warp's
+// lanes one after another, each to its next wait; a lane that reaches a warp
+// operation leaves its operands in its frame (WarpLoopFrame). When every live
+// lane of the warp waits at one call with one mask, the body completes it at
+// once (cudalab_warp_loops_complete); anything else (lanes at different
+// calls or with different masks, __activemask, lanes at the barrier) is
+// settled here as the fibers would meet the lanes in lane order. When no
+// warp can go on, the block barrier releases the threads at it, or the
+// block is over, or it can never finish (a deadlock report).
+#include <algorithm>
+#include <bit>
+
+#include "grid/block.h"
+#include "grid/grid.h"
+
+namespace cudalab::rt {
+
+using Frame = WarpLoopFrame;
+
+uint32_t BlockRun::settle_warp(uint32_t warp) {
+  WarpState& w = warps_[warp];
+  const uint32_t base = warp * 32;
+  const uint32_t end = std::min(base + 32, thread_count_);
+  // What the lanes did since the last settling, as the runtime keeps it:
+  // returns first (they complete what waited only for them), then the
+  // arrivals in lane order.
+  for (uint32_t i = base; i < end; ++i) {
+    SimThread& t = threads_[i];
+    const Frame& f = warp_frame(i);
+    t.started = true;
+    if (f.flags == Frame::kExited && !t.exited) {
+      thread_exited(t);
+    } else if (f.flags == Frame::kAtBarrier) {
+      t.wait = SimThread::Wait::kBarrier;
+      t.wait_pc = f.pc;
+    }
+  }
+  for (uint32_t i = base; i < end; ++i) {
+    Frame& f = warp_frame(i);
+    if (f.flags != Frame::kArrived) continue;
+    f.flags = Frame::kPending;
+    enter_thread(threads_[i]);
+    warp_arrive(detail::WarpOp(f.op), f.mask, f.value, f.arg, f.width, f.pc);
+  }
+  ready_.clear();
+  ready_head_ = 0;
+  uint32_t released = 0;
+  for (uint32_t i = base; i < end; ++i) {
+    Frame& f = warp_frame(i);
+    const SimThread& t = threads_[i];
+    if (f.flags == Frame::kPending && t.wait == SimThread::Wait::kNone) {
+      f.result = t.result;
+      f.flags = Frame::kRunnable;
+      ++released;
+    }
+  }
+  (void)w;
+  return released;
+}
+
+bool BlockRun::warp_loops_barrier() {
+  if (launch_->aborted.load(std::memory_order_relaxed)) return false;
+  uint32_t at = 0, waiting = 0;
+  int sum = 0, all = 1, any = 0;
+  for (uint32_t i = 0; i < thread_count_; ++i) {
+    const Frame& f = warp_frame(i);
+    if (f.flags == Frame::kAtBarrier) {
+      ++at;
+      sum += f.value != 0;
+      all &= f.value != 0;
+      any |= f.value != 0;
+    } else if (f.flags != Frame::kExited) {
+      ++waiting;
+    }
+  }
+  if (waiting) {
+    // Lanes wait at warp operations for lanes that wait at the barrier (or
+    // returned without meeting them): as the fibers see it, a deadlock.
+    for (uint32_t warp = 0; warp < warps_.size(); ++warp) settle_warp(warp);
+    report_deadlock();
+    return false;
+  }
+  if (!at) return false;
+  // Every live thread is at the barrier (threads that returned do not hold
+  // it back): one result for all, as release_barrier gives.
+  const uint64_t packed = uint64_t(sum) | uint64_t(all) << 32 | uint64_t(any) << 33;
+  for (uint32_t i = 0; i < thread_count_; ++i) {
+    Frame& f = warp_frame(i);
+    if (f.flags != Frame::kAtBarrier) continue;
+    f.result = packed;
+    f.flags = Frame::kRunnable;
+    threads_[i].wait = SimThread::Wait::kNone;
+  }
+  return true;
+}
+
+}  // namespace cudalab::rt
+
+extern "C" {
+// The block's frames, every thread at the kernel's start (zeroed).
+void* cudalab_warp_loops_frames(size_t stride, uint32_t* threads) {
+  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, true);
+}
+
+// Every lane of `lanes` (a warp's, whose first frame is `frames`, `stride`
+// bytes apart) waits at one call of warp operation `op` with one mask that
+// names them all: their results, and they go on.
+void cudalab_warp_loops_complete(int op, unsigned char* frames, uint64_t stride, unsigned lanes) {
+  using namespace cudalab::rt;
+  auto frame = [&](unsigned l) -> Frame& {
+    return *reinterpret_cast<Frame*>(frames + l * stride);
+  };
+  const Frame& first = frame(unsigned(std::countr_zero(lanes)));
+  PendingWarpOp p(first.mask, cudalab::detail::WarpOp(op));
+  for (unsigned rest = lanes; rest; rest &= rest - 1) {
+    const unsigned l = unsigned(std::countr_zero(rest));
+    const Frame& f = frame(l);
+    p.record(l, f.value, f.arg, f.width);
+  }
+  std::array<uint64_t, 32> result;
+  warp_op_results(p, lanes, result);
+  for (unsigned rest = lanes; rest; rest &= rest - 1) {
+    const unsigned l = unsigned(std::countr_zero(rest));
+    Frame& f = frame(l);
+    f.result = result[l];
+    f.flags = Frame::kRunnable;
+  }
+}
+
+uint32_t cudalab_warp_loops_settle(uint32_t warp) {
+  using namespace cudalab::rt;
+  const RuntimeScope runtime;
+  return tl_block->run->settle_warp(warp);
+}
+
+bool cudalab_warp_loops_barrier() {
+  using namespace cudalab::rt;
+  const RuntimeScope runtime;
+  return tl_block->run->warp_loops_barrier();
+}
+}  // extern "C"
