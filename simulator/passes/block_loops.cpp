@@ -182,10 +182,8 @@ struct Runtime {
   // What entering a thread sets (block_fibers.cpp's enter_thread): the
   // runtime's running thread and `threadIdx`, thread-local variables.
   GlobalVariable *running, *thread_index;
-  // Scheduled by the runtime (block_fibers.cpp).
-  FunctionCallee scheduled_frame, next, barrier, vote, warp_op, active_mask, exit;
-  // Warp loops (warp_loops.cpp).
-  FunctionCallee warp_frames, warp_complete, warp_settle, warp_barrier;
+  // Warp loops (warp_loops.cpp), and what a barrier vote returns.
+  FunctionCallee warp_frames, warp_complete, warp_settle, warp_barrier, vote;
 };
 
 Runtime runtime_of(Module& m) {
@@ -204,17 +202,7 @@ Runtime runtime_of(Module& m) {
   };
   r.running = tls("_ZN7cudalab2rt9tl_threadE", i8p);
   r.thread_index = tls("threadIdx", ArrayType::get(i32, 3));
-  r.scheduled_frame = m.getOrInsertFunction("cudalab_block_loops_scheduled_frame", i8p, i64,
-                                            PointerType::get(i32, 0));
-  r.next = m.getOrInsertFunction("cudalab_block_loops_next", i32);
-  // {result, waits}: two registers, as the runtime's two-field struct.
-  Type* arrival = StructType::get(i64, i64);
-  r.barrier = m.getOrInsertFunction("cudalab_block_loops_barrier", arrival, i32, i8p);
   r.vote = m.getOrInsertFunction("cudalab_block_loops_vote", i32, i32, i64);
-  r.warp_op =
-      m.getOrInsertFunction("cudalab_block_loops_warp_op", arrival, i32, i32, i64, i32, i32, i8p);
-  r.active_mask = m.getOrInsertFunction("cudalab_block_loops_active_mask", arrival, i8p);
-  r.exit = m.getOrInsertFunction("cudalab_block_loops_exit", i32);
   r.warp_frames =
       m.getOrInsertFunction("cudalab_warp_loops_frames", i8p, i64, PointerType::get(i32, 0));
   r.warp_complete =
@@ -524,129 +512,6 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   SmallPtrSet<BasicBlock*, 8> ours = {setup, dispatch, next, phase_end, done};
   into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
               /*header=*/4);
-  return g;
-}
-
-// Builds `kernel`'s body with the runtime choosing the next thread at each
-// wait; returns it.
-Function* build_scheduled_body(Function& kernel, const Runtime& rt) {
-  std::vector<Instruction*> waits, returns;
-  Body body(kernel, waits, returns);
-  auto& [g, c, start, setup, b] = body;
-  Type* i32 = Type::getInt32Ty(c);
-  Type* i64 = Type::getInt64Ty(c);
-  Type* i8 = Type::getInt8Ty(c);
-  Type* i8p = Type::getInt8PtrTy(c);
-
-  BasicBlock* next = BasicBlock::Create(c, "next", g, start);
-  BasicBlock* dispatch = BasicBlock::Create(c, "dispatch", g, start);
-  BasicBlock* done = BasicBlock::Create(c, "done", g);
-
-  // setup: the block's frames, and the first thread the runtime picks.
-  AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
-  SmallPtrSet<AllocaInst*, 8> loop_variables = {threads_slot};
-  CallInst* frames = b.CreateCall(
-      rt.scheduled_frame, {ConstantInt::get(cast<IntegerType>(i64), 0), threads_slot}, "frames");
-  Value* first = b.CreateCall(rt.next, {}, "first");
-  b.CreateBr(next);
-  // next: the thread the runtime picked (entered): at the start, or where a
-  // thread waits or returns; negative at the end of the block.
-  b.SetInsertPoint(next);
-  PHINode* tid = b.CreatePHI(i32, unsigned(waits.size() + returns.size()) + 1, "tid");
-  tid->addIncoming(first, setup);
-  b.CreateCondBr(b.CreateICmpSLT(tid, ConstantInt::get(i32, 0)), done, dispatch);
-  // dispatch: to where that thread stands.
-  b.SetInsertPoint(dispatch);
-  auto* offset = cast<Instruction>(
-      b.CreateMul(b.CreateZExt(tid, i64), ConstantInt::get(i64, 1), "frame.offset"));
-  Value* frame = b.CreateGEP(i8, frames, offset, "frame");
-  Value* state_ptr = b.CreateBitCast(frame, PointerType::get(i32, 0), "state.ptr");
-  Value* state = b.CreateLoad(i32, state_ptr, "state");
-  BasicBlock* skip = BasicBlock::Create(c, "skip", g, start);
-  SwitchInst* to = b.CreateSwitch(state, skip, unsigned(waits.size()) + 1);
-  to->addCase(ConstantInt::get(cast<IntegerType>(i32), 0), start);
-  // skip: (a thread that has returned, which the runtime never picks) the
-  // runtime's next pick.
-  b.SetInsertPoint(skip);
-  tid->addIncoming(b.CreateCall(rt.next, {}), skip);
-  b.CreateBr(next);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
-
-  // Each wait: the thread arrives; it goes on at once with the result when
-  // it completed the operation, else the thread the runtime picked next
-  // (answered with the arrival, as that thread + 2) runs, and this one later
-  // finds the result in its frame (offset 8) where it goes on.
-  Constant* no_pc = ConstantPointerNull::get(cast<PointerType>(i8p));
-  for (size_t k = 0; k < waits.size(); ++k) {
-    auto* call = cast<CallInst>(waits[k]);
-    const Wait kind = wait_of(*call);
-    BasicBlock* arrives = call->getParent();
-    BasicBlock* after = SplitBlock(arrives, call, static_cast<DominatorTree*>(nullptr), nullptr,
-                                   nullptr, "after_wait");
-    Instruction* br = arrives->getTerminator();
-    IRBuilder<> y(br);
-    y.SetCurrentDebugLocation(call->getDebugLoc());
-    auto arg = [&](unsigned n, Type* t) -> Value* {
-      Value* v = call->getArgOperand(n);
-      return t->isPointerTy() ? y.CreatePointerCast(v, t) : y.CreateZExtOrTrunc(v, t);
-    };
-    Value* arrival = nullptr;
-    switch (kind) {
-      case Wait::kBarrier:
-        arrival = y.CreateCall(rt.barrier, {ConstantInt::get(i32, 0), no_pc});
-        break;
-      case Wait::kBarrierVote:
-        arrival = y.CreateCall(rt.barrier, {arg(1, i32), arg(2, i8p)});
-        break;
-      case Wait::kWarpOp:
-        arrival = y.CreateCall(rt.warp_op, {arg(0, i32), arg(1, i32), arg(2, i64), arg(3, i32),
-                                            arg(4, i32), arg(5, i8p)});
-        break;
-      case Wait::kActiveMask:
-      case Wait::kNone:
-        arrival = y.CreateCall(rt.active_mask, {no_pc});
-        break;
-    }
-    Value* now = y.CreateExtractValue(arrival, 0, "result");
-    Value* waiting = y.CreateExtractValue(arrival, 1, "waits");
-    Value* op = kind == Wait::kBarrierVote ? arg(0, i32) : nullptr;
-    y.CreateStore(ConstantInt::get(i32, uint64_t(k) + 1), state_ptr);
-    tid->addIncoming(y.CreateSub(y.CreateTrunc(waiting, i32), ConstantInt::get(i32, 2)), arrives);
-    y.CreateCondBr(y.CreateICmpNE(waiting, ConstantInt::get(i64, 0)), next, after);
-    br->eraseFromParent();
-    BasicBlock* resume = BasicBlock::Create(c, "resume", g, after);
-    IRBuilder<> z(resume);
-    z.SetCurrentDebugLocation(call->getDebugLoc());
-    Value* slot =
-        z.CreateBitCast(z.CreateGEP(i8, frame, ConstantInt::get(i64, 8)), PointerType::get(i64, 0));
-    Value* later = z.CreateLoad(i64, slot, "result");
-    z.CreateBr(after);
-    to->addCase(ConstantInt::get(cast<IntegerType>(i32), uint64_t(k) + 1), resume);
-    IRBuilder<> r(call);
-    r.SetCurrentDebugLocation(call->getDebugLoc());
-    PHINode* result = r.CreatePHI(i64, 2, "result");
-    result->addIncoming(now, arrives);
-    result->addIncoming(later, resume);
-    if (!call->getType()->isVoidTy()) {
-      Value* value = result;
-      if (op) value = r.CreateCall(rt.vote, {op, result});
-      call->replaceAllUsesWith(r.CreateZExtOrTrunc(value, call->getType()));
-    }
-    call->eraseFromParent();
-  }
-  // A return ends the thread; the runtime answers with the next.
-  for (Instruction* ret : returns) {
-    IRBuilder<> y(ret);
-    y.CreateStore(ConstantInt::get(i32, uint32_t(-1)), state_ptr);
-    tid->addIncoming(y.CreateCall(rt.exit, {}), ret->getParent());
-    y.CreateBr(next);
-    ret->eraseFromParent();
-  }
-
-  SmallPtrSet<BasicBlock*, 8> ours = {setup, next, dispatch, skip, done};
-  into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
-              /*header=*/16);
   return g;
 }
 

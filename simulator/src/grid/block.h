@@ -135,22 +135,15 @@ class BlockRun {
   // Block loops (simulator/passes/block_loops.cpp): a kernel compiled with
   // them takes the offer at its entry and runs every thread of the block
   // itself, from one thread to the next; frames are its threads' memory.
-  // A kernel with warp operations or barrier votes asks the runtime which
-  // thread runs next (`scheduled`): the order of the fibers, from the same
-  // ready list; -1 when none is left.
   bool take_block_loops();
-  void* block_loops_frames(size_t stride, uint32_t* threads, bool scheduled);
+  void* block_loops_frames(size_t stride, uint32_t* threads);
   void* block_loops_threads(uint64_t* stride);
-  [[gnu::always_inline]] inline int32_t next_block_loops_thread();
-  void block_loops_thread_exited() {
-    thread_exited(*tl_thread);
-    block_loops_exited_ = true;
-  }
   bool in_block_loops() const { return block_loops_taken_; }
-  // Warp loops (warp_loops.cpp): the lanes of warp `warp` that arrived at
-  // warp operations are met as the fibers would meet them; the answer is
-  // how many lanes may go on. Then, when no warp can go on, the block
-  // barrier: true when it released the threads at it.
+  // Warp loops (warp_loops.cpp), a kernel with warp operations or barrier
+  // votes: the lanes of warp `warp` that arrived at warp operations are met
+  // as the fibers would meet them; the answer is how many lanes may go on.
+  // Then, when no warp can go on, the block barrier: true when it released
+  // the threads at it.
   uint32_t settle_warp(uint32_t warp);
   bool warp_loops_barrier();
   WarpLoopFrame& warp_frame(uint32_t thread) {
@@ -196,16 +189,15 @@ class BlockRun {
   bool block_loops_offered_ = false;  // to the thread starting the block now
   bool block_loops_taken_ = false;
   sigjmp_buf* block_loops_jump_ = nullptr;
-  bool block_loops_scheduled_ = false;  // the runtime picks the next thread
-  // The last block ran as unscheduled loops, which leave every thread's
-  // state as run() sets it: no need to reset it.
+  // Warp loops met lanes here (settle_warp), which changes threads' states.
+  bool warp_loops_settled_ = false;
+  // The last block ran as loops that left every thread's state as run()
+  // sets it: no need to reset it.
   bool threads_clean_ = false;
   std::vector<unsigned char> frames_;
-  // Scheduled loops: where each thread's frame is; at offset 8 in it the
-  // result of the wait it goes on from.
+  // Where each thread's frame is (warp loops: a WarpLoopFrame first).
   unsigned char* frames_base_ = nullptr;
   size_t frames_stride_ = 0;
-  bool block_loops_exited_ = false;  // the thread that ran last returned
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;
   uint32_t exited_ = 0;
@@ -260,30 +252,6 @@ inline SimThread* BlockRun::take_ready() {
   return t;
 }
 
-inline int32_t BlockRun::next_block_loops_thread() {
-  // As the fibers go on: after a thread returned, the next to start (its
-  // runner starts it), else a thread made ready (with the result of what it
-  // waited at); a thread that waits gives way to a ready one first.
-  const bool exited = block_loops_exited_;
-  block_loops_exited_ = false;
-  SimThread* t = exited && next_thread_ < thread_count_ ? nullptr : take_ready();
-  if (t) {
-    std::memcpy(frames_base_ + t->linear * frames_stride_ + 8, &t->result, sizeof(t->result));
-  } else {
-    // Where the fibers' loops look at whether another block stopped the launch.
-    if (launch_->aborted.load(std::memory_order_relaxed)) return -1;
-    if (next_thread_ == thread_count_) {
-      if (exited_ < thread_count_) report_deadlock();
-      return -1;
-    }
-    t = &threads_[start_order_.empty() ? next_thread_ : start_order_[next_thread_]];
-    ++next_thread_;
-    t->started = true;
-  }
-  enter_thread(*t);
-  return int32_t(t->linear);
-}
-
 // Right after a switch into a thread: keep the continuation of whoever
 // switched here.
 inline void BlockRun::arrived(boost::context::fiber&& from) {
@@ -304,25 +272,6 @@ inline void BlockRun::suspend(SimThread& t) {
   arrived(std::move(from));
   enter_thread(t);
   tl_in_runtime = in_runtime;
-}
-
-// What a block body's arrival at a wait (simulator/passes/block_loops.cpp)
-// answers, in two registers as a two-field struct comes back: the result if
-// the thread goes on at once, else 0 and the thread to run next + 2 (1: none,
-// the block is over), which saves the body a call at every wait.
-struct CudalabArrival {
-  uint64_t result;
-  uint64_t waits;
-};
-
-// The running thread arrives (`arrive` answers whether it must wait): its
-// result comes back, or the next thread. Inlined whole into each arrival.
-template <class Arrive>
-[[gnu::always_inline]] inline CudalabArrival loops_arrival(Arrive arrive) {
-  const RuntimeScope runtime;
-  BlockRun& b = *tl_block->run;
-  if (!arrive(b)) return {tl_thread->result, 0};
-  return {0, uint64_t(int64_t(b.next_block_loops_thread()) + 2)};
 }
 
 }  // namespace cudalab::rt

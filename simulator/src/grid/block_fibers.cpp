@@ -231,12 +231,13 @@ void BlockRun::finish_block_loops() {
   // loops, counts no accesses: every thread is idle.
   next_thread_ = exited_ = idle_ = thread_count_;
   context_.loops_jump = nullptr;
-  if (!block_loops_scheduled_) {
+  if (!warp_loops_settled_) {
     // Only the first thread's state changed (its runner started it): the
     // next block need not reset every thread's.
     threads_.front().started = false;
     threads_clean_ = true;
   }
+  warp_loops_settled_ = false;
   for (WarpState& w : warps_) w.exited = w.existing, w.pending.clear();
   at_barrier_.clear();
   ready_.clear();
@@ -250,7 +251,7 @@ bool BlockRun::take_block_loops() {
   return true;
 }
 
-void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool scheduled) {
+void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
   *threads = thread_count_;
   constexpr size_t kAlign = 64;
   const size_t bytes = stride * thread_count_;
@@ -261,14 +262,6 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads, bool schedu
   // A fault ends the launch, as on a fiber: every thread leaves to the runner
   // that runs them all.
   context_.loops_jump = block_loops_jump_;
-  if (scheduled) {
-    // Started as the fibers start them: the runner had started the first;
-    // it starts afresh.
-    for (SimThread& t : threads_) t.started = false;
-    next_thread_ = 0;
-  }
-  block_loops_scheduled_ = scheduled;
-  block_loops_exited_ = false;
   frames_base_ = aligned;
   frames_stride_ = stride;
   return aligned;
@@ -315,7 +308,7 @@ bool cudalab_block_loops_offered() {
   return tl_block && tl_block->run->take_block_loops();
 }
 void* cudalab_block_loops_frame(size_t stride, uint32_t* threads) {
-  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, false);
+  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);
 }
 // The block's threads: the loops enter thread k themselves (as
 // enter_thread does) from entry k of this table, `*stride` bytes apart,
@@ -324,21 +317,6 @@ void* cudalab_block_loops_threads(uint64_t* stride) {
   return cudalab::rt::tl_block->run->block_loops_threads(stride);
 }
 
-// Kernels with warp operations or barrier votes: the runtime picks the next
-// thread; a waiting operation answers whether the thread must wait, and if
-// not, its result (a thread that waited finds it at offset 8 of its frame).
-// A thread that waits is answered with the thread to run next, as that
-// thread's number + 2 (1: none, the block is over), which saves a call at
-// every wait. Sixteen bytes come back in two registers, as a two-field
-// struct does.
-void* cudalab_block_loops_scheduled_frame(size_t stride, uint32_t* threads) {
-  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, true);
-}
-int32_t cudalab_block_loops_next() {
-  using namespace cudalab::rt;
-  const RuntimeScope runtime;
-  return tl_block->run->next_block_loops_thread();
-}
 }  // extern "C"
 
 // PTX's `exit` (CUB's ThreadExit): the thread ends where it is. On a fiber it
@@ -357,33 +335,9 @@ extern "C" [[noreturn]] void cudalab_exit_thread() {
   siglongjmp(*tl_thread->fault_jump, BlockRun::kThreadExit);
 }
 
-// The arrivals at a barrier and at __activemask() (warp_ops.cpp has the one
-// at a warp operation).
-using cudalab::rt::CudalabArrival;
-extern "C" {
-__attribute__((noinline)) CudalabArrival cudalab_block_loops_barrier(int predicate,
-                                                                     const void* pc) {
-  if (!pc) pc = __builtin_return_address(0);
-  return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
-    return b.barrier_arrive(predicate, reinterpret_cast<uintptr_t>(pc));
-  });
-}
-int cudalab_block_loops_vote(int op, uint64_t packed) {
+// What a barrier vote (__syncthreads_count, _and, _or) returns in a block
+// body, from the barrier's packed result.
+extern "C" int cudalab_block_loops_vote(int op, uint64_t packed) {
   using namespace cudalab;
   return rt::barrier_vote(detail::BarrierOp(op), packed);
-}
-__attribute__((noinline)) CudalabArrival cudalab_block_loops_active_mask(const void* pc) {
-  if (!pc) pc = __builtin_return_address(0);
-  return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
-    return b.warp_arrive(cudalab::detail::WarpOp::kActiveMask, 0, 0, 0, 32,
-                         reinterpret_cast<uintptr_t>(pc));
-  });
-}
-// The thread returned; the answer is the thread to run next (-1: none).
-int32_t cudalab_block_loops_exit() {
-  using namespace cudalab::rt;
-  const RuntimeScope runtime;
-  tl_block->run->block_loops_thread_exited();
-  return tl_block->run->next_block_loops_thread();
-}
 }

@@ -19,9 +19,9 @@ namespace cudalab::rt {
 using Frame = WarpLoopFrame;
 
 uint32_t BlockRun::settle_warp(uint32_t warp) {
-  WarpState& w = warps_[warp];
   const uint32_t base = warp * 32;
   const uint32_t end = std::min(base + 32, thread_count_);
+  warp_loops_settled_ = true;
   // What the lanes did since the last settling, as the runtime keeps it:
   // returns first (they complete what waited only for them), then the
   // arrivals in lane order.
@@ -55,7 +55,6 @@ uint32_t BlockRun::settle_warp(uint32_t warp) {
       ++released;
     }
   }
-  (void)w;
   return released;
 }
 
@@ -100,7 +99,7 @@ bool BlockRun::warp_loops_barrier() {
 extern "C" {
 // The block's frames, every thread at the kernel's start (zeroed).
 void* cudalab_warp_loops_frames(size_t stride, uint32_t* threads) {
-  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads, true);
+  return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);
 }
 
 // Every lane of `lanes` (a warp's, whose first frame is `frames`, `stride`
@@ -108,9 +107,7 @@ void* cudalab_warp_loops_frames(size_t stride, uint32_t* threads) {
 // names them all: their results, and they go on.
 void cudalab_warp_loops_complete(int op, unsigned char* frames, uint64_t stride, unsigned lanes) {
   using namespace cudalab::rt;
-  auto frame = [&](unsigned l) -> Frame& {
-    return *reinterpret_cast<Frame*>(frames + l * stride);
-  };
+  auto frame = [&](unsigned l) -> Frame& { return *reinterpret_cast<Frame*>(frames + l * stride); };
   const Frame& first = frame(unsigned(std::countr_zero(lanes)));
   PendingWarpOp p(first.mask, cudalab::detail::WarpOp(op));
   for (unsigned rest = lanes; rest; rest &= rest - 1) {

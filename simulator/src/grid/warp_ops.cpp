@@ -394,14 +394,3 @@ unsigned lane_id() {
 }
 
 }  // namespace cudalab::detail
-
-// What a kernel's block body calls at a warp operation (block_fibers.cpp
-// has the other arrivals): here, with the arrival inlined into it.
-extern "C" __attribute__((noinline)) cudalab::rt::CudalabArrival cudalab_block_loops_warp_op(
-    int op, unsigned mask, uint64_t value, int arg, int width, const void* pc) {
-  if (!pc) pc = __builtin_return_address(0);
-  return cudalab::rt::loops_arrival([&](cudalab::rt::BlockRun& b) {
-    return b.arrive_at_warp_op(cudalab::detail::WarpOp(op), mask, value, arg, width,
-                               reinterpret_cast<uintptr_t>(pc));
-  });
-}

@@ -20,23 +20,30 @@ inline void check(cudaError_t e, const char* what) {
   std::exit(1);
 }
 
+#ifdef CUDALAB_SIMULATOR
+// Said once a program, before the first timing of a benchmark (several
+// calls): a GPU-sized --bench takes long on the CPU, and its times are not a
+// GPU's. (Not in cudalab predict's own run of a sample of the blocks, which
+// it reports on.) One function for every average_ms, whose lambdas make each
+// call a function of its own.
+inline void say_simulator_times_are_the_cpus() {
+  static bool said = false;
+  if (said || std::getenv("CUDALAB_TRACE_SAMPLE")) return;
+  said = true;
+  std::fprintf(stderr,
+               "%s: on the simulator these times are the CPU's, not a GPU's, and a GPU-sized "
+               "run takes long; each kernel's time on a GPU, predicted in seconds: cudalab run "
+               "%s --predict -- --bench\n",
+               program_invocation_short_name, program_invocation_short_name);
+}
+#endif
+
 // Milliseconds per call of run(), averaged over `reps` calls after one
 // warm-up call; `what` names the work if it fails.
 template <class Run>
 float average_ms(Run&& run, int reps, const char* what) {
 #ifdef CUDALAB_SIMULATOR
-  // Said once, before the first timing of a benchmark (several calls): a
-  // GPU-sized --bench takes long on the CPU, and its times are not a GPU's. (Not in cudalab
-  // predict's own run of a sample of the blocks, which it reports on.)
-  static bool said = false;
-  if (!said && reps > 1 && !std::getenv("CUDALAB_TRACE_SAMPLE")) {
-    said = true;
-    std::fprintf(stderr,
-                 "%s: on the simulator these times are the CPU's, not a GPU's, and a GPU-sized "
-                 "run takes long; each kernel's time on a GPU, predicted in seconds: cudalab run "
-                 "%s --predict -- --bench\n",
-                 program_invocation_short_name, program_invocation_short_name);
-  }
+  if (reps > 1) say_simulator_times_are_the_cpus();
 #endif
   run();
   check(cudaGetLastError(), what);
