@@ -5,15 +5,24 @@
 // every group of 8, 16 or 32 floats of a 2^27-float matrix, 200 times for
 // each group size (the CUDA program does each with a warp shuffle, a thread
 // an element). No simulator can run the CUDA program faster than this runs
-// its work.
+// its work. Its two arguments are the CUDA program's (repeats of each
+// broadcast and of each reversal: 200000 and 100 there), for shorter runs
+// of the same work side by side (bench/warp_loops.py).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
-int main() {
+int main(int argc, char** argv) {
+  const int repeat = argc > 2 ? std::atoi(argv[1]) : 200000;
+  const int repeat2 = argc > 2 ? std::atoi(argv[2]) : 100;
+  if (argc == 2 || repeat < 1 || repeat2 < 1) {
+    std::fprintf(stderr, "usage: %s [REPEAT REPEAT2]  (each at least 1; default 200000 100)\n",
+                 argv[0]);
+    return 2;
+  }
   const auto start = std::chrono::steady_clock::now();
-  const int launches = 2 * 200000;
+  const int launches = 2 * repeat;
   std::vector<int> value(256), swapped(256);
   long long checksum = 0;
   for (int group : {8, 16, 32}) {
@@ -44,7 +53,7 @@ int main() {
   const auto transposes = std::chrono::steady_clock::now();
   int wrong = 0;
   for (int group : {8, 16, 32}) {
-    for (int k = 0; k < 2 * 100; ++k) {
+    for (int k = 0; k < 2 * repeat2; ++k) {
 #pragma omp parallel for
       for (size_t g = 0; g < total; g += size_t(group))
         for (int j = 0; j < group; ++j) reversed[g + size_t(j)] = in[g + size_t(group - j - 1)];
@@ -54,9 +63,9 @@ int main() {
   }
   const auto end = std::chrono::steady_clock::now();
   std::printf(
-      "shuffle (plain loops): broadcasts %.1f s, 600 reversals of 2^27 floats %.1f s, "
+      "shuffle (plain loops): broadcasts %.1f s, %d reversals of 2^27 floats %.1f s, "
       "%s (%lld)\n",
-      broadcast_seconds, std::chrono::duration<double>(end - transposes).count(),
+      broadcast_seconds, 6 * repeat2, std::chrono::duration<double>(end - transposes).count(),
       wrong ? "WRONG" : "as the CPU's", checksum % 1000);
   return wrong != 0;
 }
