@@ -30,8 +30,8 @@ double best_ms(int reps, Pass&& pass) {
     const auto start = std::chrono::steady_clock::now();
     pass();
     best = std::min(
-        best,
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                  .count());
   }
   return best;
 }

@@ -16,11 +16,14 @@
 //
 // A kernel that also meets warp operations (shuffles, votes, __syncwarp,
 // __activemask) or barrier votes (__syncthreads_count, _and, _or) gets the
-// same frames, but the runtime picks which thread runs next, from the ready
-// list the fibers use: each of those calls becomes an arrival that answers
-// whether the thread must wait (then the next thread runs) or goes on (the
-// last lane to arrive completes the operation for all, as with fibers). So
-// the order, and every result, is the fibers' own.
+// same frames, run as warp loops (build_warp_body): the warps take turns,
+// each running its lanes in order to their next wait; a warp operation that
+// every live lane of the warp reached at one call, with one mask naming
+// them, is completed by the body itself (shuffles, ballots, __syncwarp) or
+// by one call of the runtime (the other kinds); anything else is settled by
+// the runtime as the fibers meet the lanes (warp_loops.cpp). That order is
+// not the fibers' (docs/simulator.md says where it differs); only plain runs
+// have it.
 //
 // At run time the kernel's entry asks the runtime whether the block may run
 // so (cudalab_block_loops_offered: the plain build, in-order schedule, no
@@ -153,10 +156,10 @@ class Eligibility {
 
 // How the loops can run a kernel: not at all, as one loop over the block's
 // threads (it waits at nothing), as phases between its own __syncthreads()
-// calls, or with the runtime picking the next thread (it also calls warp
-// operations or barrier votes itself). Either way it waits at nothing else
-// and keeps its locals in fixed-size stack slots.
-enum class Mode { kNone, kLoop, kPhases, kScheduled };
+// calls, or as warp loops (it also calls warp operations or barrier votes
+// itself). Either way it waits at nothing else and keeps its locals in
+// fixed-size stack slots.
+enum class Mode { kNone, kLoop, kPhases, kWarpLoops };
 
 Mode mode_of(Function& f, Eligibility& e) {
   if (f.isDeclaration() || f.hasFnAttribute(Attribute::OptimizeNone) || f.isVarArg() ||
@@ -171,7 +174,7 @@ Mode mode_of(Function& f, Eligibility& e) {
         if (callee->getIntrinsicID() == Intrinsic::stacksave) return Mode::kNone;
     const Wait w = wait_of(i);
     if (w == Wait::kBarrier && mode == Mode::kLoop) mode = Mode::kPhases;
-    if (w != Wait::kNone && w != Wait::kBarrier) mode = Mode::kScheduled;
+    if (w != Wait::kNone && w != Wait::kBarrier) mode = Mode::kWarpLoops;
     if (e.calls_waiting(i, /*waits_allowed=*/true)) return Mode::kNone;
   }
   return mode;
@@ -718,6 +721,7 @@ Function* build_warp_body(Function& kernel, const Runtime& rt) {
   // The frame of lane `l` (i32) of the warp, in a completion; its stride is
   // patched in once into_frames has chosen it.
   std::vector<Instruction*> stride_uses;
+  std::vector<CallInst*> completions;          // the runtime's, given the stride too
   std::vector<BasicBlock*> completion_blocks;  // the loops' own too
   auto own = [&](const char* name) {
     return completion_blocks.emplace_back(BasicBlock::Create(c, name, g, slow));
@@ -734,18 +738,14 @@ Function* build_warp_body(Function& kernel, const Runtime& rt) {
   // `arrived`, then sweeps again: shuffles (of a constant width that is a
   // power of two), votes and __syncwarp here, lane by lane, as the
   // runtime's shuffle_all computes them; other kinds by the runtime.
-  auto complete_inline = [&](IRBuilder<>& z, CallInst& call, Value* lanes_frames, Value* lanes,
-                             BasicBlock* then, std::vector<Instruction*>& uses,
-                             std::vector<CallInst*>& calls) {
-    (void)lanes_frames;
-    (void)uses;
+  auto complete_inline = [&](IRBuilder<>& z, CallInst& call, Value* lanes, BasicBlock* then) {
     const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
     auto* width_c = dyn_cast<ConstantInt>(call.getArgOperand(4));
     const int64_t width = width_c ? width_c->getSExtValue() : 0;
     const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor;
     const bool inline_shuffle = shuffle && width > 0 && width <= 32 && (width & (width - 1)) == 0;
     if (!inline_shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
-      calls.push_back(
+      completions.push_back(
           z.CreateCall(rt.warp_complete, {c32(uint64_t(op)), warp_frames, c64(0), lanes}));
       z.CreateBr(then);
       return;
@@ -834,7 +834,6 @@ Function* build_warp_body(Function& kernel, const Runtime& rt) {
   // Each wait: the lane leaves what it waits at in its frame and the sweep
   // goes on to the next lane; it resumes where it waited, with the result
   // from its frame.
-  std::vector<CallInst*> completions;
   for (size_t k = 0; k < waits.size(); ++k) {
     auto* call = cast<CallInst>(waits[k]);
     const Wait kind = wait_of(*call);
@@ -905,7 +904,7 @@ Function* build_warp_body(Function& kernel, const Runtime& rt) {
           BasicBlock* completes = own("completes");
           z.CreateCondBr(named, completes, slow);
           z.SetInsertPoint(completes);
-          complete_inline(z, *call, warp_frames, arrived, warp_next, stride_uses, completions);
+          complete_inline(z, *call, arrived, warp_next);
           complete_at->addCase(c32(site), complete);
         }
         break;

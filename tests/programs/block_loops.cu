@@ -183,6 +183,15 @@ __global__ void first_after_barrier(int* order, int* ticket) {
   order[threadIdx.x] = atomicAdd(ticket, 1);
 }
 
+// The same in a kernel with a warp operation: with fibers, the last thread
+// to arrive goes first, as above; in warp loops, the warps take turns from
+// warp 0, each running its lanes in order.
+__global__ void warp_after_barrier(int* order, int* ticket) {
+  __syncthreads();
+  const int mine = atomicAdd(ticket, 1);
+  order[threadIdx.x] = mine + 0 * __shfl_sync(0xffffffffu, mine, 0);
+}
+
 // Where a thread's local lives while it waits: on its fiber's stack, or in
 // the block's frames, one beside the other.
 __global__ void where_locals_are(unsigned long long* at) {
@@ -580,6 +589,17 @@ int main() {
     first_after_barrier<<<1, 64>>>(d_order, d_ticket);
     const auto order = host_copy(d_order, 64);
     expect(order[63] == 0 && order[0] == 1, "after a barrier, the last thread to arrive goes first");
+    CHECK(cudaMemset(d_ticket, 0, sizeof(int)));
+    warp_after_barrier<<<1, 64>>>(d_order, d_ticket);
+    const auto warp_order = host_copy(d_order, 64);
+    if (warp_operations_in_loops()) {
+      bool in_order = true;
+      for (int t = 0; t < 64; ++t) in_order = in_order && warp_order[t] == t;
+      expect(in_order, "after a barrier, warps take turns from warp 0 (warp loops)");
+    } else {
+      expect(warp_order[63] == 0 && warp_order[0] == 1,
+             "after a barrier, the last thread to arrive goes first (a warp operation's kernel)");
+    }
   }
   {
     const dim3 block(5, 4, 3);
@@ -645,6 +665,7 @@ int main() {
 // LABELS: unit
 // REQUIRES: block-loops
 // RUN: %python %S/has_block_loops.py %bin reduce_sum transpose private_state early_return \
-// RUN:   scan64 z_march first_after_barrier where_locals_are block_sum votes shift_left \
+// RUN:   scan64 z_march first_after_barrier warp_after_barrier where_locals_are block_sum votes \
+// RUN:   shift_left \
 // RUN:   tile_scan tickets_around_shuffle where_locals_are_warp never_meets no_waits \
 // RUN:   waits_in_calls --not barrier_in_call
