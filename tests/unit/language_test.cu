@@ -220,6 +220,28 @@ TEST(Language, Float4LoadsAndStores) {
   cudaFree(out);
 }
 
+// A kernel template whose pointers are `T* __restrict__` (HeCBench's
+// perplexity): the parameters' types keep the qualifier, which a launch's
+// copy of its arguments must take the address of.
+template <typename T>
+__global__ void scaled(const T* __restrict__ in, T* __restrict__ out, const T by) {
+  out[threadIdx.x] = in[threadIdx.x] * by;
+}
+
+TEST(Language, KernelTemplatesTakeRestrictPointers) {
+  float *in, *out;
+  cudaMalloc(&in, 32 * sizeof(float));
+  cudaMalloc(&out, 32 * sizeof(float));
+  std::vector<float> h(32, 1.5f);
+  cudaMemcpy(in, h.data(), 32 * sizeof(float), cudaMemcpyHostToDevice);
+  scaled<float><<<1, 32>>>(in, out, 2.0f);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaMemcpy(h.data(), out, 32 * sizeof(float), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h[31], 3.0f);
+  cudaFree(in);
+  cudaFree(out);
+}
+
 // A .cu file is compiled as nvcc would: code that asks which compiler it is
 // (`#ifdef __NVCC__`, HeCBench's ssim and lr) takes the CUDA path.
 TEST(Language, ACuFileIsCompiledAsNvccWould) {

@@ -188,7 +188,10 @@ struct BoundArgs<Call, std::index_sequence<I...>, A...> : ArgSlot<I, A>... {
   static void destroy(void* b) { delete static_cast<BoundArgs*>(b); }
   static void arguments(void* b, void** out) {
     auto& self = *static_cast<BoundArgs*>(b);
-    ((out[I] = static_cast<void*>(&static_cast<ArgSlot<I, A>&>(self).value)), ...);
+    // A C-style cast: only it drops a `__restrict` that a kernel template's
+    // parameter type keeps (`T* __restrict__ p`: the slot is a restrict
+    // pointer, its address a pointer to one).
+    ((out[I] = (void*)(&static_cast<ArgSlot<I, A>&>(self).value)), ...);
     (void)self;
     (void)out;
   }
