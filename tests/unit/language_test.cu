@@ -242,6 +242,33 @@ TEST(Language, KernelTemplatesTakeRestrictPointers) {
   cudaFree(out);
 }
 
+// The largest parameters CUDA 12.1 and later take (32,764 bytes; NVIDIA's
+// LargeKernelParameter sample): each thread's call copies them onto its
+// stack, which must hold them (it ran out at 64 KiB).
+struct LargeParam {
+  int value[8190];
+};
+__global__ void sum_large(__grid_constant__ const LargeParam p, int* out) {
+  int sum = 0;
+  for (int i = 0; i < 8190; ++i) sum += p.value[i];
+  if (threadIdx.x == 31) *out = sum;
+}
+
+TEST(Language, ThirtyTwoKilobyteParametersFit) {
+  static LargeParam p;
+  for (int i = 0; i < 8190; ++i) p.value[i] = i % 7;
+  int* out;
+  cudaMalloc(&out, sizeof(int));
+  sum_large<<<2, 32>>>(p, out);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  int sum = 0;
+  cudaMemcpy(&sum, out, sizeof(int), cudaMemcpyDeviceToHost);
+  int want = 0;
+  for (int i = 0; i < 8190; ++i) want += i % 7;
+  EXPECT_EQ(sum, want);
+  cudaFree(out);
+}
+
 // A .cu file is compiled as nvcc would: code that asks which compiler it is
 // (`#ifdef __NVCC__`, HeCBench's ssim and lr) takes the CUDA path.
 TEST(Language, ACuFileIsCompiledAsNvccWould) {

@@ -18,9 +18,11 @@ namespace ctx = boost::context;
 
 namespace {
 
-// Far more than a GPU thread gets (1 KiB by default), enough for printf
-// and large local arrays; virtual until touched.
-constexpr size_t kFiberStack = 64 * 1024;
+// Far more than a GPU thread gets (1 KiB by default), enough for printf,
+// large local arrays and a kernel's largest parameters (32,764 bytes since
+// CUDA 12.1: NVIDIA's LargeKernelParameter), which a thread's call copies;
+// virtual until touched.
+constexpr size_t kFiberStack = 128 * 1024;
 constexpr size_t kStackGuard = 4096;
 
 // Stacks are reused across blocks and launches: a worker keeps the ones it

@@ -6,7 +6,7 @@
 
 namespace cudalab::rt {
 
-// A Boost.Context stack allocator over each worker's pool of stacks: 64 KiB
+// A Boost.Context stack allocator over each worker's pool of stacks: 128 KiB
 // each, reused across blocks and launches. Cooperative launches switch this
 // thread to unguarded stacks (use_unguarded_stacks, in grid.h).
 struct PooledStack {
