@@ -547,408 +547,431 @@ Value* code_address(IRBuilder<>& b, Module& m) {
   return b.CreateCall(a, {});
 }
 
-// Builds `kernel`'s body as warp loops (it calls warp operations or barrier
-// votes): phases between block barriers; in each, warp after warp, sweeps
-// over the warp's lanes, each lane run from where it stands to its next wait
-// or its return. After a sweep in which every live lane reached one warp
-// operation with one mask, the operation is completed at once (results into
-// the frames) and the warp sweeps again; otherwise the runtime settles the
-// warp's arrivals as the fibers meet them. A warp none of whose lanes can
-// go on waits for the block barrier; when no warp can go on, the runtime
-// releases the barrier (another phase), or the block is over.
-Function* build_warp_body(Function& kernel, const Runtime& rt) {
+// Builds a kernel's body as warp loops (it calls warp operations or barrier
+// votes): phases between block barriers; in each, the warps take turns, each
+// running its lanes that can go on, in order, from where each stands to its
+// next wait or its return. After a turn in which every live lane reached one
+// warp operation with one mask, the operation is completed at once (results
+// into the frames); otherwise the runtime settles the warp's arrivals as the
+// fibers meet them. A warp none of whose lanes can go on waits for the block
+// barrier; when no warp can go on, the runtime releases the barrier
+// (another phase), or the block is over.
+class WarpBody {
+ public:
+  WarpBody(Function& kernel, const Runtime& rt)
+      : rt_(rt),
+        body_(kernel, waits_, returns_),
+        g_(body_.g),
+        c_(body_.c),
+        b_(body_.b),
+        i1_(Type::getInt1Ty(c_)),
+        i8_(Type::getInt8Ty(c_)),
+        i32_(Type::getInt32Ty(c_)),
+        i64_(Type::getInt64Ty(c_)) {}
+
+  Function* build() {
+    build_turns();
+    for (size_t k = 0; k < waits_.size(); ++k) build_wait(uint32_t(k) + 1, cast<CallInst>(waits_[k]));
+    // A return ends the lane.
+    for (Instruction* ret : returns_) {
+      IRBuilder<> y(ret);
+      y.CreateStore(c32(warp_frame::kExited), field(y, warp_frame::kFlags, i32_));
+      y.CreateBr(next_);
+      ret->eraseFromParent();
+    }
+    into_frames(*g_, ours_, loop_variables_, body_.setup->getFirstNonPHI(), to_, frame_, offset_,
+                frames_, warp_frame::kHeader);
+    // The stride into_frames chose, for the warp's frames and the
+    // completions.
+    Value* stride = frames_->getArgOperand(0);
+    for (Instruction* at : stride_uses_) at->setOperand(1, stride);
+    for (CallInst* call : completions_) call->setArgOperand(2, stride);
+    return g_;
+  }
+
+ private:
+  ConstantInt* c32(uint64_t v) const { return ConstantInt::get(cast<IntegerType>(i32_), v); }
+  ConstantInt* c64(uint64_t v) const { return ConstantInt::get(cast<IntegerType>(i64_), v); }
+  // A block of the loops' own (not the kernel's: into_frames leaves it).
+  BasicBlock* own(const char* name, BasicBlock* before = nullptr) {
+    BasicBlock* bb = BasicBlock::Create(c_, name, g_, before);
+    ours_.insert(bb);
+    return bb;
+  }
+  AllocaInst* variable(const char* name, Type* t) {
+    AllocaInst* a = b_.CreateAlloca(t, nullptr, name);
+    loop_variables_.insert(a);
+    return a;
+  }
+  // x the stride of a frame, patched in once into_frames has chosen it.
+  Instruction* times_stride(IRBuilder<>& y, Value* n) {
+    auto* at = cast<Instruction>(y.CreateMul(y.CreateZExt(n, i64_), c64(1)));
+    stride_uses_.push_back(at);
+    return at;
+  }
+  Value* field_of(IRBuilder<>& y, Value* f, uint64_t at, Type* t) const {
+    return y.CreateBitCast(y.CreateGEP(i8_, f, c64(at)), PointerType::get(t, 0));
+  }
+  Value* field(IRBuilder<>& y, uint64_t at, Type* t) const { return field_of(y, frame_, at, t); }
+  void add_bit(IRBuilder<>& y, AllocaInst* slot, Value* bits) const {
+    y.CreateStore(y.CreateOr(y.CreateLoad(i32_, slot), bits), slot);
+  }
+
+  void build_turns();
+  void build_sweep_end();
+  void build_wait(uint32_t site, CallInst* call);
+  void build_completion(uint32_t site, CallInst& call);
+  void complete_inline(IRBuilder<>& z, CallInst& call);
+  Value* ballot_of(IRBuilder<>& z, BasicBlock*& from);
+  Value* shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f);
+
+  const Runtime& rt_;
+  std::vector<Instruction*> waits_, returns_;
+  Body body_;
+  Function* g_;
+  LLVMContext& c_;
+  IRBuilder<>& b_;
+  Type *i1_, *i8_, *i32_, *i64_;
+  SmallPtrSet<BasicBlock*, 32> ours_;
+  SmallPtrSet<AllocaInst*, 16> loop_variables_;
+  std::vector<Instruction*> stride_uses_;
+  std::vector<CallInst*> completions_;  // the runtime's, given the stride too
+  // Set by build_turns.
+  CallInst* frames_ = nullptr;
+  Instruction* offset_ = nullptr;  // tid x stride, by into_frames
+  Value *warp_ = nullptr, *warp_frames_ = nullptr, *frame_ = nullptr, *bit_ = nullptr;
+  Value* arrived_ = nullptr;
+  SwitchInst *to_ = nullptr, *complete_at_ = nullptr;
+  BasicBlock *next_ = nullptr, *slow_ = nullptr, *warp_next_ = nullptr;
+  // The loops' variables: the warps that may still go on in this phase (a
+  // bit each), the warp and lane at hand; what a turn saw: the AND and OR of
+  // the calls the arrivals reached (equal: they all reached one), the lanes
+  // that arrived at a warp operation, those that wait elsewhere (the
+  // barrier, an operation met before, __activemask), and the AND and OR of
+  // the masks passed where a call's mask is not a constant.
+  AllocaInst *active_ = nullptr, *warp_slot_ = nullptr, *lane_slot_ = nullptr;
+  AllocaInst *site_and_ = nullptr, *site_or_ = nullptr, *arrived_slot_ = nullptr;
+  AllocaInst *other_ = nullptr, *mask_and_ = nullptr, *mask_or_ = nullptr;
+};
+
+// The loops themselves: phases, turns, lanes.
+void WarpBody::build_turns() {
   using namespace warp_frame;
-  std::vector<Instruction*> waits, returns;
-  Body body(kernel, waits, returns);
-  Function* g = body.g;
-  LLVMContext& c = body.c;
-  BasicBlock* start = body.start;
-  BasicBlock* setup = body.setup;
-  IRBuilder<>& b = body.b;
-  Module& m = *g->getParent();
-  Type* i1 = Type::getInt1Ty(c);
-  Type* i32 = Type::getInt32Ty(c);
-  Type* i64 = Type::getInt64Ty(c);
-  Type* i8 = Type::getInt8Ty(c);
-  Type* i8p = Type::getInt8PtrTy(c);
-  auto block = [&](const char* name, BasicBlock* before) {
-    return BasicBlock::Create(c, name, g, before);
-  };
-  BasicBlock* phase = block("phase", start);
-  BasicBlock* warp_start = block("warp", start);
-  BasicBlock* sweep = block("sweep", start);
-  BasicBlock* lane = block("lane", start);
-  BasicBlock* skip = block("skip", start);
-  BasicBlock* run = block("run", start);
-  BasicBlock* next = block("next_lane", nullptr);
-  BasicBlock* sweep_end = block("sweep_end", nullptr);
-  BasicBlock* uniform_end = block("one_operation", nullptr);
-  BasicBlock* slow = block("settle", nullptr);
-  BasicBlock* warp_next = block("next_warp", nullptr);
-  BasicBlock* phase_end = block("phase_end", nullptr);
-  BasicBlock* done = block("done", nullptr);
-  auto c32 = [&](uint64_t v) { return ConstantInt::get(cast<IntegerType>(i32), v); };
-  auto c64 = [&](uint64_t v) { return ConstantInt::get(cast<IntegerType>(i64), v); };
+  BasicBlock* start = body_.start;
+  ours_.insert(body_.setup);
+  BasicBlock* phase = own("phase", start);
+  BasicBlock* warp_start = own("warp", start);
+  BasicBlock* lane = own("lane", start);
+  BasicBlock* skip = own("skip", start);
+  BasicBlock* run = own("run", start);
+  next_ = own("next_lane");
+  BasicBlock* sweep_end = own("sweep_end");
+  slow_ = own("settle");
+  warp_next_ = own("next_warp");
+  BasicBlock* phase_end = own("phase_end");
+  BasicBlock* done = own("done");
 
   // setup: the block's frames and the loops' own variables.
-  AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
-  AllocaInst* stride_slot = b.CreateAlloca(i64, nullptr, "stride.slot");
-  AllocaInst* warp_slot = b.CreateAlloca(i32, nullptr, "warp.slot");
-  AllocaInst* lane_slot = b.CreateAlloca(i32, nullptr, "lane.slot");
-  // The warps that may still go on in this phase (a bit each).
-  AllocaInst* active_slot = b.CreateAlloca(i32, nullptr, "active.slot");
-  // What the sweep saw: the AND and OR of the calls the arrivals reached
-  // (equal: they all reached one), the lanes that arrived at a warp
-  // operation, those that returned, those that wait elsewhere (the barrier,
-  // an operation met before, __activemask), and the AND and OR of the masks
-  // passed where a call's mask is not a constant.
-  AllocaInst* site_and_slot = b.CreateAlloca(i32, nullptr, "site_and.slot");
-  AllocaInst* site_or_slot = b.CreateAlloca(i32, nullptr, "site_or.slot");
-  AllocaInst* arrived_slot = b.CreateAlloca(i32, nullptr, "arrived.slot");
-  AllocaInst* exited_slot = b.CreateAlloca(i32, nullptr, "exited.slot");
-  AllocaInst* other_slot = b.CreateAlloca(i32, nullptr, "other.slot");
-  AllocaInst* mask_and_slot = b.CreateAlloca(i32, nullptr, "mask_and.slot");
-  AllocaInst* mask_or_slot = b.CreateAlloca(i32, nullptr, "mask_or.slot");
-  SmallPtrSet<AllocaInst*, 16> loop_variables = {
-      threads_slot, stride_slot,  warp_slot,   lane_slot,  active_slot,   site_and_slot,
-      site_or_slot, arrived_slot, exited_slot, other_slot, mask_and_slot, mask_or_slot};
-  CallInst* frames = b.CreateCall(rt.warp_frames, {c64(0), threads_slot}, "frames");
-  Value* threads = b.CreateLoad(i32, threads_slot, "threads");
-  const ThreadTable table = thread_table(b, rt, stride_slot);
-  Value* warps = b.CreateLShr(b.CreateAdd(threads, c32(31)), c32(5), "warps");
-  b.CreateBr(phase);
+  AllocaInst* threads_slot = variable("threads.slot", i32_);
+  AllocaInst* stride_slot = variable("stride.slot", i64_);
+  active_ = variable("active.slot", i32_);
+  warp_slot_ = variable("warp.slot", i32_);
+  lane_slot_ = variable("lane.slot", i32_);
+  site_and_ = variable("site_and.slot", i32_);
+  site_or_ = variable("site_or.slot", i32_);
+  arrived_slot_ = variable("arrived.slot", i32_);
+  other_ = variable("other.slot", i32_);
+  mask_and_ = variable("mask_and.slot", i32_);
+  mask_or_ = variable("mask_or.slot", i32_);
+  frames_ = b_.CreateCall(rt_.warp_frames, {c64(0), threads_slot}, "frames");
+  Value* threads = b_.CreateLoad(i32_, threads_slot, "threads");
+  const ThreadTable table = thread_table(b_, rt_, stride_slot);
+  Value* warps = b_.CreateLShr(b_.CreateAdd(threads, c32(31)), c32(5), "warps");
+  b_.CreateBr(phase);
 
-  // phase: every warp may go on; the first starts.
-  b.SetInsertPoint(phase);
-  b.CreateStore(b.CreateSelect(b.CreateICmpUGE(warps, c32(32)), c32(uint32_t(-1)),
-                               b.CreateSub(b.CreateShl(c32(1), warps), c32(1))),
-                active_slot);
-  b.CreateStore(c32(0), warp_slot);
-  b.CreateBr(warp_start);
+  // phase: every warp may go on; warp 0 starts.
+  b_.SetInsertPoint(phase);
+  b_.CreateStore(b_.CreateSelect(b_.CreateICmpUGE(warps, c32(32)), c32(uint32_t(-1)),
+                                 b_.CreateSub(b_.CreateShl(c32(1), warps), c32(1))),
+                 active_);
+  b_.CreateStore(c32(0), warp_slot_);
+  b_.CreateBr(warp_start);
 
-  // warp: its lanes [base, end) and their frames.
-  b.SetInsertPoint(warp_start);
-  Value* warp = b.CreateLoad(i32, warp_slot, "warp");
-  Value* base = b.CreateShl(warp, c32(5), "base");
-  Value* end = b.CreateIntrinsic(Intrinsic::umin, {i32}, {threads, b.CreateAdd(base, c32(32))},
-                                 nullptr, "end");
-  auto* warp_offset = cast<Instruction>(
-      b.CreateMul(b.CreateZExt(base, i64), c64(1), "warp.offset"));  // x stride, below
-  Value* warp_frames = b.CreateGEP(i8, frames, warp_offset, "warp.frames");
-  b.CreateBr(sweep);
-
-  // sweep: every lane that can go on, to its next wait.
-  b.SetInsertPoint(sweep);
-  b.CreateStore(base, lane_slot);
-  for (AllocaInst* zeroed : {arrived_slot, exited_slot, other_slot, mask_or_slot, site_or_slot})
-    b.CreateStore(c32(0), zeroed);
-  for (AllocaInst* ones : {mask_and_slot, site_and_slot}) b.CreateStore(c32(uint32_t(-1)), ones);
-  b.CreateBr(lane);
+  // warp: its turn over its lanes [base, end), whose frames start here.
+  b_.SetInsertPoint(warp_start);
+  warp_ = b_.CreateLoad(i32_, warp_slot_, "warp");
+  Value* base = b_.CreateShl(warp_, c32(5), "base");
+  Value* end = b_.CreateIntrinsic(Intrinsic::umin, {i32_},
+                                  {threads, b_.CreateAdd(base, c32(32))}, nullptr, "end");
+  warp_frames_ = b_.CreateGEP(i8_, frames_, times_stride(b_, base), "warp.frames");
+  b_.CreateStore(base, lane_slot_);
+  for (AllocaInst* zeroed : {arrived_slot_, other_, mask_or_, site_or_})
+    b_.CreateStore(c32(0), zeroed);
+  for (AllocaInst* ones : {mask_and_, site_and_}) b_.CreateStore(c32(uint32_t(-1)), ones);
+  b_.CreateBr(lane);
 
   // lane: thread `tid`, if it can go on.
-  b.SetInsertPoint(lane);
-  Value* tid = b.CreateLoad(i32, lane_slot, "tid");
-  auto* offset = cast<Instruction>(
-      b.CreateMul(b.CreateZExt(tid, i64), c64(1), "frame.offset"));  // x stride, by into_frames
-  Value* frame = b.CreateGEP(i8, frames, offset, "frame");
-  Value* bit = b.CreateShl(c32(1), b.CreateAnd(tid, c32(31)), "bit");
-  auto field = [&](IRBuilder<>& y, uint64_t at, Type* t) {
-    return y.CreateBitCast(y.CreateGEP(i8, frame, c64(at)), PointerType::get(t, 0));
-  };
-  Value* flags = b.CreateLoad(i32, field(b, kFlags, i32), "flags");
-  b.CreateCondBr(b.CreateICmpEQ(flags, c32(kRunnable)), run, skip);
+  b_.SetInsertPoint(lane);
+  Value* tid = b_.CreateLoad(i32_, lane_slot_, "tid");
+  offset_ = cast<Instruction>(b_.CreateMul(b_.CreateZExt(tid, i64_), c64(1), "frame.offset"));
+  frame_ = b_.CreateGEP(i8_, frames_, offset_, "frame");
+  bit_ = b_.CreateShl(c32(1), b_.CreateAnd(tid, c32(31)), "bit");
+  Value* flags = b_.CreateLoad(i32_, field(b_, kFlags, i32_), "flags");
+  b_.CreateCondBr(b_.CreateICmpEQ(flags, c32(kRunnable)), run, skip);
   // skip: it returned, or waits elsewhere.
-  b.SetInsertPoint(skip);
-  Value* gone = b.CreateICmpEQ(flags, c32(kExited));
-  auto add_bit = [&](IRBuilder<>& y, AllocaInst* slot, Value* mask) {
-    y.CreateStore(y.CreateOr(y.CreateLoad(i32, slot), mask), slot);
-  };
-  add_bit(b, exited_slot, b.CreateSelect(gone, bit, c32(0)));
-  add_bit(b, other_slot, b.CreateSelect(gone, c32(0), bit));
-  b.CreateBr(next);
+  b_.SetInsertPoint(skip);
+  add_bit(b_, other_, b_.CreateSelect(b_.CreateICmpEQ(flags, c32(kExited)), c32(0), bit_));
+  b_.CreateBr(next_);
   // run: enter it and go to where it stands.
-  b.SetInsertPoint(run);
-  enter_thread(b, rt, table, tid);
-  Value* state = b.CreateLoad(i32, field(b, kState, i32), "state");
-  SwitchInst* to = b.CreateSwitch(state, next, unsigned(waits.size()) + 1);
-  to->addCase(c32(0), start);
-  // next_lane: the following lane, or the end of the sweep.
-  count_on(b, next, lane_slot, end, lane, sweep_end);
+  b_.SetInsertPoint(run);
+  enter_thread(b_, rt_, table, tid);
+  Value* state = b_.CreateLoad(i32_, field(b_, kState, i32_), "state");
+  to_ = b_.CreateSwitch(state, next_, unsigned(waits_.size()) + 1);
+  to_->addCase(c32(0), start);
+  // next_lane: the following lane, or the end of the turn.
+  count_on(b_, next_, lane_slot_, end, lane, sweep_end);
 
-  // sweep_end: nothing arrived at a warp operation (every lane waits at the
-  // barrier or returned): the warp is done for this phase. Every live lane
-  // at one call: completed here (where its mask names them all). Else the
-  // runtime.
-  b.SetInsertPoint(sweep_end);
-  Value* arrived = b.CreateLoad(i32, arrived_slot, "arrived");
-  Value* site_and = b.CreateLoad(i32, site_and_slot, "site");
-  Value* one = b.CreateAnd(b.CreateICmpEQ(b.CreateLoad(i32, other_slot), c32(0)),
-                           b.CreateICmpEQ(site_and, b.CreateLoad(i32, site_or_slot)));
-  BasicBlock* any = block("arrivals", nullptr);
-  BasicBlock* blocked = block("warp_blocked", nullptr);
-  b.CreateCondBr(b.CreateICmpEQ(arrived, c32(0)), blocked, any);
-  b.SetInsertPoint(any);
-  b.CreateCondBr(one, uniform_end, slow);
-  b.SetInsertPoint(uniform_end);
-  SwitchInst* complete_at = b.CreateSwitch(site_and, slow);
-  // settle: the runtime meets the arrivals; the warp goes on at its next
-  // turn if a lane can.
-  b.SetInsertPoint(slow);
-  Value* released = b.CreateCall(rt.warp_settle, {warp}, "released");
-  b.CreateCondBr(b.CreateICmpNE(released, c32(0)), warp_next, blocked);
+  b_.SetInsertPoint(sweep_end);
+  build_sweep_end();
+
+  // next_warp: the next warp that may go on, in turn; when none can, the
+  // barrier: another phase, or the block is done.
+  b_.SetInsertPoint(warp_next_);
+  Value* act = b_.CreateLoad(i32_, active_, "active");
+  Value* up_to_this = b_.CreateSub(b_.CreateShl(c64(2), b_.CreateZExt(warp_, i64_)), c64(1));
+  Value* later =
+      b_.CreateTrunc(b_.CreateAnd(b_.CreateZExt(act, i64_), b_.CreateNot(up_to_this)), i32_);
+  Value* pick = b_.CreateSelect(b_.CreateICmpNE(later, c32(0)), later, act);
+  b_.CreateStore(b_.CreateIntrinsic(Intrinsic::cttz, {i32_}, {pick, b_.getTrue()}), warp_slot_);
+  b_.CreateCondBr(b_.CreateICmpNE(act, c32(0)), warp_start, phase_end);
+  b_.SetInsertPoint(phase_end);
+  b_.CreateCondBr(b_.CreateCall(rt_.warp_barrier, {}), phase, done);
+  b_.SetInsertPoint(done);
+  b_.CreateRetVoid();
+}
+
+// The end of a warp's turn. Nothing arrived at a warp operation (every lane
+// waits at the barrier or returned): the warp is done for this phase. Every
+// live lane at one call: completed here (build_completion). Else the
+// runtime settles the arrivals; the warp goes on at its next turn if a lane
+// can.
+void WarpBody::build_sweep_end() {
+  arrived_ = b_.CreateLoad(i32_, arrived_slot_, "arrived");
+  Value* site_and = b_.CreateLoad(i32_, site_and_, "site");
+  Value* one = b_.CreateAnd(b_.CreateICmpEQ(b_.CreateLoad(i32_, other_), c32(0)),
+                            b_.CreateICmpEQ(site_and, b_.CreateLoad(i32_, site_or_)));
+  BasicBlock* any = own("arrivals");
+  BasicBlock* uniform = own("one_operation");
+  BasicBlock* blocked = own("warp_blocked");
+  b_.CreateCondBr(b_.CreateICmpEQ(arrived_, c32(0)), blocked, any);
+  b_.SetInsertPoint(any);
+  b_.CreateCondBr(one, uniform, slow_);
+  b_.SetInsertPoint(uniform);
+  complete_at_ = b_.CreateSwitch(site_and, slow_);
+  b_.SetInsertPoint(slow_);
+  Value* released = b_.CreateCall(rt_.warp_settle, {warp_}, "released");
+  b_.CreateCondBr(b_.CreateICmpNE(released, c32(0)), warp_next_, blocked);
   // warp_blocked: no lane of the warp can go on before the barrier.
-  b.SetInsertPoint(blocked);
-  b.CreateStore(b.CreateAnd(b.CreateLoad(i32, active_slot), b.CreateNot(b.CreateShl(c32(1), warp))),
-                active_slot);
-  b.CreateBr(warp_next);
-  // next_warp: the warps take turns, in order, each to its next warp
-  // operation; when none can go on, the barrier: another phase, or the
-  // block is done.
-  b.SetInsertPoint(warp_next);
-  {
-    Value* act = b.CreateLoad(i32, active_slot, "active");
-    Value* below_next = b.CreateSub(b.CreateShl(c64(2), b.CreateZExt(warp, i64)), c64(1));
-    Value* later = b.CreateTrunc(b.CreateAnd(b.CreateZExt(act, i64), b.CreateNot(below_next)), i32);
-    Value* pick = b.CreateSelect(b.CreateICmpNE(later, c32(0)), later, act);
-    b.CreateStore(b.CreateIntrinsic(Intrinsic::cttz, {i32}, {pick, b.getTrue()}), warp_slot);
-    b.CreateCondBr(b.CreateICmpNE(act, c32(0)), warp_start, phase_end);
-  }
-  b.SetInsertPoint(phase_end);
-  b.CreateCondBr(b.CreateCall(rt.warp_barrier, {}), phase, done);
-  b.SetInsertPoint(done);
-  b.CreateRetVoid();
+  b_.SetInsertPoint(blocked);
+  b_.CreateStore(
+      b_.CreateAnd(b_.CreateLoad(i32_, active_), b_.CreateNot(b_.CreateShl(c32(1), warp_))),
+      active_);
+  b_.CreateBr(warp_next_);
+}
 
-  // The frame of lane `l` (i32) of the warp, in a completion; its stride is
-  // patched in once into_frames has chosen it.
-  std::vector<Instruction*> stride_uses;
-  std::vector<CallInst*> completions;          // the runtime's, given the stride too
-  std::vector<BasicBlock*> completion_blocks;  // the loops' own too
-  auto own = [&](const char* name) {
-    return completion_blocks.emplace_back(BasicBlock::Create(c, name, g, slow));
+// Wait `site`: the lane leaves what it waits at in its frame and the turn
+// goes on to the next lane; it resumes where it waited, with the result from
+// its frame.
+void WarpBody::build_wait(uint32_t site, CallInst* call) {
+  using namespace warp_frame;
+  const Wait kind = wait_of(*call);
+  BasicBlock* arrives = call->getParent();
+  BasicBlock* after = SplitBlock(arrives, call, static_cast<DominatorTree*>(nullptr), nullptr,
+                                 nullptr, "after_wait");
+  Instruction* br = arrives->getTerminator();
+  IRBuilder<> y(br);
+  y.SetCurrentDebugLocation(call->getDebugLoc());
+  auto arg = [&](unsigned n, Type* t) -> Value* {
+    Value* v = call->getArgOperand(n);
+    return t->isPointerTy() ? y.CreatePointerCast(v, t) : y.CreateZExtOrTrunc(v, t);
   };
-  auto lane_frame = [&](IRBuilder<>& z, Value* l) {
-    auto* at = cast<Instruction>(z.CreateMul(z.CreateZExt(l, i64), c64(1)));
-    stride_uses.push_back(at);
-    return z.CreateGEP(i8, warp_frames, at);
-  };
-  auto lane_field = [&](IRBuilder<>& z, Value* f, uint64_t at, Type* t) {
-    return z.CreateBitCast(z.CreateGEP(i8, f, c64(at)), PointerType::get(t, 0));
-  };
-  // Completes warp operation `call` (its kind a constant) for the lanes
-  // `arrived`, then sweeps again: shuffles (of a constant width that is a
-  // power of two), votes and __syncwarp here, lane by lane, as the
-  // runtime's shuffle_all computes them; other kinds by the runtime.
-  auto complete_inline = [&](IRBuilder<>& z, CallInst& call, Value* lanes, BasicBlock* then) {
-    const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
-    auto* width_c = dyn_cast<ConstantInt>(call.getArgOperand(4));
-    const int64_t width = width_c ? width_c->getSExtValue() : 0;
-    const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor;
-    const bool inline_shuffle = shuffle && width > 0 && width <= 32 && (width & (width - 1)) == 0;
-    if (!inline_shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
-      completions.push_back(
-          z.CreateCall(rt.warp_complete, {c32(uint64_t(op)), warp_frames, c64(0), lanes}));
-      z.CreateBr(then);
-      return;
-    }
-    // A loop over the warp's 32 lanes, each taking part or not.
-    BasicBlock* from = z.GetInsertBlock();
-    Value* ballot = nullptr;
-    if (op == WarpOpKind::kBallot) {
-      // First the vote: a bit for each taking lane whose value is not zero.
-      BasicBlock* vote = own("vote");
-      BasicBlock* vote_next = own("vote_next");
-      BasicBlock* voted = own("voted");
-      z.CreateBr(vote);
-      z.SetInsertPoint(vote);
-      PHINode* l = z.CreatePHI(i32, 2, "l");
-      PHINode* acc = z.CreatePHI(i32, 2, "ballot");
-      l->addIncoming(c32(0), from);
-      acc->addIncoming(c32(0), from);
-      Value* takes = z.CreateTrunc(z.CreateLShr(lanes, l), i1);
-      Value* v = z.CreateLoad(i64, lane_field(z, lane_frame(z, l), kValue, i64));
-      Value* yes = z.CreateAnd(takes, z.CreateICmpNE(v, c64(0)));
-      Value* acc2 = z.CreateOr(acc, z.CreateSelect(yes, z.CreateShl(c32(1), l), c32(0)));
-      z.CreateBr(vote_next);
-      z.SetInsertPoint(vote_next);
-      Value* l2 = z.CreateAdd(l, c32(1));
-      l->addIncoming(l2, vote_next);
-      acc->addIncoming(acc2, vote_next);
-      z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), vote, voted);
-      z.SetInsertPoint(voted);
-      ballot = z.CreateZExt(acc2, i64);
-      from = voted;
-    }
-    BasicBlock* loop = own("lanes");
-    BasicBlock* take = own("lane_result");
-    BasicBlock* latch = own("lanes_next");
-    z.CreateBr(loop);
-    z.SetInsertPoint(loop);
-    PHINode* l = z.CreatePHI(i32, 2, "l");
-    l->addIncoming(c32(0), from);
-    z.CreateCondBr(z.CreateTrunc(z.CreateLShr(lanes, l), i1), take, latch);
-    z.SetInsertPoint(take);
-    Value* f = lane_frame(z, l);
-    if (inline_shuffle) {
-      Value* a = call.getArgOperand(3);
-      a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32)
-                           : z.CreateLoad(i32, lane_field(z, f, kArg, i32));
-      a = z.CreateAnd(a, c32(31));
-      Value* seg = z.CreateAnd(l, c32(uint64_t(-width)));
-      Value* src = nullptr;
-      Value* inside = ConstantInt::getTrue(c);
-      switch (op) {
-        case WarpOpKind::kShflIdx:
-          src = z.CreateAdd(seg, z.CreateAnd(a, c32(uint64_t(width - 1))));
-          break;
-        case WarpOpKind::kShflUp:
-          src = z.CreateSub(l, a);
-          inside = z.CreateICmpSGE(src, seg);
-          break;
-        case WarpOpKind::kShflDown:
-          src = z.CreateAdd(l, a);
-          inside = z.CreateICmpSLT(src, z.CreateAdd(seg, c32(uint64_t(width))));
-          break;
-        default:
-          src = z.CreateXor(l, a);
-          inside = z.CreateICmpSLT(src, z.CreateAdd(seg, c32(uint64_t(width))));
-          break;
-      }
-      // Inside the warp (0 to 31) and taking part: else the lane's own.
-      Value* in_warp = z.CreateICmpULT(src, c32(32));
-      Value* takes = z.CreateTrunc(z.CreateLShr(lanes, z.CreateAnd(src, c32(31))), i1);
-      Value* ok = z.CreateAnd({inside, in_warp, takes});
-      Value* from_lane = z.CreateSelect(ok, src, l);
-      Value* v = z.CreateLoad(i64, lane_field(z, lane_frame(z, from_lane), kValue, i64));
-      z.CreateStore(v, lane_field(z, f, kResult, i64));
-    } else if (ballot) {
-      z.CreateStore(ballot, lane_field(z, f, kResult, i64));
-    }
-    z.CreateStore(c32(kRunnable), lane_field(z, f, kFlags, i32));
-    z.CreateBr(latch);
-    z.SetInsertPoint(latch);
-    Value* l2 = z.CreateAdd(l, c32(1));
-    l->addIncoming(l2, latch);
-    z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, then);
-  };
-
-  // Each wait: the lane leaves what it waits at in its frame and the sweep
-  // goes on to the next lane; it resumes where it waited, with the result
-  // from its frame.
-  for (size_t k = 0; k < waits.size(); ++k) {
-    auto* call = cast<CallInst>(waits[k]);
-    const Wait kind = wait_of(*call);
-    BasicBlock* arrives = call->getParent();
-    BasicBlock* after = SplitBlock(arrives, call, static_cast<DominatorTree*>(nullptr), nullptr,
-                                   nullptr, "after_wait");
-    Instruction* br = arrives->getTerminator();
-    IRBuilder<> y(br);
-    y.SetCurrentDebugLocation(call->getDebugLoc());
-    auto arg = [&](unsigned n, Type* t) -> Value* {
-      Value* v = call->getArgOperand(n);
-      return t->isPointerTy() ? y.CreatePointerCast(v, t) : y.CreateZExtOrTrunc(v, t);
-    };
-    const uint32_t site = uint32_t(k) + 1;
-    y.CreateStore(c32(site), field(y, kState, i32));
-    Value* pc = code_address(y, m);
-    if (kind == Wait::kWarpOp) {
-      Value* given = arg(5, i8p);
-      pc = y.CreateSelect(y.CreateIsNull(given), pc, given);
-    }
-    y.CreateStore(y.CreatePtrToInt(pc, i64), field(y, kPc, i64));
-    Value* op = nullptr;
-    switch (kind) {
-      case Wait::kBarrier:
-      case Wait::kBarrierVote:
-        y.CreateStore(c32(kAtBarrier), field(y, kFlags, i32));
-        y.CreateStore(kind == Wait::kBarrier ? c64(0) : arg(1, i64), field(y, kValue, i64));
-        add_bit(y, other_slot, bit);
-        if (kind == Wait::kBarrierVote) op = arg(0, i32);
-        break;
-      case Wait::kWarpOp:
-      case Wait::kActiveMask:
-      case Wait::kNone: {
-        const bool warp_op = kind == Wait::kWarpOp;
-        Value* mask = warp_op ? arg(1, i32) : c32(0);
-        y.CreateStore(c32(kArrived), field(y, kFlags, i32));
-        y.CreateStore(warp_op ? arg(0, i32) : c32(kActiveMaskOp), field(y, kOp, i32));
-        y.CreateStore(mask, field(y, kMask, i32));
-        y.CreateStore(warp_op ? arg(2, i64) : c64(0), field(y, kValue, i64));
-        y.CreateStore(warp_op ? arg(3, i32) : c32(0), field(y, kArg, i32));
-        y.CreateStore(warp_op ? arg(4, i32) : c32(32), field(y, kWidth, i32));
-        y.CreateStore(y.CreateAnd(y.CreateLoad(i32, site_and_slot), c32(site)), site_and_slot);
-        add_bit(y, site_or_slot, c32(site));
-        add_bit(y, arrived_slot, bit);
-        // __activemask() is always the runtime's: it depends on where the
-        // other lanes wait.
-        if (!warp_op) add_bit(y, other_slot, bit);
-        if (warp_op && !isa<ConstantInt>(call->getArgOperand(1))) {
-          y.CreateStore(y.CreateAnd(y.CreateLoad(i32, mask_and_slot), mask), mask_and_slot);
-          add_bit(y, mask_or_slot, mask);
-        }
-        if (warp_op && isa<ConstantInt>(call->getArgOperand(0))) {
-          // Completed at the end of a sweep that met it alone.
-          BasicBlock* complete = own("complete");
-          IRBuilder<> z(complete);
-          z.SetCurrentDebugLocation(call->getDebugLoc());
-          // Only where the mask names every lane that arrived.
-          Value* mask_k = call->getArgOperand(1);
-          Value* named = nullptr;
-          if (auto* constant = dyn_cast<ConstantInt>(mask_k)) {
-            Value* cm = c32(constant->getZExtValue() & 0xffffffffu);
-            named = z.CreateICmpEQ(z.CreateAnd(cm, arrived), arrived);
-          } else {
-            Value* ma = z.CreateLoad(i32, mask_and_slot);
-            named = z.CreateAnd(z.CreateICmpEQ(ma, z.CreateLoad(i32, mask_or_slot)),
-                                z.CreateICmpEQ(z.CreateAnd(ma, arrived), arrived));
-          }
-          BasicBlock* completes = own("completes");
-          z.CreateCondBr(named, completes, slow);
-          z.SetInsertPoint(completes);
-          complete_inline(z, *call, arrived, warp_next);
-          complete_at->addCase(c32(site), complete);
-        }
-        break;
-      }
-    }
-    y.CreateBr(next);
-    br->eraseFromParent();
-    BasicBlock* resume = BasicBlock::Create(c, "resume", g, after);
-    IRBuilder<> z(resume);
-    z.SetCurrentDebugLocation(call->getDebugLoc());
-    Value* result = z.CreateLoad(i64, field(z, kResult, i64), "result");
-    z.CreateBr(after);
-    to->addCase(c32(site), resume);
-    if (!call->getType()->isVoidTy()) {
-      IRBuilder<> r(call);
-      r.SetCurrentDebugLocation(call->getDebugLoc());
-      Value* value = result;
-      if (op) value = r.CreateCall(rt.vote, {op, result});
-      call->replaceAllUsesWith(r.CreateZExtOrTrunc(value, call->getType()));
-    }
-    call->eraseFromParent();
+  y.CreateStore(c32(site), field(y, kState, i32_));
+  Value* pc = code_address(y, *g_->getParent());
+  if (kind == Wait::kWarpOp) {
+    Value* given = arg(5, y.getInt8PtrTy());
+    pc = y.CreateSelect(y.CreateIsNull(given), pc, given);
   }
-  // A return ends the lane.
-  for (Instruction* ret : returns) {
-    IRBuilder<> y(ret);
-    y.CreateStore(c32(kExited), field(y, kFlags, i32));
-    add_bit(y, exited_slot, bit);
-    y.CreateBr(next);
-    ret->eraseFromParent();
+  y.CreateStore(y.CreatePtrToInt(pc, i64_), field(y, kPc, i64_));
+  Value* vote = nullptr;
+  if (kind == Wait::kBarrier || kind == Wait::kBarrierVote) {
+    y.CreateStore(c32(kAtBarrier), field(y, kFlags, i32_));
+    y.CreateStore(kind == Wait::kBarrier ? c64(0) : arg(1, i64_), field(y, kValue, i64_));
+    add_bit(y, other_, bit_);
+    if (kind == Wait::kBarrierVote) vote = arg(0, i32_);
+  } else {
+    const bool warp_op = kind == Wait::kWarpOp;
+    Value* mask = warp_op ? arg(1, i32_) : c32(0);
+    y.CreateStore(c32(kArrived), field(y, kFlags, i32_));
+    y.CreateStore(warp_op ? arg(0, i32_) : c32(kActiveMaskOp), field(y, kOp, i32_));
+    y.CreateStore(mask, field(y, kMask, i32_));
+    y.CreateStore(warp_op ? arg(2, i64_) : c64(0), field(y, kValue, i64_));
+    y.CreateStore(warp_op ? arg(3, i32_) : c32(0), field(y, kArg, i32_));
+    y.CreateStore(warp_op ? arg(4, i32_) : c32(32), field(y, kWidth, i32_));
+    y.CreateStore(y.CreateAnd(y.CreateLoad(i32_, site_and_), c32(site)), site_and_);
+    add_bit(y, site_or_, c32(site));
+    add_bit(y, arrived_slot_, bit_);
+    // __activemask() is always the runtime's: it depends on where the other
+    // lanes wait.
+    if (!warp_op) add_bit(y, other_, bit_);
+    if (warp_op && !isa<ConstantInt>(call->getArgOperand(1))) {
+      y.CreateStore(y.CreateAnd(y.CreateLoad(i32_, mask_and_), mask), mask_and_);
+      add_bit(y, mask_or_, mask);
+    }
+    if (warp_op && isa<ConstantInt>(call->getArgOperand(0))) build_completion(site, *call);
   }
+  y.CreateBr(next_);
+  br->eraseFromParent();
+  BasicBlock* resume = BasicBlock::Create(c_, "resume", g_, after);
+  IRBuilder<> z(resume);
+  z.SetCurrentDebugLocation(call->getDebugLoc());
+  Value* result = z.CreateLoad(i64_, field(z, kResult, i64_), "result");
+  z.CreateBr(after);
+  to_->addCase(c32(site), resume);
+  if (!call->getType()->isVoidTy()) {
+    IRBuilder<> r(call);
+    r.SetCurrentDebugLocation(call->getDebugLoc());
+    Value* value = vote ? r.CreateCall(rt_.vote, {vote, result}) : result;
+    call->replaceAllUsesWith(r.CreateZExtOrTrunc(value, call->getType()));
+  }
+  call->eraseFromParent();
+}
 
-  SmallPtrSet<BasicBlock*, 16> ours = {setup,       phase, warp_start, sweep,     lane,
-                                       skip,        run,   next,       sweep_end, any,
-                                       uniform_end, slow,  warp_next,  phase_end, done};
-  ours.insert(completion_blocks.begin(), completion_blocks.end());
-  into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
-              kHeader);
-  // The stride into_frames chose, for the warp's first frame and the
-  // completions.
-  Value* stride = frames->getArgOperand(0);
-  warp_offset->setOperand(1, stride);
-  for (CallInst* call : completions) call->setArgOperand(2, stride);
-  for (Instruction* at : stride_uses) at->setOperand(1, stride);
-  return g;
+// Completes warp operation `call` (its kind a constant) at the end of a turn
+// in which every live lane arrived at it alone, where its mask names every
+// lane that arrived; else the runtime settles it.
+void WarpBody::build_completion(uint32_t site, CallInst& call) {
+  BasicBlock* complete = own("complete", slow_);
+  IRBuilder<> z(complete);
+  z.SetCurrentDebugLocation(call.getDebugLoc());
+  Value* named = nullptr;
+  if (auto* constant = dyn_cast<ConstantInt>(call.getArgOperand(1))) {
+    Value* mask = c32(constant->getZExtValue() & 0xffffffffu);
+    named = z.CreateICmpEQ(z.CreateAnd(mask, arrived_), arrived_);
+  } else {
+    Value* mask = z.CreateLoad(i32_, mask_and_);
+    named = z.CreateAnd(z.CreateICmpEQ(mask, z.CreateLoad(i32_, mask_or_)),
+                        z.CreateICmpEQ(z.CreateAnd(mask, arrived_), arrived_));
+  }
+  BasicBlock* completes = own("completes", slow_);
+  z.CreateCondBr(named, completes, slow_);
+  z.SetInsertPoint(completes);
+  complete_inline(z, call);
+  complete_at_->addCase(c32(site), complete);
+}
+
+// The lanes `arrived_` get their results: shuffles (of a constant width
+// that is a power of two), ballots and __syncwarp here, lane by lane, as the
+// runtime's shuffle_all computes them; other kinds by the runtime. Then the
+// next warp's turn.
+void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
+  using namespace warp_frame;
+  const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
+  auto* width = dyn_cast<ConstantInt>(call.getArgOperand(4));
+  const int64_t w = width ? width->getSExtValue() : 0;
+  const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor &&
+                       w > 0 && w <= 32 && (w & (w - 1)) == 0;
+  if (!shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
+    completions_.push_back(
+        z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, c64(0), arrived_}));
+    z.CreateBr(warp_next_);
+    return;
+  }
+  BasicBlock* from = z.GetInsertBlock();
+  Value* ballot = op == WarpOpKind::kBallot ? ballot_of(z, from) : nullptr;
+  // A loop over the warp's 32 lanes, each taking part or not.
+  BasicBlock* loop = own("lanes", slow_);
+  BasicBlock* take = own("lane_result", slow_);
+  BasicBlock* latch = own("lanes_next", slow_);
+  z.CreateBr(loop);
+  z.SetInsertPoint(loop);
+  PHINode* l = z.CreatePHI(i32_, 2, "l");
+  l->addIncoming(c32(0), from);
+  z.CreateCondBr(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), take, latch);
+  z.SetInsertPoint(take);
+  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
+  if (shuffle)
+    z.CreateStore(shuffled(z, call, l, f), field_of(z, f, kResult, i64_));
+  else if (ballot)
+    z.CreateStore(ballot, field_of(z, f, kResult, i64_));
+  z.CreateStore(c32(kRunnable), field_of(z, f, kFlags, i32_));
+  z.CreateBr(latch);
+  z.SetInsertPoint(latch);
+  Value* l2 = z.CreateAdd(l, c32(1));
+  l->addIncoming(l2, latch);
+  z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, warp_next_);
+}
+
+// The ballot of the lanes `arrived_`: a bit for each whose value is not
+// zero. `from` becomes the block the builder ends in.
+Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
+  BasicBlock* vote = own("vote", slow_);
+  BasicBlock* voted = own("voted", slow_);
+  z.CreateBr(vote);
+  z.SetInsertPoint(vote);
+  PHINode* l = z.CreatePHI(i32_, 2, "l");
+  PHINode* acc = z.CreatePHI(i32_, 2, "ballot");
+  l->addIncoming(c32(0), from);
+  acc->addIncoming(c32(0), from);
+  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
+  Value* v = z.CreateLoad(i64_, field_of(z, f, warp_frame::kValue, i64_));
+  Value* yes = z.CreateAnd(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_),
+                           z.CreateICmpNE(v, c64(0)));
+  Value* acc2 = z.CreateOr(acc, z.CreateSelect(yes, z.CreateShl(c32(1), l), c32(0)));
+  Value* l2 = z.CreateAdd(l, c32(1));
+  l->addIncoming(l2, vote);
+  acc->addIncoming(acc2, vote);
+  z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), vote, voted);
+  z.SetInsertPoint(voted);
+  from = voted;
+  return z.CreateZExt(acc2, i64_);
+}
+
+// Lane `l`'s (frame `f`) result of shuffle `call`: its source lane's value,
+// or its own where the source is outside its segment or the warp, or did
+// not arrive (the runtime's source_of, for a width that is a power of two).
+Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f) {
+  using namespace warp_frame;
+  const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
+  const int64_t width = cast<ConstantInt>(call.getArgOperand(4))->getSExtValue();
+  Value* a = call.getArgOperand(3);
+  a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32_) : z.CreateLoad(i32_, field_of(z, f, kArg, i32_));
+  a = z.CreateAnd(a, c32(31));
+  Value* seg = z.CreateAnd(l, c32(uint64_t(-width)));
+  Value* seg_end = z.CreateAdd(seg, c32(uint64_t(width)));
+  Value* src = nullptr;
+  Value* inside = ConstantInt::getTrue(c_);
+  switch (op) {
+    case WarpOpKind::kShflIdx:
+      src = z.CreateAdd(seg, z.CreateAnd(a, c32(uint64_t(width - 1))));
+      break;
+    case WarpOpKind::kShflUp:
+      src = z.CreateSub(l, a);
+      inside = z.CreateICmpSGE(src, seg);
+      break;
+    case WarpOpKind::kShflDown:
+      src = z.CreateAdd(l, a);
+      inside = z.CreateICmpSLT(src, seg_end);
+      break;
+    default:
+      src = z.CreateXor(l, a);
+      inside = z.CreateICmpSLT(src, seg_end);
+      break;
+  }
+  Value* in_warp = z.CreateICmpULT(src, c32(32));
+  Value* takes = z.CreateTrunc(z.CreateLShr(arrived_, z.CreateAnd(src, c32(31))), i1_);
+  Value* from_lane = z.CreateSelect(z.CreateAnd({inside, in_warp, takes}), src, l);
+  Value* source = z.CreateGEP(i8_, warp_frames_, times_stride(z, from_lane));
+  return z.CreateLoad(i64_, field_of(z, source, kValue, i64_));
 }
 
 // The kernel's entry: the whole block through `body` when the runtime offers
@@ -1046,7 +1069,7 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
     for (auto [f, mode] : todo) {
       Function* body = mode == Mode::kLoop     ? build_thread_loop(*f, rt)
                        : mode == Mode::kPhases ? build_block_body(*f, rt)
-                                               : build_warp_body(*f, rt);
+                                               : WarpBody(*f, rt).build();
       if (verifyFunction(*body)) {
         // A shape this pass does not handle: the kernel keeps its fibers.
         body->eraseFromParent();
