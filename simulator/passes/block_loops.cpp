@@ -571,7 +571,8 @@ class WarpBody {
 
   Function* build() {
     build_turns();
-    for (size_t k = 0; k < waits_.size(); ++k) build_wait(uint32_t(k) + 1, cast<CallInst>(waits_[k]));
+    for (size_t k = 0; k < waits_.size(); ++k)
+      build_wait(uint32_t(k) + 1, cast<CallInst>(waits_[k]));
     // A return ends the lane.
     for (Instruction* ret : returns_) {
       IRBuilder<> y(ret);
@@ -701,8 +702,8 @@ void WarpBody::build_turns() {
   b_.SetInsertPoint(warp_start);
   warp_ = b_.CreateLoad(i32_, warp_slot_, "warp");
   Value* base = b_.CreateShl(warp_, c32(5), "base");
-  Value* end = b_.CreateIntrinsic(Intrinsic::umin, {i32_},
-                                  {threads, b_.CreateAdd(base, c32(32))}, nullptr, "end");
+  Value* end = b_.CreateIntrinsic(Intrinsic::umin, {i32_}, {threads, b_.CreateAdd(base, c32(32))},
+                                  nullptr, "end");
   warp_frames_ = b_.CreateGEP(i8_, frames_, times_stride(b_, base), "warp.frames");
   b_.CreateStore(base, lane_slot_);
   for (AllocaInst* zeroed : {arrived_slot_, other_, mask_or_, site_or_})
@@ -878,8 +879,8 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
   auto* width = dyn_cast<ConstantInt>(call.getArgOperand(4));
   const int64_t w = width ? width->getSExtValue() : 0;
-  const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor &&
-                       w > 0 && w <= 32 && (w & (w - 1)) == 0;
+  const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor && w > 0 &&
+                       w <= 32 && (w & (w - 1)) == 0;
   if (!shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
     completions_.push_back(
         z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, c64(0), arrived_}));
@@ -924,8 +925,8 @@ Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
   acc->addIncoming(c32(0), from);
   Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
   Value* v = z.CreateLoad(i64_, field_of(z, f, warp_frame::kValue, i64_));
-  Value* yes = z.CreateAnd(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_),
-                           z.CreateICmpNE(v, c64(0)));
+  Value* yes =
+      z.CreateAnd(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), z.CreateICmpNE(v, c64(0)));
   Value* acc2 = z.CreateOr(acc, z.CreateSelect(yes, z.CreateShl(c32(1), l), c32(0)));
   Value* l2 = z.CreateAdd(l, c32(1));
   l->addIncoming(l2, vote);
@@ -944,7 +945,8 @@ Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f) {
   const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
   const int64_t width = cast<ConstantInt>(call.getArgOperand(4))->getSExtValue();
   Value* a = call.getArgOperand(3);
-  a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32_) : z.CreateLoad(i32_, field_of(z, f, kArg, i32_));
+  a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32_)
+                       : z.CreateLoad(i32_, field_of(z, f, kArg, i32_));
   a = z.CreateAnd(a, c32(31));
   Value* seg = z.CreateAnd(l, c32(uint64_t(-width)));
   Value* seg_end = z.CreateAdd(seg, c32(uint64_t(width)));
