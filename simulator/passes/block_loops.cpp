@@ -653,6 +653,9 @@ class WarpBody {
   AllocaInst *active_ = nullptr, *warp_slot_ = nullptr, *lane_slot_ = nullptr;
   AllocaInst *site_and_ = nullptr, *site_or_ = nullptr, *arrived_slot_ = nullptr;
   AllocaInst *other_ = nullptr, *mask_and_ = nullptr, *mask_or_ = nullptr;
+  // The lanes that wait at an operation the runtime met before: what other
+  // lanes did since (reached the barrier, returned) may complete it.
+  AllocaInst* pending_ = nullptr;
 };
 
 // The loops themselves: phases, turns, lanes.
@@ -684,6 +687,7 @@ void WarpBody::build_turns() {
   other_ = variable("other.slot", i32_);
   mask_and_ = variable("mask_and.slot", i32_);
   mask_or_ = variable("mask_or.slot", i32_);
+  pending_ = variable("pending.slot", i32_);
   frames_ = b_.CreateCall(rt_.warp_frames, {c64(0), threads_slot}, "frames");
   Value* threads = b_.CreateLoad(i32_, threads_slot, "threads");
   const ThreadTable table = thread_table(b_, rt_, stride_slot);
@@ -706,7 +710,7 @@ void WarpBody::build_turns() {
                                   nullptr, "end");
   warp_frames_ = b_.CreateGEP(i8_, frames_, times_stride(b_, base), "warp.frames");
   b_.CreateStore(base, lane_slot_);
-  for (AllocaInst* zeroed : {arrived_slot_, other_, mask_or_, site_or_})
+  for (AllocaInst* zeroed : {arrived_slot_, other_, mask_or_, site_or_, pending_})
     b_.CreateStore(c32(0), zeroed);
   for (AllocaInst* ones : {mask_and_, site_and_}) b_.CreateStore(c32(uint32_t(-1)), ones);
   b_.CreateBr(lane);
@@ -722,6 +726,7 @@ void WarpBody::build_turns() {
   // skip: it returned, or waits elsewhere.
   b_.SetInsertPoint(skip);
   add_bit(b_, other_, b_.CreateSelect(b_.CreateICmpEQ(flags, c32(kExited)), c32(0), bit_));
+  add_bit(b_, pending_, b_.CreateSelect(b_.CreateICmpEQ(flags, c32(kPending)), bit_, c32(0)));
   b_.CreateBr(next_);
   // run: enter it and go to where it stands.
   b_.SetInsertPoint(run);
@@ -751,11 +756,12 @@ void WarpBody::build_turns() {
   b_.CreateRetVoid();
 }
 
-// The end of a warp's turn. Nothing arrived at a warp operation (every lane
-// waits at the barrier or returned): the warp is done for this phase. Every
-// live lane at one call: completed here (build_completion). Else the
-// runtime settles the arrivals; the warp goes on at its next turn if a lane
-// can.
+// The end of a warp's turn. Nothing arrived at a warp operation and no lane
+// waits at one (every lane waits at the barrier or returned): the warp is
+// done for this phase. Every live lane at one call: completed here
+// (build_completion). Else the runtime settles the arrivals (and what the
+// lanes that reached the barrier or returned complete); the warp goes on at
+// its next turn if a lane can.
 void WarpBody::build_sweep_end() {
   arrived_ = b_.CreateLoad(i32_, arrived_slot_, "arrived");
   Value* site_and = b_.CreateLoad(i32_, site_and_, "site");
@@ -764,7 +770,8 @@ void WarpBody::build_sweep_end() {
   BasicBlock* any = own("arrivals");
   BasicBlock* uniform = own("one_operation");
   BasicBlock* blocked = own("warp_blocked");
-  b_.CreateCondBr(b_.CreateICmpEQ(arrived_, c32(0)), blocked, any);
+  Value* quiet = b_.CreateICmpEQ(b_.CreateOr(arrived_, b_.CreateLoad(i32_, pending_)), c32(0));
+  b_.CreateCondBr(quiet, blocked, any);
   b_.SetInsertPoint(any);
   b_.CreateCondBr(one, uniform, slow_);
   b_.SetInsertPoint(uniform);
@@ -923,10 +930,12 @@ Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
   PHINode* acc = z.CreatePHI(i32_, 2, "ballot");
   l->addIncoming(c32(0), from);
   acc->addIncoming(c32(0), from);
-  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
+  // A lane that did not arrive reads the first lane's frame instead (past a
+  // partial warp's end there is no frame).
+  Value* takes = z.CreateTrunc(z.CreateLShr(arrived_, l), i1_);
+  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, z.CreateSelect(takes, l, c32(0))));
   Value* v = z.CreateLoad(i64_, field_of(z, f, warp_frame::kValue, i64_));
-  Value* yes =
-      z.CreateAnd(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), z.CreateICmpNE(v, c64(0)));
+  Value* yes = z.CreateAnd(takes, z.CreateICmpNE(v, c64(0)));
   Value* acc2 = z.CreateOr(acc, z.CreateSelect(yes, z.CreateShl(c32(1), l), c32(0)));
   Value* l2 = z.CreateAdd(l, c32(1));
   l->addIncoming(l2, vote);

@@ -243,6 +243,25 @@ __global__ void votes(const int* in, unsigned* out) {
   mine[7] = all;
 }
 
+// Lanes 0 to 15 ask __activemask() while lanes 16 to 31 meet at a ballot of
+// their own, then wait at the barrier (or return): the mask is complete once
+// they wait elsewhere (or have returned), with lanes 0 to 15 in it.
+__global__ void mask_beside_barrier(unsigned* out, int return_early) {
+  const unsigned lane = threadIdx.x % 32;
+  unsigned m = 0;
+  if (lane < 16) {
+    m = __activemask();
+  } else {
+    m = __ballot_sync(0xffff0000u, 1);
+    if (return_early) {
+      out[threadIdx.x] = m;
+      return;
+    }
+  }
+  __syncthreads();
+  out[threadIdx.x] = m;
+}
+
 // Lanes past the end return first; the others name only themselves.
 __global__ void shift_left(const int* in, int* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -467,6 +486,18 @@ void warp_operations() {
       expect(ok, "around a shuffle, threads run in the fibers' order");
     }
   }
+  for (int return_early : {0, 1}) {
+    unsigned* d;
+    CHECK(cudaMalloc(&d, 64 * sizeof(unsigned)));
+    mask_beside_barrier<<<1, 64>>>(d, return_early);
+    const bool ran = cudaDeviceSynchronize() == cudaSuccess;
+    const auto out = host_copy(d, 64);
+    bool ok = ran;
+    for (int t = 0; t < 64; ++t) ok = ok && out[t] == (t % 32 < 16 ? 0x0000ffffu : 0xffff0000u);
+    expect(ok, return_early ? "__activemask() beside lanes that return"
+                            : "__activemask() beside lanes at the barrier");
+    CHECK(cudaFree(d));
+  }
   {
     // Lanes 16..31 wait at the barrier, lanes 0..15 at a shuffle naming
     // them: the launch ends with an error, as the fibers end it.
@@ -668,4 +699,5 @@ int main() {
 // RUN:   scan64 z_march first_after_barrier warp_after_barrier where_locals_are block_sum votes \
 // RUN:   shift_left \
 // RUN:   tile_scan tickets_around_shuffle where_locals_are_warp never_meets no_waits \
+// RUN:   mask_beside_barrier \
 // RUN:   waits_in_calls --not barrier_in_call

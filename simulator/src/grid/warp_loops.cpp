@@ -36,6 +36,9 @@ uint32_t BlockRun::settle_warp(uint32_t warp) {
       t.wait_pc = f.pc;
     }
   }
+  // An __activemask() completes once the other live lanes wait elsewhere:
+  // those now at the barrier may complete one (as barrier_arrive looks).
+  if (!warps_[warp].pending.empty()) recheck_active_masks(warps_[warp]);
   for (uint32_t i = base; i < end; ++i) {
     Frame& f = warp_frame(i);
     if (f.flags != Frame::kArrived) continue;
@@ -74,9 +77,13 @@ bool BlockRun::warp_loops_barrier() {
     }
   }
   if (waiting) {
-    // Lanes wait at warp operations for lanes that wait at the barrier (or
-    // returned without meeting them): as the fibers see it, a deadlock.
-    for (uint32_t warp = 0; warp < warps_.size(); ++warp) settle_warp(warp);
+    // Lanes wait at warp operations. What the others did may complete them
+    // (then another phase runs them, the barrier still closed); else they
+    // wait for lanes at the barrier, or lanes that returned without meeting
+    // them: as the fibers see it, a deadlock.
+    uint32_t released = 0;
+    for (uint32_t warp = 0; warp < warps_.size(); ++warp) released += settle_warp(warp);
+    if (released) return true;
     report_deadlock();
     return false;
   }
