@@ -356,13 +356,18 @@ std::vector<T> host_copy(const T* d, size_t n) {
 
 // Whether a kernel with warp operations kept its threads' locals side by
 // side (in block frames: warp loops) rather than apart (a fiber each).
+// Two threads' locals a page apart at most: in the block's frames.
+bool side_by_side(unsigned long long a, unsigned long long b) {
+  return (a > b ? a - b : b - a) < 4096;
+}
+
 bool warp_operations_in_loops() {
   unsigned long long* d_at;
   CHECK(cudaMalloc(&d_at, 2 * sizeof(unsigned long long)));
   where_locals_are_warp<<<1, 2>>>(d_at);
   const auto at = host_copy(d_at, 2);
   CHECK(cudaFree(d_at));
-  return (at[0] > at[1] ? at[0] - at[1] : at[1] - at[0]) < 4096;
+  return side_by_side(at[0], at[1]);
 }
 
 void warp_operations() {
@@ -663,8 +668,7 @@ int main() {
     where_locals_are<<<1, 2>>>(d_at);
     where_locals_are_warp<<<1, 2>>>(d_at + 2);
     const auto at = host_copy(d_at, 4);
-    auto near = [](unsigned long long a, unsigned long long b) { return (a > b ? a - b : b - a) < 4096; };
-    const bool barrier_frames = near(at[0], at[1]), warp_frames = near(at[2], at[3]);
+    const bool barrier_frames = side_by_side(at[0], at[1]), warp_frames = side_by_side(at[2], at[3]);
     std::printf("checks that failed: %d\n", failures);
     std::printf("threads keep their locals in the block's frames: %s\n",
                 barrier_frames && warp_frames    ? "yes (block loops)"
