@@ -156,6 +156,22 @@ __global__ void shared_read(int stride, int iterations, float* out) {
   out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
 }
 
+// --- A warp alone in a loop ----------------------------------------------------
+
+// One warp steps through `n` floats, a line an iteration: with a store in
+// the loop (the next load may not pass it: `in` and `out` may overlap), or
+// summing (the compiler may start several iterations' loads at once). The
+// time an iteration takes when nothing else runs is the latency a loop
+// waits for; `offset` moves each launch to memory the last did not touch.
+__global__ void warp_loop_store(const float* in, float* out, size_t n, size_t offset) {
+  for (size_t i = offset + threadIdx.x; i < offset + n; i += 32) out[i] = in[i] * 2.0f;
+}
+__global__ void warp_loop_sum(const float* in, size_t n, size_t offset, float* out) {
+  float s = 0;
+  for (size_t i = offset + threadIdx.x; i < offset + n; i += 32) s += in[i];
+  out[threadIdx.x] = s;
+}
+
 // --- Arithmetic ---------------------------------------------------------------
 
 // Eight independent chains of fused multiply-adds per thread: 16 FLOPs a
@@ -246,6 +262,7 @@ struct Sizes {
   size_t dram_bytes, l2_bytes;
   int l1_passes, l2_passes, shared_iterations, fma_steps, sfu_steps, atomic_times, hops,
       barrier_count, reps, launches, scattered_reads;
+  size_t loop_bytes;
 };
 
 void bandwidths(const Sizes& z, int sms) {
@@ -329,6 +346,34 @@ void bandwidths(const Sizes& z, int sms) {
       const bool ok = got > 0 && got < 8.0 * double(out_n) * z.shared_iterations;
       figure(stride == 1 ? "shared_wavefronts" : "shared_wavefronts_conflicted",
              wavefronts / (ms * 1e-3) / 1e9, "G wavefronts/s", ms, ok);
+    }
+  }
+  if (wanted("loops")) {
+    // A warp alone: 4 MiB a launch, from L2 (the same floats each launch,
+    // after the warm-ups) or from DRAM (each launch 4 MiB further on in the
+    // 1 GiB buffers, so that none finds its floats in L2).
+    const size_t floats = z.loop_bytes / sizeof(float), all = z.dram_bytes / sizeof(float);
+    float* fa = reinterpret_cast<float*>(a);
+    float* fb = reinterpret_cast<float*>(b);
+    write_all<<<blocks, threads>>>(a, n, 0.5f);
+    for (const bool dram : {false, true}) {
+      size_t offset = 0;
+      auto next = [&] {
+        const size_t at = offset;
+        if (dram) offset = (offset + floats) % (all - floats + 1);
+        return at;
+      };
+      clear();
+      float ms = median_ms([&] { warp_loop_sum<<<1, 32>>>(fa, floats, next(), out); }, z.reps);
+      const double iterations = double(floats) / 32;
+      figure(dram ? "warp_loop_sum_dram" : "warp_loop_sum_l2", ms * 1e6 / iterations,
+             "ns an iteration (one warp alone)", ms,
+             std::fabs(total() - 0.5 * double(floats)) < 1e-3 * double(floats));
+      ms = median_ms([&] { warp_loop_store<<<1, 32>>>(fa, fb, floats, next()); }, z.reps);
+      float first = 0;
+      check(cudaMemcpy(&first, fb, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+      figure(dram ? "warp_loop_store_dram" : "warp_loop_store_l2", ms * 1e6 / iterations,
+             "ns an iteration (one warp alone)", ms, first == 1.0f);
     }
   }
   cudaFree(a);
@@ -498,7 +543,8 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(
           stderr,
-          "usage: limits [--quick] [--only dram|l2|l1|scattered|shared|fp32|fp64|sfu|int|atomics|"
+          "usage: limits [--quick] [--only dram|l2|l1|scattered|loops|shared|fp32|fp64|sfu|int|"
+          "atomics|"
           "latency|barrier|launch]\n"
           "Measures the limits of the GPU the time predictor uses; prints JSON.\n");
       return 2;
@@ -511,20 +557,21 @@ int main(int argc, char** argv) {
   cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
   cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, 0);
   const int sms = g_quick ? 2 : p.multiProcessorCount;
-  const Sizes z =
-      g_quick ? Sizes{1 << 20, 1 << 18, 2, 2, 16, 8, 8, 2, 64, 8, 1, 4, 4} : Sizes{size_t(1) << 30,
-                                                                                   size_t(24) << 20,
-                                                                                   2000,
-                                                                                   100,
-                                                                                   16384,
-                                                                                   8192,
-                                                                                   4096,
-                                                                                   256,
-                                                                                   20000,
-                                                                                   20000,
-                                                                                   10,
-                                                                                   1000,
-                                                                                   64};
+  const Sizes z = g_quick ? Sizes{1 << 20, 1 << 18, 2, 2, 16, 8, 8, 2, 64, 8, 1, 4, 4, 1 << 14}
+                          : Sizes{size_t(1) << 30,
+                                  size_t(24) << 20,
+                                  2000,
+                                  100,
+                                  16384,
+                                  8192,
+                                  4096,
+                                  256,
+                                  20000,
+                                  20000,
+                                  10,
+                                  1000,
+                                  64,
+                                  4 << 20};
   std::printf(
       "{\n  \"device\": \"%s\",\n  \"multiprocessors\": %d,\n  \"clock_mhz\": %d,\n"
       "  \"memory_clock_mhz\": %d,\n  \"l2_bytes\": %d,\n  \"cuda_runtime\": %d,\n"

@@ -190,6 +190,89 @@ __global__ void copy_small_grid(const float* in, float* out, int n) {
     out[i] = in[i];
 }
 
+// 23. The same copy on the small grid with __restrict__ pointers: a
+// thread's next load need not wait for its store.
+__global__ void copy_small_grid_restrict(const float* __restrict__ in, float* __restrict__ out,
+                                         int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = in[i];
+}
+// 24. A sum by a thread of a grid-stride stretch (loads only), one block
+// a multiprocessor.
+__global__ void sum_few_blocks(const float* in, float* out, int n) {
+  float s = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    s += in[i];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+// 25, 26. One field of four: from an array of structures (16-byte steps
+// across lanes) or from a structure of arrays (one array of it).
+struct Particle {
+  float x, y, z, w;
+};
+__global__ void field_of_structs(const Particle* p, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = p[i].x * 2.0f;
+}
+__global__ void field_of_arrays(const float* x, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] * 2.0f;
+}
+// 27. A five-point stencil on a 4096^2 grid, a thread a cell, no shared
+// memory.
+__global__ void stencil_2d(const float* in, float* out, int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
+  if (x < 1 || y < 1 || x >= n - 1 || y >= n - 1) return;
+  const size_t i = size_t(y) * n + x;
+  out[i] = 0.25f * (in[i - 1] + in[i + 1] + in[i - n] + in[i + n]) - in[i];
+}
+// 28. A block's sum by warp shuffles (then shared memory for the warps').
+__global__ void block_sums_shuffle(const float* in, float* out) {
+  __shared__ float warp_sums[8];
+  float v = in[blockIdx.x * 256 + threadIdx.x];
+  for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < 8 ? warp_sums[threadIdx.x] : 0;
+    for (int d = 4; d > 0; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+  }
+}
+// 29. The 256-bin histogram with a block's bins in shared memory first.
+__global__ void bins_256_shared(const unsigned char* data, unsigned* bins, int n) {
+  __shared__ unsigned local[256];
+  local[threadIdx.x] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    atomicAdd(&local[data[i]], 1u);
+  __syncthreads();
+  atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+}
+// 30. Integer division and remainder by a divisor known only at run time.
+__global__ void divisions(unsigned* out, unsigned divisor, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned v = unsigned(i) * 2654435761u, acc = 0;
+  for (int r = 0; r < 16; ++r) {
+    acc += v % divisor;
+    v = v / divisor + acc;
+  }
+  out[i] = acc;
+}
+// 31. Double-precision exp and log (library calls, not the special unit).
+__global__ void exp_log_fp64(const double* x, double* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = exp(x[i]) + log(x[i] + 1.0);
+}
+// 32. Each thread scales a row of 64 floats it owns (lanes 256 bytes
+// apart: every load a sector alone in its line).
+__global__ void rows_per_thread(float* a, int rows) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  for (int k = 0; k < 64; ++k) a[size_t(r) * 64 + k] *= 1.5f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -236,6 +319,7 @@ int main(int argc, char** argv) {
     check(cudaMemcpy(bytes, b.data(), n, cudaMemcpyHostToDevice), "copy");
   }
   check(cudaMemset(fa, 0, big * sizeof(float)), "cudaMemset");
+  check(cudaMemset(fc, 0, big * sizeof(float)), "cudaMemset");
   check(cudaMemset(da, 0, n * sizeof(double)), "cudaMemset");
   check(cudaMemset(db, 0, n * sizeof(double)), "cudaMemset");
   const int blocks = (n + 255) / 256, compute_blocks = threads / 256;
@@ -264,6 +348,20 @@ int main(int argc, char** argv) {
           [&] { matvec_rows<<<std::max(1, square / 256), 256>>>(fa, fb, fc, square); });
   time_it("hashes", [&] { hashes<<<compute_blocks, 256>>>(counters, threads); });
   time_it("copy_small_grid", [&] { copy_small_grid<<<sms * 2, 256>>>(fa, fb, n); });
+  time_it("copy_small_grid_restrict",
+          [&] { copy_small_grid_restrict<<<sms * 2, 256>>>(fa, fb, n); });
+  time_it("sum_few_blocks", [&] { sum_few_blocks<<<std::min(sms, n / 256), 256>>>(fa, fb, n); });
+  time_it("field_of_structs", [&] {
+    field_of_structs<<<blocks / 4, 256>>>(reinterpret_cast<const Particle*>(fa), fb, n / 4);
+  });
+  time_it("field_of_arrays", [&] { field_of_arrays<<<blocks / 4, 256>>>(fa, fb, n / 4); });
+  time_it("stencil_2d",
+          [&] { stencil_2d<<<dim3((square + 255) / 256, square), 256>>>(fa, fc, square); });
+  time_it("block_sums_shuffle", [&] { block_sums_shuffle<<<n / 256, 256>>>(fa, fb); });
+  time_it("bins_256_shared", [&] { bins_256_shared<<<sms * 4, 256>>>(bytes, bins, n); });
+  time_it("divisions", [&] { divisions<<<compute_blocks, 256>>>(counters, 7919u, threads); });
+  time_it("exp_log_fp64", [&] { exp_log_fp64<<<blocks / 4, 256>>>(da, db, n / 4); });
+  time_it("rows_per_thread", [&] { rows_per_thread<<<(n / 64 + 255) / 256, 256>>>(fc, n / 64); });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
@@ -276,12 +374,12 @@ int main(int argc, char** argv) {
 // LABELS: unit
 // RUN: %bin --quick
 // CHECK: copy_coalesced
-// CHECK: copy_small_grid
+// CHECK: rows_per_thread
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}22{{$}}
+// CHECK: {{^}}32{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
 // RUN: %bin_gpu --quick
-// CHECK: copy_small_grid
+// CHECK: rows_per_thread
