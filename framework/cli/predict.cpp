@@ -175,10 +175,10 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
                   g.p.blocks_per_multiprocessor, 100 * g.p.occupancy);
     std::cout << occ;
     for (const auto& term : g.p.terms) {
-      char line[256];
-      std::snprintf(line, sizeof(line), "    %-34s %10s  %s\n", term.name.c_str(),
-                    predict::time_text(term.seconds).c_str(), term.figures.c_str());
-      std::cout << line;
+      char line[128];
+      std::snprintf(line, sizeof(line), "    %-34s %10s  ", term.name.c_str(),
+                    predict::time_text(term.seconds).c_str());
+      std::cout << line << term.figures << "\n";
     }
   }
   std::cout << "\nEach line is the time the launch's work would take at that one limit; the "

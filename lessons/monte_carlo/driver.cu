@@ -51,11 +51,9 @@ double pi_estimate(int blocks, int samples, unsigned long long seed) {
 int bench() {
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-#ifdef CUDALAB_SIMULATOR
-  const int samples = 16;  // a CPU draws about a thousand times fewer
-#else
-  const int samples = 4096;
-#endif
+  // A CPU draws about a thousand times fewer points (but a prediction of
+  // the GPU's time runs the GPU's sizes on a sample of the blocks).
+  const int samples = cudalab::gpu_sized_run() ? 4096 : 16;
   const int blocks = prop.multiProcessorCount * 64;
   unsigned long long* hits;
   check(cudaMalloc(&hits, sizeof(*hits)), "cudaMalloc");

@@ -171,6 +171,15 @@ __global__ void warp_loop_sum(const float* in, size_t n, size_t offset, float* o
   for (size_t i = offset + threadIdx.x; i < offset + n; i += 32) s += in[i];
   out[threadIdx.x] = s;
 }
+// The same sum as a grid-stride loop, whose step (gridDim.x * blockDim.x)
+// the kernel reads when it runs.
+__global__ void warp_loop_sum_grid_stride(const float* in, int n, int offset, float* out) {
+  float s = 0;
+  for (int i = offset + blockIdx.x * blockDim.x + threadIdx.x; i < offset + n;
+       i += gridDim.x * blockDim.x)
+    s += in[i];
+  out[threadIdx.x] = s;
+}
 
 // --- Arithmetic ---------------------------------------------------------------
 
@@ -195,6 +204,23 @@ __global__ void sin_chains(int steps, float* out) {
   for (int s = 0; s < steps; ++s)
 #pragma unroll
     for (int k = 0; k < 4; ++k) x[k] = __sinf(x[k]) + 0.5f;
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = x[0] + x[1] + x[2] + x[3];
+}
+
+// Four independent chains of a double-precision library function, exp or
+// log (nvcc's own code for them: tens of FP64 instructions a call).
+__global__ void fp64_calls(int steps, bool log_chain, double* out) {
+  double x[4];
+  for (int k = 0; k < 4; ++k) x[k] = 0.25 * double(k + 1);
+  if (log_chain) {
+    for (int s = 0; s < steps; ++s)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) x[k] = log(x[k] + 1.5);
+  } else {
+    for (int s = 0; s < steps; ++s)
+#pragma unroll
+      for (int k = 0; k < 4; ++k) x[k] = exp(-x[k]);
+  }
   out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = x[0] + x[1] + x[2] + x[3];
 }
 
@@ -369,6 +395,12 @@ void bandwidths(const Sizes& z, int sms) {
       figure(dram ? "warp_loop_sum_dram" : "warp_loop_sum_l2", ms * 1e6 / iterations,
              "ns an iteration (one warp alone)", ms,
              std::fabs(total() - 0.5 * double(floats)) < 1e-3 * double(floats));
+      clear();
+      ms = median_ms(
+          [&] { warp_loop_sum_grid_stride<<<1, 32>>>(fa, int(floats), int(next()), out); }, z.reps);
+      figure(dram ? "warp_loop_sum_grid_stride_dram" : "warp_loop_sum_grid_stride_l2",
+             ms * 1e6 / iterations, "ns an iteration (one warp alone)", ms,
+             std::fabs(total() - 0.5 * double(floats)) < 1e-3 * double(floats));
       ms = median_ms([&] { warp_loop_store<<<1, 32>>>(fa, fb, floats, next()); }, z.reps);
       float first = 0;
       check(cudaMemcpy(&first, fb, sizeof(float), cudaMemcpyDeviceToHost), "copy");
@@ -413,6 +445,17 @@ void arithmetic(const Sizes& z, int sms) {
     check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
     figure("sfu_sin", lanes * z.sfu_steps * 4 / (ms * 1e-3) / 1e12, "T ops/s", ms,
            std::isfinite(first));
+  }
+  if (wanted("fp64")) {
+    const int steps = std::max(1, z.sfu_steps / 16);
+    for (const bool log_chain : {false, true}) {
+      const float ms = median_ms(
+          [&] { fp64_calls<<<blocks, threads>>>(steps, log_chain, (double*)out); }, z.reps);
+      double first = 0;
+      check(cudaMemcpy(&first, out, sizeof(double), cudaMemcpyDeviceToHost), "copy");
+      figure(log_chain ? "fp64_log" : "fp64_exp", lanes * steps * 4 / (ms * 1e-3) / 1e9,
+             "G calls/s", ms, std::isfinite(first) && first > 0);
+    }
   }
   if (wanted("int")) {
     const float ms = median_ms(

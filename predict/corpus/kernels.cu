@@ -2,7 +2,9 @@
 // predicted times against a GPU (predict/corpus/README.md): each is timed
 // with CUDA events around one launch, the median of 10 after a warm-up,
 // on a GPU; on the simulator `cudalab predict -- kernels` predicts each.
-//   kernels [--quick]     (--quick: tiny sizes, for the simulator's CTest)
+//   kernels [--quick] [--once]
+// --quick: tiny sizes, for the simulator's CTest; --once: each kernel
+// launched once and not timed (for a profiler such as Nsight Compute).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,7 +15,7 @@
 
 namespace {
 
-bool g_quick = false;
+bool g_quick = false, g_once = false;
 
 void check(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return;
@@ -26,6 +28,10 @@ template <class Launch>
 void time_it(const char* name, Launch launch) {
   launch();
   check(cudaDeviceSynchronize(), name);
+  if (g_once) {
+    std::printf("%s\n", name);
+    return;
+  }
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -279,8 +285,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) {
       g_quick = true;
+    } else if (!std::strcmp(argv[i], "--once")) {
+      g_once = true;
     } else {
-      std::fprintf(stderr, "usage: kernels [--quick]\n");
+      std::fprintf(stderr, "usage: kernels [--quick] [--once]\n");
       return 2;
     }
   }

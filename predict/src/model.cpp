@@ -40,7 +40,9 @@ std::string si(double v, const char* unit) {
   while (std::fabs(v) >= 1000 && p < 5) v /= 1000, ++p;
   char b[64];
   std::snprintf(b, sizeof(b), "%.3g %s%s", v, prefix[p], unit);
-  return b;
+  std::string s = b;
+  if (s.back() == ' ') s.pop_back();  // a count: "249", not "249 "
+  return s;
 }
 
 }  // namespace
@@ -100,17 +102,26 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   add("L1 and shared-memory wavefronts", wavefronts / (wavefront_rate * spread),
       si(wavefronts, "wavefronts") + " at " + si(wavefront_rate, "/s"));
   const double fp32 = gpu.figure("fp32_fma") * 1e12, fp64 = gpu.figure("fp64_fma") * 1e12;
-  add("FP32 arithmetic", w.flops_single / (fp32 * spread),
-      si(w.flops_single, "FLOP") + " at " + si(fp32, "FLOP/s"));
-  add("FP64 arithmetic", w.flops_double / (fp64 * spread),
-      si(w.flops_double, "FLOP") + " at " + si(fp64, "FLOP/s"));
+  // Arithmetic goes at the rate of whole warps: a warp's instruction takes
+  // its 32 lanes' time, those idle in a branch included.
+  auto issued = [](double ops, double slots) {
+    std::string s = si(ops, "FLOP");
+    if (slots > ops * 1.05)
+      s += " (" + si(slots, "") + " lanes' worth issued, idle lanes included)";
+    return s;
+  };
+  add("FP32 arithmetic", w.flops_single_issued / (fp32 * spread),
+      issued(w.flops_single, w.flops_single_issued) + " at " + si(fp32, "FLOP/s"));
+  add("FP64 arithmetic", w.flops_double_issued / (fp64 * spread),
+      issued(w.flops_double, w.flops_double_issued) + " at " + si(fp64, "FLOP/s"));
   // Instruction issue: four warp schedulers a multiprocessor, one
-  // instruction a cycle each; a warp's run of a basic block is at least
-  // one instruction (the simulator counts basic blocks, not the GPU's
-  // instructions: a lower bound).
+  // instruction a cycle each. A warp's run of a basic block issues the
+  // block's own work (its machine code's, as a GPU's instructions: an
+  // estimate) and a memory request one.
   const double issue = 4.0 * gpu.clock_ghz * 1e9;
-  add("instruction issue (at least)", w.warp_steps / (issue * sms * spread),
-      si(w.warp_steps, "") + " warp steps of basic blocks at " + si(issue * sms, "/s"));
+  add("instruction issue", w.instructions / (issue * sms * spread),
+      si(w.instructions, "") + " warp instructions (estimated from the code) at " +
+          si(issue * sms, "/s"));
   // The share of sectors alone in their line (scattered): L2 and DRAM
   // serve those at the calibration's scattered rates, the rest at its
   // streaming bandwidths.
@@ -143,8 +154,17 @@ Prediction predict(const Work& w, const Gpu& gpu) {
             " addresses at " + si(rate, "/s"));
   }
   const double sfu = gpu.figure("sfu_sin") * 1e12;
-  add("special functions (sinf, expf, ...)", w.special_ops / (sfu * spread),
-      si(w.special_ops, "") + " calls at " + si(sfu, "/s"));
+  add("special functions (sinf, expf, ...)", w.special_ops_issued / (sfu * spread),
+      si(w.special_ops, "") + " calls (" + si(w.special_ops_issued, "") +
+          " lanes' worth issued) at " + si(sfu, "/s"));
+  // Double-precision library functions: at the calibration's rate for exp
+  // and log (their mean), whichever function it is.
+  if (w.double_calls_issued > 0 && gpu.figure("fp64_exp") > 0 && gpu.figure("fp64_log") > 0) {
+    const double rate = 1e9 * 2 / (1 / gpu.figure("fp64_exp") + 1 / gpu.figure("fp64_log"));
+    add("FP64 library functions (exp, log, ...)", w.double_calls_issued / (rate * spread),
+        si(w.double_calls, "") + " calls (" + si(w.double_calls_issued, "") +
+            " lanes' worth issued) at " + si(rate, "/s"));
+  }
   if (w.shared_atomic_lanes > 0) {
     const double rate = 1e9 * gpu.figure("shared_atomic");
     add("shared-memory atomics", w.shared_atomic_lanes / (rate * spread),
@@ -157,29 +177,53 @@ Prediction predict(const Work& w, const Gpu& gpu) {
     const double rounds = (w.phases_per_block - 1) * std::ceil(busiest / resident);
     add("barriers", rounds * gpu.figure("barrier") * 1e-9,
         std::to_string(int(w.phases_per_block - 1)) + " a block, " +
-            si(gpu.figure("barrier") * 1e-9, "s") + " a round");
+            time_text(gpu.figure("barrier") * 1e-9) + " a round");
   }
-  // Starting the blocks: what a grid of empty blocks costs beyond an
-  // empty launch, per block.
-  const double per_block =
-      (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 / (64.0 * sms);
-  if (per_block > 0)
-    add("starting the blocks", double(w.blocks) * per_block,
-        si(double(w.blocks), "blocks") + " at " + si(1 / per_block, "/s"));
   // Latency: the slowest warp's loads one after another (an L1 hit's
   // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
   // not) and its barriers, for each round of blocks its multiprocessor
   // runs, after a launch's least time (an empty kernel's own duration).
+  // A miss finds its data in L2 as far as what the launch touches fits in
+  // half of it (an earlier launch left it there), else in DRAM.
+  const double in_l2 = touched > 0 ? std::min(1.0, gpu.l2_bytes / 2 / touched) : 1.0;
+  auto at_level = [&](const char* l2, const char* dram) {
+    return (in_l2 * gpu.figure(l2) + (1 - in_l2) * gpu.figure(dram)) * 1e-9;
+  };
   const double floor = gpu.figure("empty_kernel_duration") * 1e-6;
-  const double miss_latency =
-      (touched > gpu.l2_bytes / 2 ? gpu.figure("latency_dram") : gpu.figure("latency_l2")) * 1e-9;
-  const double path = w.path_hits * gpu.figure("latency_l1") * 1e-9 + w.path_misses * miss_latency +
-                      (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
+  const double l1 = gpu.figure("latency_l1") * 1e-9;
+  const double chase = w.path_hits * l1 + w.path_misses * at_level("latency_l2", "latency_dram");
+  // A loop's iterations: each waits for its load (the calibration's warp
+  // alone in a loop with a store), or overlap (its loop that sums).
+  using Wait = Work::LoopWait;
+  const double loop =
+      w.loop_hits * l1 +
+      w.loop_misses *
+          (w.loop_wait == Wait::kStore ? at_level("warp_loop_store_l2", "warp_loop_store_dram")
+           : w.loop_wait == Wait::kGridStride
+               ? at_level("warp_loop_sum_grid_stride_l2", "warp_loop_sum_grid_stride_dram")
+               : at_level("warp_loop_sum_l2", "warp_loop_sum_dram"));
+  const double path =
+      std::max(chase, loop) + (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
   const double rounds_of_blocks = std::ceil(busiest / resident);
-  add("latency", floor + rounds_of_blocks * path,
-      "an empty kernel's " + si(floor, "s") + ", then " + si(rounds_of_blocks, "") +
-          " rounds of blocks of " + si(path, "s") + ": " + si(w.path_hits, "") + " L1 hits and " +
-          si(w.path_misses, "") + " misses of one load one after another");
+  // Starting a block: what a grid of empty blocks costs beyond an empty
+  // launch, per block on a multiprocessor. A multiprocessor starts its
+  // blocks one after another, and a block holds its place until its
+  // slowest warp's waits are over: the two add up.
+  const double start =
+      std::max(0.0, (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 / 64.0);
+  add("latency", floor + busiest * start + rounds_of_blocks * path,
+      "an empty kernel's " + time_text(floor) + ", " + si(busiest, "") +
+          " blocks started on the busiest multiprocessor at " + time_text(start) + " each, " +
+          si(rounds_of_blocks, "") + " rounds of blocks of " + time_text(path) + ": " +
+          (chase >= loop
+               ? si(w.path_hits, "") + " L1 hits and " + si(w.path_misses, "") +
+                     " misses of one load one after another"
+               : "a loop's " + si(w.loop_hits + w.loop_misses, "") + " iterations (" +
+                     si(w.loop_misses, "") + " missing L1), " +
+                     (w.loop_wait == Wait::kStore ? "each waiting for its load (a store between)"
+                      : w.loop_wait == Wait::kGridStride
+                          ? "each waiting for its load (a grid-stride loop)"
+                          : "their loads overlapping")));
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
   const auto top =
       std::max_element(p.terms.begin(), p.terms.end(),

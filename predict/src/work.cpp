@@ -43,8 +43,13 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     uint64_t last = 0;
     int64_t step = 0;
     bool in_steps = true;
+    uint64_t stores_before = 0;  // the warp's global stores before its last run
+    bool stores = false;         // a store came between two runs
+    bool grid_stride = false;    // its step is the grid's threads' (a grid-stride loop)
   };
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, Chain>> per_warp;
+  std::unordered_map<uint64_t, uint64_t> stores_by_warp;
+  const int64_t grid_threads = int64_t(w.blocks * w.threads_per_block);
   uint64_t static_shared = 0;
   trace::LaneAddress lanes[32];
   for (const trace::Request& r : l.requests) {
@@ -57,6 +62,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
           static_shared = std::max<uint64_t>(static_shared, lanes[i].offset + r.size);
       if (r.atomic()) w.shared_atomic_lanes += bw * n;
       w.shared_wavefronts += bw * double(trace::request_shared_counts(l, r).wavefronts);
+      w.shared_requests += bw;
       continue;
     }
     const trace::Allocation* a = t.allocation(r.allocation);
@@ -102,6 +108,12 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       w.store_requests += bw;
       w.store_sectors += bw * ns;
       w.store_lines += bw * nl;
+      ++stores_by_warp[uint64_t(r.block) << 16 | r.warp];
+      // L1 is written through: a store leaves no line of it there to hit
+      // (measured: a thread's load after its store to the same sector
+      // goes to L2, corpus kernel rows_per_thread).
+      if (auto s = seen_by_block.find(r.block); s != seen_by_block.end())
+        for (int i = 0; i < ns; ++i) s->second.erase(sectors[i]);
     } else {
       w.load_requests += bw;
       w.load_sectors += bw * ns;
@@ -110,13 +122,19 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       bool missed = false;
       for (int i = 0; i < ns; ++i)
         if (seen.insert(sectors[i]).second) w.l1_missed_sectors += bw, missed = true;
-      Chain& c = per_warp[uint64_t(r.block) << 16 | r.warp][r.pc];
+      const uint64_t warp = uint64_t(r.block) << 16 | r.warp;
+      Chain& c = per_warp[warp][r.pc];
       const uint64_t at = base + r.offset;
+      const uint64_t stores = stores_by_warp[warp];
       if (c.hits + c.misses > 0) {
         const int64_t step = int64_t(at - c.last);
         if (step == 0 || (c.hits + c.misses > 1 && step != c.step)) c.in_steps = false;
         c.step = step;
+        if (stores != c.stores_before) c.stores = true;
+        if (step == grid_threads * int64_t(r.size) || step == -grid_threads * int64_t(r.size))
+          c.grid_stride = true;
       }
+      c.stores_before = stores;
       c.last = at;
       ++(missed ? c.misses : c.hits);
     }
@@ -124,11 +142,25 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   w.atomic_addresses = atomic_words.size();
   // A chain: a load whose addresses are not a loop's equal steps (each may
   // wait for the data of the one before, as following a pointer does).
+  // A loop: the slowest by a weight (a miss as ten hits; a waiting
+  // iteration as four overlapped ones, nvcc's usual unrolling).
+  double loop_weight = 0;
   for (const auto& [warp, by_pc] : per_warp)
-    for (const auto& [pc, c] : by_pc)
-      if (!(c.in_steps && c.hits + c.misses > 1) &&
-          c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
-        w.path_hits = c.hits, w.path_misses = c.misses;
+    for (const auto& [pc, c] : by_pc) {
+      if (!(c.in_steps && c.hits + c.misses > 1)) {
+        if (c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
+          w.path_hits = c.hits, w.path_misses = c.misses;
+        continue;
+      }
+      const bool waits = c.stores || c.grid_stride;
+      const double weight = (waits ? 4 : 1) * (c.hits + 10 * c.misses);
+      if (weight > loop_weight) {
+        loop_weight = weight, w.loop_hits = c.hits, w.loop_misses = c.misses;
+        w.loop_wait = c.stores        ? Work::LoopWait::kStore
+                      : c.grid_stride ? Work::LoopWait::kGridStride
+                                      : Work::LoopWait::kOverlapped;
+      }
+    }
   for (const trace::Request& r : l.requests)
     w.phases_per_block = std::max(w.phases_per_block, double(r.phase) + 1);
   w.shared_bytes_per_block = static_shared + l.shared_bytes;
@@ -146,13 +178,22 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   w.dram_read_bytes = bytes_of(read_sectors);
   w.dram_written_bytes = bytes_of(written_sectors);
   w.flops_counted = t.float_ops_counted;
+  w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests;
   for (const trace::WarpSteps& s : l.steps) {
-    w.warp_steps += scale * double(s.steps);
-    if (auto ops = t.float_ops.find(s.pc); ops != t.float_ops.end()) {
-      w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
-      w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
-      w.special_ops += scale * double(s.lanes) * ops->second.special_ops;
-    }
+    const double steps = scale * double(s.steps);
+    w.warp_steps += steps;
+    const auto ops = t.float_ops.find(s.pc);
+    w.instructions +=
+        steps * std::max<uint32_t>(1, ops == t.float_ops.end() ? 0 : ops->second.instructions);
+    if (ops == t.float_ops.end()) continue;
+    w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
+    w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
+    w.special_ops += scale * double(s.lanes) * ops->second.special_ops;
+    w.flops_single_issued += steps * 32 * ops->second.single_ops;
+    w.flops_double_issued += steps * 32 * ops->second.double_ops;
+    w.special_ops_issued += steps * 32 * ops->second.special_ops;
+    w.double_calls += scale * double(s.lanes) * ops->second.double_calls;
+    w.double_calls_issued += steps * 32 * ops->second.double_calls;
   }
   return w;
 }

@@ -1,5 +1,7 @@
 // A copy of 16M floats (64 MiB each way) by a grid-stride loop in 2,048
-// blocks, and a kernel of one thread that waits for a chain of loads: the
+// blocks, a kernel of one thread that waits for a chain of loads, one warp
+// alone scaling 1M floats (each iteration waits for its load: the store
+// comes between), and arithmetic in half of each warp's lanes: the
 // predicted times' command (cudalab predict) on a program, with a sample of
 // each launch's blocks.
 #include <cstdio>
@@ -19,6 +21,15 @@ __global__ void chase(const int* next, int* end) {
   *end = at;
 }
 
+__global__ void one_warp(const float* in, float* out, int n) {
+  for (int i = threadIdx.x; i < n; i += 32) out[i] = in[i] * 2.0f;
+}
+__global__ void half_lanes(float* out) {
+  float v = threadIdx.x;
+  if (threadIdx.x % 2)
+    for (int s = 0; s < 256; ++s) v = v * 0.999f + 1.0f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 1 << 24;
   float *in, *out;
@@ -31,6 +42,8 @@ int main(int argc, char** argv) {
   cudaMemset(next, 0, n * sizeof(int));  // every hop goes back to element 0
   for (int r = 0; r < 3; ++r) copy<<<2048, 256>>>(in, out, n);
   chase<<<1, 1>>>(next, end);
+  one_warp<<<1, 32>>>(in, out, 1 << 20 < n ? 1 << 20 : n);
+  half_lanes<<<n / 256, 256>>>(out);
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("predict_copy: %s\n", cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;
@@ -56,8 +69,14 @@ int main(int argc, char** argv) {
 // CHECK-NOT: counted on
 // CHECK: bound by latency
 // CHECK: latency {{.*}} 999 L1 hits and 1 misses of one load one after another
+// CHECK: one_warp<<<1, 32>>>
+// CHECK: bound by latency
+// CHECK: latency {{.*}} a loop's 32.8 K iterations (32.8 K missing L1), each waiting for its load (a store between)
+// CHECK: half_lanes<<<65536, 256>>>
+// CHECK: instruction issue {{.*}} warp instructions (estimated from the code)
+// CHECK: FP32 arithmetic {{.*}} 4.29 GFLOP (8.59 G lanes' worth issued, idle lanes included)
 // RUN: %cudalab predict --gpu h200 --json -- %bin | %python -c "import json,sys; j=json.load(sys.stdin); print('launches', [(x['kernel'], x['launches'], x['bound']) for x in j['launches']])"
-// CHECK: launches [('copy', 3, 'DRAM bandwidth'), ('chase', 1, 'latency')]
+// CHECK: launches [('copy', 3, 'DRAM bandwidth'), ('chase', 1, 'latency'), ('one_warp', 1, 'latency'), ('half_lanes', 1, 'instruction issue')]
 // RUN: CUDALAB_TRACE=whole.trace %bin 1048576 && %cudalab predict whole.trace
 // CHECK: copy<<<2048, 256>>>
 // CHECK-NOT: counted on

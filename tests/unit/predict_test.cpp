@@ -114,20 +114,68 @@ TEST(Model, FewBlocksGetTheirMultiprocessorsShare) {
 
 TEST(Model, ArithmeticLatencyAndTheLeastTime) {
   pr::Work w = a_launch(10000);
-  w.flops_single = 5e12;  // 0.1 s at 50 TFLOP/s
+  w.flops_single = w.flops_single_issued = 5e12;  // 0.1 s at 50 TFLOP/s
   EXPECT_EQ(pr::predict(w, test_gpu()).bound, "FP32 arithmetic");
+  // The same FLOPs in half of each warp's lanes: the warps issue twice as
+  // many lanes' worth (the idle half too), and take twice as long.
+  const double whole = pr::predict(w, test_gpu()).kernel_seconds;
+  w.flops_single_issued = 10e12;
+  EXPECT_NEAR(pr::predict(w, test_gpu()).kernel_seconds, 2 * whole, 1e-9);
   // One block that does nothing takes an empty kernel's time.
   pr::Work empty = a_launch(1);
   pr::Prediction p = pr::predict(empty, test_gpu());
   EXPECT_EQ(p.bound, "latency");
   EXPECT_NEAR(p.kernel_seconds, 1.5e-6, 1e-12);
   // One block whose warp waits for 100 loads that miss, one after another,
-  // and 4 barriers.
+  // and 4 barriers. 100 MB touched: a quarter of it stays in the 50 MB
+  // L2's half, so a miss waits a quarter of L2's latency and three
+  // quarters of DRAM's.
   empty.path_misses = 100;
-  empty.dram_read_bytes = 60e6;  // past half the L2: each miss waits for DRAM
+  empty.dram_read_bytes = 100e6;
   empty.phases_per_block = 5;
   p = pr::predict(empty, test_gpu());
-  EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 100 * 350e-9 + 4 * 80e-9, 1e-12);
+  EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 100 * (0.25 * 150e-9 + 0.75 * 350e-9) + 4 * 80e-9, 1e-12);
+}
+
+TEST(Model, ALoopsIterationsWaitOrOverlapAsTheCalibrationMeasured) {
+  pr::Gpu g = test_gpu();
+  g.figures["warp_loop_store_l2"] = 150;
+  g.figures["warp_loop_store_dram"] = 350;
+  g.figures["warp_loop_sum_grid_stride_l2"] = 160;
+  g.figures["warp_loop_sum_grid_stride_dram"] = 360;
+  g.figures["warp_loop_sum_l2"] = 40;
+  g.figures["warp_loop_sum_dram"] = 90;
+  // One warp alone, 1,000 iterations that miss L1, all in L2 (1 MB).
+  pr::Work w = a_launch(1);
+  w.threads_per_block = 32;
+  w.loop_misses = 1000;
+  w.dram_read_bytes = 1e6;
+  using Wait = pr::Work::LoopWait;
+  const std::pair<Wait, double> kinds[] = {
+      {Wait::kStore, 150e-9}, {Wait::kGridStride, 160e-9}, {Wait::kOverlapped, 40e-9}};
+  for (const auto& [kind, each] : kinds) {
+    w.loop_wait = kind;
+    const pr::Prediction p = pr::predict(w, g);
+    EXPECT_EQ(p.bound, "latency");
+    EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 1000 * each, 1e-12) << int(kind);
+  }
+}
+
+TEST(Model, BlocksStartOneAfterAnotherOnAMultiprocessor) {
+  // A launch of 100,000 blocks that each wait for one load from DRAM
+  // (400 MB touched): 1,000 blocks on each of the 100 multiprocessors,
+  // each started in turn, 8 at a time waiting 125 rounds.
+  pr::Gpu g = test_gpu();
+  g.figures["launch_wide_grid"] = 6 + 64 * 0.08;  // 80 ns a block on a multiprocessor
+  pr::Work w = a_launch(100000);
+  w.path_misses = 1;
+  w.dram_read_bytes = 400e6;
+  const double miss = (25e6 / 400e6) * 150e-9 + (1 - 25e6 / 400e6) * 350e-9;
+  const pr::Prediction p = pr::predict(w, g);
+  double latency = 0;
+  for (const auto& t : p.terms)
+    if (t.name == "latency") latency = t.seconds;
+  EXPECT_NEAR(latency, 1.5e-6 + 1000 * 80e-9 + 125 * miss, 1e-12);
 }
 
 TEST(Model, AtomicsGoAtTheRateOfAsManyAddresses) {

@@ -352,6 +352,15 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         }
         break;
       }
+      case Record::kInstructions: {
+        const uint32_t count = r.get<uint32_t>();
+        for (uint32_t k = 0; k < count; ++k) {
+          const uint64_t pc = r.get<uint64_t>();
+          t.float_ops[pc].instructions = r.get<uint32_t>();
+          t.float_ops[pc].double_calls = r.get<uint32_t>();
+        }
+        break;
+      }
       case Record::kUses: {
         Launch& l = launch_of(r, "its uses");
         l.uses = r.get<uint32_t>();
@@ -420,6 +429,9 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
           FloatOps ops;
           ops.single_ops = r.get<uint32_t>();
           ops.double_ops = r.get<uint32_t>();
+          ops.special_ops = t.float_ops[pc].special_ops;
+          ops.instructions = t.float_ops[pc].instructions;
+          ops.double_calls = t.float_ops[pc].double_calls;
           t.float_ops[pc] = ops;
         }
         t.float_ops_counted = true;

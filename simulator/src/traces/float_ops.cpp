@@ -16,7 +16,21 @@
 // and square roots count 1 each (a GPU computes them with several
 // instructions). The instrumented build is not vectorized, so a packed
 // instruction is rare; it counts once per element.
+//
+// Each block's own work is also estimated in a GPU's instructions, for the
+// predicted time's instruction issue: its arithmetic, logic, compare,
+// conditional-branch, conversion and address (lea) instructions count 1
+// each, an integer division 16 and a floating-point division or square
+// root 8 (a GPU has no instruction for them: it computes them in several),
+// a floating-point multiply 0 (nvcc fuses it with its add);
+// moves, pushes, calls and jumps do not count (a GPU keeps values in its
+// many registers), nor a compare with a constant and the branch after it
+// (a loop of a count known when compiled: nvcc unrolls it), nor the
+// instrumentation: the arguments set up for
+// the simulator's hooks just before a call, and the check each use of
+// threadIdx and the like makes that its thread-local storage is ready.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -66,6 +80,56 @@ bool special_function(const char* operands) {
   return false;
 }
 
+// A GPU's instructions for one machine instruction of the block's own work
+// (0 for moves, calls, jumps and the like).
+uint32_t work_of(const std::string& m) {
+  static const char* const none[] = {"mov",  "push", "pop",      "call", "ret",   "jmp",
+                                     "nop",  "xchg", "data",     "cs",   "endbr", "leave",
+                                     "ud2",  "int3", "hlt",      "cqo",  "cdq",   "cltq",
+                                     "cltd", "cqto", "prefetch", "lock", "rep",   "vzeroupper"};
+  for (const char* n : none)
+    if (m.rfind(n, 0) == 0) return 0;
+  if (m == "div" || m == "idiv" || m.rfind("divl", 0) == 0 || m.rfind("divq", 0) == 0 ||
+      m.rfind("idivl", 0) == 0 || m.rfind("idivq", 0) == 0)
+    return 16;
+  if (m.find("div") != std::string::npos || m.find("sqrt") != std::string::npos) return 8;
+  // A floating-point multiply: nvcc fuses it with the add that follows
+  // (one FMA instruction), where the host's code has two.
+  if (m.rfind("mul", 0) == 0 || m.rfind("vmul", 0) == 0)
+    return m.size() > 3 && (m.back() == 's' || m.back() == 'd') && m[m.size() - 2] != 'u' ? 0 : 1;
+  return 1;
+}
+
+// The register an instruction writes, for AT&T syntax its last operand:
+// "%edi" in "lea 0x8(%rbx),%edi".
+bool writes_argument_register(const char* operands) {
+  const char* comma = std::strrchr(operands, ',');
+  const char* last = comma ? comma + 1 : operands;
+  while (*last == ' ' || *last == '\t') ++last;
+  static const char* const args[] = {"%rdi", "%edi", "%rsi", "%esi", "%rdx",
+                                     "%edx", "%rcx", "%ecx", "%r8",  "%r9"};
+  for (const char* a : args)
+    if (std::strncmp(last, a, std::strlen(a)) == 0) return true;
+  return false;
+}
+
+// A call of a double-precision function a GPU computes in its library
+// (exp, log, sin, pow, ...: tens of FP64 instructions each).
+bool double_function(const char* operands) {
+  static const char* const names[] = {
+      "exp",  "exp2", "exp10",  "expm1", "log",  "log2", "log10",  "log1p",  "sin",
+      "cos",  "tan",  "sincos", "asin",  "acos", "atan", "atan2",  "sinh",   "cosh",
+      "tanh", "pow",  "cbrt",   "hypot", "erf",  "erfc", "lgamma", "tgamma", "fmod"};
+  const char* open = std::strchr(operands, '<');
+  if (!open) return false;
+  const char* close = std::strpbrk(open, "@>");
+  if (!close) return false;
+  const std::string name(open + 1, close);
+  for (const char* n : names)
+    if (name == n) return true;
+  return false;
+}
+
 }  // namespace
 
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block) {
@@ -82,6 +146,9 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
   FloatOps before_first;        // a function's instructions before its first block's call
   bool call_pending = false;    // the last instruction called the block callback
   bool past_last = false;       // the last block wanted has begun
+  uint32_t argument_setup = 0;  // counted instructions just before this that set up a call's
+  bool tls_check = false;       // the last instruction checked thread-local storage's set-up
+  std::string tls_registers;    // registers holding a TLS init function's address ("%r14 ")
   while (std::fgets(line, sizeof(line), p)) {
     // "0000000000005c10 <kernel>:" starts a function; "    5c39:\tcall ..." is
     // an instruction.
@@ -89,7 +156,10 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
       // The last block wanted ends with its function: the rest is not read
       // (objdump, left with output unread, is stopped).
       if (past_last && std::strchr(line, '<')) return true;
-      if (std::strchr(line, '<')) current = nullptr, before_first = {}, call_pending = false;
+      if (std::strchr(line, '<')) {
+        current = nullptr, before_first = {}, call_pending = false;
+        tls_registers.clear();
+      }
       continue;
     }
     char* end = nullptr;
@@ -103,21 +173,56 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
       current->single_ops += before_first.single_ops;
       current->double_ops += before_first.double_ops;
       current->special_ops += before_first.special_ops;
+      current->instructions += before_first.instructions;
+      current->double_calls += before_first.double_calls;
       before_first = {};
       call_pending = false;
     }
     const char* word_end = text;
     while (*word_end && *word_end != ' ' && *word_end != '\t' && *word_end != '\n') ++word_end;
     const std::string mnemonic(text, word_end);
+    FloatOps& into = current ? *current : before_first;
+    if (mnemonic == "call") {
+      // A call's arguments are not the block's work.
+      into.instructions -= std::min(into.instructions, argument_setup);
+      argument_setup = 0;
+    }
     if (mnemonic == "call" && std::strstr(word_end, "<__sanitizer_cov_trace_pc_guard>")) {
       if (past_last) return true;  // the next block: the last one wanted has ended
       call_pending = true;
       continue;
     }
+    // Work: not the thread-local storage's check (a compare of its init
+    // function's address, and the branch after it), nor an address taken
+    // relative to the code (a hook's data).
+    // ("<_ZTH9threadIdx>": a TLS init function's symbol, not demangled).
+    bool tls = std::strstr(word_end, "<_ZTH") != nullptr;
+    if (tls && mnemonic.rfind("mov", 0) == 0)  // its address kept in a register
+      if (const char* comma = std::strrchr(word_end, ','))
+        tls_registers += std::string(comma + 1, std::strcspn(comma + 1, " \t\n#")) + " ";
+    if (mnemonic == "test" && !tls_registers.empty()) {  // "test %r14,%r14" of that register
+      const char* r = word_end + std::strspn(word_end, " \t");
+      tls = tls_registers.find(std::string(r, std::strcspn(r, ",")) + " ") != std::string::npos;
+    }
+    // A compare with a constant and its branch: a loop's count known when
+    // it is compiled, which nvcc unrolls (no compare, no branch).
+    const bool constant_bound =
+        mnemonic.rfind("cmp", 0) == 0 && word_end[std::strspn(word_end, " \t")] == '$';
+    const bool checked = tls_check && mnemonic[0] == 'j';
+    tls_check = tls || constant_bound;
+    if (constant_bound) tls = true;
+    uint32_t work = tls || checked || std::strstr(word_end, "(%rip)") ? 0 : work_of(mnemonic);
+    if (work) {
+      into.instructions += work;
+      argument_setup = writes_argument_register(word_end) ? argument_setup + work : 0;
+    }
     FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
-    if (mnemonic == "call" && special_function(word_end)) ops.special_ops = 1;
+    if (mnemonic == "call" && special_function(word_end)) {
+      ops.special_ops = 1;
+      into.instructions += 2;  // a GPU's: a multiply to scale the argument, the unit's own
+    }
+    if (mnemonic == "call" && double_function(word_end)) ++into.double_calls;
     if (!ops.single_ops && !ops.double_ops && !ops.special_ops) continue;
-    FloatOps& into = current ? *current : before_first;
     into.single_ops += ops.single_ops;
     into.double_ops += ops.double_ops;
     into.special_ops += ops.special_ops;

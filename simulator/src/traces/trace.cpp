@@ -238,6 +238,20 @@ class TraceWriter {
           r.u32(special).raw(q.bytes.data(), q.bytes.size());
           write(Record::kSpecialOps, r);
         }
+        // Each basic block's own work in instructions (its estimate).
+        Payload u;
+        uint32_t counted = 0;
+        for (uint64_t pc : step_pcs_)
+          if (auto it = ops.find(pc);
+              it != ops.end() && (it->second.instructions || it->second.double_calls)) {
+            u.u64(pc).u32(it->second.instructions).u32(it->second.double_calls);
+            ++counted;
+          }
+        if (counted) {
+          Payload r;
+          r.u32(counted).raw(u.bytes.data(), u.bytes.size());
+          write(Record::kInstructions, r);
+        }
       } else {
         write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
                                            "binutils) when the trace is recorded"));

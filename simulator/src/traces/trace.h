@@ -65,6 +65,10 @@ struct FloatOps {
   uint32_t single_ops = 0, double_ops = 0;
   uint32_t special_ops =
       0;  // calls of single-precision sinf, expf, ... (a GPU's special functions)
+  // The block's own work in instructions (float_ops.cpp says which count):
+  // an estimate of what a GPU issues for it, memory accesses apart.
+  uint32_t instructions = 0;
+  uint32_t double_calls = 0;  // calls of double-precision exp, log, sin, pow, ...
 };
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block);
 

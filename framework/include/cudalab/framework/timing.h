@@ -20,6 +20,19 @@ inline void check(cudaError_t e, const char* what) {
   std::exit(1);
 }
 
+// Whether a --bench run takes a GPU's sizes: on a GPU, and on the simulator
+// when `cudalab predict` runs it (only a sample of each launch's blocks
+// runs, CUDALAB_TRACE_SAMPLE), so that the time predicted is of the same
+// work as the GPU's run. A lesson whose --bench is smaller on the simulator
+// asks this.
+inline bool gpu_sized_run() {
+#ifdef CUDALAB_SIMULATOR
+  return std::getenv("CUDALAB_TRACE_SAMPLE") != nullptr;
+#else
+  return true;
+#endif
+}
+
 #ifdef CUDALAB_SIMULATOR
 // Said once a program, before the first timing of a benchmark (several
 // calls): a GPU-sized --bench takes long on the CPU, and its times are not a

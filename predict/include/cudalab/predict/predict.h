@@ -51,7 +51,15 @@ struct Work {
   double dram_read_bytes = 0, dram_written_bytes = 0;  // each byte the launch touched, once
   double flops_single = 0, flops_double = 0;
   double special_ops = 0;  // sinf, expf, ... of all lanes
-  double atomic_ops = 0;   // atomic lanes, a warp's lanes on one address counting once
+  // The same as a GPU issues them: each warp's instruction for all 32
+  // lanes, those idle in a branch or past a partial warp's end included.
+  double flops_single_issued = 0, flops_double_issued = 0, special_ops_issued = 0;
+  double double_calls = 0, double_calls_issued = 0;  // exp, log, sin, pow, ... in FP64
+  // Warp instructions issued: each warp step of a basic block its own work
+  // in instructions (at least one), and one a memory request.
+  double instructions = 0;
+  double shared_requests = 0;
+  double atomic_ops = 0;  // atomic lanes, a warp's lanes on one address counting once
   double warp_steps = 0;
   double phases_per_block = 1;  // barrier phases of the busiest block (1: no barrier)
   // The slowest chain of loads a warp waits for one after another: a load
@@ -61,6 +69,16 @@ struct Work {
   // Its runs that its block had loaded before (L1 hits) and the others
   // (weighing a miss as ten hits to find the slowest).
   double path_hits = 0, path_misses = 0;
+  // The slowest loop a warp waits in: a load instruction's runs whose
+  // addresses go in equal steps, one an iteration. An iteration waits for
+  // its load when the warp stored to global memory since the last (the
+  // next load may not pass the store) or the step is the whole grid's
+  // (a grid-stride loop, whose step the kernel reads when it runs: the
+  // calibration measured it waiting too); otherwise the loop's loads
+  // overlap (nvcc unrolls it).
+  enum class LoopWait { kOverlapped, kGridStride, kStore };
+  double loop_hits = 0, loop_misses = 0;
+  LoopWait loop_wait = LoopWait::kOverlapped;
   bool flops_counted = false;
   uint32_t uses = 0;  // what the model leaves out (trace::kUses* bits)
 };

@@ -38,6 +38,7 @@ enum class Record : uint8_t {
   kSample = 14,
   kUses = 15,
   kSpecialOps = 16,
+  kInstructions = 17,
 };
 
 // What a launch used that a prediction of its time leaves out (the uses
@@ -51,7 +52,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 15> kRecordNames = {{
+constexpr std::array<RecordName, 16> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -67,6 +68,7 @@ constexpr std::array<RecordName, 15> kRecordNames = {{
     {Record::kSample, "sample"},
     {Record::kUses, "uses"},
     {Record::kSpecialOps, "special ops"},
+    {Record::kInstructions, "instructions"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

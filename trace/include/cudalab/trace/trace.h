@@ -90,7 +90,9 @@ struct WarpSteps {
 // multiply 1, a fused multiply-add 2).
 struct FloatOps {
   uint32_t single_ops = 0, double_ops = 0;
-  uint32_t special_ops = 0;  // sinf, expf, ... (a GPU's special function unit)
+  uint32_t special_ops = 0;   // sinf, expf, ... (a GPU's special function unit)
+  uint32_t instructions = 0;  // its own work, estimated in a GPU's instructions (0: not counted)
+  uint32_t double_calls = 0;  // calls of double-precision exp, log, sin, pow, ... (a GPU's library)
 };
 
 // A check's finding (CUDALAB_CHECK), as the run reported it.
