@@ -132,6 +132,15 @@ __global__ void scattered_read(const float* a, size_t sectors, int per_thread, f
   out[t] = s;
 }
 
+// A transpose's writes: thread t writes one float of a matrix `columns`
+// floats wide, down its columns (row t % rows, column t / rows), so a
+// warp's 32 lanes write 4 bytes each to 32 lines a row apart, and each
+// sector fills up over 8 warps' writes.
+__global__ void column_write(float* a, size_t rows, size_t columns, float value) {
+  const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < rows * columns) a[(t % rows) * columns + t / rows] = value;
+}
+
 // Each block reads its own `per_block` float4s again and again: after the
 // first pass they are in its multiprocessor's L1.
 __global__ void l1_read(const float4* a, int per_block, int passes, float* out) {
@@ -357,6 +366,21 @@ void bandwidths(const Sizes& z, int sms) {
       figure(dram ? "dram_scattered_sectors" : "l2_scattered_sectors", sectors / (ms * 1e-3) / 1e9,
              "G sectors/s", ms, std::fabs(total() - 0.5 * sectors) < 1e-3 * sectors);
     }
+  }
+  if (wanted("scattered")) {
+    // 1 GiB of floats, 8192 a row (a 32 KiB row, as a wide matrix's),
+    // written down the columns.
+    const size_t floats = z.dram_bytes / sizeof(float);
+    const size_t columns = std::min<size_t>(8192, floats / 32), rows = floats / columns;
+    float* fa = reinterpret_cast<float*>(a);
+    const int column_blocks = int((floats + threads - 1) / threads);
+    const float ms = median_ms(
+        [&] { column_write<<<column_blocks, threads>>>(fa, rows, columns, 0.75f); }, z.reps);
+    float last = 0;
+    check(cudaMemcpy(&last, fa + floats - 1, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    figure("scattered_store_sectors", double(floats) / (ms * 1e-3) / 1e9,
+           "G sector writes/s (4 bytes a lane, a line each)", ms, last == 0.75f);
+    write_all<<<blocks, threads>>>(a, n, 0.5f);  // as the kernels after expect
   }
   if (wanted("shared")) {
     for (int stride : {1, 32}) {

@@ -18,8 +18,10 @@
 //   128-byte line in its request (a gather, a strided read, a write down a
 //   column) at their rates of scattered sectors.
 // - Atomics on global memory go at the rate the calibration measured for
-//   as many addresses (one, 32, or spread out); a warp's lanes on one
-//   address are one atomic (nvcc sends their sum once).
+//   as many addresses (one, or spread out); a warp's lanes on one
+//   address are one atomic (nvcc sends their sum once). On a few addresses
+//   (up to 1024), a request's lanes on one address take turns (each as
+//   long as an atomic on one address), after the request's own cost.
 // - Single-precision sinf, expf, ... go at the special function unit's
 //   rate (the calibration's __sinf).
 // - CUDA events around the one launch add the launch's own cost (an empty
@@ -125,30 +127,68 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   // The share of sectors alone in their line (scattered): L2 and DRAM
   // serve those at the calibration's scattered rates, the rest at its
   // streaming bandwidths.
-  const double scattered = w.all_sectors > 0 ? w.scattered_sectors / w.all_sectors : 0;
   auto level = [&](const std::string& name, double bytes, double rate, double sector_rate,
-                   double share) {
+                   double scattered, double share, double more, const std::string& more_text) {
     const double seconds = (1 - scattered) * bytes / rate +
                            scattered * (sector_rate > 0 ? bytes / 32 / sector_rate : bytes / rate);
-    add(name, seconds / share,
+    add(name, (seconds + more) / share,
         si(bytes, "B") + " at " + si(rate, "B/s") +
             (scattered > 0.01 ? ", " + si(100 * scattered, "") + "% of it scattered sectors at " +
                                     si(sector_rate, "/s")
-                              : ""));
+                              : "") +
+            more_text);
   };
-  level("L2 bandwidth", 32 * (w.l1_missed_sectors + w.store_sectors + w.atomic_lanes),
-        gpu.figure("l2_read") * 1e9, gpu.figure("l2_scattered_sectors") * 1e9, spread);
+  // L2: a store of a sector alone in its line (4 bytes down a column) goes
+  // at the calibration's rate for such writes, apart from the rest.
+  const double store_rate = gpu.figure("scattered_store_sectors") * 1e9;
+  const double scattered_stores = store_rate > 0 ? w.scattered_store_sectors : 0;
+  const double rest = w.all_sectors - scattered_stores;
+  level("L2 bandwidth",
+        32 * (w.l1_missed_sectors + w.store_sectors - scattered_stores + w.atomic_lanes),
+        gpu.figure("l2_read") * 1e9, gpu.figure("l2_scattered_sectors") * 1e9,
+        rest > 0 ? (w.scattered_sectors - scattered_stores) / rest : 0, spread,
+        scattered_stores > 0 ? scattered_stores / store_rate : 0,
+        scattered_stores > 0
+            ? ", and " + si(scattered_stores, "") + " stores of a sector alone in its line at " +
+                  si(store_rate, "/s")
+            : "");
+  const double scattered = w.all_sectors > 0 ? w.scattered_sectors / w.all_sectors : 0;
   const double touched = w.dram_read_bytes + w.dram_written_bytes;
-  if (touched > gpu.l2_bytes / 2)
+  // What L2 holds of what the launch touches (half of it: the rest is the
+  // other partition's copy, as the calibration's warm L2 measures).
+  const double in_l2 = touched > 0 ? std::min(1.0, gpu.l2_bytes / 2 / touched) : 1.0;
+  if (touched > gpu.l2_bytes / 2) {
+    // A scattered load of a sector read before misses L2 as far as L2
+    // cannot hold what the launch touches: DRAM moves its sector again.
+    const double again = w.scattered_rereads * (1 - in_l2);
+    const double sector_rate = gpu.figure("dram_scattered_sectors") * 1e9;
     level("DRAM bandwidth", touched,
           1e9 * (w.dram_read_bytes > 0 && w.dram_written_bytes > 0 ? gpu.figure("dram_copy")
                  : w.dram_read_bytes > 0                           ? gpu.figure("dram_read")
                                                                    : gpu.figure("dram_write")),
-          gpu.figure("dram_scattered_sectors") * 1e9, 1.0);
-  if (w.atomic_ops > 0) {
-    const double rate = 1e9 * (w.atomic_addresses <= 1      ? gpu.figure("atomic_one_address")
-                               : w.atomic_addresses <= 1024 ? gpu.figure("atomic_32_addresses")
-                                                            : gpu.figure("atomic_spread"));
+          sector_rate, scattered, 1.0, sector_rate > 0 ? again / sector_rate : 0,
+          again >= 1 ? ", and " + si(again, "") + " scattered sectors read again (missing L2) at " +
+                           si(sector_rate, "/s")
+                     : "");
+  }
+  if (w.atomic_ops > 0 && w.atomic_addresses > 1 && w.atomic_addresses <= 1024) {
+    // Few addresses: a request's lanes on one address take turns, each
+    // turn as long as an atomic on one address takes (the calibration's
+    // one-address rate), after what a request costs in itself: the
+    // calibration's request of 32 lanes on 32 addresses (one turn) less
+    // its one turn. A request of one address is one atomic.
+    const double one = 1 / (1e9 * gpu.figure("atomic_one_address"));
+    const double request = std::max(0.0, 32 / (1e9 * gpu.figure("atomic_32_addresses")) - one);
+    const double requests = w.atomic_requests - w.atomic_uniform_requests;
+    add("global atomics",
+        requests * request + w.atomic_turns * one + w.atomic_uniform_requests * one,
+        si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
+            " addresses: " + si(requests, "") + " requests at " + time_text(request) + " and " +
+            si(w.atomic_turns + w.atomic_uniform_requests, "") +
+            " turns of their lanes on one address at " + time_text(one));
+  } else if (w.atomic_ops > 0) {
+    const double rate = 1e9 * (w.atomic_addresses <= 1 ? gpu.figure("atomic_one_address")
+                                                       : gpu.figure("atomic_spread"));
     add("global atomics", w.atomic_ops / rate,
         si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
             " addresses at " + si(rate, "/s"));
@@ -185,7 +225,6 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   // runs, after a launch's least time (an empty kernel's own duration).
   // A miss finds its data in L2 as far as what the launch touches fits in
   // half of it (an earlier launch left it there), else in DRAM.
-  const double in_l2 = touched > 0 ? std::min(1.0, gpu.l2_bytes / 2 / touched) : 1.0;
   auto at_level = [&](const char* l2, const char* dram) {
     return (in_l2 * gpu.figure(l2) + (1 - in_l2) * gpu.figure(dram)) * 1e-9;
   };

@@ -35,6 +35,10 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   std::unordered_map<uint32_t, std::unordered_set<uint64_t>> seen_by_block;
   std::unordered_map<uint32_t, std::unordered_set<uint64_t>> read_sectors, written_sectors;
   std::unordered_set<uint64_t> atomic_words;
+  // Per buffer, its loads' sectors alone in their line that missed L1 (a
+  // gather's, a strided read's), to set against the sectors it has.
+  std::unordered_map<uint32_t, double> scattered_reads;
+  std::unordered_map<uint32_t, std::unordered_set<uint64_t>> loaded_by_block;
   // Per warp, per load instruction: its runs that hit L1 and that missed,
   // and whether its addresses went up or down in equal steps (a loop's
   // index: the next address does not wait for the data).
@@ -81,6 +85,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     std::sort(lines, lines + nl);
     nl = int(std::unique(lines, lines + nl) - lines);
     // Sectors alone in their line: as many as lines with one sector.
+    bool alone_in_line[64] = {};
     {
       int alone = 0;
       for (int i = 0, j = 0; i < nl; ++i) {
@@ -88,8 +93,10 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
         while (j < ns && sectors[j] / 4 < lines[i]) ++j;
         for (int k = j; k < ns && sectors[k] / 4 == lines[i]; ++k) ++in_line;
         alone += in_line == 1;
+        if (in_line == 1) alone_in_line[j] = true;
       }
       w.scattered_sectors += bw * alone;
+      if (r.write() && !r.atomic()) w.scattered_store_sectors += bw * alone;
       w.all_sectors += bw * ns;
     }
     auto& footprint = r.write() ? written_sectors[r.allocation] : read_sectors[r.allocation];
@@ -99,11 +106,19 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       w.atomic_lanes += bw * n;
       // A warp's lanes on one address: one operation (nvcc sends a
       // warp's atomic on a uniform address once, with the lanes' sum).
-      bool one_address = true;
-      for (int i = 1; i < n; ++i)
-        one_address = one_address && lanes[i].allocation == lanes[0].allocation &&
-                      lanes[i].offset == lanes[0].offset;
+      int most = 1;  // the most lanes on one address
+      for (int i = 0; i < n; ++i) {
+        int same = 0;
+        for (int j = 0; j < n; ++j)
+          same += lanes[j].allocation == lanes[i].allocation && lanes[j].offset == lanes[i].offset;
+        most = std::max(most, same);
+      }
+      const bool one_address = most == n;
       w.atomic_ops += bw * (one_address ? 1 : n);
+      if (one_address)
+        w.atomic_uniform_requests += bw;
+      else
+        w.atomic_turns += bw * most;
     } else if (r.write()) {
       w.store_requests += bw;
       w.store_sectors += bw * ns;
@@ -121,7 +136,13 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       auto& seen = seen_by_block[r.block];
       bool missed = false;
       for (int i = 0; i < ns; ++i)
-        if (seen.insert(sectors[i]).second) w.l1_missed_sectors += bw, missed = true;
+        if (seen.insert(sectors[i]).second) {
+          w.l1_missed_sectors += bw, missed = true;
+          // (Not a sector the block loaded before and stored to since: L2
+          // still has it.)
+          if (alone_in_line[i] && loaded_by_block[r.block].insert(sectors[i]).second)
+            scattered_reads[r.allocation] += bw;
+        }
       const uint64_t warp = uint64_t(r.block) << 16 | r.warp;
       Chain& c = per_warp[warp][r.pc];
       const uint64_t at = base + r.offset;
@@ -176,6 +197,16 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     return total;
   };
   w.dram_read_bytes = bytes_of(read_sectors);
+  // Scattered loads of a sector read before by another block (or warp):
+  // each finds it in L2 only as far as L2 holds what the launch touches.
+  for (const auto& [id, reads] : scattered_reads) {
+    const auto sectors = read_sectors.find(id);
+    const trace::Allocation* a = t.allocation(id);
+    const double cap = a ? double(a->size) / 32 + 1 : 1e300;
+    const double distinct =
+        sectors == read_sectors.end() ? 0 : std::min(double(sectors->second.size()) * scale, cap);
+    w.scattered_rereads += std::max(0.0, reads - distinct);
+  }
   w.dram_written_bytes = bytes_of(written_sectors);
   w.flops_counted = t.float_ops_counted;
   w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests;

@@ -48,6 +48,11 @@ struct Work {
   // line within their request (a gather, a strided read, a write down a
   // column): L2 and DRAM serve them at the scattered rate.
   double scattered_sectors = 0, all_sectors = 0;
+  double scattered_store_sectors = 0;  // of those, the stores'
+  // Scattered loads (missing L1) beyond the distinct sectors of their
+  // buffer: reads again of a sector, from L2 or, when L2 cannot hold what
+  // the launch touches, from DRAM again.
+  double scattered_rereads = 0;
   double dram_read_bytes = 0, dram_written_bytes = 0;  // each byte the launch touched, once
   double flops_single = 0, flops_double = 0;
   double special_ops = 0;  // sinf, expf, ... of all lanes
@@ -60,6 +65,11 @@ struct Work {
   double instructions = 0;
   double shared_requests = 0;
   double atomic_ops = 0;  // atomic lanes, a warp's lanes on one address counting once
+  // Of the requests whose lanes are not all on one address: the most lanes
+  // on one address in each, added up (lanes on one address take their
+  // turns at L2; on few addresses, that is what the atomics wait for).
+  double atomic_turns = 0;
+  double atomic_uniform_requests = 0;  // requests whose lanes are all on one address
   double warp_steps = 0;
   double phases_per_block = 1;  // barrier phases of the busiest block (1: no barrier)
   // The slowest chain of loads a warp waits for one after another: a load
