@@ -47,6 +47,81 @@ std::string si(double v, const char* unit) {
   return s;
 }
 
+// Global atomics' term (w.atomic_ops > 0).
+Term atomics_term(const Work& w, const Gpu& gpu) {
+  if (w.atomic_addresses > 1 && w.atomic_addresses <= 1024) {
+    // Few addresses: a request's lanes on one address take turns, each
+    // turn as long as an atomic on one address takes (the calibration's
+    // one-address rate), after what a request costs in itself: the
+    // calibration's request of 32 lanes on 32 addresses (one turn) less
+    // its one turn. A request of one address is one atomic.
+    const double one = 1 / (1e9 * gpu.figure("atomic_one_address"));
+    const double request = std::max(0.0, 32 / (1e9 * gpu.figure("atomic_32_addresses")) - one);
+    const double requests = w.atomic_requests - w.atomic_uniform_requests;
+    return {"global atomics",
+            requests * request + w.atomic_turns * one + w.atomic_uniform_requests * one,
+            si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
+                " addresses: " + si(requests, "") + " requests at " + time_text(request) + " and " +
+                si(w.atomic_turns + w.atomic_uniform_requests, "") +
+                " turns of their lanes on one address at " + time_text(one)};
+  }
+  const double rate = 1e9 * (w.atomic_addresses <= 1 ? gpu.figure("atomic_one_address")
+                                                     : gpu.figure("atomic_spread"));
+  return {"global atomics", w.atomic_ops / rate,
+          si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
+              " addresses at " + si(rate, "/s")};
+}
+
+// The latency term: a launch's least time, its blocks' starts and each
+// round of blocks' slowest waits. `in_l2`: the share of what the launch
+// touches that L2 holds.
+Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident, double in_l2) {
+  // Latency: the slowest warp's loads one after another (an L1 hit's
+  // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
+  // not) and its barriers, for each round of blocks its multiprocessor
+  // runs, after a launch's least time (an empty kernel's own duration).
+  // A miss finds its data in L2 as far as what the launch touches fits in
+  // half of it (an earlier launch left it there), else in DRAM.
+  auto at_level = [&](const char* l2, const char* dram) {
+    return (in_l2 * gpu.figure(l2) + (1 - in_l2) * gpu.figure(dram)) * 1e-9;
+  };
+  const double floor = gpu.figure("empty_kernel_duration") * 1e-6;
+  const double l1 = gpu.figure("latency_l1") * 1e-9;
+  const double chase = w.path_hits * l1 + w.path_misses * at_level("latency_l2", "latency_dram");
+  // A loop's iterations: each waits for its load (the calibration's warp
+  // alone in a loop with a store), or overlap (its loop that sums).
+  using Wait = Work::LoopWait;
+  const double loop =
+      w.loop_hits * l1 +
+      w.loop_misses *
+          (w.loop_wait == Wait::kStore ? at_level("warp_loop_store_l2", "warp_loop_store_dram")
+           : w.loop_wait == Wait::kGridStride
+               ? at_level("warp_loop_sum_grid_stride_l2", "warp_loop_sum_grid_stride_dram")
+               : at_level("warp_loop_sum_l2", "warp_loop_sum_dram"));
+  const double path =
+      std::max(chase, loop) + (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
+  const double rounds_of_blocks = std::ceil(busiest / resident);
+  // Starting a block: what a grid of empty blocks costs beyond an empty
+  // launch, per block on a multiprocessor. A multiprocessor starts its
+  // blocks one after another, and a block holds its place until its
+  // slowest warp's waits are over: the two add up.
+  const double start =
+      std::max(0.0, (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 / 64.0);
+  return {"latency", floor + busiest * start + rounds_of_blocks * path,
+          "an empty kernel's " + time_text(floor) + ", " + si(busiest, "") +
+              " blocks started on the busiest multiprocessor at " + time_text(start) + " each, " +
+              si(rounds_of_blocks, "") + " rounds of blocks of " + time_text(path) + ": " +
+              (chase >= loop ? si(w.path_hits, "") + " L1 hits and " + si(w.path_misses, "") +
+                                   " misses of one load one after another"
+                             : "a loop's " + si(w.loop_hits + w.loop_misses, "") + " iterations (" +
+                                   si(w.loop_misses, "") + " missing L1), " +
+                                   (w.loop_wait == Wait::kStore
+                                        ? "each waiting for its load (a store between)"
+                                    : w.loop_wait == Wait::kGridStride
+                                        ? "each waiting for its load (a grid-stride loop)"
+                                        : "their loads overlapping"))};
+}
+
 }  // namespace
 
 Prediction predict(const Work& w, const Gpu& gpu) {
@@ -171,28 +246,7 @@ Prediction predict(const Work& w, const Gpu& gpu) {
                            si(sector_rate, "/s")
                      : "");
   }
-  if (w.atomic_ops > 0 && w.atomic_addresses > 1 && w.atomic_addresses <= 1024) {
-    // Few addresses: a request's lanes on one address take turns, each
-    // turn as long as an atomic on one address takes (the calibration's
-    // one-address rate), after what a request costs in itself: the
-    // calibration's request of 32 lanes on 32 addresses (one turn) less
-    // its one turn. A request of one address is one atomic.
-    const double one = 1 / (1e9 * gpu.figure("atomic_one_address"));
-    const double request = std::max(0.0, 32 / (1e9 * gpu.figure("atomic_32_addresses")) - one);
-    const double requests = w.atomic_requests - w.atomic_uniform_requests;
-    add("global atomics",
-        requests * request + w.atomic_turns * one + w.atomic_uniform_requests * one,
-        si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
-            " addresses: " + si(requests, "") + " requests at " + time_text(request) + " and " +
-            si(w.atomic_turns + w.atomic_uniform_requests, "") +
-            " turns of their lanes on one address at " + time_text(one));
-  } else if (w.atomic_ops > 0) {
-    const double rate = 1e9 * (w.atomic_addresses <= 1 ? gpu.figure("atomic_one_address")
-                                                       : gpu.figure("atomic_spread"));
-    add("global atomics", w.atomic_ops / rate,
-        si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
-            " addresses at " + si(rate, "/s"));
-  }
+  if (w.atomic_ops > 0) p.terms.push_back(atomics_term(w, gpu));
   const double sfu = gpu.figure("sfu_sin") * 1e12;
   add("special functions (sinf, expf, ...)", w.special_ops_issued / (sfu * spread),
       si(w.special_ops, "") + " calls (" + si(w.special_ops_issued, "") +
@@ -219,50 +273,7 @@ Prediction predict(const Work& w, const Gpu& gpu) {
         std::to_string(int(w.phases_per_block - 1)) + " a block, " +
             time_text(gpu.figure("barrier") * 1e-9) + " a round");
   }
-  // Latency: the slowest warp's loads one after another (an L1 hit's
-  // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
-  // not) and its barriers, for each round of blocks its multiprocessor
-  // runs, after a launch's least time (an empty kernel's own duration).
-  // A miss finds its data in L2 as far as what the launch touches fits in
-  // half of it (an earlier launch left it there), else in DRAM.
-  auto at_level = [&](const char* l2, const char* dram) {
-    return (in_l2 * gpu.figure(l2) + (1 - in_l2) * gpu.figure(dram)) * 1e-9;
-  };
-  const double floor = gpu.figure("empty_kernel_duration") * 1e-6;
-  const double l1 = gpu.figure("latency_l1") * 1e-9;
-  const double chase = w.path_hits * l1 + w.path_misses * at_level("latency_l2", "latency_dram");
-  // A loop's iterations: each waits for its load (the calibration's warp
-  // alone in a loop with a store), or overlap (its loop that sums).
-  using Wait = Work::LoopWait;
-  const double loop =
-      w.loop_hits * l1 +
-      w.loop_misses *
-          (w.loop_wait == Wait::kStore ? at_level("warp_loop_store_l2", "warp_loop_store_dram")
-           : w.loop_wait == Wait::kGridStride
-               ? at_level("warp_loop_sum_grid_stride_l2", "warp_loop_sum_grid_stride_dram")
-               : at_level("warp_loop_sum_l2", "warp_loop_sum_dram"));
-  const double path =
-      std::max(chase, loop) + (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
-  const double rounds_of_blocks = std::ceil(busiest / resident);
-  // Starting a block: what a grid of empty blocks costs beyond an empty
-  // launch, per block on a multiprocessor. A multiprocessor starts its
-  // blocks one after another, and a block holds its place until its
-  // slowest warp's waits are over: the two add up.
-  const double start =
-      std::max(0.0, (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 / 64.0);
-  add("latency", floor + busiest * start + rounds_of_blocks * path,
-      "an empty kernel's " + time_text(floor) + ", " + si(busiest, "") +
-          " blocks started on the busiest multiprocessor at " + time_text(start) + " each, " +
-          si(rounds_of_blocks, "") + " rounds of blocks of " + time_text(path) + ": " +
-          (chase >= loop
-               ? si(w.path_hits, "") + " L1 hits and " + si(w.path_misses, "") +
-                     " misses of one load one after another"
-               : "a loop's " + si(w.loop_hits + w.loop_misses, "") + " iterations (" +
-                     si(w.loop_misses, "") + " missing L1), " +
-                     (w.loop_wait == Wait::kStore ? "each waiting for its load (a store between)"
-                      : w.loop_wait == Wait::kGridStride
-                          ? "each waiting for its load (a grid-stride loop)"
-                          : "their loads overlapping")));
+  p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2));
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
   const auto top =
       std::max_element(p.terms.begin(), p.terms.end(),
@@ -285,8 +296,10 @@ std::string time_text(double seconds) {
     std::snprintf(b, sizeof(b), "%.3g s", seconds);
   else if (seconds >= 1e-3)
     std::snprintf(b, sizeof(b), "%.3g ms", seconds * 1e3);
-  else
+  else if (seconds >= 1e-6 || seconds == 0)
     std::snprintf(b, sizeof(b), "%.3g us", seconds * 1e6);
+  else
+    std::snprintf(b, sizeof(b), "%.3g ns", seconds * 1e9);
   return b;
 }
 

@@ -10,6 +10,60 @@
 #include "cudalab/trace/sample.h"
 
 namespace cudalab::predict {
+namespace {
+
+// Per warp, per load instruction: its runs that hit L1 and that missed,
+// and whether its addresses went up or down in equal steps (a loop's
+// index: the next address does not wait for the data).
+struct Chain {
+  double hits = 0, misses = 0;
+  uint64_t last = 0;
+  int64_t step = 0;
+  bool in_steps = true;
+  uint64_t stores_before = 0;  // the warp's global stores before its last run
+  bool stores = false;         // a store came between two runs
+  bool grid_stride = false;    // its step is the grid's threads' (a grid-stride loop)
+};
+using Chains = std::unordered_map<uint64_t, std::unordered_map<uint64_t, Chain>>;
+
+// The slowest chain of loads and the slowest loop, of all warps' loads.
+// A chain: a load whose addresses are not a loop's equal steps (each may
+// wait for the data of the one before, as following a pointer does). A
+// loop: the slowest by a weight (a miss as ten hits; a waiting iteration
+// as four overlapped ones, nvcc's usual unrolling).
+void slowest_waits(const Chains& per_warp, Work& w) {
+  double loop_weight = 0;
+  for (const auto& [warp, by_pc] : per_warp)
+    for (const auto& [pc, c] : by_pc) {
+      if (!(c.in_steps && c.hits + c.misses > 1)) {
+        if (c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
+          w.path_hits = c.hits, w.path_misses = c.misses;
+        continue;
+      }
+      const bool waits = c.stores || c.grid_stride;
+      const double weight = (waits ? 4 : 1) * (c.hits + 10 * c.misses);
+      if (weight > loop_weight) {
+        loop_weight = weight, w.loop_hits = c.hits, w.loop_misses = c.misses;
+        w.loop_wait = c.stores        ? Work::LoopWait::kStore
+                      : c.grid_stride ? Work::LoopWait::kGridStride
+                                      : Work::LoopWait::kOverlapped;
+      }
+    }
+}
+
+// The most lanes of a request on one address.
+int most_on_one_address(const trace::LaneAddress* lanes, int n) {
+  int most = 1;
+  for (int i = 0; i < n; ++i) {
+    int same = 0;
+    for (int j = 0; j < n; ++j)
+      same += lanes[j].allocation == lanes[i].allocation && lanes[j].offset == lanes[i].offset;
+    most = std::max(most, same);
+  }
+  return most;
+}
+
+}  // namespace
 
 Work work_of(const trace::Trace& t, const trace::Launch& l) {
   Work w;
@@ -39,19 +93,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   // gather's, a strided read's), to set against the sectors it has.
   std::unordered_map<uint32_t, double> scattered_reads;
   std::unordered_map<uint32_t, std::unordered_set<uint64_t>> loaded_by_block;
-  // Per warp, per load instruction: its runs that hit L1 and that missed,
-  // and whether its addresses went up or down in equal steps (a loop's
-  // index: the next address does not wait for the data).
-  struct Chain {
-    double hits = 0, misses = 0;
-    uint64_t last = 0;
-    int64_t step = 0;
-    bool in_steps = true;
-    uint64_t stores_before = 0;  // the warp's global stores before its last run
-    bool stores = false;         // a store came between two runs
-    bool grid_stride = false;    // its step is the grid's threads' (a grid-stride loop)
-  };
-  std::unordered_map<uint64_t, std::unordered_map<uint64_t, Chain>> per_warp;
+  Chains per_warp;
   std::unordered_map<uint64_t, uint64_t> stores_by_warp;
   const int64_t grid_threads = int64_t(w.blocks * w.threads_per_block);
   uint64_t static_shared = 0;
@@ -106,13 +148,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       w.atomic_lanes += bw * n;
       // A warp's lanes on one address: one operation (nvcc sends a
       // warp's atomic on a uniform address once, with the lanes' sum).
-      int most = 1;  // the most lanes on one address
-      for (int i = 0; i < n; ++i) {
-        int same = 0;
-        for (int j = 0; j < n; ++j)
-          same += lanes[j].allocation == lanes[i].allocation && lanes[j].offset == lanes[i].offset;
-        most = std::max(most, same);
-      }
+      const int most = most_on_one_address(lanes, n);
       const bool one_address = most == n;
       w.atomic_ops += bw * (one_address ? 1 : n);
       if (one_address)
@@ -161,27 +197,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     }
   }
   w.atomic_addresses = atomic_words.size();
-  // A chain: a load whose addresses are not a loop's equal steps (each may
-  // wait for the data of the one before, as following a pointer does).
-  // A loop: the slowest by a weight (a miss as ten hits; a waiting
-  // iteration as four overlapped ones, nvcc's usual unrolling).
-  double loop_weight = 0;
-  for (const auto& [warp, by_pc] : per_warp)
-    for (const auto& [pc, c] : by_pc) {
-      if (!(c.in_steps && c.hits + c.misses > 1)) {
-        if (c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
-          w.path_hits = c.hits, w.path_misses = c.misses;
-        continue;
-      }
-      const bool waits = c.stores || c.grid_stride;
-      const double weight = (waits ? 4 : 1) * (c.hits + 10 * c.misses);
-      if (weight > loop_weight) {
-        loop_weight = weight, w.loop_hits = c.hits, w.loop_misses = c.misses;
-        w.loop_wait = c.stores        ? Work::LoopWait::kStore
-                      : c.grid_stride ? Work::LoopWait::kGridStride
-                                      : Work::LoopWait::kOverlapped;
-      }
-    }
+  slowest_waits(per_warp, w);
   for (const trace::Request& r : l.requests)
     w.phases_per_block = std::max(w.phases_per_block, double(r.phase) + 1);
   w.shared_bytes_per_block = static_shared + l.shared_bytes;

@@ -65,11 +65,9 @@ FloatOps ops_of(std::string m, bool wide) {
   return r;
 }
 
-// A call of a single-precision function a GPU computes on its special
-// function unit (sinf, __expf, ...): "call   ac20 <sinf@plt>".
-bool special_function(const char* operands) {
-  static const char* const names[] = {"sinf", "cosf",  "tanf",   "expf", "exp2f",   "exp10f",
-                                      "logf", "log2f", "log10f", "powf", "sincosf", "rsqrtf"};
+// Whether a call's operands ("ac20 <sinf@plt>") name one of `names`.
+template <size_t N>
+bool calls_one_of(const char* operands, const char* const (&names)[N]) {
   const char* open = std::strchr(operands, '<');
   if (!open) return false;
   const char* close = std::strpbrk(open, "@>");
@@ -78,6 +76,14 @@ bool special_function(const char* operands) {
   for (const char* n : names)
     if (name == n) return true;
   return false;
+}
+
+// A call of a single-precision function a GPU computes on its special
+// function unit (sinf, __expf, ...): "call   ac20 <sinf@plt>".
+bool special_function(const char* operands) {
+  static const char* const names[] = {"sinf", "cosf",  "tanf",   "expf", "exp2f",   "exp10f",
+                                      "logf", "log2f", "log10f", "powf", "sincosf", "rsqrtf"};
+  return calls_one_of(operands, names);
 }
 
 // A GPU's instructions for one machine instruction of the block's own work
@@ -120,14 +126,7 @@ bool double_function(const char* operands) {
       "exp",  "exp2", "exp10",  "expm1", "log",  "log2", "log10",  "log1p",  "sin",
       "cos",  "tan",  "sincos", "asin",  "acos", "atan", "atan2",  "sinh",   "cosh",
       "tanh", "pow",  "cbrt",   "hypot", "erf",  "erfc", "lgamma", "tgamma", "fmod"};
-  const char* open = std::strchr(operands, '<');
-  if (!open) return false;
-  const char* close = std::strpbrk(open, "@>");
-  if (!close) return false;
-  const std::string name(open + 1, close);
-  for (const char* n : names)
-    if (name == n) return true;
-  return false;
+  return calls_one_of(operands, names);
 }
 
 }  // namespace

@@ -116,7 +116,7 @@ Prediction predict(const Work& w, const Gpu& gpu);
 // covered, with the reason, when the trace stopped recording accesses at
 // its limit during that launch or before it (its work was not all counted).
 Prediction predict_launch(const trace::Trace& t, size_t index, const Gpu& gpu, Work* work);
-// A time as the predictions print it: "812 us", "19.5 ms", "1.2 s".
+// A time as the predictions print it: "75 ns", "812 us", "19.5 ms", "1.2 s".
 std::string time_text(double seconds);
 
 // A lesson kernel's own duration measured on the GPU (its median over the
