@@ -286,7 +286,7 @@ __global__ void barriers(int count, float* out) {
   for (int k = 0; k < count; ++k) {
     word[k & 1][threadIdx.x] = float(k & 3);
     __syncthreads();
-    s += word[k & 1][(threadIdx.x + 1) & 1023];
+    s += word[k & 1][(threadIdx.x + 1) % blockDim.x];
   }
   out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s;
 }
@@ -568,17 +568,22 @@ void latencies_barriers_launches(const Sizes& z, int sms) {
   }
   if (wanted("barrier")) {
     float* out;
-    const int blocks = sms * 2;
-    check(cudaMalloc(&out, size_t(blocks) * 1024 * sizeof(float)), "cudaMalloc");
-    const float ms = median_ms([&] { barriers<<<blocks, 1024>>>(z.barrier_count, out); }, z.reps);
-    float first = 0;
-    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    check(cudaMalloc(&out, size_t(sms) * 2048 * sizeof(float)), "cudaMalloc");
     double want = 0;
     for (int k = 0; k < z.barrier_count; ++k) want += k & 3;
-    // The time of one barrier: each of the 2 blocks of 1024 on a
-    // multiprocessor passes `count` of them, side by side.
-    figure("barrier", double(ms) * 1e6 / z.barrier_count, "ns (2 blocks of 1024 a multiprocessor)",
-           ms, first == float(want));
+    // The time of one barrier: each of the blocks on a multiprocessor (2 of
+    // 1024 threads, or 8 of 256) passes `count` of them, side by side.
+    for (const int threads : {1024, 256}) {
+      const int blocks = sms * 2048 / threads;
+      const float ms =
+          median_ms([&] { barriers<<<blocks, threads>>>(z.barrier_count, out); }, z.reps);
+      float first = 0;
+      check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+      figure(threads == 1024 ? "barrier" : "barrier_256", double(ms) * 1e6 / z.barrier_count,
+             threads == 1024 ? "ns (2 blocks of 1024 a multiprocessor)"
+                             : "ns (8 blocks of 256 a multiprocessor)",
+             ms, first == float(want));
+    }
     cudaFree(out);
   }
   if (wanted("launch")) {
@@ -596,6 +601,10 @@ void latencies_barriers_launches(const Sizes& z, int sms) {
     ms = median_ms([&] { empty_kernel<<<sms * 64, 256>>>(); }, z.reps * 5);
     figure("launch_wide_grid", double(ms) * 1e3, "us (64 empty blocks of 256 a multiprocessor)", ms,
            true);
+    // The same threads in blocks of 1024: what a large block costs to start.
+    ms = median_ms([&] { empty_kernel<<<sms * 16, 1024>>>(); }, z.reps * 5);
+    figure("launch_wide_grid_1024", double(ms) * 1e3,
+           "us (16 empty blocks of 1024 a multiprocessor)", ms, true);
   }
 }
 

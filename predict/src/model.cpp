@@ -47,6 +47,29 @@ std::string si(double v, const char* unit) {
   return s;
 }
 
+// A figure measured for blocks of 8 warps (256 threads) and of 32 (1024),
+// for a block of `warps`: along the line between the two, and as the
+// nearer one outside them (a figure missing: the other one).
+double by_block_size(double at_8, double at_32, double warps) {
+  if (at_8 <= 0 || at_32 <= 0) return std::max(at_8, at_32);
+  const double x = std::clamp((warps - 8) / 24, 0.0, 1.0);
+  return at_8 + x * (at_32 - at_8);
+}
+
+// A barrier round, and starting a block on a multiprocessor, for blocks
+// of `warps` warps (s): the calibration's blocks of 256 and of 1024.
+double barrier_of(const Gpu& gpu, double warps) {
+  return by_block_size(gpu.figure("barrier_256"), gpu.figure("barrier"), warps) * 1e-9;
+}
+double block_start_of(const Gpu& gpu, double warps) {
+  const double alone = gpu.figure("launch_alone");
+  const double at_8 = (gpu.figure("launch_wide_grid") - alone) / 64;
+  const double at_32 = gpu.figure("launch_wide_grid_1024") > 0
+                           ? (gpu.figure("launch_wide_grid_1024") - alone) / 16
+                           : 0;
+  return std::max(0.0, by_block_size(at_8, at_32, warps)) * 1e-6;
+}
+
 // Global atomics' term (w.atomic_ops > 0).
 Term atomics_term(const Work& w, const Gpu& gpu) {
   if (w.atomic_addresses > 1 && w.atomic_addresses <= 1024) {
@@ -76,6 +99,7 @@ Term atomics_term(const Work& w, const Gpu& gpu) {
 // round of blocks' slowest waits. `in_l2`: the share of what the launch
 // touches that L2 holds.
 Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident, double in_l2) {
+  const double warps = std::ceil(double(w.threads_per_block) / 32);
   // Latency: the slowest warp's loads one after another (an L1 hit's
   // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
   // not) and its barriers, for each round of blocks its multiprocessor
@@ -98,15 +122,13 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
            : w.loop_wait == Wait::kGridStride
                ? at_level("warp_loop_sum_grid_stride_l2", "warp_loop_sum_grid_stride_dram")
                : at_level("warp_loop_sum_l2", "warp_loop_sum_dram"));
-  const double path =
-      std::max(chase, loop) + (w.phases_per_block - 1) * gpu.figure("barrier") * 1e-9;
+  const double path = std::max(chase, loop) + (w.phases_per_block - 1) * barrier_of(gpu, warps);
   const double rounds_of_blocks = std::ceil(busiest / resident);
-  // Starting a block: what a grid of empty blocks costs beyond an empty
-  // launch, per block on a multiprocessor. A multiprocessor starts its
+  // Starting a block: what a grid of empty blocks (of 256 threads, of
+  // 1024) costs beyond an empty launch, per block on a multiprocessor. A multiprocessor starts its
   // blocks one after another, and a block holds its place until its
   // slowest warp's waits are over: the two add up.
-  const double start =
-      std::max(0.0, (gpu.figure("launch_wide_grid") - gpu.figure("launch_alone")) * 1e-6 / 64.0);
+  const double start = block_start_of(gpu, warps);
   return {"latency", floor + busiest * start + rounds_of_blocks * path,
           "an empty kernel's " + time_text(floor) + ", " + si(busiest, "") +
               " blocks started on the busiest multiprocessor at " + time_text(start) + " each, " +
@@ -269,9 +291,9 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   // another.
   if (w.phases_per_block > 1) {
     const double rounds = (w.phases_per_block - 1) * std::ceil(busiest / resident);
-    add("barriers", rounds * gpu.figure("barrier") * 1e-9,
+    add("barriers", rounds * barrier_of(gpu, double(warps)),
         std::to_string(int(w.phases_per_block - 1)) + " a block, " +
-            time_text(gpu.figure("barrier") * 1e-9) + " a round");
+            time_text(barrier_of(gpu, double(warps))) + " a round");
   }
   p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2));
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include "cudalab/trace/format.h"
 #include "cudalab/trace/sample.h"
@@ -158,6 +159,28 @@ TEST(Model, ALoopsIterationsWaitOrOverlapAsTheCalibrationMeasured) {
     const pr::Prediction p = pr::predict(w, g);
     EXPECT_EQ(p.bound, "latency");
     EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 1000 * each, 1e-12) << int(kind);
+  }
+}
+
+TEST(Model, BarriersAndBlockStartsGoByTheBlocksSize) {
+  // The calibration's barrier rounds and block starts for blocks of 256
+  // and of 1024 threads; a block of 512 takes what lies halfway.
+  pr::Gpu g = test_gpu();
+  g.figures["barrier"] = 80;                           // blocks of 1024
+  g.figures["barrier_256"] = 100;                      // blocks of 256
+  g.figures["launch_wide_grid"] = 6 + 64 * 0.08;       // 80 ns a block of 256
+  g.figures["launch_wide_grid_1024"] = 6 + 16 * 0.04;  // 40 ns a block of 1024
+  for (const auto& [threads, barrier, start] :
+       {std::tuple{256, 100e-9, 80e-9}, std::tuple{1024, 80e-9, 40e-9},
+        std::tuple{512, 93.333e-9, 66.667e-9}, std::tuple{64, 100e-9, 80e-9}}) {
+    pr::Work w = a_launch(100);  // one block a multiprocessor
+    w.threads_per_block = uint64_t(threads);
+    w.phases_per_block = 3;  // 2 barriers
+    const pr::Prediction p = pr::predict(w, g);
+    double latency = 0;
+    for (const auto& t : p.terms)
+      if (t.name == "latency") latency = t.seconds;
+    EXPECT_NEAR(latency, 1.5e-6 + start + 2 * barrier, 1e-11) << threads << " threads";
   }
 }
 
