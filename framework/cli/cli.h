@@ -138,8 +138,10 @@ int stats(const std::string& path, bool as_json);
 // --predict), the lesson's kernels measured on that GPU are shown beside.
 int predict_trace(const std::string& path, const std::string& gpu, bool as_json,
                   const std::string& lesson = "");
+// The program is stopped, with no prediction, past `time_limit` seconds
+// (0: none) or when its trace passes 4 GiB.
 int predict_program(const std::vector<std::string>& argv, const std::string& gpu, uint64_t sample,
-                    bool as_json, const std::string& lesson = "");
+                    bool as_json, const std::string& lesson = "", double time_limit = 600);
 // What `cudalab stats --json` prints for a trace.
 nlohmann::json stats_json(const trace::Trace& t, const std::string& path);
 

@@ -42,6 +42,7 @@ struct PredictCommand {
   CLI::App* command = nullptr;
   std::string trace, gpu = cudalab::predict::chosen_gpu();
   uint64_t sample = 64;
+  double time_limit = 600;
   bool json = false;
 };
 
@@ -58,6 +59,11 @@ void add_predict_command(CLI::App& app, PredictCommand& c) {
       ->add_option("--sample", c.sample,
                    "with a program: blocks of each launch to run and count (0: all; default 64)")
       ->check(CLI::Range(uint64_t(0), uint64_t(1) << 20));
+  c.command
+      ->add_option("--time-limit", c.time_limit,
+                   "with a program: seconds it may run before it is stopped, with no "
+                   "prediction (0: no limit; default 600)")
+      ->check(CLI::Range(0.0, 1e6));
   c.command->add_flag("--json", c.json, "print JSON instead of a table");
   c.command->footer(
       "A program goes after --: cudalab predict -- ./build/bin/vector_add --bench. It runs with "
@@ -70,7 +76,7 @@ int run_predict_command(const PredictCommand& c, const std::vector<std::string>&
     std::cerr << "cudalab predict: a trace or a program after --, not both\n";
     return 2;
   }
-  if (c.trace.empty()) return predict_program(program, c.gpu, c.sample, c.json);
+  if (c.trace.empty()) return predict_program(program, c.gpu, c.sample, c.json, "", c.time_limit);
   return predict_trace(c.trace, c.gpu, c.json);
 }
 

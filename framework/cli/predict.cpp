@@ -5,10 +5,12 @@
 // seconds, then predicts from that trace.
 #include "cudalab/predict/predict.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -19,6 +21,20 @@
 
 namespace cudalab::cli {
 namespace {
+
+// The predicted run's trace, removed if this process is ended by a signal
+// (its destructor does not run then).
+char g_trace_path[4096];
+void remove_trace_and_die(int sig) {
+  unlink(g_trace_path);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// A trace larger than this stops the predicted run: a program that loops
+// (its own loop that waits for a kernel's result, which the sample did not
+// compute) would fill the disk.
+constexpr uintmax_t kMaxTraceBytes = uintmax_t(4) << 30;
 
 std::string dims(const trace::Dim3& d) {
   std::ostringstream s;
@@ -193,7 +209,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
 }
 
 int predict_program(const std::vector<std::string>& argv, const std::string& gpu_key,
-                    uint64_t sample, bool as_json, const std::string& lesson) {
+                    uint64_t sample, bool as_json, const std::string& lesson, double time_limit) {
   if (argv.empty()) {
     std::cerr << "cudalab predict: give a trace, or a program after --\n";
     return 2;
@@ -213,15 +229,49 @@ int predict_program(const std::vector<std::string>& argv, const std::string& gpu
                "CUDALAB_TRACE_MAX_ACCESSES=1000000000"};
   // With --json the program's own output goes to stderr: stdout is the JSON.
   if (as_json) child.fds = {{1, 2}};
+  child.own_group = true;
+  child.dies_with_parent = true;
   std::cerr << "cudalab predict: running " << argv[0] << " with " << sample
             << " blocks of each launch traced (what it prints of its own results and times is "
                "of that sample, not of a whole run) ...\n";
+  std::snprintf(g_trace_path, sizeof(g_trace_path), "%s", trace.path.c_str());
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, remove_trace_and_die);
   const pid_t pid = support::start(child, &why);
   if (pid < 0) {
     std::cerr << "cudalab predict: " << why << "\n";
     return 127;
   }
-  const int status = support::wait_for(pid).status();
+  // Waits for its end, but not past the time limit or the trace's size.
+  support::Exit exit;
+  const double started = support::now_s();
+  std::string stopped;
+  while (!support::ended(pid, &exit)) {
+    std::error_code ec;
+    if (time_limit > 0 && support::now_s() - started > time_limit) {
+      char b[64];
+      std::snprintf(b, sizeof(b), "%g", time_limit);
+      stopped = std::string("it ran past the time limit, ") + b + " s (--time-limit)";
+    } else if (fs::file_size(trace.path, ec) > kMaxTraceBytes && !ec) {
+      stopped = "its trace grew past 4 GiB";
+    }
+    if (!stopped.empty()) {
+      kill(-pid, SIGKILL);
+      exit = support::wait_for(pid);
+      break;
+    }
+    usleep(20 * 1000);
+  }
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);
+  if (!stopped.empty()) {
+    std::cerr << "cudalab predict: stopped " << argv[0] << ": " << stopped
+              << ". Under a prediction only a sample of each large launch's blocks runs, and a "
+                 "large launch like one before runs none, so the program's results are not "
+                 "computed: a loop that runs until its kernels' results say so (until they "
+                 "converge, say) may never end. Predict a run with a fixed number of steps, or "
+                 "give it more time.\n";
+    return 1;
+  }
+  const int status = exit.status();
   if (!fs::exists(trace.path) || fs::file_size(trace.path) == 0) {
     std::cerr << "cudalab predict: the program left no trace (exit status " << status << ")\n";
     return status ? status : 1;

@@ -74,9 +74,13 @@ struct Launch {
   size_t sample_first = 0;
   uint64_t sample_accesses_before = 0;  // the trace's accesses when the launch began
   // ... and a launch like one already traced (its kernel, grid and block)
-  // runs no block at all: a prediction needs one of each, and a
-  // benchmark's hundred repeats would take the time.
+  // records nothing, and a large one (sampled) runs no block at all: a
+  // prediction needs one of each, and a benchmark's hundred repeats would
+  // take the time. A small repeat runs whole: a loop on the host that
+  // waits for a small kernel's result (a flag, a graph's while
+  // condition) goes on as on a GPU.
   bool sample_repeat = false;
+  bool sample_repeat_runs = false;
   // What the launch used that a prediction of its time leaves out
   // (trace::Launch::uses has the bits).
   std::atomic<uint32_t> uses{0};

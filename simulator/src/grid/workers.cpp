@@ -177,9 +177,9 @@ void run_grid(Launch& launch) {
   // (under 128 blocks a worker, one at a time).
   std::atomic<uint64_t> next_block{0};
   // A sample (CUDALAB_TRACE_SAMPLE): the workers take its blocks in turn
-  // until the launch has recorded enough; a launch like one traced already
-  // runs none.
-  if (launch.sample_repeat) return;
+  // until the launch has recorded enough; a large launch like one traced
+  // already runs none (a small one runs whole, unrecorded).
+  if (launch.sample_repeat && !launch.sample_repeat_runs) return;
   const bool sampled = !launch.sample.empty();
   const uint64_t to_run = sampled ? launch.sample.size() : blocks;
   auto sample_done = [&](uint64_t index) {

@@ -330,6 +330,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
                            .insert({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
                                     grid.y, grid.z, block.x, block.y, block.z})
                            .second;
+    l.sample_repeat_runs = l.sample_repeat && l.sample.empty();
   }
   {
     // Kernels on more than one stream may run at once on a GPU: a
