@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -22,14 +23,41 @@
 namespace cudalab::cli {
 namespace {
 
-// The predicted run's trace, removed if this process is ended by a signal
-// (its destructor does not run then).
+// While a program runs under a prediction, and its trace is read: if this
+// process is ended by a signal, its program's process group is killed and
+// the trace removed (destructors do not run then). Signals that were
+// ignored stay ignored.
 char g_trace_path[4096];
-void remove_trace_and_die(int sig) {
+volatile sig_atomic_t g_program_group = 0;
+void stop_and_remove_trace(int sig) {
+  if (g_program_group > 0) kill(-g_program_group, SIGKILL);
   unlink(g_trace_path);
   signal(sig, SIG_DFL);
   raise(sig);
 }
+class SignalCleanup {
+ public:
+  explicit SignalCleanup(const std::string& trace) {
+    std::snprintf(g_trace_path, sizeof(g_trace_path), "%s", trace.c_str());
+    struct sigaction a = {};
+    a.sa_handler = stop_and_remove_trace;
+    sigemptyset(&a.sa_mask);
+    for (size_t i = 0; i < std::size(kSignals); ++i) {
+      sigaction(kSignals[i], nullptr, &old_[i]);
+      if (old_[i].sa_handler != SIG_IGN) sigaction(kSignals[i], &a, nullptr);
+    }
+  }
+  ~SignalCleanup() {
+    for (size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &old_[i], nullptr);
+    g_program_group = 0;
+  }
+  SignalCleanup(const SignalCleanup&) = delete;
+  SignalCleanup& operator=(const SignalCleanup&) = delete;
+
+ private:
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[3] = {};
+};
 
 // A trace larger than this stops the predicted run: a program that loops
 // (its own loop that waits for a kernel's result, which the sample did not
@@ -234,13 +262,13 @@ int predict_program(const std::vector<std::string>& argv, const std::string& gpu
   std::cerr << "cudalab predict: running " << argv[0] << " with " << sample
             << " blocks of each launch traced (what it prints of its own results and times is "
                "of that sample, not of a whole run) ...\n";
-  std::snprintf(g_trace_path, sizeof(g_trace_path), "%s", trace.path.c_str());
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, remove_trace_and_die);
+  const SignalCleanup cleanup(trace.path.string());
   const pid_t pid = support::start(child, &why);
   if (pid < 0) {
     std::cerr << "cudalab predict: " << why << "\n";
     return 127;
   }
+  g_program_group = pid;
   // Waits for its end, but not past the time limit or the trace's size.
   support::Exit exit;
   const double started = support::now_s();
@@ -256,12 +284,13 @@ int predict_program(const std::vector<std::string>& argv, const std::string& gpu
     }
     if (!stopped.empty()) {
       kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);  // (had it left the group)
       exit = support::wait_for(pid);
       break;
     }
     usleep(20 * 1000);
   }
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, SIG_DFL);
+  g_program_group = 0;
   if (!stopped.empty()) {
     std::cerr << "cudalab predict: stopped " << argv[0] << ": " << stopped
               << ". Under a prediction only a sample of each large launch's blocks runs, and a "

@@ -72,7 +72,8 @@ double block_start_of(const Gpu& gpu, double warps) {
 
 // Global atomics' term (w.atomic_ops > 0).
 Term atomics_term(const Work& w, const Gpu& gpu) {
-  if (w.atomic_addresses > 1 && w.atomic_addresses <= 1024) {
+  if (w.atomic_addresses > 1 && w.atomic_addresses <= 1024 &&
+      gpu.figure("atomic_one_address") > 0 && gpu.figure("atomic_32_addresses") > 0) {
     // Few addresses: a request's lanes on one address take turns, each
     // turn as long as an atomic on one address takes (the calibration's
     // one-address rate), after what a request costs in itself: the
@@ -90,6 +91,7 @@ Term atomics_term(const Work& w, const Gpu& gpu) {
   }
   const double rate = 1e9 * (w.atomic_addresses <= 1 ? gpu.figure("atomic_one_address")
                                                      : gpu.figure("atomic_spread"));
+  if (rate <= 0) return {"global atomics", 0, "no calibration figure for them"};
   return {"global atomics", w.atomic_ops / rate,
           si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
               " addresses at " + si(rate, "/s")};
@@ -170,7 +172,7 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   }
   if (w.sampled_blocks == 0) {
     p.covered = false;
-    p.not_covered = "no block of it ran (it repeats a launch traced before: see that one)";
+    p.not_covered = "nothing of it was recorded (it repeats a launch traced before: see that one)";
     return p;
   }
   // Occupancy: blocks a multiprocessor holds at once (its 64 warps, 32
@@ -273,8 +275,8 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   add("special functions (sinf, expf, ...)", w.special_ops_issued / (sfu * spread),
       si(w.special_ops, "") + " calls (" + si(w.special_ops_issued, "") +
           " lanes' worth issued) at " + si(sfu, "/s"));
-  // Double-precision library functions: at the calibration's rate for exp
-  // and log (their mean), whichever function it is.
+  // Double-precision library functions: a call takes the mean of the
+  // calibration's times a call of exp and of log, whichever function it is.
   if (w.double_calls_issued > 0 && gpu.figure("fp64_exp") > 0 && gpu.figure("fp64_log") > 0) {
     const double rate = 1e9 * 2 / (1 / gpu.figure("fp64_exp") + 1 / gpu.figure("fp64_log"));
     add("FP64 library functions (exp, log, ...)", w.double_calls_issued / (rate * spread),

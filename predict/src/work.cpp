@@ -26,6 +26,15 @@ struct Chain {
 };
 using Chains = std::unordered_map<uint64_t, std::unordered_map<uint64_t, Chain>>;
 
+// A warp's global request, as far as telling a repeat of it goes.
+struct Poll {
+  uint64_t pc = 0;
+  uint32_t mask = 0, allocation = 0;
+  uint64_t offset = 0;
+  uint8_t kind = 0;
+  bool operator==(const Poll&) const = default;
+};
+
 // The slowest chain of loads and the slowest loop, of all warps' loads.
 // A chain: a load whose addresses are not a loop's equal steps (each may
 // wait for the data of the one before, as following a pointer does). A
@@ -94,6 +103,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   std::unordered_map<uint32_t, double> scattered_reads;
   std::unordered_map<uint32_t, std::unordered_set<uint64_t>> loaded_by_block;
   Chains per_warp;
+  std::unordered_map<uint64_t, Poll> last_request;  // each warp's last global request
   std::unordered_map<uint64_t, uint64_t> stores_by_warp;
   const int64_t grid_threads = int64_t(w.blocks * w.threads_per_block);
   uint64_t static_shared = 0;
@@ -110,6 +120,20 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       w.shared_wavefronts += bw * double(trace::request_shared_counts(l, r).wavefronts);
       w.shared_requests += bw;
       continue;
+    }
+    // A load that repeats the warp's request just before (its code, lanes
+    // and addresses) polls for a value another block or thread will write
+    // (a compiler keeps a plain load out of such a loop): counted once, as
+    // the polls a sampled run makes depend on how the CPU ran its blocks.
+    {
+      const uint64_t warp = uint64_t(r.block) << 16 | r.warp;
+      const Poll now{r.pc, r.mask, r.allocation, r.offset, r.kind};
+      const auto [last, first] = last_request.try_emplace(warp, now);
+      if (!first) {
+        const bool again = !r.write() && last->second == now;
+        last->second = now;
+        if (again) continue;
+      }
     }
     const trace::Allocation* a = t.allocation(r.allocation);
     const uint64_t base = a ? a->base : 0;

@@ -161,6 +161,10 @@ pid_t start(const Child& c, std::string* why) {
   const pid_t pid = fork();
   if (pid == 0) become(c, parent, path.c_str(), argv.data(), envp.data(), cannot_run);
   if (pid < 0 && why) *why = "cannot start " + c.argv[0] + ": " + std::strerror(errno);
+  // The child's group made here too: a kill(-pid, ...) right after this
+  // finds it even before the child has run (EACCES once it has exec'd,
+  // when it made the group itself).
+  if (pid > 0 && c.own_group) setpgid(pid, pid);
   return pid;
 }
 
@@ -173,7 +177,12 @@ Exit wait_for(pid_t pid) {
 
 bool ended(pid_t pid, Exit* exit) {
   int status = 0;
-  if (waitpid(pid, &status, WNOHANG) != pid) return false;
+  const pid_t got = waitpid(pid, &status, WNOHANG);
+  if (got < 0 && errno != EINTR) {
+    *exit = Exit{};  // it cannot be waited for (reaped already: SIGCHLD ignored)
+    return true;
+  }
+  if (got != pid) return false;
   *exit = exit_of(status);
   return true;
 }

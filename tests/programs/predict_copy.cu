@@ -39,7 +39,13 @@ int main(int argc, char** argv) {
   cudaMalloc(&next, n * sizeof(int));
   cudaMalloc(&end, sizeof(int));
   cudaMemset(in, 0, n * sizeof(float));
-  cudaMemset(next, 0, n * sizeof(int));  // every hop goes back to element 0
+  cudaMemset(next, 0, n * sizeof(int));
+  {  // a chain through the first 1,001 elements, 37 apart (mod 1,001): its
+     // steps are not equal, as a pointer chase's are not
+    int chain[1001];
+    for (int j = 0; j < 1001; ++j) chain[j * 37 % 1001] = (j + 1) * 37 % 1001;
+    cudaMemcpy(next, chain, sizeof(chain), cudaMemcpyHostToDevice);
+  }
   for (int r = 0; r < 3; ++r) copy<<<2048, 256>>>(in, out, n);
   chase<<<1, 1>>>(next, end);
   one_warp<<<1, 32>>>(in, out, 1 << 20 < n ? 1 << 20 : n);
@@ -68,7 +74,7 @@ int main(int argc, char** argv) {
 // CHECK: chase<<<1, 1>>>
 // CHECK-NOT: counted on
 // CHECK: bound by latency
-// CHECK: latency {{.*}} 999 L1 hits and 1 misses of one load one after another
+// CHECK: latency {{.*}} 874 L1 hits and 126 misses of one load one after another
 // CHECK: one_warp<<<1, 32>>>
 // CHECK: bound by latency
 // CHECK: latency {{.*}} a loop's 32.8 K iterations (32.8 K missing L1), each waiting for its load (a store between)

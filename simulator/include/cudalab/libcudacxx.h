@@ -82,7 +82,7 @@ class AtomicApi {
   static constexpr bool is_always_lock_free = sizeof(T) <= 8;
   bool is_lock_free() const noexcept { return sizeof(T) <= 8; }
   T load(::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
-    return atomic(at()).load();
+    return atomic_load_value(at());
   }
   void store(T v, ::std::memory_order = ::std::memory_order_seq_cst) const noexcept {
     atomic_store(at(), v);

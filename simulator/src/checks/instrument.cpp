@@ -76,6 +76,11 @@ bool watch_shared() {
   return on;
 }
 
+// An atomic that only loads (atomic_ref::load) is checked as any atomic,
+// and traced as the load a GPU makes of it (ld.relaxed, not an atomic
+// operation of L2's): set around its on_access.
+thread_local bool tl_atomic_load = false;
+
 inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
                       void* return_address) {
   SimThread* t = tl_thread;
@@ -114,7 +119,7 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
         // From a 128-byte boundary, so that offset / 4 % 32 is the bank.
         record_shared_access_for_trace(
             dynamic, address - ((dynamic ? r.dynamic_low : r.static_low) & ~uintptr_t(127)), size,
-            write, atomic, pc);
+            write && !tl_atomic_load, atomic && !tl_atomic_load, pc);
       return;
     }
     if (address - r.locals_low < r.locals_size) return;  // threadIdx and the like
@@ -162,7 +167,9 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
     for (size_t w = first; w <= last && w * 4 < a->size; ++w)
       a->writers[w].store(who, std::memory_order_relaxed);
   }
-  if (tracing()) record_access_for_trace(*a, address, size, write, atomic, pc);
+  if (tracing())
+    record_access_for_trace(*a, address, size, write && !tl_atomic_load, atomic && !tl_atomic_load,
+                            pc);
 }
 
 // A probe (simulator/passes/source_accesses.cpp): a load the source makes
@@ -233,6 +240,11 @@ void fence_executed() {
 
 __attribute__((noinline)) void atomic_access(const void* p, unsigned size) {
   cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicReads, __builtin_return_address(0));
+}
+__attribute__((noinline)) void atomic_load_access(const void* p, unsigned size) {
+  cudalab::rt::tl_atomic_load = true;
+  cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicReads, __builtin_return_address(0));
+  cudalab::rt::tl_atomic_load = false;
 }
 __attribute__((noinline)) void atomic_store_access(const void* p, unsigned size) {
   cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicStore, __builtin_return_address(0));

@@ -93,6 +93,7 @@ uint32_t work_of(const std::string& m) {
                                      "nop",  "xchg", "data",     "cs",   "endbr", "leave",
                                      "ud2",  "int3", "hlt",      "cqo",  "cdq",   "cltq",
                                      "cltd", "cqto", "prefetch", "lock", "rep",   "vzeroupper"};
+  if (m.rfind("popcnt", 0) == 0) return 1;
   for (const char* n : none)
     if (m.rfind(n, 0) == 0) return 0;
   if (m == "div" || m == "idiv" || m.rfind("divl", 0) == 0 || m.rfind("divq", 0) == 0 ||
@@ -193,7 +194,8 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
     }
     // Work: not the thread-local storage's check (a compare of its init
     // function's address, and the branch after it), nor an address taken
-    // relative to the code (a hook's data).
+    // relative to the code (a hook's data: arithmetic on a constant read
+    // from there counts).
     // ("<_ZTH9threadIdx>": a TLS init function's symbol, not demangled).
     bool tls = std::strstr(word_end, "<_ZTH") != nullptr;
     if (tls && mnemonic.rfind("mov", 0) == 0)  // its address kept in a register
@@ -210,7 +212,8 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
     const bool checked = tls_check && mnemonic[0] == 'j';
     tls_check = tls || constant_bound;
     if (constant_bound) tls = true;
-    uint32_t work = tls || checked || std::strstr(word_end, "(%rip)") ? 0 : work_of(mnemonic);
+    const bool code_address = mnemonic == "lea" && std::strstr(word_end, "(%rip)");
+    uint32_t work = tls || checked || code_address ? 0 : work_of(mnemonic);
     if (work) {
       into.instructions += work;
       argument_setup = writes_argument_register(word_end) ? argument_setup + work : 0;

@@ -27,7 +27,9 @@ inline void check(cudaError_t e, const char* what) {
 // asks this.
 inline bool gpu_sized_run() {
 #ifdef CUDALAB_SIMULATOR
-  return std::getenv("CUDALAB_TRACE_SAMPLE") != nullptr;
+  // (A sample of 0 is every block: the CPU would run the GPU's sizes whole.)
+  const char* sample = std::getenv("CUDALAB_TRACE_SAMPLE");
+  return sample && std::atol(sample) > 0;
 #else
   return true;
 #endif

@@ -11,6 +11,7 @@ namespace cudalab::detail {
 // the runtime about every atomic: checked like any access, never a race.
 void atomic_access(const void* p, unsigned size);
 void atomic_store_access(const void* p, unsigned size);  // one that only writes
+void atomic_load_access(const void* p, unsigned size);   // one that only reads
 
 // The operations CUDA's atomics need, on integers and (through their bits)
 // on floating-point values.
@@ -72,6 +73,20 @@ class Atomic {
 template <class T>
 Atomic<T> atomic(T* address) {
   return Atomic<T>(address);
+}
+// An atomic load (atomic_ref::load): checked as an atomic, traced as a load
+// (on a GPU it is a load instruction, not one of L2's atomic operations).
+template <class T>
+T atomic_load_value(T* p) {
+  T v;
+#ifdef CUDALAB_INSTRUMENTED
+  atomic_load_access(p, sizeof(T));
+  __builtin_memset(&v, 0, sizeof(T));  // a compare-and-swap, not a load (see load())
+  __atomic_compare_exchange(p, &v, &v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+#else
+  __atomic_load(p, &v, __ATOMIC_SEQ_CST);
+#endif
+  return v;
 }
 // An atomic store: it reads nothing (initcheck has nothing to say).
 template <class T>

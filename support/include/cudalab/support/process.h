@@ -50,7 +50,8 @@ Exit exit_of(int wait_status);
 pid_t start(const Child& child, std::string* why = nullptr);
 // Waits for it to end (through signals that interrupt the wait).
 Exit wait_for(pid_t pid);
-// Whether it has ended (without waiting); its exit in `*exit`.
+// Whether it has ended (without waiting); its exit in `*exit` (code -1 when
+// it cannot be waited for: not a child, or reaped already).
 bool ended(pid_t pid, Exit* exit);
 
 // A program run to its end (or its time limit): how it ended and the end
