@@ -356,8 +356,9 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         const uint32_t count = r.get<uint32_t>();
         for (uint32_t k = 0; k < count; ++k) {
           const uint64_t pc = r.get<uint64_t>();
-          t.float_ops[pc].instructions = r.get<uint32_t>();
-          t.float_ops[pc].double_calls = r.get<uint32_t>();
+          FloatOps& ops = t.float_ops[pc];
+          ops.instructions = r.get<uint32_t>();
+          ops.double_calls = r.get<uint32_t>();
         }
         break;
       }
@@ -426,13 +427,9 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         const uint32_t count = r.get<uint32_t>();
         for (uint32_t k = 0; k < count; ++k) {
           const uint64_t pc = r.get<uint64_t>();
-          FloatOps ops;
+          FloatOps& ops = t.float_ops[pc];
           ops.single_ops = r.get<uint32_t>();
           ops.double_ops = r.get<uint32_t>();
-          ops.special_ops = t.float_ops[pc].special_ops;
-          ops.instructions = t.float_ops[pc].instructions;
-          ops.double_calls = t.float_ops[pc].double_calls;
-          t.float_ops[pc] = ops;
         }
         t.float_ops_counted = true;
         break;

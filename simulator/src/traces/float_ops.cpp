@@ -147,7 +147,7 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
   bool call_pending = false;    // the last instruction called the block callback
   bool past_last = false;       // the last block wanted has begun
   uint32_t argument_setup = 0;  // counted instructions just before this that set up a call's
-  bool tls_check = false;       // the last instruction checked thread-local storage's set-up
+  bool tls_check = false;       // the last instruction: a TLS check or a constant-bound compare
   std::string tls_registers;    // registers holding a TLS init function's address ("%r14 ")
   while (std::fgets(line, sizeof(line), p)) {
     // "0000000000005c10 <kernel>:" starts a function; "    5c39:\tcall ..." is
@@ -209,11 +209,11 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
     // it is compiled, which nvcc unrolls (no compare, no branch).
     const bool constant_bound =
         mnemonic.rfind("cmp", 0) == 0 && word_end[std::strspn(word_end, " \t")] == '$';
+    // A compare not counted makes the branch after it not counted.
     const bool checked = tls_check && mnemonic[0] == 'j';
     tls_check = tls || constant_bound;
-    if (constant_bound) tls = true;
     const bool code_address = mnemonic == "lea" && std::strstr(word_end, "(%rip)");
-    uint32_t work = tls || checked || code_address ? 0 : work_of(mnemonic);
+    uint32_t work = tls_check || checked || code_address ? 0 : work_of(mnemonic);
     if (work) {
       into.instructions += work;
       argument_setup = writes_argument_register(word_end) ? argument_setup + work : 0;

@@ -215,43 +215,34 @@ class TraceWriter {
       // FLOPs: each basic block's floating-point operations, from the code.
       std::unordered_map<uintptr_t, FloatOps> ops;
       if (count_float_ops(ops, *step_pcs_.rbegin())) {
-        Payload p;
-        uint32_t count = 0;
-        for (uint64_t pc : step_pcs_)
-          if (auto it = ops.find(pc); it != ops.end()) {
-            p.u64(pc).u32(it->second.single_ops).u32(it->second.double_ops);
-            ++count;
-          }
-        Payload record;
-        record.u32(count).raw(p.bytes.data(), p.bytes.size());
-        write(Record::kFloatOps, record);
+        // One record of entries for the basic blocks `has` picks, each
+        // its code address and what `put` writes (written when empty only
+        // if `always`).
+        auto per_block = [&](Record type, bool always, auto has, auto put) {
+          Payload entries;
+          uint32_t count = 0;
+          for (uint64_t pc : step_pcs_)
+            if (auto it = ops.find(pc); it != ops.end() && has(it->second)) {
+              put(entries.u64(pc), it->second);
+              ++count;
+            }
+          if (!count && !always) return;
+          Payload record;
+          record.u32(count).raw(entries.bytes.data(), entries.bytes.size());
+          write(type, record);
+        };
+        per_block(
+            Record::kFloatOps, true, [](const FloatOps&) { return true; },
+            [](Payload& p, const FloatOps& o) { p.u32(o.single_ops).u32(o.double_ops); });
         // Special-function calls, where a basic block makes any.
-        Payload q;
-        uint32_t special = 0;
-        for (uint64_t pc : step_pcs_)
-          if (auto it = ops.find(pc); it != ops.end() && it->second.special_ops) {
-            q.u64(pc).u32(it->second.special_ops);
-            ++special;
-          }
-        if (special) {
-          Payload r;
-          r.u32(special).raw(q.bytes.data(), q.bytes.size());
-          write(Record::kSpecialOps, r);
-        }
+        per_block(
+            Record::kSpecialOps, false, [](const FloatOps& o) { return o.special_ops != 0; },
+            [](Payload& p, const FloatOps& o) { p.u32(o.special_ops); });
         // Each basic block's own work in instructions (its estimate).
-        Payload u;
-        uint32_t counted = 0;
-        for (uint64_t pc : step_pcs_)
-          if (auto it = ops.find(pc);
-              it != ops.end() && (it->second.instructions || it->second.double_calls)) {
-            u.u64(pc).u32(it->second.instructions).u32(it->second.double_calls);
-            ++counted;
-          }
-        if (counted) {
-          Payload r;
-          r.u32(counted).raw(u.bytes.data(), u.bytes.size());
-          write(Record::kInstructions, r);
-        }
+        per_block(
+            Record::kInstructions, false,
+            [](const FloatOps& o) { return o.instructions || o.double_calls; },
+            [](Payload& p, const FloatOps& o) { p.u32(o.instructions).u32(o.double_calls); });
       } else {
         write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
                                            "binutils) when the trace is recorded"));
