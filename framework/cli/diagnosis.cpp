@@ -278,7 +278,7 @@ std::string take_picture(const Lesson& lesson, const Session& session, const Gra
   if (!checks.empty()) env.push_back("CUDALAB_CHECK=" + checks);
   // A kernel that never ends would record accesses until it is stopped: a
   // few of its rounds are enough to show what it repeats.
-  if (never_ended) env.push_back("CUDALAB_TRACE_MAX_ACCESSES=200000");
+  if (never_ended) env.push_back("CUDALAB_TRACE_MAX_ACCESSES=100000");
   // The comparison's wrong elements too: the viewer frames them and opens
   // on the buffer that holds them.
   const Judged j = session.run(run, limit, env, /*compared=*/true);

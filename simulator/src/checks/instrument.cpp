@@ -93,6 +93,10 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
       shadow_host_wrote(p, size);
     return;
   }
+  // A launch that timed out stops its threads here, between two of their
+  // accesses, rather than from the watchdog's signal inside this hook.
+  if (tl_block->launch->timed_out.load(std::memory_order_relaxed))
+    stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
   // What follows is the runtime's: library code it calls (std::string in a
   // report, a vector growing) may be the instrumented copy the program's
   // own code made, whose accesses must not come back here.

@@ -202,8 +202,9 @@ namespace cudalab::detail {
 __attribute__((noinline)) int block_barrier(BarrierOp op, int predicate, const void* pc) {
   using namespace cudalab::rt;
   if (!tl_thread) return predicate;  // outside a kernel: nothing to wait for
-  const RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
+  stop_if_timed_out(pc);
+  const RuntimeScope runtime;
   return barrier_vote(op, tl_block->run->barrier(predicate, reinterpret_cast<uintptr_t>(pc)));
 }
 
@@ -218,6 +219,7 @@ namespace cudalab::detail {
 void tile_sync(unsigned first, unsigned size) {
   using namespace cudalab::rt;
   if (!tl_thread) return;
+  stop_if_timed_out(__builtin_return_address(0));
   const RuntimeScope runtime;
   tl_block->run->group_barrier(first, size,
                                reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
@@ -229,8 +231,9 @@ void wait_on_object(const void* object, const void* pc) {
     std::this_thread::yield();
     return;
   }
-  const RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
+  stop_if_timed_out(pc);
+  const RuntimeScope runtime;
   tl_block->run->wait_on_object(object, reinterpret_cast<uintptr_t>(pc));
 }
 

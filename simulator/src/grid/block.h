@@ -267,6 +267,9 @@ inline void BlockRun::suspend(SimThread& t) {
   SimThread* next = take_ready();
   switching_from_ = &t;
   const int in_runtime = tl_in_runtime;  // this thread's, kept across the switch
+  // The switch and the scheduler's loop are the runtime's own code (the
+  // watchdog's signal leaves them alone: on_timeout_signal).
+  tl_in_runtime = in_runtime + 1;
   boost::context::fiber from =
       next ? std::move(next->handle).resume() : std::move(scheduler_).resume();
   arrived(std::move(from));

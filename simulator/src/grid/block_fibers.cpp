@@ -169,6 +169,14 @@ void BlockRun::run(uint32_t linear) {
   };
   while (true) {
     if (launch_->aborted.load(std::memory_order_relaxed)) {
+      // A launch that timed out with this block's threads waiting (at a
+      // barrier, a warp operation): one of them says where.
+      if (launch_->timed_out.load())
+        for (const SimThread& t : threads_)
+          if (t.handle && t.wait_pc) {
+            locate_timeout_at_wait(*launch_, context_.index, t);
+            break;
+          }
       // Dropping a suspended fiber unwinds its stack; its thread never ends.
       for (auto& t : threads_) t.handle = {};
       break;

@@ -127,26 +127,57 @@ void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
   siglongjmp(*fault_jump_of(*t, *b), 1);
 }
 
-// CUDALAB_TIMEOUT: the watchdog interrupts the threads of a launch that runs
-// too long; a thread interrupted inside a kernel notes where it was and ends.
-void on_timeout_signal(int, siginfo_t*, void* ucontext) {
-  SimThread* t = tl_thread;
-  BlockContext* b = tl_block;
-  if (!t || !b || !fault_jump_of(*t, *b) || !b->launch->timed_out.load()) return;
+namespace {
+// A thread of a launch that timed out notes where it was (the first to get
+// here) and ends.
+void stop_timed_out(SimThread* t, BlockContext* b, uintptr_t pc) {
   Launch* l = b->launch;
   bool expected = false;
   if (l->timeout_located.compare_exchange_strong(expected, true)) {
-#if defined(__x86_64__)
-    l->timeout_at.pc =
-        static_cast<uintptr_t>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
-#else
-    (void)ucontext;
-#endif
+    l->timeout_at.pc = pc;
     l->timeout_at.block = b->index;
     l->timeout_at.thread = t->index;
     note_callers(l->timeout_at);
   }
   siglongjmp(*fault_jump_of(*t, *b), 1);
+}
+}  // namespace
+
+// CUDALAB_TIMEOUT: the watchdog interrupts the threads of a launch that runs
+// too long; a thread interrupted inside a kernel's own code notes where it
+// was and ends. Not one interrupted in the runtime's code (an access's hook,
+// a barrier, a fiber switch): it may hold a lock or be halfway through
+// growing a vector, which leaving by siglongjmp would leave locked or
+// broken. The watchdog signals again until the thread is gone, and the
+// hooks stop it themselves at its next access (stop_thread_at_timeout).
+void on_timeout_signal(int, siginfo_t*, void* ucontext) {
+  SimThread* t = tl_thread;
+  BlockContext* b = tl_block;
+  if (!t || !b || !fault_jump_of(*t, *b) || !b->launch->timed_out.load() || tl_in_runtime) return;
+#if defined(__x86_64__)
+  const auto pc =
+      static_cast<uintptr_t>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
+#else
+  (void)ucontext;
+  const uintptr_t pc = 0;
+#endif
+  stop_timed_out(t, b, pc);
+}
+
+void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t) {
+  bool expected = false;
+  if (!l.timeout_located.compare_exchange_strong(expected, true)) return;
+  l.timeout_at.pc = t.wait_pc - 1;  // a return address: the call is the byte before
+  l.timeout_at.caller_count = 0;
+  l.timeout_at.block = block;
+  l.timeout_at.thread = t.index;
+}
+
+void stop_thread_at_timeout(uintptr_t return_address) {
+  SimThread* t = tl_thread;
+  BlockContext* b = tl_block;
+  if (!t || !b || !fault_jump_of(*t, *b)) return;
+  stop_timed_out(t, b, return_address - 1);  // the call of the hook: its line is the access's
 }
 
 void install_fault_handlers() {

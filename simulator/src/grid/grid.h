@@ -17,6 +17,9 @@
 
 namespace cudalab::rt {
 
+struct Launch;
+struct SimThread;
+
 struct FaultInfo {
   int signal = 0;
   uintptr_t address = 0;
@@ -42,6 +45,13 @@ std::string fault_words(const FaultInfo& f);
 // A kernel's access that a GPU faults on (no memory there, or the host's):
 // this CUDA thread stops before it, and the launch with it, as a fault does.
 [[noreturn]] void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc);
+// A launch that timed out (CUDALAB_TIMEOUT, the judge's deadline): the
+// calling kernel thread ends here, at the line of the call that returns to
+// `return_address` (an access's hook, outside the runtime's own code).
+void stop_thread_at_timeout(uintptr_t return_address);
+// The same launch, when none of its threads was stopped running: where
+// thread `t` of block `block` waits (if no other thread said where it was).
+void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t);
 
 // What lies at `address` for a report of a bad access: "N bytes after the
 // last byte of the 400-byte buffer `d_c` allocated at f.cu:3", a null
@@ -183,6 +193,13 @@ struct RuntimeScope {
   RuntimeScope& operator=(const RuntimeScope&) = delete;
 };
 extern constinit thread_local BlockContext* tl_block;
+// A kernel thread that enters the runtime (a barrier, a warp operation)
+// after its launch timed out ends there, before the runtime takes anything;
+// the call that returns to `return_address` is the line said.
+inline void stop_if_timed_out(const void* return_address) {
+  if (!tl_in_runtime && tl_block && tl_block->launch->timed_out.load(std::memory_order_relaxed))
+    stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
+}
 
 // Runs every block of `launch` on the worker pool; returns when all are done.
 void run_grid(Launch& launch);

@@ -375,14 +375,16 @@ __attribute__((noinline)) uint64_t warp_op(WarpOp op, unsigned mask, uint64_t va
                                            int width, const void* pc) {
   using namespace cudalab::rt;
   if (!tl_thread) return value;
-  const RuntimeScope runtime;
   if (!pc) pc = __builtin_return_address(0);
+  stop_if_timed_out(pc);
+  const RuntimeScope runtime;
   return tl_block->run->warp_op(op, mask, value, arg, width, reinterpret_cast<uintptr_t>(pc));
 }
 
 unsigned active_mask() {
   using namespace cudalab::rt;
   if (!tl_thread) return 1;
+  stop_if_timed_out(__builtin_return_address(0));
   const RuntimeScope runtime;
   return unsigned(tl_block->run->warp_op(WarpOp::kActiveMask, 0, 0, 0, 32,
                                          reinterpret_cast<uintptr_t>(__builtin_return_address(0))));

@@ -1,7 +1,10 @@
 // CUDALAB_TIMEOUT: a launch that runs longer than the time limit is stopped.
 // The watchdog thread marks it timed out, then interrupts the OS threads
 // running its blocks (SIGUSR2, whose handler is in fault_handlers.cpp) until
-// they have all left.
+// they have all left. A thread stops where the signal finds it in the
+// kernel's own code; in the runtime's, it stops at its next access hook,
+// barrier or warp operation (stop_if_timed_out), and a block whose threads
+// all wait is ended by its scheduler.
 #include "grid/watchdog.h"
 
 #include <pthread.h>

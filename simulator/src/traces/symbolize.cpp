@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <string>
@@ -99,16 +100,29 @@ std::vector<std::string> symbolize(const std::vector<uintptr_t>& pcs) {
 namespace {
 // Code the compiler made for no line of its own (line 0: one store made of
 // two lines' stores, say) is said at the line of the code just before it.
+// A report's few addresses ask for those earlier bytes at once, in the same
+// process; a trace's many, only for the addresses that had no line.
 std::vector<std::string> symbolize_lines(const std::vector<uintptr_t>& pcs) {
-  std::vector<std::string> out = symbolize_once(pcs);
+  constexpr long kSteps[] = {-2, -4, -8, -16, -32};
+  const bool at_once = pcs.size() <= 32;
+  std::vector<uintptr_t> asked = pcs;
+  if (at_once)
+    for (uintptr_t pc : pcs)
+      for (const long step : kSteps) asked.push_back(pc > 64 ? pc + uintptr_t(step) : 0);
+  std::vector<std::string> out = symbolize_once(asked);
   std::vector<uintptr_t> earlier;
   std::vector<size_t> whose;
   for (size_t i = 0; i < pcs.size(); ++i)
     if (out[i].empty() && pcs[i] > 64)
-      for (const long step : {-2, -4, -8, -16, -32}) {
-        earlier.push_back(pcs[i] + uintptr_t(step));
-        whose.push_back(i);
+      for (size_t k = 0; k < std::size(kSteps); ++k) {
+        if (at_once) {
+          if (out[i].empty()) out[i] = out[pcs.size() + i * std::size(kSteps) + k];
+        } else {
+          earlier.push_back(pcs[i] + uintptr_t(kSteps[k]));
+          whose.push_back(i);
+        }
       }
+  out.resize(pcs.size());
   if (earlier.empty()) return out;
   const std::vector<std::string> found = symbolize_once(earlier);
   for (size_t k = 0; k < found.size(); ++k)
@@ -133,18 +147,46 @@ std::vector<std::string> symbolize_once(const std::vector<uintptr_t>& pcs) {
   }
   // llvm-symbolizer reads clang's DWARF 5 line tables right; binutils'
   // addr2line (2.40) can name the wrong file for them, so it is the fallback.
+  // llvm-symbolizer takes each address with its object ("FILE" 0xOFFSET):
+  // one process for them all, up to 64 KiB of arguments (each start costs a
+  // tenth of a second or more on a busy machine, and a report waits for
+  // them); addr2line, one per object. A name that needs both kinds of
+  // quotes gets a process of its own too.
   static const bool have_llvm = !support::find_program("llvm-symbolizer").empty();
+  struct Run {
+    std::vector<std::string> argv;
+    std::vector<size_t> indices;
+    size_t bytes = 0;
+    bool own = false;  // one object's (addr2line, or llvm-symbolizer --obj=)
+  };
+  std::vector<Run> runs;
   for (const auto& [object, indices] : by_object) {
-    std::vector<std::string> argv =
-        have_llvm ? std::vector<std::string>{"llvm-symbolizer", "--functions=none",
-                                             "--output-style=LLVM", "--obj=" + object}
-                  : std::vector<std::string>{"addr2line", "-e", object};
+    const char quote = object.find('"') == std::string::npos    ? '"'
+                       : object.find('\'') == std::string::npos ? '\''
+                                                                : 0;
+    const bool own = !have_llvm || !quote;
     for (size_t i : indices) {
       char buf[32];
       std::snprintf(buf, sizeof(buf), "0x%lx", static_cast<unsigned long>(offsets[i]));
-      argv.push_back(buf);
+      const std::string arg = own ? std::string(buf) : quote + object + quote + " " + buf;
+      if (runs.empty() || runs.back().bytes + arg.size() > (64u << 10) ||
+          (own && i == indices.front()) || runs.back().own != own) {
+        Run r;
+        r.own = own;
+        r.argv = have_llvm ? std::vector<std::string>{"llvm-symbolizer", "--functions=none",
+                                                      "--output-style=LLVM"}
+                           : std::vector<std::string>{"addr2line", "-e", object};
+        if (have_llvm && own) r.argv.push_back("--obj=" + object);
+        runs.push_back(std::move(r));
+      }
+      runs.back().argv.push_back(arg);
+      runs.back().indices.push_back(i);
+      runs.back().bytes += arg.size() + 1;
     }
-    support::OutputOf symbolizer(argv);
+  }
+  for (const Run& run : runs) {
+    const std::vector<size_t>& indices = run.indices;
+    support::OutputOf symbolizer(run.argv);
     FILE* p = symbolizer.file();
     if (!p) continue;
     char line[4096];

@@ -144,6 +144,7 @@ class TraceWriter {
     return 0;
   }
   uint64_t recorded() const { return recorded_.load(std::memory_order_relaxed); }
+  bool capped() const { return capped_.load(std::memory_order_relaxed); }
   // Accesses granted to a block that it did not use.
   void give_back(uint64_t unused) { recorded_.fetch_sub(unused, std::memory_order_relaxed); }
 
@@ -528,7 +529,10 @@ void record_basic_block(uint32_t guard, uintptr_t pc) {
   TraceWriter& w = writer();
   if (guard < w.guard_pcs_.size() && !w.guard_pcs_[guard].load(std::memory_order_relaxed))
     w.guard_pcs_[guard].store(pc, std::memory_order_relaxed);
-  if (b->steps_overflow) return;
+  // Past the trace's limit of accesses, no more steps either: what the
+  // threads did from there is not in the trace (and a kernel that never ends
+  // would otherwise gather them until it is stopped).
+  if (b->steps_overflow || w.capped()) return;
   if (++b->buffered_steps > TraceWriter::kMaxBufferedSteps) {
     // Counting them would need more memory than a trace should take.
     b->steps_overflow = b->steps_dropped = true;

@@ -1,0 +1,82 @@
+// Kernels that never end and spend their time in the simulator's own code
+// (warp shuffles, barriers, and the hooks of a traced run): CUDALAB_TIMEOUT
+// stops each at the line it loops on, whether the watchdog's signal finds
+// its thread in the kernel's code or in the runtime's, which it must not
+// leave halfway (a lock held, a vector half grown).
+#include <cstdio>
+#include <cstring>
+
+__global__ void shuffles_forever(int* out) {
+  int v = int(threadIdx.x);
+  while (v >= 0) v = __shfl_sync(0xffffffffu, v, (threadIdx.x + 1) % 32);  // line 11
+  out[threadIdx.x] = v;
+}
+
+__global__ void barriers_forever(int* out) {
+  __shared__ int flag;
+  if (threadIdx.x == 0) flag = 1;
+  __syncthreads();
+  while (flag > 0) __syncthreads();  // line 19: flag never changes
+  out[threadIdx.x] = flag;
+}
+
+__global__ void loads_forever(const float* a, float* b, int n) {
+  for (int i = int(threadIdx.x); i < n;) b[i] = a[i] + 1.0f;  // line 24: i never advances
+}
+
+int main(int argc, char** argv) {
+  const char* which = argc > 1 ? argv[1] : "";
+  int* out;
+  float *a, *b;
+  cudaMalloc(&out, 256 * sizeof(int));
+  cudaMalloc(&a, 256 * sizeof(float));
+  cudaMalloc(&b, 256 * sizeof(float));
+  cudaMemset(a, 0, 256 * sizeof(float));
+  if (!std::strcmp(which, "shuffles")) {
+    shuffles_forever<<<2, 64>>>(out);
+  } else if (!std::strcmp(which, "barriers")) {
+    barriers_forever<<<2, 128>>>(out);
+  } else if (!std::strcmp(which, "loads")) {
+    loads_forever<<<4, 64>>>(a, b, 256);
+  } else {
+    std::fprintf(stderr, "usage: timeout_in_the_runtime shuffles|barriers|loads\n");
+    return 2;
+  }
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::printf("after: %s\n", cudaGetErrorName(e));
+  return e == cudaErrorLaunchTimeout ? 0 : 1;
+}
+
+// BUILD: NO_GPU
+// TEST: unit.timeout_stops_loops_in_the_runtime
+// LABELS: unit
+// Each loop as fibers, each thread waiting at its shuffle or barrier in turn:
+// RUN: CUDALAB_BLOCK_LOOPS=0 CUDALAB_TIMEOUT=0.2 timeout 30 %bin shuffles
+// CHECK: ran longer than CUDALAB_TIMEOUT=0.2 seconds and was stopped; thread ({{[0-9,]+}}) of block ({{[0-9,]+}}) was at {{.*}}timeout_in_the_runtime.cu:11
+// CHECK: after: cudaErrorLaunchTimeout
+// RUN: CUDALAB_BLOCK_LOOPS=0 CUDALAB_TIMEOUT=0.2 timeout 30 %bin barriers
+// CHECK: ran longer than CUDALAB_TIMEOUT=0.2 seconds and was stopped; thread ({{[0-9,]+}}) of block ({{[0-9,]+}}) was at {{.*}}timeout_in_the_runtime.cu:19
+// CHECK: after: cudaErrorLaunchTimeout
+// and as the loops over a warp's or a block's threads that a plain run
+// makes of them (simulator/passes; their code may be said at any line of
+// the kernel):
+// RUN: CUDALAB_TIMEOUT=0.2 timeout 30 %bin shuffles
+// CHECK: was at {{.*}}timeout_in_the_runtime.cu:{{(9|1[0-3])$}}
+// CHECK: after: cudaErrorLaunchTimeout
+// RUN: CUDALAB_TIMEOUT=0.2 timeout 30 %bin barriers
+// CHECK: was at {{.*}}timeout_in_the_runtime.cu:{{(1[5-9]|2[01])$}}
+// CHECK: after: cudaErrorLaunchTimeout
+// The same under the checks (the instrumented build, its hooks at every access).
+// RUN: CUDALAB_CHECK=memcheck CUDALAB_TIMEOUT=0.2 timeout 30 %bin barriers
+// CHECK: was at {{.*}}timeout_in_the_runtime.cu:19
+// RUN: CUDALAB_CHECK=memcheck CUDALAB_TIMEOUT=0.2 timeout 30 %bin loads
+// CHECK: was at {{.*}}timeout_in_the_runtime.cu:24
+// Traced, stopped at five points of its recording: each run ends with the
+// report, and its trace can be read.
+// RUN: for s in 0.01 0.03 0.08 0.15 0.3; do \
+// RUN:   CUDALAB_TRACE=t$s.trace CUDALAB_TRACE_MAX_ACCESSES=100000 CUDALAB_TIMEOUT=$s \
+// RUN:     timeout 30 %bin loads > run$s.log 2>&1 || { echo "run $s: exit $?"; cat run$s.log; exit 1; }; \
+// RUN:   grep -Eq "was at .*timeout_in_the_runtime.cu:(24|40)" run$s.log || { echo "run $s: no line"; cat run$s.log; exit 1; }; \
+// RUN:   %cudalab stats t$s.trace > stats$s.log || { echo "trace $s unreadable"; exit 1; }; \
+// RUN: done; echo "five traced runs stopped"
+// CHECK: five traced runs stopped
