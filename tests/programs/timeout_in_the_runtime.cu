@@ -24,6 +24,14 @@ __global__ void loads_forever(const float* a, float* b, int n) {
   for (int i = int(threadIdx.x); i < n;) b[i] = a[i] + 1.0f;  // line 24: i never advances
 }
 
+__global__ void sums_forever(int* out, int n) {
+  int sum = 0;
+  for (int i = int(threadIdx.x); i < n;) {  // line 29: no access a round, i never advances
+    sum += i * 3 + 1;
+    if (sum == 7) out[0] = sum;
+  }
+}
+
 int main(int argc, char** argv) {
   const char* which = argc > 1 ? argv[1] : "";
   int* out;
@@ -37,9 +45,11 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(which, "barriers")) {
     barriers_forever<<<2, 128>>>(out);
   } else if (!std::strcmp(which, "loads")) {
-    loads_forever<<<4, 64>>>(a, b, 256);
+    loads_forever<<<4, 64>>>(a, b, 256);  // line 48
+  } else if (!std::strcmp(which, "sums")) {
+    sums_forever<<<2, 64>>>(out, 256);  // line 50
   } else {
-    std::fprintf(stderr, "usage: timeout_in_the_runtime shuffles|barriers|loads\n");
+    std::fprintf(stderr, "usage: timeout_in_the_runtime shuffles|barriers|loads|sums\n");
     return 2;
   }
   const cudaError_t e = cudaDeviceSynchronize();
@@ -72,11 +82,16 @@ int main(int argc, char** argv) {
 // RUN: CUDALAB_CHECK=memcheck CUDALAB_TIMEOUT=0.2 timeout 30 %bin loads
 // CHECK: was at {{.*}}timeout_in_the_runtime.cu:24
 // Traced, stopped at five points of its recording: each run ends with the
-// report, and its trace can be read.
-// RUN: for s in 0.01 0.03 0.08 0.15 0.3; do \
+// report (the loop's line, or the launch's where the thread had not yet
+// started its loop), and its trace can be read; and a traced loop that
+// makes no access round after round stops as soon.
+// RUN: for s in 0.03 0.06 0.1 0.15 0.3; do \
 // RUN:   CUDALAB_TRACE=t$s.trace CUDALAB_TRACE_MAX_ACCESSES=100000 CUDALAB_TIMEOUT=$s \
 // RUN:     timeout 30 %bin loads > run$s.log 2>&1 || { echo "run $s: exit $?"; cat run$s.log; exit 1; }; \
-// RUN:   grep -Eq "was at .*timeout_in_the_runtime.cu:(24|40)" run$s.log || { echo "run $s: no line"; cat run$s.log; exit 1; }; \
+// RUN:   grep -Eq "was at .*timeout_in_the_runtime.cu:(24|48)" run$s.log || { echo "run $s: no line"; cat run$s.log; exit 1; }; \
 // RUN:   %cudalab stats t$s.trace > stats$s.log || { echo "trace $s unreadable"; exit 1; }; \
 // RUN: done; echo "five traced runs stopped"
 // CHECK: five traced runs stopped
+// RUN: CUDALAB_TRACE=sums.trace CUDALAB_TIMEOUT=0.2 timeout 30 %bin sums
+// CHECK: was at {{.*}}timeout_in_the_runtime.cu:{{(29|3[01]|50)$}}
+// CHECK: after: cudaErrorLaunchTimeout

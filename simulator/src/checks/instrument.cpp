@@ -95,8 +95,10 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   }
   // A launch that timed out stops its threads here, between two of their
   // accesses, rather than from the watchdog's signal inside this hook.
-  if (tl_block->launch->timed_out.load(std::memory_order_relaxed))
+  if (tl_block->launch->timed_out.load(std::memory_order_relaxed)) {
+    tl_atomic_load = false;  // (set around this hook by atomic_load_access)
     stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
+  }
   // What follows is the runtime's: library code it calls (std::string in a
   // report, a vector growing) may be the instrumented copy the program's
   // own code made, whose accesses must not come back here.
@@ -185,6 +187,8 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
 inline void on_source_load(const void* p, unsigned size, void* return_address) {
   constexpr bool write = false;
   if (!tl_thread || tl_in_runtime || !memcheck_enabled()) return;
+  if (tl_block->launch->timed_out.load(std::memory_order_relaxed))  // as in on_access
+    stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
   const RuntimeScope runtime;
   const auto address = reinterpret_cast<uintptr_t>(p);
   if (!tl_shared.ready) prepare_shared_ranges();
@@ -269,6 +273,9 @@ extern "C" void __sanitizer_cov_trace_pc_guard(uint32_t* guard) {
   using namespace cudalab::rt;
   const BlockContext* b = tl_block;
   if (!b || !b->trace || tl_in_runtime || !tl_thread) return;
+  // As in on_access: a loop that makes no access stops here.
+  if (b->launch->timed_out.load(std::memory_order_relaxed))
+    stop_thread_at_timeout(reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
   const RuntimeScope runtime;  // as in on_access
   record_basic_block(*guard, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }

@@ -12,6 +12,7 @@
 // barrier and tile barriers), warp_ops.cpp (shuffles, votes, reductions,
 // __syncwarp) and deadlock.cpp (when no thread can go on).
 #include <algorithm>
+#include <csignal>
 #include <cstddef>
 #include <cstring>
 #include <random>
@@ -96,8 +97,14 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
   if (const int why = sigsetjmp(jump, 0); why != 0) {
     // A fault or a failed assert in the thread that ran on this fiber: the
     // handler recorded it and aborted the launch; this thread is over. Or
-    // (kThreadExit) the thread ended itself, as PTX's exit does.
-    tl_in_runtime = 0;
+    // (kThreadExit) the thread ended itself, as PTX's exit does. The
+    // watchdog's signal, if it was that, is blocked while its handler runs,
+    // and siglongjmp left it so.
+    sigset_t timeout_signal;
+    sigemptyset(&timeout_signal);
+    sigaddset(&timeout_signal, SIGUSR2);
+    pthread_sigmask(SIG_UNBLOCK, &timeout_signal, nullptr);
+    tl_in_runtime = 1;  // the runtime's code from here to the next thread's start
     if (why == kThreadExit) b->thread_exited(*tl_thread);
   }
   while (!b->launch_->aborted.load(std::memory_order_relaxed) &&
@@ -113,6 +120,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     b->block_loops_offered_ = b->block_loops_ && b->next_thread_ == 1 && !b->trace_;
     b->block_loops_jump_ = &jump;
     b->launch_->body(b->launch_->closure);
+    tl_in_runtime = 1;
     b->block_loops_offered_ = false;
     if (b->block_loops_taken_) {
       // The kernel ran every thread of the block (take_block_loops).
@@ -127,6 +135,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
 }
 
 void BlockRun::run(uint32_t linear) {
+  const int outer = tl_in_runtime;  // the worker's own, whatever the fibers leave
   context_.linear = linear;
   context_.index = unflatten(linear, launch_->grid);
   tl_block = &context_;
@@ -177,7 +186,9 @@ void BlockRun::run(uint32_t linear) {
             locate_timeout_at_wait(*launch_, context_.index, t);
             break;
           }
-      // Dropping a suspended fiber unwinds its stack; its thread never ends.
+      // Dropping a suspended fiber unwinds its stack; its thread never ends
+      // (nor is it the thread running, for the watchdog's signal).
+      tl_thread = nullptr;
       for (auto& t : threads_) t.handle = {};
       break;
     }
@@ -188,12 +199,15 @@ void BlockRun::run(uint32_t linear) {
                         [this](ctx::fiber&& sink) { return runner(this, std::move(sink)); }));
     } else if (exited_ < thread_count_) {
       report_deadlock();
+      tl_thread = nullptr;
       for (auto& t : threads_) t.handle = {};
       break;
     } else {
       break;
     }
   }
+  // Unwinding dropped fibers ran their RuntimeScopes' ends on this thread.
+  tl_in_runtime = outer;
   if (tl_pending_writes) resolve_pending_writes();
   if (trace_) trace_phase_end(context_, 0);
   tl_block = nullptr;

@@ -128,6 +128,8 @@ bool grid_is_cooperative() {
 void grid_sync() {
   using namespace cudalab::rt;
   if (!tl_thread) return;
+  const void* pc = __builtin_return_address(0);
+  stop_if_timed_out(pc);
   const RuntimeScope runtime;
   Launch* l = tl_block->launch;
   if (!l->cooperative) {
@@ -138,7 +140,9 @@ void grid_sync() {
             "cudaLaunchCooperativeKernel, not <<<...>>> (every later CUDA call returns "
             "cudaErrorLaunchFailure)\n");
   }
-  __syncthreads();
+  // The block's barriers around the grid's say the caller's line (a report
+  // of a launch stopped there, a deadlock).
+  block_barrier(BarrierOp::kSync, 0, pc);
   if (tl_thread->linear == 0) {
     GridBarrier& g = *l->grid_barrier;
     std::unique_lock lock(g.mutex);
@@ -159,7 +163,7 @@ void grid_sync() {
       siglongjmp(*tl_thread->fault_jump, 1);
     }
   }
-  __syncthreads();
+  block_barrier(BarrierOp::kSync, 0, pc);
 }
 
 }  // namespace cudalab::detail

@@ -166,17 +166,18 @@ void on_timeout_signal(int, siginfo_t*, void* ucontext) {
 
 void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t) {
   bool expected = false;
-  if (!l.timeout_located.compare_exchange_strong(expected, true)) return;
-  l.timeout_at.pc = t.wait_pc - 1;  // a return address: the call is the byte before
-  l.timeout_at.caller_count = 0;
-  l.timeout_at.block = block;
-  l.timeout_at.thread = t.index;
+  if (!l.timeout_wait_noted.compare_exchange_strong(expected, true)) return;
+  l.timeout_wait_at.pc = t.wait_pc - 1;  // a return address: the call is the byte before
+  l.timeout_wait_at.caller_count = 0;
+  l.timeout_wait_at.block = block;
+  l.timeout_wait_at.thread = t.index;
 }
 
 void stop_thread_at_timeout(uintptr_t return_address) {
   SimThread* t = tl_thread;
   BlockContext* b = tl_block;
   if (!t || !b || !fault_jump_of(*t, *b)) return;
+  ++tl_in_runtime;  // the watchdog's next signal leaves the backtrace alone
   stop_timed_out(t, b, return_address - 1);  // the call of the hook: its line is the access's
 }
 

@@ -49,8 +49,8 @@ std::string fault_words(const FaultInfo& f);
 // calling kernel thread ends here, at the line of the call that returns to
 // `return_address` (an access's hook, outside the runtime's own code).
 void stop_thread_at_timeout(uintptr_t return_address);
-// The same launch, when none of its threads was stopped running: where
-// thread `t` of block `block` waits (if no other thread said where it was).
+// The same launch, its block ended while its threads wait: where thread `t`
+// of block `block` waits, said if no thread of the launch is stopped running.
 void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t);
 
 // What lies at `address` for a report of a bad access: "N bytes after the
@@ -105,6 +105,11 @@ struct Launch {
   std::atomic<bool> timed_out_by_deadline{false};  // the judge's deadline, not CUDALAB_TIMEOUT
   std::atomic<bool> timeout_located{false};
   FaultInfo timeout_at;
+  // Where a thread waited when its block was ended (at a barrier, a warp
+  // operation): timeout_at at the end of the launch if no thread was
+  // stopped running.
+  std::atomic<bool> timeout_wait_noted{false};
+  FaultInfo timeout_wait_at;
   struct GridBarrier* grid_barrier = nullptr;  // cooperative launches
   // A thread that stopped the launch on purpose (a failed assert, a misuse
   // the simulator detects): its message and the error the launch ends with.

@@ -70,6 +70,12 @@ Watchdog::~Watchdog() {
   }
   cv_.notify_all();
   thread_.join();
+  // No thread stopped running said where it was: one that waited does.
+  if (launch_.timed_out.load() && !launch_.timeout_located.load() &&
+      launch_.timeout_wait_noted.load()) {
+    launch_.timeout_at = launch_.timeout_wait_at;
+    launch_.timeout_located.store(true);
+  }
 }
 
 }  // namespace cudalab::rt
