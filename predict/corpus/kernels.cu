@@ -278,6 +278,36 @@ __global__ void rows_per_thread(float* a, int rows) {
   if (r >= rows) return;
   for (int k = 0; k < 64; ++k) a[size_t(r) * 64 + k] *= 1.5f;
 }
+// 33. A copy through a 32 x 32 tile of shared memory, a block of 1024
+// threads a tile (two blocks a multiprocessor at most), and
+// 34. the same copy by blocks of 256, each thread four rows of the tile.
+__global__ void tile_copy_1024(const float* in, float* out, int width) {
+  __shared__ float tile[32][32];
+  const size_t at = (size_t(blockIdx.y) * 32 + threadIdx.y) * width + blockIdx.x * 32 + threadIdx.x;
+  tile[threadIdx.y][threadIdx.x] = in[at];
+  __syncthreads();
+  out[at] = tile[threadIdx.y][threadIdx.x] * 2.0f;
+}
+__global__ void tile_copy_256(const float* in, float* out, int width) {
+  __shared__ float tile[32][32];
+  const size_t first = size_t(blockIdx.y) * 32 * width + blockIdx.x * 32 + threadIdx.x;
+  for (int r = threadIdx.y; r < 32; r += 8) tile[r][threadIdx.x] = in[first + size_t(r) * width];
+  __syncthreads();
+  for (int r = threadIdx.y; r < 32; r += 8)
+    out[first + size_t(r) * width] = tile[r][threadIdx.x] * 2.0f;
+}
+// 35. A block's sum by a tree in shared memory, blocks of 1024 (ten
+// barriers a block).
+__global__ void block_sums_1024(const float* in, float* out) {
+  __shared__ float s[1024];
+  s[threadIdx.x] = in[blockIdx.x * 1024 + threadIdx.x];
+  __syncthreads();
+  for (unsigned w = 512; w > 0; w /= 2) {
+    if (threadIdx.x < w) s[threadIdx.x] += s[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
 
 }  // namespace
 
@@ -370,6 +400,10 @@ int main(int argc, char** argv) {
   time_it("divisions", [&] { divisions<<<compute_blocks, 256>>>(counters, 7919u, threads); });
   time_it("exp_log_fp64", [&] { exp_log_fp64<<<blocks / 4, 256>>>(da, db, n / 4); });
   time_it("rows_per_thread", [&] { rows_per_thread<<<(n / 64 + 255) / 256, 256>>>(fc, n / 64); });
+  const dim3 tiles(square / 32, square / 32);
+  time_it("tile_copy_1024", [&] { tile_copy_1024<<<tiles, dim3(32, 32)>>>(fa, fb, square); });
+  time_it("tile_copy_256", [&] { tile_copy_256<<<tiles, dim3(32, 8)>>>(fa, fb, square); });
+  time_it("block_sums_1024", [&] { block_sums_1024<<<n / 1024, 1024>>>(fa, fb); });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
@@ -382,12 +416,12 @@ int main(int argc, char** argv) {
 // LABELS: unit
 // RUN: %bin --quick
 // CHECK: copy_coalesced
-// CHECK: rows_per_thread
+// CHECK: block_sums_1024
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}32{{$}}
+// CHECK: {{^}}35{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
 // RUN: %bin_gpu --quick
-// CHECK: rows_per_thread
+// CHECK: block_sums_1024

@@ -100,7 +100,8 @@ Term atomics_term(const Work& w, const Gpu& gpu) {
 // The latency term: a launch's least time, its blocks' starts and each
 // round of blocks' slowest waits. `in_l2`: the share of what the launch
 // touches that L2 holds.
-Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident, double in_l2) {
+Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident, double in_l2,
+                  int per_sm, double memory_seconds) {
   const double warps = std::ceil(double(w.threads_per_block) / 32);
   // Latency: the slowest warp's loads one after another (an L1 hit's
   // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
@@ -124,8 +125,26 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
            : w.loop_wait == Wait::kGridStride
                ? at_level("warp_loop_sum_grid_stride_l2", "warp_loop_sum_grid_stride_dram")
                : at_level("warp_loop_sum_l2", "warp_loop_sum_dram"));
-  const double path = std::max(chase, loop) + (w.phases_per_block - 1) * barrier_of(gpu, warps);
   const double rounds_of_blocks = std::ceil(busiest / resident);
+  double path = std::max(chase, loop) + (w.phases_per_block - 1) * barrier_of(gpu, warps);
+  // Blocks so large that a multiprocessor holds two at most, waiting at
+  // barriers: no other block moves bytes while they wait, so a round's
+  // misses queue behind the round's own bytes. With b the round's share of
+  // the busiest memory level's time and t the round's time, a miss takes
+  // its latency L stretched by 1 / (1 - b / t) (one queue, Little's law):
+  // t = rest + L / (1 - b / t), whose larger root is taken.
+  bool queued = false;
+  if (per_sm <= 2 && w.phases_per_block > 1 && memory_seconds > 0) {
+    const double misses = chase >= loop ? w.path_misses * at_level("latency_l2", "latency_dram")
+                                        : loop - w.loop_hits * l1;
+    const double rest = path - misses;
+    const double b = memory_seconds / rounds_of_blocks;
+    const double sum = rest + b + misses;
+    if (misses > 0) {
+      path = (sum + std::sqrt(std::max(0.0, sum * sum - 4 * rest * b))) / 2;
+      queued = true;
+    }
+  }
   // Starting a block: what a grid of empty blocks (of 256 threads, of
   // 1024) costs beyond an empty launch, per block on a multiprocessor. A multiprocessor starts its
   // blocks one after another, and a block holds its place until its
@@ -143,7 +162,11 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
                                         ? "each waiting for its load (a store between)"
                                     : w.loop_wait == Wait::kGridStride
                                         ? "each waiting for its load (a grid-stride loop)"
-                                        : "their loads overlapping"))};
+                                        : "their loads overlapping")) +
+              (queued ? ", the misses queued behind the round's own bytes (blocks of " +
+                            std::to_string(w.threads_per_block) + " threads, " +
+                            std::to_string(per_sm) + " a multiprocessor at most)"
+                      : "")};
 }
 
 }  // namespace
@@ -297,7 +320,12 @@ Prediction predict(const Work& w, const Gpu& gpu) {
         std::to_string(int(w.phases_per_block - 1)) + " a block, " +
             time_text(barrier_of(gpu, double(warps))) + " a round");
   }
-  p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2));
+  // The busiest memory level's time, which large blocks' misses queue behind.
+  double memory_seconds = 0;
+  for (const Term& t : p.terms)
+    if (t.name == "DRAM bandwidth" || t.name == "L2 bandwidth")
+      memory_seconds = std::max(memory_seconds, t.seconds);
+  p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2, per_sm, memory_seconds));
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
   const auto top =
       std::max_element(p.terms.begin(), p.terms.end(),
