@@ -101,7 +101,7 @@ Term atomics_term(const Work& w, const Gpu& gpu) {
 // round of blocks' slowest waits. `in_l2`: the share of what the launch
 // touches that L2 holds.
 Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident, double in_l2,
-                  int per_sm, double memory_seconds) {
+                  int per_sm, double memory_seconds, double wavefront_seconds) {
   const double warps = std::ceil(double(w.threads_per_block) / 32);
   // Latency: the slowest warp's loads one after another (an L1 hit's
   // latency, or L2's or DRAM's for a miss, as the data stays in L2 or
@@ -128,16 +128,18 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
   const double rounds_of_blocks = std::ceil(busiest / resident);
   double path = std::max(chase, loop) + (w.phases_per_block - 1) * barrier_of(gpu, warps);
   // Blocks so large that a multiprocessor holds two at most, waiting at
-  // barriers: no other block moves bytes while they wait, so a round's
-  // misses queue behind the round's own bytes. With b the round's share of
-  // the busiest memory level's time and t the round's time, a miss takes
+  // barriers: no other block moves bytes or works shared memory while they
+  // wait, so a round's misses queue behind the round's own bytes, and its
+  // shared-memory wavefronts come between its barriers on top of its
+  // waits. With b the round's share of the busiest memory level's time, t
+  // the round's time and `rest` its barriers and wavefronts, a miss takes
   // its latency L stretched by 1 / (1 - b / t) (one queue, Little's law):
   // t = rest + L / (1 - b / t), whose larger root is taken.
   bool queued = false;
   if (per_sm <= 2 && w.phases_per_block > 1 && memory_seconds > 0) {
     const double misses = chase >= loop ? w.path_misses * at_level("latency_l2", "latency_dram")
                                         : loop - w.loop_hits * l1;
-    const double rest = path - misses;
+    const double rest = path - misses + wavefront_seconds / rounds_of_blocks;
     const double b = memory_seconds / rounds_of_blocks;
     const double sum = rest + b + misses;
     if (misses > 0) {
@@ -163,7 +165,7 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
                                     : w.loop_wait == Wait::kGridStride
                                         ? "each waiting for its load (a grid-stride loop)"
                                         : "their loads overlapping")) +
-              (queued ? ", the misses queued behind the round's own bytes (blocks of " +
+              (queued ? ", the misses queued behind the round's own bytes, and its wavefronts (blocks of " +
                             std::to_string(w.threads_per_block) + " threads, " +
                             std::to_string(per_sm) + " a multiprocessor at most)"
                       : "")};
@@ -320,12 +322,16 @@ Prediction predict(const Work& w, const Gpu& gpu) {
         std::to_string(int(w.phases_per_block - 1)) + " a block, " +
             time_text(barrier_of(gpu, double(warps))) + " a round");
   }
-  // The busiest memory level's time, which large blocks' misses queue behind.
-  double memory_seconds = 0;
-  for (const Term& t : p.terms)
+  // The busiest memory level's time, which large blocks' misses queue
+  // behind, and the wavefronts' time, which comes on top of their waits.
+  double memory_seconds = 0, wavefront_seconds = 0;
+  for (const Term& t : p.terms) {
     if (t.name == "DRAM bandwidth" || t.name == "L2 bandwidth")
       memory_seconds = std::max(memory_seconds, t.seconds);
-  p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2, per_sm, memory_seconds));
+    if (t.name == "L1 and shared-memory wavefronts") wavefront_seconds = t.seconds;
+  }
+  p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2, per_sm, memory_seconds,
+                                 wavefront_seconds));
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
   const auto top =
       std::max_element(p.terms.begin(), p.terms.end(),

@@ -204,33 +204,40 @@ TEST(Model, BlocksStartOneAfterAnotherOnAMultiprocessor) {
 
 TEST(Model, LargeBlocksAtBarriersQueueTheirMissesBehindTheirBytes) {
   // 100,000 blocks that each load once from DRAM, wait at a barrier and
-  // store (800 MB moved: 200 us at 4 TB/s). Blocks of 1024 threads (two a
-  // multiprocessor: 500 rounds, each round's share of DRAM's time 0.4 us)
-  // take a round as the larger root of t^2 - (rest + b + L) t + rest b = 0;
-  // blocks of 256 (eight a multiprocessor) keep the unloaded round.
+  // store (800 MB moved: 200 us at 4 TB/s), with or without 20 M shared-
+  // memory wavefronts (100 us at 200 G/s). Blocks of 1024 threads (two a
+  // multiprocessor: 500 rounds, each round's share of DRAM's time 0.4 us
+  // and of the wavefronts' 0.2 us) take a round as the larger root of
+  // t^2 - (rest + b + L) t + rest b = 0, the wavefronts' share in `rest`
+  // beside the barrier; blocks of 256 (eight a multiprocessor) keep the
+  // unloaded round, the wavefronts apart.
   pr::Gpu g = test_gpu();
   g.figures["barrier"] = g.figures["barrier_256"] = 80;
-  for (const uint64_t threads : {1024u, 256u}) {
-    pr::Work w = a_launch(100000);
-    w.threads_per_block = threads;
-    w.path_misses = 1;
-    w.phases_per_block = 2;
-    w.dram_read_bytes = w.dram_written_bytes = 400e6;
-    const pr::Prediction p = pr::predict(w, g);
-    double latency = 0, dram = 0;
-    for (const auto& t : p.terms) {
-      if (t.name == "latency") latency = t.seconds;
-      if (t.name == "DRAM bandwidth") dram = t.seconds;
+  for (const uint64_t threads : {1024u, 256u})
+    for (const double wavefronts : {0.0, 20e6}) {
+      pr::Work w = a_launch(100000);
+      w.threads_per_block = threads;
+      w.path_misses = 1;
+      w.phases_per_block = 2;
+      w.dram_read_bytes = w.dram_written_bytes = 400e6;
+      w.shared_wavefronts = wavefronts;
+      const pr::Prediction p = pr::predict(w, g);
+      double latency = 0, dram = 0;
+      for (const auto& t : p.terms) {
+        if (t.name == "latency") latency = t.seconds;
+        if (t.name == "DRAM bandwidth") dram = t.seconds;
+      }
+      ASSERT_NEAR(dram, 200e-6, 1e-9);
+      const double miss = (25e6 / 800e6) * 150e-9 + (1 - 25e6 / 800e6) * 350e-9;
+      const double rounds = threads == 1024 ? 500 : 125, b = dram / rounds;
+      const double rest = 80e-9 + (threads == 1024 ? wavefronts / 200e9 / rounds : 0);
+      const double sum = rest + b + miss;
+      const double round =
+          threads == 1024 ? (sum + std::sqrt(sum * sum - 4 * rest * b)) / 2 : rest + miss;
+      EXPECT_NEAR(latency, 1.5e-6 + rounds * round, 1e-10)
+          << threads << " threads, " << wavefronts << " wavefronts";
+      if (threads == 1024) EXPECT_EQ(p.bound, "latency");
     }
-    ASSERT_NEAR(dram, 200e-6, 1e-9);
-    const double miss = (25e6 / 800e6) * 150e-9 + (1 - 25e6 / 800e6) * 350e-9, rest = 80e-9;
-    const double rounds = threads == 1024 ? 500 : 125, b = dram / rounds;
-    const double sum = rest + b + miss;
-    const double round =
-        threads == 1024 ? (sum + std::sqrt(sum * sum - 4 * rest * b)) / 2 : rest + miss;
-    EXPECT_NEAR(latency, 1.5e-6 + rounds * round, 1e-10) << threads << " threads";
-    if (threads == 1024) EXPECT_EQ(p.bound, "latency");
-  }
 }
 
 TEST(Model, AtomicsOnAFewAddressesTakeTurns) {
