@@ -165,7 +165,8 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
                                     : w.loop_wait == Wait::kGridStride
                                         ? "each waiting for its load (a grid-stride loop)"
                                         : "their loads overlapping")) +
-              (queued ? ", the misses queued behind the round's own bytes, and its wavefronts (blocks of " +
+              (queued ? ", the misses queued behind the round's own bytes, and its wavefronts "
+                        "(blocks of " +
                             std::to_string(w.threads_per_block) + " threads, " +
                             std::to_string(per_sm) + " a multiprocessor at most)"
                       : "")};
@@ -330,8 +331,8 @@ Prediction predict(const Work& w, const Gpu& gpu) {
       memory_seconds = std::max(memory_seconds, t.seconds);
     if (t.name == "L1 and shared-memory wavefronts") wavefront_seconds = t.seconds;
   }
-  p.terms.push_back(latency_term(w, gpu, busiest, resident, in_l2, per_sm, memory_seconds,
-                                 wavefront_seconds));
+  p.terms.push_back(
+      latency_term(w, gpu, busiest, resident, in_l2, per_sm, memory_seconds, wavefront_seconds));
   if (p.terms.empty()) add("nothing counted", 1e-9, "no memory access and no arithmetic");
   const auto top =
       std::max_element(p.terms.begin(), p.terms.end(),
