@@ -21,15 +21,19 @@ __global__ void barriers_forever(int* out) {
 }
 
 __global__ void loads_forever(const float* a, float* b, int n) {
-  for (int i = int(threadIdx.x); i < n;) b[i] = a[i] + 1.0f;  // line 24: i never advances
+  for (int i = int(threadIdx.x); i < n; i += 0) b[i] = a[i] + 1.0f;  // line 24: i stays
 }
 
 __global__ void sums_forever(int* out, int n) {
   int sum = 0;
-  for (int i = int(threadIdx.x); i < n;) {  // line 29: no access a round, i never advances
+  for (int i = int(threadIdx.x); i < n; i += 0) {  // line 29: no access a round, i stays
     sum += i * 3 + 1;
     if (sum == 7) out[0] = sum;
   }
+}
+
+__global__ void prints_forever(int n) {
+  for (int i = int(threadIdx.x); i < n; i += 0) printf("thread %d at %d\n", int(i), n);  // 36
 }
 
 int main(int argc, char** argv) {
@@ -45,11 +49,13 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(which, "barriers")) {
     barriers_forever<<<2, 128>>>(out);
   } else if (!std::strcmp(which, "loads")) {
-    loads_forever<<<4, 64>>>(a, b, 256);  // line 48
+    loads_forever<<<4, 64>>>(a, b, 256);  // line 52
   } else if (!std::strcmp(which, "sums")) {
-    sums_forever<<<2, 64>>>(out, 256);  // line 50
+    sums_forever<<<2, 64>>>(out, 256);  // line 54
+  } else if (!std::strcmp(which, "prints")) {
+    prints_forever<<<2, 64>>>(256);
   } else {
-    std::fprintf(stderr, "usage: timeout_in_the_runtime shuffles|barriers|loads|sums\n");
+    std::fprintf(stderr, "usage: timeout_in_the_runtime shuffles|barriers|loads|sums|prints\n");
     return 2;
   }
   const cudaError_t e = cudaDeviceSynchronize();
@@ -88,10 +94,20 @@ int main(int argc, char** argv) {
 // RUN: for s in 0.03 0.06 0.1 0.15 0.3; do \
 // RUN:   CUDALAB_TRACE=t$s.trace CUDALAB_TRACE_MAX_ACCESSES=100000 CUDALAB_TIMEOUT=$s \
 // RUN:     timeout 30 %bin loads > run$s.log 2>&1 || { echo "run $s: exit $?"; cat run$s.log; exit 1; }; \
-// RUN:   grep -Eq "was at .*timeout_in_the_runtime.cu:(24|48)" run$s.log || { echo "run $s: no line"; cat run$s.log; exit 1; }; \
+// RUN:   grep -Eq "was at .*timeout_in_the_runtime.cu:(24|52)" run$s.log || { echo "run $s: no line"; cat run$s.log; exit 1; }; \
 // RUN:   %cudalab stats t$s.trace > stats$s.log || { echo "trace $s unreadable"; exit 1; }; \
 // RUN: done; echo "five traced runs stopped"
 // CHECK: five traced runs stopped
 // RUN: CUDALAB_TRACE=sums.trace CUDALAB_TIMEOUT=0.2 timeout 30 %bin sums
-// CHECK: was at {{.*}}timeout_in_the_runtime.cu:{{(29|3[01]|50)$}}
+// CHECK: was at {{.*}}timeout_in_the_runtime.cu:{{(29|3[01]|54)$}}
 // CHECK: after: cudaErrorLaunchTimeout
+// A printf in a loop that never ends: stopped at its line, in five runs,
+// and the program's own print after it still comes (a thread left in the
+// middle of printf would have kept the lock of stdout).
+// RUN: for r in 1 2 3 4 5; do \
+// RUN:   CUDALAB_TIMEOUT=0.2 timeout 30 %bin prints > prints$r.out 2> prints$r.err || { echo "run $r: exit $?"; tail -c 2000 prints$r.err; exit 1; }; \
+// RUN:   grep -q "was at .*timeout_in_the_runtime.cu:36" prints$r.err || { echo "run $r: no line"; cat prints$r.err; exit 1; }; \
+// RUN:   tail -1 prints$r.out | grep -q "^after: cudaErrorLaunchTimeout" || { echo "run $r: no print after"; tail -c 300 prints$r.out; exit 1; }; \
+// RUN:   rm prints$r.out; \
+// RUN: done; echo "five printing loops stopped"
+// CHECK: five printing loops stopped

@@ -128,6 +128,10 @@ void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
 }
 
 namespace {
+// A thread's stop was put off (it was in the runtime's code): the watchdog
+// signals again soon, not in 50 ms.
+std::atomic<bool> g_stop_put_off{false};
+
 // A thread of a launch that timed out notes where it was (the first to get
 // here) and ends.
 void stop_timed_out(SimThread* t, BlockContext* b, uintptr_t pc) {
@@ -153,7 +157,7 @@ void stop_timed_out(SimThread* t, BlockContext* b, uintptr_t pc) {
 void on_timeout_signal(int, siginfo_t*, void* ucontext) {
   SimThread* t = tl_thread;
   BlockContext* b = tl_block;
-  if (!t || !b || !fault_jump_of(*t, *b) || !b->launch->timed_out.load() || tl_in_runtime) return;
+  if (!t || !b || !fault_jump_of(*t, *b) || !b->launch->timed_out.load()) return;
 #if defined(__x86_64__)
   const auto pc =
       static_cast<uintptr_t>(static_cast<ucontext_t*>(ucontext)->uc_mcontext.gregs[REG_RIP]);
@@ -161,8 +165,14 @@ void on_timeout_signal(int, siginfo_t*, void* ucontext) {
   (void)ucontext;
   const uintptr_t pc = 0;
 #endif
+  if (tl_in_runtime) {
+    g_stop_put_off.store(true, std::memory_order_relaxed);
+    return;
+  }
   stop_timed_out(t, b, pc);
 }
+
+bool stop_put_off() { return g_stop_put_off.exchange(false, std::memory_order_relaxed); }
 
 void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t) {
   bool expected = false;

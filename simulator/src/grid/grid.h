@@ -49,6 +49,9 @@ std::string fault_words(const FaultInfo& f);
 // calling kernel thread ends here, at the line of the call that returns to
 // `return_address` (an access's hook, outside the runtime's own code).
 void stop_thread_at_timeout(uintptr_t return_address);
+// Whether a thread's stop was put off since the last call (the watchdog
+// then signals again soon).
+bool stop_put_off();
 // The same launch, its block ended while its threads wait: where thread `t`
 // of block `block` waits, said if no thread of the launch is stopped running.
 void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t);

@@ -57,7 +57,11 @@ Watchdog::Watchdog(Launch& launch) : launch_(launch) {
         std::lock_guard runners(launch_.runners_mutex);
         for (pthread_t t : launch_.runners) pthread_kill(t, SIGUSR2);
       }
-      cv_.wait_for(lock, std::chrono::milliseconds(50), [this] { return done_; });
+      // A thread found in the runtime's code is signalled again after a
+      // millisecond, until one finds it in the kernel's own code.
+      const auto wait =
+          stop_put_off() ? std::chrono::milliseconds(1) : std::chrono::milliseconds(50);
+      cv_.wait_for(lock, wait, [this] { return done_; });
     }
   });
 }
