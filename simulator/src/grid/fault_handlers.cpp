@@ -194,6 +194,7 @@ void stop_thread_at_timeout(uintptr_t return_address) {
 void install_fault_handlers() {
   static std::once_flag once;
   std::call_once(once, [] {
+    link_device_printf();
     struct sigaction sa {};
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;

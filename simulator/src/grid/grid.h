@@ -52,6 +52,8 @@ void stop_thread_at_timeout(uintptr_t return_address);
 // Whether a thread's stop was put off since the last call (the watchdog
 // then signals again soon).
 bool stop_put_off();
+// device_printf.cpp's definitions of printf, puts and putchar, linked.
+void link_device_printf();
 // The same launch, its block ended while its threads wait: where thread `t`
 // of block `block` waits, said if no thread of the launch is stopped running.
 void locate_timeout_at_wait(Launch& l, uint3 block, const SimThread& t);
