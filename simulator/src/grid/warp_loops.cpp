@@ -134,12 +134,14 @@ void cudalab_warp_loops_complete(int op, unsigned char* frames, uint64_t stride,
 
 uint32_t cudalab_warp_loops_settle(uint32_t warp) {
   using namespace cudalab::rt;
+  stop_if_timed_out(__builtin_return_address(0));  // (the watchdog leaves the runtime alone)
   const RuntimeScope runtime;
   return tl_block->run->settle_warp(warp);
 }
 
 bool cudalab_warp_loops_barrier() {
   using namespace cudalab::rt;
+  stop_if_timed_out(__builtin_return_address(0));
   const RuntimeScope runtime;
   return tl_block->run->warp_loops_barrier();
 }
