@@ -187,8 +187,7 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
 inline void on_source_load(const void* p, unsigned size, void* return_address) {
   constexpr bool write = false;
   if (!tl_thread || tl_in_runtime || !memcheck_enabled()) return;
-  if (tl_block->launch->timed_out.load(std::memory_order_relaxed))  // as in on_access
-    stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
+  stop_if_timed_out(return_address);  // as in on_access
   const RuntimeScope runtime;
   const auto address = reinterpret_cast<uintptr_t>(p);
   if (!tl_shared.ready) prepare_shared_ranges();
@@ -273,10 +272,8 @@ extern "C" void __sanitizer_cov_trace_pc_guard(uint32_t* guard) {
   using namespace cudalab::rt;
   const BlockContext* b = tl_block;
   if (!b || !b->trace || tl_in_runtime || !tl_thread) return;
-  // As in on_access: a loop that makes no access stops here.
-  if (b->launch->timed_out.load(std::memory_order_relaxed))
-    stop_thread_at_timeout(reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
-  const RuntimeScope runtime;  // as in on_access
+  stop_if_timed_out(__builtin_return_address(0));  // as in on_access: a loop without accesses
+  const RuntimeScope runtime;                      // as in on_access
   record_basic_block(*guard, reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
 
