@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Each lesson kernel's predicted time beside the one measured on a GPU.
 
-    python3 predict/compare.py CUDALAB [--gpu h200] [--measured FILE] [LESSON...]
+    python3 predict/compare.py CUDALAB [--gpu h200] [--measured FILE] [--instructions]
+                               [LESSON...]
 
 For each lesson (all by default), builds its solution's program (cudalab run
 LESSON --solution), predicts its --bench run (cudalab predict -- PROGRAM
@@ -10,7 +11,9 @@ prints each kernel's predicted duration beside its measured median duration
 (FILE: predict/calibration/GPU-lesson-kernels.txt, lesson_times.sh's
 summary), their ratio (predicted / measured) and the bound the model
 names, then the share within 1.3x, 1.5x and 2x and the geometric mean of
-the error. Exits 1 when a prediction could not be made.
+the error. With --instructions, also the model's instruction estimate
+beside the GPU's count (predict/calibration/instructions.py). Exits 1 when
+a prediction could not be made.
 """
 import argparse
 import json
@@ -21,6 +24,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "predict" / "calibration"))
+import instructions  # noqa: E402 (beside this script's folder)
 
 
 def measured_durations(path):
@@ -41,13 +46,15 @@ def main():
     ap.add_argument("cudalab")
     ap.add_argument("--gpu", default="h200")
     ap.add_argument("--measured")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also the instruction estimate beside the GPU's count")
     ap.add_argument("lessons", nargs="*")
     a = ap.parse_args()
     measured_file = a.measured or ROOT / "predict" / "calibration" / f"{a.gpu}-lesson-kernels.txt"
     measured = measured_durations(measured_file)
     lessons = a.lessons or sorted({key[0] for key in measured},
                                   key=lambda n: json.load(open(ROOT / "lessons" / n / "lesson.json"))["order"])
-    rows, failed = [], 0
+    rows, failed, estimates = [], 0, []
     for lesson in lessons:
         subprocess.run([a.cudalab, "run", lesson, "--solution", "--", "--help"], cwd=ROOT,
                        capture_output=True, text=True)
@@ -68,6 +75,7 @@ def main():
                 continue
             grid = x["grid"][0] * x["grid"][1] * x["grid"][2]
             block = x["block"][0] * x["block"][1] * x["block"][2]
+            estimates.append((lesson, x["kernel"], grid, block, x.get("warp_instructions")))
             want = measured.get((lesson, x["kernel"], grid, block))
             rows.append((lesson, f'{x["kernel"]} <<<{grid}, {block}>>>', x["kernel_us"], want,
                          x["bound"]))
@@ -84,6 +92,8 @@ def main():
         geo = math.exp(sum(math.log(e) for e in errors) / len(errors))
         print(f"\n{len(errors)} kernels: {within(1.3)} within 1.3x, {within(1.5)} within 1.5x, "
               f"{within(2)} within 2x; geometric mean of the error {geo:.2f}x")
+    if a.instructions:
+        instructions.print_table(estimates, a.gpu)
     return 1 if failed else 0
 
 

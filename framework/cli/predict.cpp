@@ -191,6 +191,10 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
       x["grid"] = {g.first->grid.x, g.first->grid.y, g.first->grid.z};
       x["block"] = {g.first->block.x, g.first->block.y, g.first->block.z};
       x["sampled_blocks"] = g.work.sampled_blocks;
+      // The launch's warp instructions as the model estimates them (scaled
+      // up from the sample), for a check against a GPU's counts
+      // (predict/calibration/instructions.py).
+      x["warp_instructions"] = g.work.instructions;
       j["launches"].push_back(x);
     }
     std::cout << j.dump(2) << "\n";
