@@ -83,6 +83,10 @@ int main(int argc, char** argv) {
 // CHECK: FP32 arithmetic {{.*}} 4.29 GFLOP (8.59 G lanes' worth issued, idle lanes included)
 // RUN: %cudalab predict --gpu h200 --json -- %bin | %python -c "import json,sys; j=json.load(sys.stdin); print('launches', [(x['kernel'], x['launches'], x['bound']) for x in j['launches']])"
 // CHECK: launches [('copy', 3, 'DRAM bandwidth'), ('chase', 1, 'latency'), ('one_warp', 1, 'latency'), ('half_lanes', 1, 'instruction issue')]
+// Each launch's estimated warp instructions, scaled up from the sample:
+// half_lanes' 524,288 warps each run its loop of 256 iterations.
+// RUN: %cudalab predict --gpu h200 --json -- %bin | %python -c "import json,sys; j=json.load(sys.stdin); w={x['kernel']: x['warp_instructions'] for x in j['launches']}; print('instructions', all(v > 0 for v in w.values()), w['half_lanes'] >= 256 * 524288)"
+// CHECK: instructions True True
 // RUN: CUDALAB_TRACE=whole.trace %bin 1048576 && %cudalab predict whole.trace
 // CHECK: copy<<<2048, 256>>>
 // CHECK-NOT: counted on
