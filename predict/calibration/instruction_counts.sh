@@ -21,15 +21,11 @@ nvcc -O3 -arch=sm_90 -o "$work/kernels" predict/corpus/kernels.cu ||
   { echo "instruction_counts.sh: the corpus did not build" >&2; exit 1; }
 ncu --csv --metrics "$metrics" "$work/kernels" --once >"$work/corpus.csv" 2>/dev/null ||
   { echo "instruction_counts.sh: ncu could not profile the corpus" >&2; exit 1; }
-framework=(framework/src/compare.cpp framework/src/judge_side.cpp framework/src/submission_side.cpp
-           framework/src/wire.cpp support/src/*.cpp)
+. predict/calibration/lesson_gpu_build.sh
 lessons=()
 for d in lessons/*/; do
-  lesson=$(basename "$d") libs=()
-  grep -q "cublas_v2.h" "$d/driver.cu" && libs=(-lcublas)
-  if nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -I framework/include -I support/include \
-      -I trace/include -I "$d" -I "${NLOHMANN_INCLUDE:-/usr/include}" "$d/driver.cu" "$d/solution.cu" \
-      "${framework[@]}" "${libs[@]}" -o "$work/$lesson" >"$work/$lesson.log" 2>&1; then
+  lesson=$(basename "$d")
+  if lesson_gpu_build "$lesson" "$work/$lesson" "$work/$lesson.log"; then
     ncu --csv --metrics "$metrics" "$work/$lesson" --bench >"$work/$lesson.csv" 2>/dev/null &&
       lessons+=("$lesson")
   else

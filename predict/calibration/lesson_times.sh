@@ -29,15 +29,10 @@ import glob, json
 found = [json.load(open(f)) for f in glob.glob("lessons/*/lesson.json")]
 for lesson in sorted(found, key=lambda j: (j["order"], j["name"])):
     print(lesson["name"])')
-framework=(framework/src/compare.cpp framework/src/judge_side.cpp framework/src/submission_side.cpp
-           framework/src/wire.cpp support/src/*.cpp)
+. predict/calibration/lesson_gpu_build.sh
 build() {
-  local lesson=$1 d=lessons/$1 libs=()
-  grep -q "cublas_v2.h" "$d/driver.cu" && libs=(-lcublas)
-  nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -I framework/include -I support/include \
-    -I trace/include -I "$d" -I "${NLOHMANN_INCLUDE:-/usr/include}" "$d/driver.cu" "$d/solution.cu" \
-    "${framework[@]}" "${libs[@]}" -o "$out/${lesson}_gpu" >"$out/$lesson.build.log" 2>&1 ||
-    { cat "$out/$lesson.build.log"; echo "lesson_times.sh: $lesson did not build" >&2; return 1; }
+  lesson_gpu_build "$1" "$out/${1}_gpu" "$out/$1.build.log" ||
+    { cat "$out/$1.build.log"; echo "lesson_times.sh: $1 did not build" >&2; return 1; }
 }
 # The builds side by side, the timings one at a time (the GPU to itself).
 pids=()
