@@ -19,25 +19,20 @@ namespace cudalab::rt {
 void link_device_printf() {}
 }  // namespace cudalab::rt
 
-extern "C" int printf(const char* format, ...) {
+namespace {
+// `print()` as called from `return_address`: in a kernel thread, after the
+// stop of a launch that timed out, and as the runtime's code.
+template <typename Print>
+int guarded(void* return_address, Print print) {
   using namespace cudalab::rt;
-  va_list args;
-  va_start(args, format);
-  int n = 0;
-  if (!tl_thread) {
-    n = std::vprintf(format, args);
-  } else {
-    stop_if_timed_out(__builtin_return_address(0));
-    const RuntimeScope runtime;
-    n = std::vprintf(format, args);
-  }
-  va_end(args);
-  return n;
+  if (!tl_thread) return print();
+  stop_if_timed_out(return_address);
+  const RuntimeScope runtime;
+  return print();
 }
 
-namespace {
-// puts and putchar themselves: the C library's, through stdout's own
-// functions (these names are the program's now).
+// puts itself: the C library's, through stdout's own functions (the name
+// puts is the program's now).
 int put_line(const char* s) {
   flockfile(stdout);
   int r = std::fputs(s, stdout);
@@ -47,18 +42,18 @@ int put_line(const char* s) {
 }
 }  // namespace
 
+extern "C" int printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  const int n = guarded(__builtin_return_address(0), [&] { return std::vprintf(format, args); });
+  va_end(args);
+  return n;
+}
+
 extern "C" int puts(const char* s) {
-  using namespace cudalab::rt;
-  if (!tl_thread) return put_line(s);
-  stop_if_timed_out(__builtin_return_address(0));
-  const RuntimeScope runtime;
-  return put_line(s);
+  return guarded(__builtin_return_address(0), [&] { return put_line(s); });
 }
 
 extern "C" int putchar(int c) {
-  using namespace cudalab::rt;
-  if (!tl_thread) return std::fputc(c, stdout);
-  stop_if_timed_out(__builtin_return_address(0));
-  const RuntimeScope runtime;
-  return std::fputc(c, stdout);
+  return guarded(__builtin_return_address(0), [&] { return std::fputc(c, stdout); });
 }
