@@ -25,16 +25,20 @@
 // a floating-point multiply 0 (nvcc fuses it with its add);
 // moves, pushes, calls and jumps do not count (a GPU keeps values in its
 // many registers), nor a compare with a constant and the branch after it
-// (a loop of a count known when compiled: nvcc unrolls it), nor the
+// (a loop of a count known when compiled: nvcc unrolls it), nor in such a
+// loop its index arithmetic (folded_index_arithmetic, below), nor the
 // instrumentation: the arguments set up for
 // the simulator's hooks just before a call, and the check each use of
 // threadIdx and the like makes that its thread-local storage is ready.
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cudalab/support/process.h"
 #include "traces/symbols.h"
@@ -132,6 +136,169 @@ bool double_function(const char* operands) {
 
 }  // namespace
 
+namespace {
+
+// One instruction of the disassembly: its address, and its text from the
+// mnemonic on ("add    $0x4,%r15").
+struct Insn {
+  uintptr_t address;
+  std::string text;
+};
+
+// The register's name without its width: "bx" for %rbx, %ebx and %bx;
+// "r8" for %r8 and %r8d.
+std::string register_family(std::string r) {
+  if (!r.empty() && r[0] == '%') r.erase(0, 1);
+  if (r.size() >= 2 && r[0] == 'r' && std::isdigit(static_cast<unsigned char>(r[1]))) {
+    while (!r.empty() && !std::isdigit(static_cast<unsigned char>(r.back()))) r.pop_back();
+    return r;
+  }
+  if (r.size() == 3 && (r[0] == 'r' || r[0] == 'e')) return r.substr(1);
+  return r;
+}
+
+// The register an instruction's last operand names ("" if it is not a
+// register): what an integer instruction writes, in AT&T syntax.
+std::string destination_register(const std::string& operands) {
+  const size_t comma = operands.rfind(',');
+  std::string last = operands.substr(comma == std::string::npos ? 0 : comma + 1);
+  const size_t b = last.find_first_not_of(" \t");
+  if (b == std::string::npos || last[b] != '%') return "";
+  last = last.substr(b);
+  last = last.substr(0, last.find_first_of(" \t\n#"));
+  return register_family(last);
+}
+
+// Whether `operands` use register family `r` inside a memory operand's
+// parentheses ("0x4(%rbx,%rax,4)").
+bool addresses_with(const std::string& operands, const std::string& r) {
+  for (size_t open = operands.find('('); open != std::string::npos;
+       open = operands.find('(', open + 1)) {
+    const size_t close = operands.find(')', open);
+    if (close == std::string::npos) return false;
+    std::string inside = operands.substr(open + 1, close - open - 1);
+    for (size_t at = 0; at < inside.size();) {
+      const size_t end = inside.find(',', at);
+      const std::string part = inside.substr(at, end == std::string::npos ? end : end - at);
+      if (!part.empty() && part[0] == '%' && register_family(part) == r) return true;
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+  }
+  return false;
+}
+
+// A jump's target address ("jne    10950 <f+0x450>"), 0 if none is given.
+uintptr_t jump_target(const std::string& operands) {
+  const char* text = operands.c_str();
+  char* end = nullptr;
+  const unsigned long target = std::strtoul(text, &end, 16);
+  return end && end != text && (*end == ' ' || *end == '\0' || *end == '\n') ? target : 0;
+}
+
+// The mnemonic and the operands of an instruction's text, each without the
+// blanks around it.
+std::pair<std::string, std::string> split(const std::string& text) {
+  const size_t end = text.find_first_of(" \t\n");
+  if (end == std::string::npos) return {text, ""};
+  const size_t first = text.find_first_not_of(" \t", end);
+  if (first == std::string::npos) return {text.substr(0, end), ""};
+  std::string operands = text.substr(first);
+  while (!operands.empty() && (operands.back() == '\n' || operands.back() == ' '))
+    operands.pop_back();
+  return {text.substr(0, end), operands};
+}
+
+// Which of a function's instructions are a loop's index arithmetic that
+// nvcc folds away. A loop whose count is known when compiled (a compare
+// with a constant controls it) nvcc unrolls: its induction steps and the
+// address arithmetic on them become the loads' constant offsets. Such a
+// loop is found in the code as the smallest span of a backward jump that
+// holds the compare. In it, the steps (an add or subtract of a constant,
+// an increment, a decrement) and the arithmetic (a lea, a shift, a
+// multiply, an add of two registers) that write one of the loop's index
+// registers (those it addresses memory with or compares with the
+// constant), or a register next used to address memory in the block,
+// count nothing. The loop's other work (a hash's adds of constants)
+// counts as before.
+std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
+  std::vector<bool> folded(fn.size(), false);
+  std::vector<std::pair<uintptr_t, uintptr_t>> loops;  // [first, last] of each backward jump
+  std::vector<uintptr_t> constant_compares;
+  for (const Insn& i : fn) {
+    const auto [m, operands] = split(i.text);
+    if (m.size() > 1 && m[0] == 'j') {
+      const uintptr_t target = jump_target(operands);
+      if (target && target <= i.address && target >= fn.front().address)
+        loops.emplace_back(target, i.address);
+    }
+    if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$')
+      constant_compares.push_back(i.address);
+  }
+  std::vector<std::pair<uintptr_t, uintptr_t>> unrolled;
+  for (const uintptr_t at : constant_compares) {
+    const std::pair<uintptr_t, uintptr_t>* inner = nullptr;
+    for (const auto& l : loops)
+      if (l.first <= at && at <= l.second &&
+          (!inner || l.second - l.first < inner->second - inner->first))
+        inner = &l;
+    if (inner) unrolled.push_back(*inner);
+  }
+  for (const auto& loop : unrolled) {
+    // The loop's index registers: those it addresses memory with, and
+    // those it compares with a constant (its counter).
+    std::vector<std::string> index;
+    for (const Insn& i : fn) {
+      if (i.address < loop.first || i.address > loop.second) continue;
+      const auto [m, operands] = split(i.text);
+      if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$')
+        index.push_back(destination_register(operands));
+      for (size_t open = operands.find('('); open != std::string::npos;
+           open = operands.find('(', open + 1))
+        for (size_t r = operands.find('%', open);
+             r != std::string::npos && r < operands.find(')', open); r = operands.find('%', r + 1))
+          index.push_back(register_family(operands.substr(r, operands.find_first_of(",)", r) - r)));
+    }
+    const auto is_index = [&](const std::string& r) {
+      return !r.empty() && r != "ip" && std::find(index.begin(), index.end(), r) != index.end();
+    };
+    for (size_t k = 0; k < fn.size(); ++k) {
+      if (fn[k].address < loop.first || fn[k].address > loop.second) continue;
+      const auto [m, operands] = split(fn[k].text);
+      const std::string r = destination_register(operands);
+      if (r.empty()) continue;
+      const bool integer_step =
+          (m.rfind("add", 0) == 0 || m.rfind("sub", 0) == 0) && m.find("ss") == std::string::npos &&
+          m.find("sd") == std::string::npos && m.find("ps") == std::string::npos &&
+          m.find("pd") == std::string::npos;
+      const bool immediate = !operands.empty() && operands[0] == '$';
+      // An induction step, or index arithmetic (a lea, a shift, a
+      // multiply, an add of registers) on a register the loop addresses
+      // with or that is next used to address memory in its block.
+      const bool step = (integer_step && immediate) || m.rfind("inc", 0) == 0 ||
+                        m.rfind("dec", 0) == 0 || m.rfind("lea", 0) == 0;
+      const bool arithmetic = m.rfind("shl", 0) == 0 || m.rfind("sal", 0) == 0 ||
+                              m.rfind("imul", 0) == 0 ||
+                              (integer_step && !operands.empty() && operands[0] == '%');
+      if (step) {
+        folded[k] = true;
+        continue;
+      }
+      if (!arithmetic) continue;
+      bool address = is_index(r);
+      for (size_t n = k + 1; !address && arithmetic && n < fn.size(); ++n) {
+        const auto [nm, nops] = split(fn[n].text);
+        if (addresses_with(nops, r)) address = true;
+        if (nm[0] == 'j' || nm == "call" || nm == "ret" || destination_register(nops) == r) break;
+      }
+      if (address) folded[k] = true;
+    }
+  }
+  return folded;
+}
+
+}  // namespace
+
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block) {
   static const bool have_objdump = !support::find_program("objdump").empty();
   if (!have_objdump) return false;
@@ -141,24 +308,98 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
   FILE* p = objdump.file();
   if (!p) return false;
   const uintptr_t base = main_program_base();
+  bool past_last = false;  // the last block wanted has begun
+  // One function's instructions, counted once it is read whole (its loops
+  // are known then). Returns whether the last block wanted has ended.
+  const auto count_function = [&](const std::vector<Insn>& fn) {
+    if (fn.empty()) return false;
+    const std::vector<bool> folded = folded_index_arithmetic(fn);
+    FloatOps* current = nullptr;  // the basic block whose instructions these are
+    FloatOps before_first;        // a function's instructions before its first block's call
+    bool call_pending = false;    // the last instruction called the block callback
+    uint32_t argument_setup = 0;  // counted instructions just before this that set up a call's
+    bool tls_check = false;       // the last instruction: a TLS check or a constant-bound compare
+    std::string tls_registers;    // registers holding a TLS init function's address ("%r14 ")
+    for (size_t k = 0; k < fn.size(); ++k) {
+      const uintptr_t address = fn[k].address;
+      const char* text = fn[k].text.c_str();
+      if (call_pending) {  // this instruction is where the callback returns
+        past_last = base + address >= last_block;
+        current = &per_block[base + address];
+        current->single_ops += before_first.single_ops;
+        current->double_ops += before_first.double_ops;
+        current->special_ops += before_first.special_ops;
+        current->instructions += before_first.instructions;
+        current->double_calls += before_first.double_calls;
+        before_first = {};
+        call_pending = false;
+      }
+      const char* word_end = text;
+      while (*word_end && *word_end != ' ' && *word_end != '\t' && *word_end != '\n') ++word_end;
+      const std::string mnemonic(text, word_end);
+      FloatOps& into = current ? *current : before_first;
+      if (mnemonic == "call") {
+        // A call's arguments are not the block's work.
+        into.instructions -= std::min(into.instructions, argument_setup);
+        argument_setup = 0;
+      }
+      if (mnemonic == "call" && std::strstr(word_end, "<__sanitizer_cov_trace_pc_guard>")) {
+        if (past_last) return true;  // the next block: the last one wanted has ended
+        call_pending = true;
+        continue;
+      }
+      // Work: not the thread-local storage's check (a compare of its init
+      // function's address, and the branch after it), nor an address taken
+      // relative to the code (a hook's data: arithmetic on a constant read
+      // from there counts).
+      // ("<_ZTH9threadIdx>": a TLS init function's symbol, not demangled).
+      bool tls = std::strstr(word_end, "<_ZTH") != nullptr;
+      if (tls && mnemonic.rfind("mov", 0) == 0)  // its address kept in a register
+        if (const char* comma = std::strrchr(word_end, ','))
+          tls_registers += std::string(comma + 1, std::strcspn(comma + 1, " \t\n#")) + " ";
+      if (mnemonic == "test" && !tls_registers.empty()) {  // "test %r14,%r14" of that register
+        const char* r = word_end + std::strspn(word_end, " \t");
+        tls = tls_registers.find(std::string(r, std::strcspn(r, ",")) + " ") != std::string::npos;
+      }
+      // A compare with a constant and its branch: a loop's count known when
+      // it is compiled, which nvcc unrolls (no compare, no branch).
+      const bool constant_bound =
+          mnemonic.rfind("cmp", 0) == 0 && word_end[std::strspn(word_end, " \t")] == '$';
+      // A compare not counted makes the branch after it not counted.
+      const bool checked = tls_check && mnemonic[0] == 'j';
+      tls_check = tls || constant_bound;
+      const bool code_address = mnemonic == "lea" && std::strstr(word_end, "(%rip)");
+      uint32_t work = tls_check || checked || code_address || folded[k] ? 0 : work_of(mnemonic);
+      if (work) {
+        into.instructions += work;
+        argument_setup = writes_argument_register(word_end) ? argument_setup + work : 0;
+      } else if (folded[k] && writes_argument_register(word_end)) {
+        argument_setup = 0;
+      }
+      FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
+      if (mnemonic == "call" && special_function(word_end)) {
+        ops.special_ops = 1;
+        into.instructions += 2;  // a GPU's: a multiply to scale the argument, the unit's own
+      }
+      if (mnemonic == "call" && double_function(word_end)) ++into.double_calls;
+      if (!ops.single_ops && !ops.double_ops && !ops.special_ops) continue;
+      into.single_ops += ops.single_ops;
+      into.double_ops += ops.double_ops;
+      into.special_ops += ops.special_ops;
+    }
+    return false;
+  };
+  std::vector<Insn> fn;
   char line[1024];
-  FloatOps* current = nullptr;  // the basic block whose instructions these are
-  FloatOps before_first;        // a function's instructions before its first block's call
-  bool call_pending = false;    // the last instruction called the block callback
-  bool past_last = false;       // the last block wanted has begun
-  uint32_t argument_setup = 0;  // counted instructions just before this that set up a call's
-  bool tls_check = false;       // the last instruction: a TLS check or a constant-bound compare
-  std::string tls_registers;    // registers holding a TLS init function's address ("%r14 ")
   while (std::fgets(line, sizeof(line), p)) {
     // "0000000000005c10 <kernel>:" starts a function; "    5c39:\tcall ..." is
     // an instruction.
     if (line[0] != ' ') {
-      // The last block wanted ends with its function: the rest is not read
-      // (objdump, left with output unread, is stopped).
-      if (past_last && std::strchr(line, '<')) return true;
       if (std::strchr(line, '<')) {
-        current = nullptr, before_first = {}, call_pending = false;
-        tls_registers.clear();
+        // The last block wanted ends with its function: the rest is not
+        // read (objdump, left with output unread, is stopped).
+        if (count_function(fn) || past_last) return true;
+        fn.clear();
       }
       continue;
     }
@@ -167,68 +408,9 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
     if (!end || *end != ':') continue;
     const char* text = end + 1;
     while (*text == '\t' || *text == ' ') ++text;
-    if (call_pending) {  // this instruction is where the callback returns
-      past_last = base + address >= last_block;
-      current = &per_block[base + address];
-      current->single_ops += before_first.single_ops;
-      current->double_ops += before_first.double_ops;
-      current->special_ops += before_first.special_ops;
-      current->instructions += before_first.instructions;
-      current->double_calls += before_first.double_calls;
-      before_first = {};
-      call_pending = false;
-    }
-    const char* word_end = text;
-    while (*word_end && *word_end != ' ' && *word_end != '\t' && *word_end != '\n') ++word_end;
-    const std::string mnemonic(text, word_end);
-    FloatOps& into = current ? *current : before_first;
-    if (mnemonic == "call") {
-      // A call's arguments are not the block's work.
-      into.instructions -= std::min(into.instructions, argument_setup);
-      argument_setup = 0;
-    }
-    if (mnemonic == "call" && std::strstr(word_end, "<__sanitizer_cov_trace_pc_guard>")) {
-      if (past_last) return true;  // the next block: the last one wanted has ended
-      call_pending = true;
-      continue;
-    }
-    // Work: not the thread-local storage's check (a compare of its init
-    // function's address, and the branch after it), nor an address taken
-    // relative to the code (a hook's data: arithmetic on a constant read
-    // from there counts).
-    // ("<_ZTH9threadIdx>": a TLS init function's symbol, not demangled).
-    bool tls = std::strstr(word_end, "<_ZTH") != nullptr;
-    if (tls && mnemonic.rfind("mov", 0) == 0)  // its address kept in a register
-      if (const char* comma = std::strrchr(word_end, ','))
-        tls_registers += std::string(comma + 1, std::strcspn(comma + 1, " \t\n#")) + " ";
-    if (mnemonic == "test" && !tls_registers.empty()) {  // "test %r14,%r14" of that register
-      const char* r = word_end + std::strspn(word_end, " \t");
-      tls = tls_registers.find(std::string(r, std::strcspn(r, ",")) + " ") != std::string::npos;
-    }
-    // A compare with a constant and its branch: a loop's count known when
-    // it is compiled, which nvcc unrolls (no compare, no branch).
-    const bool constant_bound =
-        mnemonic.rfind("cmp", 0) == 0 && word_end[std::strspn(word_end, " \t")] == '$';
-    // A compare not counted makes the branch after it not counted.
-    const bool checked = tls_check && mnemonic[0] == 'j';
-    tls_check = tls || constant_bound;
-    const bool code_address = mnemonic == "lea" && std::strstr(word_end, "(%rip)");
-    uint32_t work = tls_check || checked || code_address ? 0 : work_of(mnemonic);
-    if (work) {
-      into.instructions += work;
-      argument_setup = writes_argument_register(word_end) ? argument_setup + work : 0;
-    }
-    FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
-    if (mnemonic == "call" && special_function(word_end)) {
-      ops.special_ops = 1;
-      into.instructions += 2;  // a GPU's: a multiply to scale the argument, the unit's own
-    }
-    if (mnemonic == "call" && double_function(word_end)) ++into.double_calls;
-    if (!ops.single_ops && !ops.double_ops && !ops.special_ops) continue;
-    into.single_ops += ops.single_ops;
-    into.double_ops += ops.double_ops;
-    into.special_ops += ops.special_ops;
+    fn.push_back({address, text});
   }
+  count_function(fn);
   return objdump.finish().ok();
 }
 
