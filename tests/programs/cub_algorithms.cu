@@ -502,6 +502,7 @@ int main() {
 // memory, its shared-memory collectives) is no finding.
 // TEST: unit.cub_no_finding
 // LABELS: unit
+// PROPERTIES: COST 15
 // RUN: CUDALAB_CHECK=all %bin
 // CHECK-NOT: DIFFERS
 // CHECK: ERROR SUMMARY: 0 errors

@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
 // BUILD: NO_GPU
 // TEST: unit.predict_a_program
 // LABELS: unit
+// PROPERTIES: COST 12
 // RUN: %cudalab predict --gpu h200 --sample 16 -- %bin
 // CHECK: predict_copy: no error
 // CHECK: Predicted on an NVIDIA H200

@@ -30,6 +30,7 @@ void launch_vector_add(const float* a, const float* b, float* c, int n, int bloc
 // REQUIRES: solution
 // TEST: lesson.vector_add.program_that_never_ends_costs_one_limit
 // LABELS: lesson
+// PROPERTIES: COST 11
 // RUN: mkdir -p class && cp %s class/never_ends.cu && \
 // RUN:   %cudalab grade vector_add class -o grades --seed 1 --timeout 4 > /dev/null; test $? -le 1
 // RUN: %python -c "import json; r = json.load(open('grades/records/never_ends.json')); \
