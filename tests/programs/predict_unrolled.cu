@@ -23,13 +23,10 @@ __global__ void tile_products(const float* a, const float* b, float* c) {
 
 int main() {
   const int blocks = 1024, n = blocks * kTile * kTile;
-  float *a, *b, *c;
-  cudaMalloc(&a, n * sizeof(float));
-  cudaMalloc(&b, n * sizeof(float));
-  cudaMalloc(&c, n * sizeof(float));
-  cudaMemset(a, 0, n * sizeof(float));
-  cudaMemset(b, 0, n * sizeof(float));
-  tile_products<<<blocks, dim3(kTile, kTile)>>>(a, b, c);
+  float* matrices;  // a, b and c, one after another
+  cudaMalloc(&matrices, 3 * n * sizeof(float));
+  cudaMemset(matrices, 0, 2 * n * sizeof(float));
+  tile_products<<<blocks, dim3(kTile, kTile)>>>(matrices, matrices + n, matrices + 2 * n);
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("predict_unrolled: %s\n", cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;
