@@ -223,17 +223,21 @@ std::pair<std::string, std::string> split(const std::string& text) {
 // counts as before.
 std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
   std::vector<bool> folded(fn.size(), false);
+  if (fn.empty()) return folded;
+  std::vector<std::pair<std::string, std::string>> parts;  // each one's mnemonic and operands
+  parts.reserve(fn.size());
+  for (const Insn& i : fn) parts.push_back(split(i.text));
   std::vector<std::pair<uintptr_t, uintptr_t>> loops;  // [first, last] of each backward jump
   std::vector<uintptr_t> constant_compares;
-  for (const Insn& i : fn) {
-    const auto [m, operands] = split(i.text);
+  for (size_t k = 0; k < fn.size(); ++k) {
+    const auto& [m, operands] = parts[k];
     if (m.size() > 1 && m[0] == 'j') {
       const uintptr_t target = jump_target(operands);
-      if (target && target <= i.address && target >= fn.front().address)
-        loops.emplace_back(target, i.address);
+      if (target && target <= fn[k].address && target >= fn.front().address)
+        loops.emplace_back(target, fn[k].address);
     }
     if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$')
-      constant_compares.push_back(i.address);
+      constant_compares.push_back(fn[k].address);
   }
   std::vector<std::pair<uintptr_t, uintptr_t>> unrolled;
   for (const uintptr_t at : constant_compares) {
@@ -244,13 +248,24 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
         inner = &l;
     if (inner) unrolled.push_back(*inner);
   }
+  std::sort(unrolled.begin(), unrolled.end());
+  unrolled.erase(std::unique(unrolled.begin(), unrolled.end()), unrolled.end());
+  // The instructions of [first, last], by their index in `fn` (in address order).
+  const auto indices = [&](uintptr_t first, uintptr_t last) {
+    const auto at = [&](uintptr_t a) {
+      return size_t(std::lower_bound(fn.begin(), fn.end(), a,
+                                     [](const Insn& i, uintptr_t v) { return i.address < v; }) -
+                    fn.begin());
+    };
+    return std::pair<size_t, size_t>(at(first), at(last + 1));
+  };
   for (const auto& loop : unrolled) {
+    const auto [begin, end] = indices(loop.first, loop.second);
     // The loop's index registers: those it addresses memory with, and
     // those it compares with a constant (its counter).
     std::vector<std::string> index;
-    for (const Insn& i : fn) {
-      if (i.address < loop.first || i.address > loop.second) continue;
-      const auto [m, operands] = split(i.text);
+    for (size_t k = begin; k < end; ++k) {
+      const auto& [m, operands] = parts[k];
       if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$')
         index.push_back(destination_register(operands));
       for (size_t open = operands.find('('); open != std::string::npos;
@@ -262,9 +277,8 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
     const auto is_index = [&](const std::string& r) {
       return !r.empty() && r != "ip" && std::find(index.begin(), index.end(), r) != index.end();
     };
-    for (size_t k = 0; k < fn.size(); ++k) {
-      if (fn[k].address < loop.first || fn[k].address > loop.second) continue;
-      const auto [m, operands] = split(fn[k].text);
+    for (size_t k = begin; k < end; ++k) {
+      const auto& [m, operands] = parts[k];
       const std::string r = destination_register(operands);
       if (r.empty()) continue;
       const bool integer_step =
@@ -286,10 +300,12 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
       }
       if (!arithmetic) continue;
       bool address = is_index(r);
-      for (size_t n = k + 1; !address && arithmetic && n < fn.size(); ++n) {
-        const auto [nm, nops] = split(fn[n].text);
+      for (size_t n = k + 1; !address && n < fn.size(); ++n) {
+        const auto& [nm, nops] = parts[n];
         if (addresses_with(nops, r)) address = true;
-        if (nm[0] == 'j' || nm == "call" || nm == "ret" || destination_register(nops) == r) break;
+        if (nm.empty() || nm[0] == 'j' || nm == "call" || nm == "ret" ||
+            destination_register(nops) == r)
+          break;
       }
       if (address) folded[k] = true;
     }
