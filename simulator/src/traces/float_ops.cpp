@@ -134,10 +134,6 @@ bool double_function(const char* operands) {
   return calls_one_of(operands, names);
 }
 
-}  // namespace
-
-namespace {
-
 // One instruction of the disassembly: its address, and its text from the
 // mnemonic on ("add    $0x4,%r15").
 struct Insn {
@@ -169,23 +165,25 @@ std::string destination_register(const std::string& operands) {
   return register_family(last);
 }
 
-// Whether `operands` use register family `r` inside a memory operand's
-// parentheses ("0x4(%rbx,%rax,4)").
-bool addresses_with(const std::string& operands, const std::string& r) {
+// The register families `operands` address memory with: those inside a
+// memory operand's parentheses ("0x4(%rbx,%rax,4)": bx and ax).
+std::vector<std::string> address_registers(const std::string& operands) {
+  std::vector<std::string> found;
   for (size_t open = operands.find('('); open != std::string::npos;
        open = operands.find('(', open + 1)) {
     const size_t close = operands.find(')', open);
-    if (close == std::string::npos) return false;
-    std::string inside = operands.substr(open + 1, close - open - 1);
-    for (size_t at = 0; at < inside.size();) {
-      const size_t end = inside.find(',', at);
-      const std::string part = inside.substr(at, end == std::string::npos ? end : end - at);
-      if (!part.empty() && part[0] == '%' && register_family(part) == r) return true;
-      if (end == std::string::npos) break;
-      at = end + 1;
-    }
+    if (close == std::string::npos) break;
+    for (size_t r = operands.find('%', open); r != std::string::npos && r < close;
+         r = operands.find('%', r + 1))
+      found.push_back(register_family(operands.substr(r, operands.find_first_of(",)", r) - r)));
   }
-  return false;
+  return found;
+}
+
+// Whether `operands` address memory with register family `r`.
+bool addresses_with(const std::string& operands, const std::string& r) {
+  const std::vector<std::string> used = address_registers(operands);
+  return std::find(used.begin(), used.end(), r) != used.end();
 }
 
 // A jump's target address ("jne    10950 <f+0x450>"), 0 if none is given.
@@ -214,13 +212,14 @@ std::pair<std::string, std::string> split(const std::string& text) {
 // with a constant controls it) nvcc unrolls: its induction steps and the
 // address arithmetic on them become the loads' constant offsets. Such a
 // loop is found in the code as the smallest span of a backward jump that
-// holds the compare. In it, the steps (an add or subtract of a constant,
-// an increment, a decrement) and the arithmetic (a lea, a shift, a
-// multiply, an add of two registers) that write one of the loop's index
-// registers (those it addresses memory with or compares with the
-// constant), or a register next used to address memory in the block,
-// count nothing. The loop's other work (a hash's adds of constants)
-// counts as before.
+// holds the compare. In it, every step by a constant (an add or subtract
+// of one, an increment, a decrement) and every lea counts nothing (nvcc's
+// unrolled copies take the constant into their own instructions), and so
+// does a shift, multiply or add of two registers that writes one of the
+// loop's index registers (those it addresses memory with or compares with
+// the constant) or a register next used to address memory in the block.
+// The loop's other work (a hash's shifts, xors and multiplies) counts as
+// before.
 std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
   std::vector<bool> folded(fn.size(), false);
   if (fn.empty()) return folded;
@@ -268,11 +267,7 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
       const auto& [m, operands] = parts[k];
       if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$')
         index.push_back(destination_register(operands));
-      for (size_t open = operands.find('('); open != std::string::npos;
-           open = operands.find('(', open + 1))
-        for (size_t r = operands.find('%', open);
-             r != std::string::npos && r < operands.find(')', open); r = operands.find('%', r + 1))
-          index.push_back(register_family(operands.substr(r, operands.find_first_of(",)", r) - r)));
+      for (std::string& r : address_registers(operands)) index.push_back(std::move(r));
     }
     const auto is_index = [&](const std::string& r) {
       return !r.empty() && r != "ip" && std::find(index.begin(), index.end(), r) != index.end();
