@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the fuzz targets (the `fuzz` preset) and runs each for SECONDS
-# (default 60), starting from seeds made here: a trace recorded from a test
+# Builds the fuzz targets (the `fuzz` preset) and runs each for about SECONDS
+# of a core (default 60), starting from seeds made here: a trace recorded from a test
 # program (when the default build has it), the course's .cu files, and each
 # known-wrong diff with its solution. Their corpora grow in
 # build-fuzz/corpus/; a crash is kept in build-fuzz/crashes/ and fails the
@@ -37,33 +37,35 @@ for d in lessons/*/wrong/*.diff; do
   { cat "$solution"; printf '\0'; cat "$d"; } >"$out/corpus/diff_fuzz/seed-$(basename "$d")"
 done
 
-# Two targets at a time (each fuzzer is one process on one core): the run
-# takes its SECONDS once per pair, not once per target.
+# All targets at once, each a process on one core: with more targets than
+# cores each runs longer, SECONDS x targets / cores, so that each still gets
+# about SECONDS of a core (three on two cores: 45 s in all, where two and
+# then one took 60 s with a core idle for the last 30).
+cores=$(nproc 2>/dev/null || echo 1)
+wall=$(( (seconds * ${#targets[@]} + cores - 1) / cores ))
+((wall < seconds)) && wall=$seconds
 fuzz_one() {
   local t=$1
-  if ! "$out/bin/$t" "$out/corpus/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if ! "$out/bin/$t" "$out/corpus/$t" -max_total_time="$wall" -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$out/crashes/$t-" -print_final_stats=1 >"$out/$t.log" 2>&1; then
     return 1
   fi
 }
 failed=0
-for ((i = 0; i < ${#targets[@]}; i += 2)); do
-  pair=("${targets[@]:i:2}")
-  pids=()
-  for t in "${pair[@]}"; do
-    echo "== $t for $seconds s"
-    fuzz_one "$t" &
-    pids+=($!)
-  done
-  for k in "${!pair[@]}"; do
-    t=${pair[k]}
-    if ! wait "${pids[k]}"; then
-      echo "$t FAILED: see $out/$t.log and $out/crashes/" >&2
-      grep -m5 -E "ERROR|runtime error|SUMMARY" "$out/$t.log" >&2 || true
-      failed=1
-    fi
-    echo "-- $t:"
-    grep -E "^stat::number_of_executed_units|^#[0-9]+.*DONE" "$out/$t.log" | tail -2 || true
-  done
+pids=()
+for t in "${targets[@]}"; do
+  echo "== $t for $wall s (about $seconds s of a core)"
+  fuzz_one "$t" &
+  pids+=($!)
+done
+for k in "${!targets[@]}"; do
+  t=${targets[k]}
+  if ! wait "${pids[k]}"; then
+    echo "$t FAILED: see $out/$t.log and $out/crashes/" >&2
+    grep -m5 -E "ERROR|runtime error|SUMMARY" "$out/$t.log" >&2 || true
+    failed=1
+  fi
+  echo "-- $t:"
+  grep -E "^stat::number_of_executed_units|^#[0-9]+.*DONE" "$out/$t.log" | tail -2 || true
 done
 exit $failed
