@@ -276,6 +276,49 @@ function(cudalab_add_cuda_executable name)
   endif()
 endfunction()
 
+# cudalab_share_gpu_source(first second source): two GPU twins (nvcc) with
+# the same compile options and include folders that both build
+# `source` (a path relative to the current folder): one object library
+# compiles it once, and each links its object.
+function(cudalab_share_gpu_source first second source)
+  get_filename_component(abs ${source} ABSOLUTE)
+  get_filename_component(stem ${source} NAME_WE)
+  set(lib ${first}_${stem}_objects)
+  add_library(${lib} OBJECT ${abs})
+  foreach(p IN ITEMS INCLUDE_DIRECTORIES COMPILE_OPTIONS COMPILE_DEFINITIONS EXCLUDE_FROM_ALL
+                     COMPILE_WARNING_AS_ERROR)
+    get_target_property(v ${first} ${p})
+    get_target_property(w ${second} ${p})
+    if(NOT v)
+      set(v "")
+    endif()
+    if(NOT w)
+      set(w "")
+    endif()
+    if(NOT "${v}" STREQUAL "${w}")
+      message(FATAL_ERROR "cudalab_share_gpu_source: ${first} and ${second} differ in ${p}")
+    endif()
+    if(v)
+      set_property(TARGET ${lib} PROPERTY ${p} "${v}")
+    endif()
+  endforeach()
+  # The libraries of both, for their include folders and definitions.
+  get_target_property(libs ${first} LINK_LIBRARIES)
+  get_target_property(more ${second} LINK_LIBRARIES)
+  list(APPEND libs ${more})
+  list(REMOVE_DUPLICATES libs)
+  target_link_libraries(${lib} PRIVATE ${libs})
+  get_target_property(excluded ${first} EXCLUDE_FROM_ALL)
+  if(excluded)
+    set_property(GLOBAL APPEND PROPERTY CUDALAB_GPU_TWINS ${lib})
+  endif()
+  foreach(t IN ITEMS ${first} ${second})
+    get_target_property(sources ${t} SOURCES)
+    list(REMOVE_ITEM sources ${abs})
+    set_property(TARGET ${t} PROPERTY SOURCES ${sources} $<TARGET_OBJECTS:${lib}>)
+  endforeach()
+endfunction()
+
 # cudalab_add_test_programs_target(name): a target that builds every program
 # and library of the project, those left out of `all` included (the tests',
 # the examples', the benchmarks'), but for the GPU twins on a machine
