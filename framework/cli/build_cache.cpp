@@ -1,8 +1,12 @@
-// The course's code compiled once: the main that serves a lesson's judge is
-// the same for every submission of the lesson, so its object is kept under a
-// key of its text, the lesson's headers and the toolchain (build_key); so is
-// a judge that the build did not make (lesson_judge).
+// What is compiled once. The main that serves a lesson's judge is the same
+// for every submission of the lesson, so its object is kept under a key of
+// its text, the lesson's headers and the toolchain (build_key); so is a
+// judge that the build did not make (lesson_judge). And a submission's file
+// graded again (a regrade with a new seed, the same file handed in twice) is
+// not compiled again: its objects are kept under a key of everything its
+// compile read (kept_objects).
 #include <sys/stat.h>
+#include <utime.h>
 
 #include <algorithm>
 #include <fstream>
@@ -185,6 +189,77 @@ bool lesson_judge(const Lesson& lesson, fs::path* judge, std::string* why) {
   }
   if (rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);  // another was first
   return fs::exists(*judge);
+}
+
+namespace {
+
+// How many submissions' objects are kept (the least recently used go first):
+// a class's files for a lesson, at about 300 KB each.
+constexpr size_t kKeptObjectsMax = 512;
+const char* const kTwin = ".instrumented";
+
+fs::path kept_objects_root() { return main_cache_root() / "objects"; }
+
+// The folder of the objects compiled from `what`.
+fs::path kept_objects_dir(const std::string& what) {
+  return kept_objects_root() / build_key({"objects of a submission", what});
+}
+
+// The least recently used entries removed until at most kKeptObjectsMax are
+// left.
+void forget_old_objects() {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+  for (const auto& e : fs::directory_iterator(kept_objects_root(), ec))
+    if (e.path().filename().string().rfind("new.", 0) != 0)
+      entries.emplace_back(fs::last_write_time(e.path(), ec), e.path());
+  if (entries.size() <= kKeptObjectsMax) return;
+  std::sort(entries.begin(), entries.end());
+  for (size_t i = 0; i + kKeptObjectsMax < entries.size(); ++i)
+    fs::remove_all(entries[i].second, ec);
+}
+
+}  // namespace
+
+bool take_kept_objects(const std::string& what, const fs::path& object) {
+  const fs::path dir = kept_objects_dir(what);
+  std::error_code ec;
+  // The key is a 64-bit hash: the whole of what was compiled must match too,
+  // or a file made to collide would get another file's objects.
+  if (!fs::is_regular_file(dir / "compiled_from", ec) ||
+      support::read_file(dir / "compiled_from") != what)
+    return false;
+  fs::copy_file(dir / "student.o", object, fs::copy_options::overwrite_existing, ec);
+  if (!ec)
+    fs::copy_file(dir / (std::string("student.o") + kTwin), object.string() + kTwin,
+                  fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    fs::remove(object, ec);
+    fs::remove(object.string() + kTwin, ec);
+    return false;
+  }
+  utime(dir.c_str(), nullptr);  // used now: the last to be forgotten
+  return true;
+}
+
+void keep_objects(const std::string& what, const fs::path& object) {
+  std::error_code ec;
+  fs::create_directories(kept_objects_root(), ec);
+  std::string pattern = (kept_objects_root() / "new.XXXXXX").string();
+  if (ec || !mkdtemp(pattern.data())) return;  // kept or not, the grading goes on
+  const fs::path fresh = pattern;
+  fs::copy_file(object, fresh / "student.o", ec);
+  if (!ec) fs::copy_file(object.string() + kTwin, fresh / (std::string("student.o") + kTwin), ec);
+  if (!ec) {
+    std::ofstream(fresh / "compiled_from", std::ios::binary) << what;
+    // Whole or not at all: a grading at the same time sees the folder only
+    // once it is complete (the first of two to finish wins).
+    if (rename(fresh.c_str(), kept_objects_dir(what).c_str()) == 0) {
+      forget_old_objects();
+      return;
+    }
+  }
+  fs::remove_all(fresh, ec);
 }
 
 }  // namespace cudalab::cli

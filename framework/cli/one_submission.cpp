@@ -158,6 +158,7 @@ struct ProgramBuild {
   std::string source_name;
 
   support::ProcessResult run(bool gpu, const std::string& program) const {
+    if (!gpu && !o.gpu && !main_object.empty()) return run_in_two_steps(program);
     std::vector<std::string> cmd;
     if (gpu)
       cmd = {support::find_program("nvcc", {"/usr/local/cuda/bin"}),
@@ -179,10 +180,46 @@ struct ProgramBuild {
     cmd.push_back(sandbox.inside(source_name));
     cmd.push_back(gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY);
     cmd.insert(cmd.end(), {"-o", sandbox.inside(program)});
+    return in_sandbox(cmd, gpu ? sandbox : simulated);
+  }
+
+  // The simulator's build with the judge's main compiled already: the
+  // student's file compiled alone (its object and instrumented twin, which
+  // are kept by what they were compiled from, so that a file graded again
+  // is not compiled again: build_cache.cpp), then linked with that main.
+  support::ProcessResult run_in_two_steps(const std::string& program) const {
+    const std::string object = "cudalab_student.o";
+    std::vector<std::string> cc = {CUDALAB_CC_PATH};
+    if (o.one_compile_at_a_time) cc.push_back("--one-at-a-time");
+    cc.push_back("-O2");
+    const fs::path scratch = sandbox.scratch();
+    std::string what = source_name + '\n' + support::read_file(scratch / source_name);
+    what += std::string(1, '\0') + support::read_file(scratch / "lesson.h");
+    for (const auto& f : cc) what += std::string(1, '\0') + f;
+    if (!take_kept_objects(what, scratch / object)) {
+      std::vector<std::string> compile = cc;
+      compile.insert(compile.end(), {"-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR, "-c",
+                                     sandbox.inside(source_name), "-o", sandbox.inside(object)});
+      const support::ProcessResult b = in_sandbox(compile, simulated);
+      if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch / object) ||
+          !fs::exists(scratch / (object + ".instrumented")))
+        return b;
+      // Kept before any of the submission's code runs (the program could
+      // otherwise change them in its folder).
+      keep_objects(what, scratch / object);
+    }
+    std::vector<std::string> link = cc;
+    link.insert(link.end(), {main_object.string(), sandbox.inside(object),
+                             CUDALAB_FRAMEWORK_LIBRARY, "-o", sandbox.inside(program)});
+    return in_sandbox(link, simulated);
+  }
+
+  // `cmd` run in `where`, with the build's limits.
+  support::ProcessResult in_sandbox(const std::vector<std::string>& cmd,
+                                    const Sandbox& where) const {
     SandboxLimits limits = o.limits;
     limits.cpu_seconds = o.build_seconds;
     limits.memory_mib = o.build_memory_mib;
-    const Sandbox& where = gpu ? sandbox : simulated;
     support::ProcessResult b =
         support::run_process(where.wrap(cmd, {}, limits), o.build_seconds + 10, 64 << 10);
     if (b.exit_code != 0 && b.output.rfind("bwrap: ", 0) == 0) {

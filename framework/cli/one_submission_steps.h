@@ -141,12 +141,19 @@ int diagnose(const Session& session, const GradeOptions& o, TimeBudget* budget, 
 std::string take_picture(const Lesson& lesson, const Session& session, const GradeOptions& o,
                          TimeBudget* budget, GradeRecord* rec);
 
-// ---- build_cache.cpp: the course's code compiled once per lesson ----
+// ---- build_cache.cpp: what is compiled once ----
 
 // Where the compiled mains of the lessons' programs are kept.
 std::filesystem::path main_cache_root();
 // The object (and its instrumented twin) of the main `main_text`; "" when
 // it cannot be made (the caller then compiles the main with the file).
 std::filesystem::path cached_main_object(const Lesson& lesson, const std::string& main_text);
+// A submission's objects, kept by `what` (everything its compile read: the
+// file's name and text, the lesson's header beside it, the flags; the
+// toolchain is in the key): `object` and its instrumented twin (`object`
+// + ".instrumented") copied from a compile of the same, true when there
+// was one. keep_objects keeps a fresh compile's (the last 512 are kept).
+bool take_kept_objects(const std::string& what, const std::filesystem::path& object);
+void keep_objects(const std::string& what, const std::filesystem::path& object);
 
 }  // namespace cudalab::cli
