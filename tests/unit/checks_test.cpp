@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using cudalab::testing::checks_program;
 using cudalab::testing::kCC;
 using cudalab::testing::kPrograms;
 using cudalab::testing::Result;
@@ -29,10 +30,9 @@ using cudalab::testing::Says;
 
 class Checks : public cudalab::testing::ToolTest {
  protected:
-  // tests/programs/checks/NAME.cu built, then run under CHECKS.
+  // tests/programs/checks/NAME.cu (as the build made it) run under CHECKS.
   Result under(const std::string& checks, const std::string& name) {
-    EXPECT_EQ(run(kCC + " " + kPrograms + "/checks/" + name + ".cu -o " + path(name)).status, 0);
-    return run("CUDALAB_CHECK=" + checks + " " + path(name));
+    return run("CUDALAB_CHECK=" + checks + " " + checks_program(name));
   }
   Result under_racecheck(const std::string& name) { return under("racecheck", name); }
 };
@@ -204,9 +204,8 @@ TEST_F(Checks, TheFindingsTheSimulatorWritesReadBackFieldByField) {
   // (cudalab/trace/finding.h) reads, field by field: an access, a race and
   // a failed call.
   using cudalab::trace::FindingFields;
-  const std::string dir = kPrograms + "/checks/";
-  ASSERT_EQ(run(kCC + " " + dir + "oob_write.cu -o " + path("w")).status, 0);
-  run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("w.json") + " " + path("w"));
+  run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("w.json") + " " +
+      checks_program("oob_write"));
   nlohmann::json findings = report_findings(path("w.json"));
   ASSERT_EQ(findings.size(), 1u) << findings.dump();
   FindingFields f;
@@ -224,8 +223,8 @@ TEST_F(Checks, TheFindingsTheSimulatorWritesReadBackFieldByField) {
   EXPECT_EQ(f.where_other, "");
   EXPECT_FALSE(f.other_thread);
 
-  ASSERT_EQ(run(kCC + " " + dir + "race_across_iterations.cu -o " + path("r")).status, 0);
-  run("CUDALAB_CHECK=racecheck CUDALAB_CHECK_JSON=" + path("r.json") + " " + path("r"));
+  run("CUDALAB_CHECK=racecheck CUDALAB_CHECK_JSON=" + path("r.json") + " " +
+      checks_program("race_across_iterations"));
   findings = report_findings(path("r.json"));
   ASSERT_FALSE(findings.empty());
   bool found = false;  // the race across the loop's iterations (there is one within them too)
@@ -240,8 +239,8 @@ TEST_F(Checks, TheFindingsTheSimulatorWritesReadBackFieldByField) {
   EXPECT_TRUE(f.other_thread && f.other_block);
   EXPECT_TRUE(Says(f.advice, "iterations of a loop")) << f.advice;
 
-  ASSERT_EQ(run(kCC + " " + dir + "double_free.cu -o " + path("d")).status, 0);
-  run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("d.json") + " " + path("d"));
+  run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("d.json") + " " +
+      checks_program("double_free"));
   findings = report_findings(path("d.json"));
   ASSERT_FALSE(findings.empty());
   ASSERT_TRUE(cudalab::trace::finding_fields(findings[0], &f));
@@ -261,9 +260,7 @@ TEST_F(Checks, TheFindingsTheSimulatorWritesReadBackFieldByField) {
 }
 
 TEST_F(Checks, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
-  const std::string dir = kPrograms + "/checks/";
-  ASSERT_EQ(run(kCC + " " + dir + "oob_write.cu -o " + path("w")).status, 0);
-  Result r = run("CUDALAB_CHECK=memcheck " + path("w"));
+  Result r = run("CUDALAB_CHECK=memcheck " + checks_program("oob_write"));
   EXPECT_EQ(r.status, 0) << "without CUDALAB_CHECK_EXITCODE the program's own status";
   for (const char* want : {"Invalid __global__ write of size 4 bytes", "at fill in ",
                            "oob_write.cu:6", "by thread (232,0,0) in block (3,0,0)",
@@ -271,8 +268,8 @@ TEST_F(Checks, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
                            "oob_write.cu:12", "(24 accesses like it at this line)",
                            "ERROR SUMMARY: 1 error", "after: cudaErrorLaunchFailure"})
     EXPECT_TRUE(Says(r.output, want));
-  Result json =
-      run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("f.json") + " " + path("w"));
+  Result json = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_JSON=" + path("f.json") + " " +
+                    checks_program("oob_write"));
   std::ifstream jf(path("f.json"));
   std::stringstream js;
   js << jf.rdbuf();
@@ -280,44 +277,40 @@ TEST_F(Checks, MemcheckReportsOutOfBoundsWithLineThreadAndBuffer) {
   EXPECT_NE(js.str().find("\"kind\": \"write\""), std::string::npos) << js.str();
   EXPECT_NE(js.str().find("oob_write.cu:6"), std::string::npos) << js.str();
   EXPECT_NE(js.str().find("\"count\": 24"), std::string::npos) << js.str();
-  Result coded = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("w"));
+  Result coded =
+      run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + checks_program("oob_write"));
   EXPECT_EQ(coded.status, 3);
   EXPECT_NE(coded.output.find("after: cudaErrorLaunchFailure"), std::string::npos)
       << "output before the exit is kept";
 
-  ASSERT_EQ(run(kCC + " " + dir + "oob_read_before.cu -o " + path("r")).status, 0);
-  r = run("CUDALAB_CHECK=all " + path("r"));
+  r = run("CUDALAB_CHECK=all " + checks_program("oob_read_before"));
   EXPECT_TRUE(Says(r.output, "Invalid __global__ read of size 4 bytes"));
   EXPECT_TRUE(Says(r.output, "oob_read_before.cu:6"));
   EXPECT_TRUE(Says(r.output, "4 bytes before the start of the 256-byte buffer"));
 
-  ASSERT_EQ(run(kCC + " " + dir + "clean_stride.cu -o " + path("c")).status, 0);
-  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + path("c"));
+  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_EXITCODE=3 " + checks_program("clean_stride"));
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors"));
   EXPECT_EQ(r.output.find("Invalid"), std::string::npos) << r.output;
 
-  ASSERT_EQ(run(kCC + " " + dir + "use_after_free.cu -o " + path("u")).status, 0);
-  r = run("CUDALAB_CHECK=memcheck " + path("u"));
+  r = run("CUDALAB_CHECK=memcheck " + checks_program("use_after_free"));
   EXPECT_TRUE(Says(r.output, "use_after_free.cu:4"));
   EXPECT_TRUE(Says(r.output, "is in memory that was freed"));
   EXPECT_TRUE(Says(r.output, "which was already freed (cudaFree)"));
 
-  ASSERT_EQ(run(kCC + " " + dir + "shared_oob.cu -o " + path("s")).status, 0);
-  r = run("CUDALAB_CHECK=memcheck " + path("s"));
+  r = run("CUDALAB_CHECK=memcheck " + checks_program("shared_oob"));
   EXPECT_TRUE(Says(r.output, "Invalid __shared__ write of size 4 bytes"));
   EXPECT_TRUE(Says(r.output, "by thread (64,0,0) in block (0,0,0)"));
   EXPECT_TRUE(Says(r.output, "256 bytes of dynamic shared memory"));
 
-  ASSERT_EQ(run(kCC + " " + dir + "leak.cu -o " + path("l")).status, 0);
-  r = run("CUDALAB_CHECK=memcheck " + path("l"));
+  r = run("CUDALAB_CHECK=memcheck " + checks_program("leak"));
   EXPECT_NE(r.output.find("ERROR SUMMARY: 0 errors"), std::string::npos) << "leaks are opt-in";
-  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_LEAKS=1 " + path("l"));
+  r = run("CUDALAB_CHECK=memcheck CUDALAB_CHECK_LEAKS=1 " + checks_program("leak"));
   EXPECT_TRUE(Says(r.output, "Leaked 4000 bytes"));
   EXPECT_TRUE(Says(r.output, "leak.cu:4 and never freed"));
   EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 1 error"));
 
-  r = run("CUDALAB_CHECK=memchek " + path("c"));
+  r = run("CUDALAB_CHECK=memchek " + checks_program("clean_stride"));
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(Says(r.output, "'memchek', which is not a check"));
 }
@@ -335,9 +328,7 @@ TEST_F(Checks, MemcheckNamesEachBufferOfALine) {
 // kernel's (the simulator keeps them side by side; a GPU gives each kernel
 // only its own) is out of bounds, and says whose array it reached.
 TEST_F(Checks, MemcheckNamesAnotherKernelsSharedArrayAsOutOfBounds) {
-  ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/other_kernels_shared.cu -o " + path("p")).status,
-            0);
-  const Result r = run("CUDALAB_CHECK=memcheck " + path("p"));
+  const Result r = run("CUDALAB_CHECK=memcheck " + checks_program("other_kernels_shared"));
   EXPECT_TRUE(Says(r.output, "other_kernels_shared.cu:13")) << r.output;
   EXPECT_TRUE(Says(r.output, "lands in `theirs` in second, another kernel's shared memory"))
       << r.output;
@@ -345,20 +336,17 @@ TEST_F(Checks, MemcheckNamesAnotherKernelsSharedArrayAsOutOfBounds) {
 }
 
 TEST_F(Checks, SynccheckReportsABarrierReachedByPartOfTheBlock) {
-  const std::string dir = kPrograms + "/checks/";
-  ASSERT_EQ(run(kCC + " " + dir + "partial_barrier.cu -o " + path("p")).status, 0);
-  Result r = run("CUDALAB_CHECK=synccheck " + path("p"));
+  Result r = run("CUDALAB_CHECK=synccheck " + checks_program("partial_barrier"));
   for (const char* want :
        {"Barrier error detected. __syncthreads() was reached by 36 of the "
         "block's 64 threads; the other 28 ended without reaching it: a barrier inside a branch",
         "at shift in ", "partial_barrier.cu:9", "in block (1,0,0)", "ERROR SUMMARY: 1 error",
         "after: cudaErrorLaunchFailure"})
     EXPECT_TRUE(Says(r.output, want));
-  ASSERT_EQ(run(kCC + " " + dir + "clean_reduction.cu -o " + path("c")).status, 0);
-  r = run("CUDALAB_CHECK=all " + path("c"));
+  r = run("CUDALAB_CHECK=all " + checks_program("clean_reduction"));
   EXPECT_TRUE(Says(r.output, "ERROR SUMMARY: 0 errors"));
   EXPECT_TRUE(Says(r.output, "after: cudaSuccess"));
-  r = run(path("p"));
+  r = run(checks_program("partial_barrier"));
   EXPECT_EQ(r.output.find("Barrier error"), std::string::npos) << "checks are off by default";
 }
 
@@ -396,10 +384,12 @@ CorpusResult CheckCorpusProgram(const std::filesystem::path& src, const std::str
     if (e.size() != 3u) return {src.string() + ": not TOOL KIND FILE:LINE: " + line + "\n", false};
     expected.push_back(e);
   }
-  if (run(kCC + " " + src.string() + " -o " + out).status != 0)
-    return {src.string() + " does not build\n", false};
+  const std::string program = checks_program(name);
+  if (!std::filesystem::exists(program))
+    return {program + " is not built (cmake --build --preset tests)\n", false};
   const std::string json_path = out + ".json";
-  const Result r = run("CUDALAB_CHECK=all CUDALAB_CHECK_JSON=" + json_path + " timeout 60 " + out);
+  const Result r =
+      run("CUDALAB_CHECK=all CUDALAB_CHECK_JSON=" + json_path + " timeout 60 " + program);
   std::ifstream jf(json_path);
   std::vector<std::string> findings;  // one JSON object per line
   for (std::string line; std::getline(jf, line);)
@@ -409,8 +399,8 @@ CorpusResult CheckCorpusProgram(const std::filesystem::path& src, const std::str
     if (!Says(r.output, "ERROR SUMMARY: 0 errors")) c.problems += name + ": no 0-error summary\n";
     // Correct whatever order the threads run in.
     for (const char* order : {"reverse", "random:1"}) {
-      const Result o =
-          run(std::string("CUDALAB_SCHEDULE=") + order + " CUDALAB_CHECK=all timeout 60 " + out);
+      const Result o = run(std::string("CUDALAB_SCHEDULE=") + order +
+                           " CUDALAB_CHECK=all timeout 60 " + program);
       if (!Says(o.output, "ERROR SUMMARY: 0 errors"))
         c.problems += name + " " + order + ":\n" + o.output + "\n";
     }

@@ -11,6 +11,7 @@
 namespace {
 
 using Faults = cudalab::testing::ToolTest;
+using cudalab::testing::checks_program;
 using cudalab::testing::kCC;
 using cudalab::testing::kPrograms;
 using cudalab::testing::Result;
@@ -70,7 +71,6 @@ TEST_F(Faults, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
 // line, the thread and the buffer, and nothing of the simulator's memory is
 // written (the program goes on to its end and exits normally).
 TEST_F(Faults, NullAndFarPointersFaultAtTheStudentsLine) {
-  const std::string dir = kPrograms + "/checks/";
   struct Case {
     const char* name;
     const char* line;
@@ -80,8 +80,8 @@ TEST_F(Faults, NullAndFarPointersFaultAtTheStudentsLine) {
        {Case{"null_pointer", "null_pointer.cu:9", "a null pointer"},
         Case{"transpose_far_write", "transpose_far_write.cu:12",
              "after the last byte of the 262144-byte buffer `out` allocated at "}}) {
-    ASSERT_EQ(run(kCC + " " + dir + c.name + ".cu -o " + path(c.name)).status, 0) << c.name;
-    for (const std::string& program : {path(c.name), path(c.name) + ".instrumented"}) {
+    const std::string built = checks_program(c.name);
+    for (const std::string& program : {built, built + ".instrumented"}) {
       const Result r = run(program);
       EXPECT_EQ(r.status, 0) << program << "\n" << r.output;
       for (const std::string& want :
@@ -115,8 +115,7 @@ TEST_F(Faults, ATimeLimitStopsAnEndlessKernel) {
                   "of uninstrumented kernel code never does (the default build runs this test)";
 #endif
 #endif
-  ASSERT_EQ(run(kCC + " " + kPrograms + "/checks/endless_loop.cu -o " + path("e")).status, 0);
-  Result r = run("CUDALAB_TIMEOUT=0.5 timeout 30 " + path("e"));
+  Result r = run("CUDALAB_TIMEOUT=0.5 timeout 30 " + checks_program("endless_loop"));
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(Says(r.output, "ran longer than CUDALAB_TIMEOUT=0.5 seconds and was stopped"));
   EXPECT_TRUE(Says(r.output, "after: cudaErrorLaunchTimeout"));

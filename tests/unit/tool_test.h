@@ -37,6 +37,11 @@ inline Result run(const std::string& cmd) {
 
 inline const std::string kCC = CUDALAB_CC_PATH;
 inline const std::string kPrograms = CUDALAB_TEST_PROGRAMS;
+// programs/checks/NAME.cu as the build made it (the target checks_NAME),
+// its instrumented twin beside it.
+inline std::string checks_program(const std::string& name) {
+  return CUDALAB_CHECKS_PROGRAMS + name;
+}
 
 // Whether a program's output contains `want`; the output is shown when not.
 inline ::testing::AssertionResult Says(const std::string& output, const std::string& want) {

@@ -18,6 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using Traces = cudalab::testing::ToolTest;
+using cudalab::testing::checks_program;
 using cudalab::testing::kCC;
 using cudalab::testing::kPrograms;
 using cudalab::testing::Result;
@@ -58,11 +59,8 @@ TEST_F(Traces, TraceRecordsLaunchAllocationsAndEveryGlobalAccess) {
 // start at their offsets from it, and a faulting null-pointer write under no
 // buffer, with the launch naming the thread that faulted and its line.
 TEST_F(Traces, AccessesOutsideEveryBufferAndTheFaultAreRecorded) {
-  const std::string dir = kPrograms + "/checks/";
-  for (const char* name : {"oob_write", "oob_read_before", "null_pointer"})
-    ASSERT_EQ(run(kCC + " " + dir + name + ".cu -o " + path(name)).status, 0) << name;
   // 1024 threads, 1000 elements: threads 1000..1023 write past the end.
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("w.trace") + " " + path("oob_write")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("w.trace") + " " + checks_program("oob_write")).status, 0);
   cudalab::trace::Trace w = cudalab::trace::read_trace(path("w.trace"));
   ASSERT_EQ(w.launches.size(), 1u);
   std::set<uint64_t> past;
@@ -84,7 +82,8 @@ TEST_F(Traces, AccessesOutsideEveryBufferAndTheFaultAreRecorded) {
   EXPECT_FALSE(w.launches[0].faulted);
 
   // x[i - 1] at i = 0: 4 bytes before the start, a negative offset.
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("b.trace") + " " + path("oob_read_before")).status, 0);
+  ASSERT_EQ(
+      run("CUDALAB_TRACE=" + path("b.trace") + " " + checks_program("oob_read_before")).status, 0);
   cudalab::trace::Trace b = cudalab::trace::read_trace(path("b.trace"));
   size_t before = 0;
   for (const auto& a : b.launches.at(0).all_accesses())
@@ -97,7 +96,8 @@ TEST_F(Traces, AccessesOutsideEveryBufferAndTheFaultAreRecorded) {
   EXPECT_EQ(before, 1u);
 
   // The write through a null pointer faults: recorded, then the thread stops.
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("n.trace") + " " + path("null_pointer")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("n.trace") + " " + checks_program("null_pointer")).status,
+            0);
   cudalab::trace::Trace n = cudalab::trace::read_trace(path("n.trace"));
   const auto& l = n.launches.at(0);
   EXPECT_TRUE(l.faulted);
@@ -186,10 +186,8 @@ TEST_F(Traces, CorruptedTracesNeverCrashTheReader) {
 }
 
 TEST_F(Traces, FindingsAreRecordedInTraces) {
-  const std::string src = kPrograms + "/checks/race_shared_no_barrier.cu";
-  ASSERT_EQ(run(kCC + " " + src + " -o " + path("r")).status, 0);
-  const Result r =
-      run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + path("r.trace") + " " + path("r"));
+  const Result r = run("CUDALAB_CHECK=racecheck CUDALAB_TRACE=" + path("r.trace") + " " +
+                       checks_program("race_shared_no_barrier"));
   EXPECT_TRUE(Says(r.output, "Race reported"));
   const cudalab::trace::Trace t = cudalab::trace::read_trace(path("r.trace"));
   ASSERT_EQ(t.launches.size(), 1u);
