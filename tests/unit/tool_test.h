@@ -51,11 +51,11 @@ inline ::testing::AssertionResult Says(const std::string& output, const std::str
 
 class ToolTest : public ::testing::Test {
  protected:
-  // programs/access_patterns.cu built, traced into p.trace, and what
-  // `cudalab stats --json` says of it.
+  // programs/access_patterns.cu (as the build made it) traced into p.trace,
+  // and what `cudalab stats --json` says of it.
   nlohmann::json access_pattern_stats() {
-    EXPECT_EQ(run(kCC + " " + kPrograms + "/access_patterns.cu -o " + path("p")).status, 0);
-    EXPECT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " + path("p")).status, 0);
+    EXPECT_EQ(run("CUDALAB_TRACE=" + path("p.trace") + " " CUDALAB_CMAKE_ACCESS_PATTERNS).status,
+              0);
     const Result r = run(std::string(CUDALAB_CLI_PATH) + " stats --json " + path("p.trace"));
     EXPECT_EQ(r.status, 0) << r.output;
     return nlohmann::json::parse(r.output, nullptr, false);

@@ -126,8 +126,7 @@ TEST_F(Traces, CMakeBuiltProgramsTraceTheCuFileToo) {
 }
 
 TEST_F(Traces, TruncatedAndForeignTracesGiveClearErrors) {
-  ASSERT_EQ(run(kCC + " " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " CUDALAB_CMAKE_TRACED_PROGRAM).status, 0);
   const auto size = fs::file_size(path("t.trace"));
   for (uintmax_t cut : {size - 3, size / 2, uintmax_t(20)}) {
     fs::copy_file(path("t.trace"), path("cut.trace"), fs::copy_options::overwrite_existing);
@@ -154,8 +153,7 @@ TEST_F(Traces, TruncatedAndForeignTracesGiveClearErrors) {
 }
 
 TEST_F(Traces, CorruptedTracesNeverCrashTheReader) {
-  ASSERT_EQ(run(kCC + " " + kPrograms + "/traced_add.cu -o " + path("p")).status, 0);
-  ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " + path("p")).status, 0);
+  ASSERT_EQ(run("CUDALAB_TRACE=" + path("t.trace") + " " CUDALAB_CMAKE_TRACED_PROGRAM).status, 0);
   std::ifstream in(path("t.trace"), std::ios::binary);
   const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   uint64_t state = 12345;
