@@ -200,10 +200,15 @@ struct ProgramBuild {
       std::vector<std::string> compile = cc;
       compile.insert(compile.end(), {"-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR, "-c",
                                      sandbox.inside(source_name), "-o", sandbox.inside(object)});
-      const support::ProcessResult b = in_sandbox(compile, simulated);
-      if (b.exit_code != 0 || b.timed_out || !fs::exists(scratch / object) ||
-          !fs::exists(scratch / (object + ".instrumented")))
+      support::ProcessResult b = in_sandbox(compile, simulated);
+      if (b.exit_code != 0 || b.timed_out) return b;
+      if (!fs::exists(scratch / object) || !fs::exists(scratch / (object + ".instrumented"))) {
+        // Not the file's fault, but said rather than left blank.
+        b.exit_code = 1;
+        b.output += "cudalab-cc ended without error but did not write " + object +
+                    " and its instrumented twin\n";
         return b;
+      }
       // Kept before any of the submission's code runs (the program could
       // otherwise change them in its folder).
       keep_objects(what, scratch / object);

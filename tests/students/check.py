@@ -109,8 +109,14 @@ def class_word_text(cls):
 
 
 def relevant_lines(case, output, reasons):
-    """Up to 3 lines of the output that show what it said instead."""
+    """Up to 3 lines of the output that show what it said instead (all that
+    the compiler said, up to 40 lines, when the file did not compile)."""
     lines = [l.rstrip() for l in output.splitlines() if l.strip()]
+    if "the file did not compile" in output:
+        # All the compiler said: a case that builds with the solution's
+        # code must not fail to compile, and why it did is the whole story.
+        start = next((i + 1 for i, l in enumerate(lines) if "building in the sandbox" in l), 0)
+        return lines[start:start + 40]
     if any(r.startswith("points into") for r in reasons):
         picked = [l for l in lines if any(f in l for f in FORBIDDEN)]
         if picked:
