@@ -4,7 +4,7 @@
 // judge that the build did not make (lesson_judge). And a submission's file
 // graded again (a regrade with a new seed, the same file handed in twice) is
 // not compiled again: its objects are kept under a key of everything its
-// compile read (kept_objects).
+// compile read (KeptObjects).
 #include <sys/stat.h>
 #include <utime.h>
 
@@ -200,11 +200,6 @@ const char* const kTwin = ".instrumented";
 
 fs::path kept_objects_root() { return main_cache_root() / "objects"; }
 
-// The folder of the objects compiled from `what`.
-fs::path kept_objects_dir(const std::string& what) {
-  return kept_objects_root() / build_key({"objects of a submission", what});
-}
-
 // The least recently used entries removed until at most kKeptObjectsMax are
 // left.
 void forget_old_objects() {
@@ -221,13 +216,17 @@ void forget_old_objects() {
 
 }  // namespace
 
-bool take_kept_objects(const std::string& what, const fs::path& object) {
-  const fs::path dir = kept_objects_dir(what);
+KeptObjects::KeptObjects(std::string what)
+    : what_(std::move(what)),
+      dir_(kept_objects_root() / build_key({"objects of a submission", what_})) {}
+
+bool KeptObjects::take(const fs::path& object) const {
+  const fs::path& dir = dir_;
   std::error_code ec;
   // The key is a 64-bit hash: the whole of what was compiled must match too,
   // or a file made to collide would get another file's objects.
   if (!fs::is_regular_file(dir / "compiled_from", ec) ||
-      support::read_file(dir / "compiled_from") != what)
+      support::read_file(dir / "compiled_from") != what_)
     return false;
   fs::copy_file(dir / "student.o", object, fs::copy_options::overwrite_existing, ec);
   if (!ec)
@@ -242,7 +241,7 @@ bool take_kept_objects(const std::string& what, const fs::path& object) {
   return true;
 }
 
-void keep_objects(const std::string& what, const fs::path& object) {
+void KeptObjects::keep(const fs::path& object) const {
   std::error_code ec;
   fs::create_directories(kept_objects_root(), ec);
   std::string pattern = (kept_objects_root() / "new.XXXXXX").string();
@@ -251,10 +250,10 @@ void keep_objects(const std::string& what, const fs::path& object) {
   fs::copy_file(object, fresh / "student.o", ec);
   if (!ec) fs::copy_file(object.string() + kTwin, fresh / (std::string("student.o") + kTwin), ec);
   if (!ec) {
-    std::ofstream(fresh / "compiled_from", std::ios::binary) << what;
+    std::ofstream(fresh / "compiled_from", std::ios::binary) << what_;
     // Whole or not at all: a grading at the same time sees the folder only
     // once it is complete (the first of two to finish wins).
-    if (rename(fresh.c_str(), kept_objects_dir(what).c_str()) == 0) {
+    if (rename(fresh.c_str(), dir_.c_str()) == 0) {
       forget_old_objects();
       return;
     }

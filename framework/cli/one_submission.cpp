@@ -191,15 +191,19 @@ struct ProgramBuild {
     const std::string object = "cudalab_student.o";
     std::vector<std::string> cc = {CUDALAB_CC_PATH};
     if (o.one_compile_at_a_time) cc.push_back("--one-at-a-time");
-    cc.push_back("-O2");
+    const std::vector<std::string> flags = {"-O2", "-I/submission",
+                                            "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
     const fs::path scratch = sandbox.scratch();
+    // What the compile reads (--one-at-a-time changes only how it runs).
     std::string what = source_name + '\n' + support::read_file(scratch / source_name);
     what += std::string(1, '\0') + support::read_file(scratch / "lesson.h");
-    for (const auto& f : cc) what += std::string(1, '\0') + f;
-    if (!take_kept_objects(what, scratch / object)) {
+    for (const auto& f : flags) what += std::string(1, '\0') + f;
+    const KeptObjects kept(what);
+    if (!kept.take(scratch / object)) {
       std::vector<std::string> compile = cc;
-      compile.insert(compile.end(), {"-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR, "-c",
-                                     sandbox.inside(source_name), "-o", sandbox.inside(object)});
+      compile.insert(compile.end(), flags.begin(), flags.end());
+      compile.insert(compile.end(),
+                     {"-c", sandbox.inside(source_name), "-o", sandbox.inside(object)});
       support::ProcessResult b = in_sandbox(compile, simulated);
       if (b.exit_code != 0 || b.timed_out) return b;
       if (!fs::exists(scratch / object) || !fs::exists(scratch / (object + ".instrumented"))) {
@@ -211,10 +215,10 @@ struct ProgramBuild {
       }
       // Kept before any of the submission's code runs (the program could
       // otherwise change them in its folder).
-      keep_objects(what, scratch / object);
+      kept.keep(scratch / object);
     }
     std::vector<std::string> link = cc;
-    link.insert(link.end(), {main_object.string(), sandbox.inside(object),
+    link.insert(link.end(), {"-O2", main_object.string(), sandbox.inside(object),
                              CUDALAB_FRAMEWORK_LIBRARY, "-o", sandbox.inside(program)});
     return in_sandbox(link, simulated);
   }

@@ -150,10 +150,18 @@ std::filesystem::path main_cache_root();
 std::filesystem::path cached_main_object(const Lesson& lesson, const std::string& main_text);
 // A submission's objects, kept by `what` (everything its compile read: the
 // file's name and text, the lesson's header beside it, the flags; the
-// toolchain is in the key): `object` and its instrumented twin (`object`
-// + ".instrumented") copied from a compile of the same, true when there
-// was one. keep_objects keeps a fresh compile's (the last 512 are kept).
-bool take_kept_objects(const std::string& what, const std::filesystem::path& object);
-void keep_objects(const std::string& what, const std::filesystem::path& object);
+// toolchain is in the key). take() copies `object` and its instrumented
+// twin (`object` + ".instrumented") from a compile of the same, true when
+// there was one; keep() keeps a fresh compile's (the last 512 are kept).
+class KeptObjects {
+ public:
+  explicit KeptObjects(std::string what);
+  bool take(const std::filesystem::path& object) const;
+  void keep(const std::filesystem::path& object) const;
+
+ private:
+  std::string what_;
+  std::filesystem::path dir_;  // where they are kept
+};
 
 }  // namespace cudalab::cli
