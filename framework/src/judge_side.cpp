@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include "channel.h"
 #include "cudalab/framework/submission.h"
@@ -97,54 +99,112 @@ class SubmissionProcess {
     for (int fd : {to_, from_, output_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
   }
 
-  // Sends a request (framed: its length first) and waits for its answer,
-  // draining the output meanwhile.
-  std::string exchange(const std::string& framed) {
-    size_t sent = 0;
-    char header[8];
-    size_t header_got = 0;
-    std::string answer;
-    size_t answer_got = 0;
-    uint64_t answer_size = UINT64_MAX;
+  // A piece of a message: where its bytes are, and how many.
+  using Piece = std::pair<const char*, size_t>;
+  using Place = std::pair<char*, size_t>;
+  // Where an answer's raw bytes go, from its head (which it may check:
+  // std::runtime_error when the head is not an answer to the request).
+  using Places = std::function<std::vector<Place>(const std::string& head)>;
+
+  // Sends a request (its framed head, then `raw`: the buffers' bytes
+  // straight from where they are) and waits for its answer, draining the
+  // output meanwhile. Returns the answer's head; its raw bytes, if any, go
+  // straight to where `places` says, which must account for every one.
+  std::string exchange(const std::string& framed, const std::vector<Piece>& raw = {},
+                       const Places& places = {}) {
+    std::vector<Piece> pieces = {{framed.data(), framed.size()}};
+    for (const Piece& p : raw)
+      if (p.second) pieces.push_back(p);
+    size_t piece = 0, piece_sent = 0;
+    char lengths[kFrame];
+    size_t lengths_got = 0;
+    Frame frame;
+    std::string head;
+    size_t head_got = 0;
+    std::vector<Place> into;  // the raw bytes' places, once the head is in
+    size_t place = 0, place_got = 0;
+    bool complete = false;
     const double start = now_s();
-    while (answer_size == UINT64_MAX || answer_got < answer_size) {
+    while (!complete) {
       const double left = limits_.seconds - waited_ - (now_s() - start);
       if (left <= 0) {
         waited_ += now_s() - start;
         fail("timeout", timeout_words());
       }
       pollfd fds[3] = {{output_, POLLIN, 0}, {from_, POLLIN, 0}, {to_, POLLOUT, 0}};
-      const nfds_t count = sent < framed.size() ? 3 : 2;
+      const nfds_t count = piece < pieces.size() ? 3 : 2;
       const int ready = poll(fds, count, int(std::min(left, 0.25) * 1000) + 1);
       if (ready < 0 && errno != EINTR) fail("protocol", "the judge could not wait for it");
       if (fds[0].revents) drain_output();
       if (count == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-        const ssize_t put = ::write(to_, framed.data() + sent, framed.size() - sent);
-        if (put > 0) sent += size_t(put);
+        iovec v[16];
+        int n = 0;
+        for (size_t k = piece; k < pieces.size() && n < 16; ++k, ++n) {
+          const size_t skip = k == piece ? piece_sent : 0;
+          v[n] = {const_cast<char*>(pieces[k].first) + skip, pieces[k].second - skip};
+        }
+        const ssize_t put = ::writev(to_, v, n);
+        if (put > 0) {
+          size_t left_over = size_t(put);
+          while (left_over && piece < pieces.size()) {
+            const size_t take = std::min(left_over, pieces[piece].second - piece_sent);
+            piece_sent += take;
+            left_over -= take;
+            if (piece_sent == pieces[piece].second) ++piece, piece_sent = 0;
+          }
+        }
         if (put < 0 && errno != EAGAIN && errno != EINTR) ended(now_s() - start);
       }
       if (fds[1].revents) {
-        // The length first, then the answer straight into its place.
-        const bool in_header = answer_size == UINT64_MAX;
-        char* into = in_header ? header + header_got : answer.data() + answer_got;
-        const size_t want = in_header ? 8 - header_got : answer_size - answer_got;
-        const ssize_t got = ::read(from_, into, want);
-        if (got > 0 && in_header) {
-          header_got += size_t(got);
-          if (header_got == 8) {
-            std::memcpy(&answer_size, header, 8);
-            if (answer_size > kMaxMessage) fail("protocol", kProtocolWords);
-            answer.resize(answer_size);
-          }
-        } else if (got > 0) {
-          answer_got += size_t(got);
-        } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-          ended(now_s() - start);
+        // The two lengths, the head, then the raw bytes into their places.
+        char* at;
+        size_t want;
+        if (lengths_got < kFrame) {
+          at = lengths + lengths_got, want = kFrame - lengths_got;
+        } else if (head_got < head.size()) {
+          at = head.data() + head_got, want = head.size() - head_got;
+        } else {
+          at = into[place].first + place_got, want = into[place].second - place_got;
         }
+        const ssize_t got = ::read(from_, at, want);
+        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) ended(now_s() - start);
+        if (got <= 0) continue;
+        if (lengths_got < kFrame) {
+          lengths_got += size_t(got);
+          if (lengths_got == kFrame) {
+            std::memcpy(&frame.rest, lengths, 8);
+            std::memcpy(&frame.head, lengths + 8, 8);
+            if (!frame.valid()) fail("protocol", kProtocolWords);
+            head.assign(frame.head, '\0');
+          }
+        } else if (head_got < head.size()) {
+          head_got += size_t(got);
+        } else {
+          place_got += size_t(got);
+        }
+        if (lengths_got == kFrame && head_got == head.size() && into.empty() && place == 0) {
+          // The head is in: where its raw bytes go (every answer's head is
+          // read by `places`, when given).
+          if (places) {
+            try {
+              into = places(head);
+            } catch (const std::runtime_error&) {
+              fail("protocol", kMalformedWords);
+            }
+            into.erase(std::remove_if(into.begin(), into.end(),
+                                      [](const Place& p) { return p.second == 0; }),
+                       into.end());
+          }
+          uint64_t total = 0;
+          for (const Place& p : into) total += p.second;
+          if (total != frame.raw()) fail("protocol", places ? kMalformedWords : kProtocolWords);
+        }
+        while (place < into.size() && place_got == into[place].second) ++place, place_got = 0;
+        complete = lengths_got == kFrame && head_got == head.size() && place == into.size();
       }
     }
     waited_ += now_s() - start;
-    return answer;
+    return head;
   }
 
   // Asks the program to end, and waits (within the time left) for it to write
@@ -212,6 +272,9 @@ class SubmissionProcess {
   static constexpr const char* kProtocolWords =
       "The program sent the judge something that is not an answer to its request. A "
       "submission must not read or write file descriptors 3 and 4 (the judge's channel).";
+  static constexpr const char* kMalformedWords =
+      "The program's answer to the judge was malformed. A submission must not read or write "
+      "file descriptors 3 and 4 (the judge's channel).";
 
   std::string timeout_words() const {
     char s[400];
@@ -375,10 +438,6 @@ std::string call_submission(const char* name, const char* signature,
                 uint64_t(static_cast<const char*>(args[i].pointer) - it->base)};
   }
   Out req;
-  size_t total = 4096 + std::strlen(name) + std::strlen(signature);
-  for (const Buffer& b : buffers) total += b.size + 1024;
-  for (const CallArg& a : args) total += a.bytes.size() + 16;
-  req.reserve(total);
   req.u8(kCall);
   req.str(name);
   req.str(signature);
@@ -387,6 +446,8 @@ std::string call_submission(const char* name, const char* signature,
   // and says where its threads were, whatever the inputs took to arrive.
   req.u64(uint64_t(j.process.deadline_ns()));
   req.u32(uint32_t(buffers.size()));
+  std::vector<std::pair<const char*, size_t>> raw;  // the buffers' bytes, after the head
+  uint64_t raw_bytes = 0;
   for (const Buffer& b : buffers) {
     // Its site and variable in the judge's test ("grade.cu:37", "d_a"), so
     // that the submission's checks and traces name it as the test does.
@@ -396,7 +457,8 @@ std::string call_submission(const char* name, const char* signature,
     req.str(variable);
     req.u64(b.size);
     req.u8(b.writable);
-    req.raw(b.base, b.size);
+    raw.push_back({b.base, b.size});
+    raw_bytes += b.size;
   }
   req.u32(uint32_t(args.size()));
   for (size_t i = 0; i < args.size(); ++i) {
@@ -412,14 +474,34 @@ std::string call_submission(const char* name, const char* signature,
       req.u64(where[i].second);
     }
   }
-  const std::string answer = j.process.exchange(req.framed());
-  req.clear();
+  // The answer's head: its status, then (answered) the call's error, its
+  // return value and a flag for each writable buffer; the flagged buffers'
+  // bytes follow it, straight into the judge's buffers.
+  uint8_t status = 0;
+  std::string detail, ret;
+  int32_t error = 0;
+  auto places = [&](const std::string& head) {
+    In in(head);
+    status = in.u8();
+    detail = in.str(400);
+    std::vector<std::pair<char*, size_t>> into;
+    if (status != kOk) return into;  // nothing follows
+    error = in.i32();
+    ret = in.str(64);
+    for (const Buffer& b : buffers) {
+      if (!b.writable) continue;
+      const uint8_t flag = in.u8();
+      if (flag > 1) throw std::runtime_error("a flag that is not 0 or 1");
+      if (flag) into.push_back({b.base, b.size});  // 0: unreadable after a fault: kept as sent
+    }
+    if (!in.done()) throw std::runtime_error("extra bytes");
+    return into;
+  };
+  j.process.exchange(req.framed(raw_bytes), raw, places);
   j.allocations.clear();
   for (const Buffer& b : buffers) j.allocations.push_back({b.base, b.size});
   try {
-    In in(answer);
-    const uint8_t status = in.u8();
-    const std::string detail = in.str(400);
+    // The answer's fields were read by `places` (its raw bytes are in place).
     if (status == kNoSuchFunction || status == kWrongSignature || status == kBadRequest)
       throw SubmissionLost("protocol", "The program could not run " + std::string(name) + ": " +
                                            detail + ". Does your file define it as lesson.h says?");
@@ -427,15 +509,8 @@ std::string call_submission(const char* name, const char* signature,
     if (status == kThrew)
       throw SubmissionLost("crashed", std::string(name) + " threw an exception: " + detail);
     if (status != kOk) throw std::runtime_error("unknown status");
-    j.last_error = cudaError_t(in.i32());
-    std::string ret = in.str(64);
+    j.last_error = cudaError_t(error);
     if (ret.size() != return_size) throw std::runtime_error("a return value of the wrong size");
-    for (const Buffer& b : buffers) {
-      if (!b.writable) continue;
-      if (in.u8() == 0) continue;  // unreadable after a fault: the judge keeps what it sent
-      std::memcpy(b.base, in.take(b.size), b.size);
-    }
-    if (!in.done()) throw std::runtime_error("extra bytes");
     return ret;
   } catch (const SubmissionLost&) {
     throw;

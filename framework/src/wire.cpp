@@ -31,4 +31,13 @@ bool write_exactly(int fd, const void* p, size_t n) {
   return true;
 }
 
+bool read_head(int fd, Frame* frame, std::string* head) {
+  uint64_t lengths[2];
+  if (!read_exactly(fd, lengths, sizeof(lengths))) return false;
+  *frame = {lengths[0], lengths[1]};
+  if (!frame->valid()) return false;
+  head->assign(frame->head, '\0');
+  return read_exactly(fd, head->data(), frame->head);
+}
+
 }  // namespace cudalab::grading::wire

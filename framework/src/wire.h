@@ -1,10 +1,14 @@
 // The wire format of the channel between a lesson's judge and a submission's
 // process (channel.h says who sends what). A message is its length (8
-// bytes, as the machine stores a uint64_t) and then its fields, written by
-// Out and read by In, which checks every length against what is left and
-// throws on a message that ends early or a field longer than it may be. The
-// judge's side (judge_side.cpp) and the submission's (submission_side.cpp)
-// both use it; tests/unit/wire_test.cpp holds it to this.
+// bytes, as the machine stores a uint64_t: the bytes that follow), the
+// length of its head (8 bytes), the head, and then raw bytes: the test's
+// buffers, which the receiver reads straight into their places (a test's
+// 16M-element arrays are neither copied into a message nor out of one).
+// The head's fields are written by Out and read by In, which checks every
+// length against what is left and throws on a message that ends early or a
+// field longer than it may be. The judge's side (judge_side.cpp) and the
+// submission's (submission_side.cpp) both use it; tests/unit/wire_test.cpp
+// holds it to this.
 #pragma once
 
 #include <cstddef>
@@ -24,14 +28,16 @@ inline constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoM
                          kThrew = 4, kBadRequest = 5;
 // More than any lesson sends; an answer claiming more is not read.
 inline constexpr uint64_t kMaxMessage = uint64_t(8) << 30;
+// A message's head: names, sizes and small values, never a buffer.
+inline constexpr uint64_t kMaxHead = uint64_t(1) << 20;
+// The two lengths a message starts with.
+inline constexpr size_t kFrame = 16;
 
-// A message as it is sent: its length (8 bytes, set by framed()), then its
-// fields. Room for large ones is reserved up front, and buffers are copied
-// into it once: a test's 16M-element arrays are not copied again on their way.
+// A message's head as it is sent: the two lengths (set by framed()), then
+// its fields.
 class Out {
  public:
-  Out() : s_(8, '\0') {}
-  void reserve(size_t body) { s_.reserve(8 + body); }
+  Out() : s_(kFrame, '\0') {}
   void u8(uint8_t v) { s_.push_back(char(v)); }
   void u32(uint32_t v) { s_.append(reinterpret_cast<const char*>(&v), 4); }
   void u64(uint64_t v) { s_.append(reinterpret_cast<const char*>(&v), 8); }
@@ -41,23 +47,30 @@ class Out {
     s_ += v;
   }
   void raw(const void* p, size_t n) { s_.append(static_cast<const char*>(p), n); }
-  // `n` bytes more, to be written at the pointer returned; drop(n) takes
-  // them back.
-  char* grow(size_t n) {
-    s_.resize(s_.size() + n);
-    return s_.data() + s_.size() - n;
-  }
-  void drop(size_t n) { s_.resize(s_.size() - n); }
-  // The whole message, its length set.
-  const std::string& framed() {
-    const uint64_t n = s_.size() - 8;
-    std::memcpy(s_.data(), &n, 8);
+  // The lengths set for a message whose head this is and which `raw_bytes`
+  // more follow (sent after it); the lengths and the head.
+  const std::string& framed(uint64_t raw_bytes = 0) {
+    const uint64_t head = s_.size() - kFrame, rest = 8 + head + raw_bytes;
+    std::memcpy(s_.data(), &rest, 8);
+    std::memcpy(s_.data() + 8, &head, 8);
     return s_;
   }
-  void clear() { std::string(8, '\0').swap(s_); }
+  void clear() { std::string(kFrame, '\0').swap(s_); }
 
  private:
   std::string s_;
+};
+
+// A message's two lengths, as read: `rest` (what follows the first) and
+// `head`. Whether they can be a message: the head within the rest and
+// within kMaxHead, the rest within kMaxMessage. `raw` is then the bytes
+// after the head.
+struct Frame {
+  uint64_t rest = 0, head = 0;
+  bool valid() const {
+    return rest <= kMaxMessage && rest >= 8 && head <= rest - 8 && head <= kMaxHead;
+  }
+  uint64_t raw() const { return rest - 8 - head; }
 };
 
 class In {
@@ -96,5 +109,8 @@ class In {
 // an error.
 bool read_exactly(int fd, void* p, size_t n);
 bool write_exactly(int fd, const void* p, size_t n);
+// A message's two lengths and its head (false: the pipe's end, an error,
+// or lengths that cannot be a message).
+bool read_head(int fd, Frame* frame, std::string* head);
 
 }  // namespace cudalab::grading::wire

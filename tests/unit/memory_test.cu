@@ -51,6 +51,47 @@ TEST(Memory, ConstantDeviceAndManagedVariables) {
   cudaFree(out);
 }
 
+// Each thread loads its next element one whole grid further before it
+// knows it exists (a prefetch without a bounds check): on its last round
+// that load is a grid past the end of `a`.
+__global__ void add_with_prefetch(const float* a, float* c, int n) {
+  const int stride = gridDim.x * blockDim.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float x = a[i];
+  for (; i < n; i += stride) {
+    const float next = a[i + stride];
+    c[i] = x + 1;
+    x = next;
+  }
+}
+
+// Buffers lie one after another in increasing addresses, as cudaMalloc
+// gives them on a GPU: a load a whole grid (4 MiB here, far past the guard
+// pages) beyond the first buffer's end reads the next buffer, without a
+// fault, and the results are right, as on a GPU (memcheck reports it).
+TEST(Memory, BuffersLieInIncreasingAddressesAsOnAGpu) {
+  constexpr int n = 1 << 20;
+  float *a = nullptr, *b = nullptr, *c = nullptr;
+  ASSERT_EQ(cudaMalloc(&a, n * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&b, n * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&c, n * sizeof(float)), cudaSuccess);
+  EXPECT_LT(a, b);
+  EXPECT_LT(b, c);
+  EXPECT_LT(b - a, 2 * n) << "the next buffer right after, past guard pages";
+  std::vector<float> h(n);
+  for (int i = 0; i < n; ++i) h[i] = float(i % 1000);
+  cudaMemcpy(a, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  add_with_prefetch<<<n / 256, 256>>>(a, c, n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<float> got(n);
+  cudaMemcpy(got.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; i += 4099) ASSERT_EQ(got[i], float(i % 1000) + 1) << "element " << i;
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
 __global__ void double_all(int* p, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] *= 2;
 }

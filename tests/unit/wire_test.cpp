@@ -1,7 +1,8 @@
 // The channel's wire format (framework/src/wire.h): what the judge writes
 // reads back field by field; a message that ends early, or a field longer
-// than it may be, is refused rather than read past; whole messages cross a
-// pipe however the reads fall.
+// than it may be, is refused rather than read past; lengths that cannot be
+// a message are refused before anything is read; whole messages (a head,
+// then raw bytes) cross a pipe however the reads fall.
 #include "wire.h"
 
 #include <gtest/gtest.h>
@@ -17,13 +18,16 @@ using cudalab::grading::wire::In;
 using cudalab::grading::wire::Out;
 namespace wire = cudalab::grading::wire;
 
-// The body of a framed message (what follows its 8-byte length).
+// The head of a framed message with no raw bytes (what follows its two
+// lengths).
 std::string body_of(Out& out) {
   const std::string& m = out.framed();
-  uint64_t n = 0;
-  std::memcpy(&n, m.data(), 8);
-  EXPECT_EQ(n, m.size() - 8);
-  return m.substr(8);
+  uint64_t rest = 0, head = 0;
+  std::memcpy(&rest, m.data(), 8);
+  std::memcpy(&head, m.data() + 8, 8);
+  EXPECT_EQ(rest, m.size() - 8);
+  EXPECT_EQ(head, m.size() - wire::kFrame);
+  return m.substr(wire::kFrame);
 }
 
 TEST(Wire, WhatIsWrittenReadsBackFieldByField) {
@@ -51,20 +55,31 @@ TEST(Wire, WhatIsWrittenReadsBackFieldByField) {
   EXPECT_TRUE(in.done());
 }
 
-TEST(Wire, ABufferGrownInPlaceOrDroppedIsWhatIsSent) {
+TEST(Wire, RawBytesAfterTheHeadAreCountedInItsLengthOnly) {
   Out out;
   out.u8(1);
-  std::memcpy(out.grow(4), "abcd", 4);
-  out.u8(2);
-  char* gone = out.grow(3);
-  std::memcpy(gone, "xyz", 3);
-  out.drop(3);
-  EXPECT_EQ(body_of(out), std::string("\x01"
-                                      "abcd"
-                                      "\x02",
-                                      6));
+  out.u64(12);
+  const std::string& m = out.framed(12);
+  uint64_t rest = 0, head = 0;
+  std::memcpy(&rest, m.data(), 8);
+  std::memcpy(&head, m.data() + 8, 8);
+  EXPECT_EQ(head, 9u);
+  EXPECT_EQ(rest, 8u + 9u + 12u);
+  const wire::Frame f{rest, head};
+  EXPECT_TRUE(f.valid());
+  EXPECT_EQ(f.raw(), 12u);
   out.clear();
   EXPECT_EQ(body_of(out), "");
+}
+
+TEST(Wire, LengthsThatCannotBeAMessageAreRefused) {
+  EXPECT_TRUE((wire::Frame{8, 0}.valid()));     // an empty head
+  EXPECT_FALSE((wire::Frame{7, 0}.valid()));    // no room for the head's length
+  EXPECT_FALSE((wire::Frame{20, 13}.valid()));  // a head past the message
+  EXPECT_FALSE(
+      (wire::Frame{8 + (uint64_t(2) << 20), uint64_t(2) << 20}.valid()));  // a head too large
+  EXPECT_FALSE((wire::Frame{wire::kMaxMessage + 1, 0}.valid()));           // a message too large
+  EXPECT_FALSE((wire::Frame{~uint64_t(0), ~uint64_t(0) - 7}.valid()));     // no wrap-around
 }
 
 TEST(Wire, AMessageThatEndsEarlyOrClaimsTooMuchIsRefused) {
@@ -106,8 +121,10 @@ TEST(Wire, WholeMessagesCrossAPipeInPieces) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   Out out;
-  out.str(std::string(200000, 'q'));  // more than a pipe holds at once
-  const std::string message = out.framed();
+  out.str(std::string(200000, 'q'));   // more than a pipe holds at once
+  const std::string raw(300000, 'r');  // and raw bytes after the head
+  std::string message = out.framed(raw.size());
+  message += raw;
   std::thread writer([&] {
     // In uneven pieces, as a slow writer would.
     size_t at = 0, piece = 1;
@@ -119,17 +136,32 @@ TEST(Wire, WholeMessagesCrossAPipeInPieces) {
     }
     close(fds[1]);
   });
-  uint64_t size = 0;
-  ASSERT_TRUE(wire::read_exactly(fds[0], &size, 8));
-  std::string body(size, '\0');
-  ASSERT_TRUE(wire::read_exactly(fds[0], body.data(), size));
+  wire::Frame frame;
+  std::string head;
+  ASSERT_TRUE(wire::read_head(fds[0], &frame, &head));
+  ASSERT_EQ(frame.raw(), raw.size());
+  std::string back(frame.raw(), '\0');
+  ASSERT_TRUE(wire::read_exactly(fds[0], back.data(), back.size()));
   writer.join();
-  In in(body);
+  In in(head);
   EXPECT_EQ(in.str(1 << 20), std::string(200000, 'q'));
   EXPECT_TRUE(in.done());
+  EXPECT_EQ(back, raw);
   // The pipe's end before a whole message: false, not a short message.
-  char more[8];
-  EXPECT_FALSE(wire::read_exactly(fds[0], more, sizeof(more)));
+  EXPECT_FALSE(wire::read_head(fds[0], &frame, &head));
+  close(fds[0]);
+}
+
+TEST(Wire, AHeadWhoseLengthsCannotBeAMessageIsNotRead) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const uint64_t lengths[2] = {uint64_t(1) << 40, 8};  // past kMaxMessage
+  ASSERT_TRUE(wire::write_exactly(fds[1], lengths, sizeof(lengths)));
+  close(fds[1]);
+  wire::Frame frame;
+  std::string head;
+  EXPECT_FALSE(wire::read_head(fds[0], &frame, &head));
+  EXPECT_TRUE(head.empty());
   close(fds[0]);
 }
 

@@ -66,4 +66,9 @@ bool allocation_source(const void* address, std::string* site, std::string* name
 // submission's process) keeps that program's names in checks and traces.
 void name_next_allocation(const std::string& site, const std::string& name);
 
+// The host wrote `bytes` of device memory at `device_address` itself (the
+// judge's buffers, read straight into their allocation): for the checks,
+// as cudaMemcpy's copy from the host would have.
+void host_wrote(const void* device_address, size_t bytes);
+
 }  // namespace cudalab::sim

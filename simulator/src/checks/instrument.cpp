@@ -314,6 +314,10 @@ void name_next_allocation(const std::string& site, const std::string& name) {
   cudalab::rt::tl_next_allocation = {site, name};
 }
 
+void host_wrote(const void* device_address, size_t bytes) {
+  cudalab::rt::shadow_host_wrote(device_address, bytes);
+}
+
 Writer last_writer(const void* device_address) {
   using namespace cudalab::rt;
   Writer w;

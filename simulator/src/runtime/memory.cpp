@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 
 #include "checks/checks.h"
 #include "checks/shadow.h"
@@ -46,10 +47,31 @@ size_t usable_bytes(size_t bytes) {
 }
 }  // namespace
 
+// Device buffers lie one after another in increasing addresses, as a GPU's
+// cudaMalloc gives them, from an address far from the host's own mappings:
+// a read far past one buffer's end (a loop that loads one grid-stride too
+// far) reads the buffer allocated after it, as on a GPU, whatever else the
+// process has mapped. Where that place is taken (a sanitizer's shadow
+// memory), the system chooses one.
+void* place_device_block(size_t total) {
+  constexpr uintptr_t kFirst = uintptr_t(0x2000) << 32;  // 32 TiB
+  static std::mutex mutex;
+  static uintptr_t next = kFirst;
+  constexpr int kFlags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  std::lock_guard lock(mutex);
+  void* m =
+      mmap(reinterpret_cast<void*>(next), total, PROT_READ, kFlags | MAP_FIXED_NOREPLACE, -1, 0);
+  if (m != MAP_FAILED && reinterpret_cast<uintptr_t>(m) == next) {
+    next += total;
+    return m;
+  }
+  if (m != MAP_FAILED) munmap(m, total);  // an older kernel took it as a hint only
+  return mmap(nullptr, total, PROT_READ, kFlags, -1, 0);
+}
+
 void* map_device_block(size_t bytes, void** block) {
   const size_t usable = usable_bytes(bytes);
-  void* m = mmap(nullptr, kGuardBefore + usable + kGuardAfter, PROT_READ,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* m = place_device_block(kGuardBefore + usable + kGuardAfter);
   if (m == MAP_FAILED) return nullptr;
   char* start = static_cast<char*>(m) + kGuardBefore;
   if (mprotect(start, usable, PROT_READ | PROT_WRITE) != 0) {
