@@ -1,7 +1,7 @@
-// The sandbox's command line: setpriv (as root: run as an unprivileged user,
-// so that the process limit counts), prlimit (the rlimits) and bwrap (the
-// namespaces and the filesystem view), all from Debian's util-linux and
-// bubblewrap.
+// The sandbox's command line: cudalab-confine (confine.cpp: as root, an
+// unprivileged user of its own, so that the process limit counts; the
+// rlimits; no address randomization; the syscall filter) and bwrap
+// (Debian's bubblewrap: the namespaces and the filesystem view).
 #include "sandbox.h"
 
 #include <fcntl.h>
@@ -10,7 +10,6 @@
 #include <linux/seccomp.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 #include "cudalab/support/files.h"
 #include "cudalab/support/process.h"
 #include "cudalab/trace/refused_calls.h"
+#include "cudalab_cli_config.h"
 
 namespace cudalab::cli {
 namespace fs = std::filesystem;
@@ -180,23 +180,19 @@ void Sandbox::hand_over() const {
 std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
                                        const std::vector<std::string>& env,
                                        const SandboxLimits& l) const {
-  // Without address randomization the program's buffers land at the same
-  // addresses every run, so what lies past a buffer (and so what memcheck
-  // says of a read past its end) is the same: the same file, the same grade.
-  // (Before the sandbox, whose filter refuses personality(); the setting
-  // stays with the processes started from here.)
-  utsname u{};
-  uname(&u);
-  const std::vector<std::string> no_randomization = {"setarch", u.machine, "-R"};
-  std::vector<std::string> cmd;
+  // cudalab-confine (confine.cpp) sets up what bwrap cannot, in one
+  // process: as root, the sandbox's own user, so that the process limit
+  // counts, without root's groups and without gaining privileges; the
+  // rlimits; no address randomization (the program's buffers land at the
+  // same addresses every run, so what lies past a buffer, and what memcheck
+  // says of a read past its end, is the same: the same file, the same grade;
+  // set before the sandbox, whose filter refuses personality(), and kept by
+  // the processes started from there); and the syscall filter as bwrap's
+  // descriptor 9 (the judge closes every descriptor it did not open).
+  std::vector<std::string> cmd = {CUDALAB_CONFINE_PATH};
   if (confined_ && geteuid() == 0)
-    cmd = {"setpriv",
-           "--reuid=" + std::to_string(uid_),
-           "--regid=" + std::to_string(uid_),
-           "--clear-groups",
-           "--no-new-privs",
-           "--"};
-  cmd.insert(cmd.end(), {"prlimit", "--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
+    cmd.insert(cmd.end(), {"--user=" + std::to_string(uid_), "--no-new-privs"});
+  cmd.insert(cmd.end(), {"--cpu=" + std::to_string(long(l.cpu_seconds) + 1),
                          "--fsize=" + std::to_string(l.file_mib << 20),
                          "--nofile=" + std::to_string(l.open_files), "--core=0"});
   // CUDA's driver reserves far more address space than it uses: on a GPU
@@ -205,7 +201,7 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
   // The process limit counts every process of the user: only the sandbox's
   // own user can be given one that means something.
   if (confined_) cmd.push_back("--nproc=" + std::to_string(l.processes));
-  cmd.push_back("--");
+  cmd.push_back("--no-aslr");
   std::vector<std::string> environment = {"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "TMPDIR=/tmp"};
   environment.insert(environment.end(), env.begin(), env.end());
   if (!confined_) {
@@ -222,18 +218,15 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
       return s;
     };
     environment.push_back("HOME=" + scratch_.string());
-    cmd.insert(cmd.end(), no_randomization.begin(), no_randomization.end());
-    cmd.insert(cmd.end(), {"env", "-i", "-C", scratch_.string()});
+    cmd.insert(cmd.end(), {"--", "env", "-i", "-C", scratch_.string()});
     for (const auto& e : environment) cmd.push_back(real(e));
     for (const auto& a : program) cmd.push_back(real(a));
     return cmd;
   }
   environment.push_back("HOME=/submission");
-  cmd.insert(cmd.end(), no_randomization.begin(), no_randomization.end());
-  // The filter reaches bwrap as descriptor 9, opened by a shell between
-  // (the judge closes every descriptor it did not open itself).
   const std::string filter = syscall_filter_file();
-  if (!filter.empty()) cmd.insert(cmd.end(), {"sh", "-c", "exec \"$@\" 9<\"$0\"", filter});
+  if (!filter.empty()) cmd.push_back("--fd9=" + filter);
+  cmd.push_back("--");
   cmd.insert(cmd.end(), {"bwrap",         "--unshare-all", "--die-with-parent",
                          "--new-session", "--cap-drop",    "ALL",
                          "--hostname",    "submission",    "--ro-bind",
@@ -295,9 +288,7 @@ std::string sandbox_problem() {
   if (support::find_program("bwrap").empty())
     return "bubblewrap (bwrap) is not installed: apt-get install bubblewrap";
   std::vector<std::string> probe;
-  if (geteuid() == 0)
-    probe = {"setpriv", "--reuid=" + std::to_string(kSandboxUid),
-             "--regid=" + std::to_string(kSandboxUid), "--clear-groups", "--"};
+  if (geteuid() == 0) probe = {CUDALAB_CONFINE_PATH, "--user=" + std::to_string(kSandboxUid), "--"};
   // What every sandbox needs, mounts included (a sandbox inside another
   // may have user namespaces but no right to mount /proc).
   probe.insert(probe.end(), {"bwrap",        "--unshare-all", "--die-with-parent",

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cudalab/support/process.h"
 #include "temp_dir.h"
 
 namespace {
@@ -70,10 +71,10 @@ TEST_F(SandboxLine, ConfinedSeesTheToolchainAndItsFolderAndNothingElse) {
   const Args tail(cmd.end() - 3, cmd.end());
   EXPECT_EQ(tail, (Args{"/submission/program", "--seed", "7"}));
   // As root the sandbox runs as its own user, without root's groups.
-  if (geteuid() == 0) {
-    EXPECT_EQ(cmd.front(), "setpriv");
-    EXPECT_TRUE(has_run(cmd, {"--reuid=60001", "--regid=60001", "--clear-groups"}));
-  }
+  if (geteuid() == 0) EXPECT_TRUE(has_run(cmd, {"--user=60001", "--no-new-privs"}));
+  // Set up by one program before bwrap: no address randomization, then bwrap.
+  EXPECT_NE(cmd.front().find("cudalab-confine"), std::string::npos);
+  EXPECT_TRUE(has_run(cmd, {"--no-aslr"}));
 }
 
 TEST_F(SandboxLine, OnAGpuTheAddressSpaceIsNotLimited) {
@@ -94,6 +95,50 @@ TEST_F(SandboxLine, UnconfinedRunsInTheScratchFolderWithAnEmptiedEnvironment) {
   EXPECT_TRUE(has_run(cmd, {at("scratch") + "/program", "-I" + at("scratch"), "/submissionx"}));
   EXPECT_TRUE(has_run(cmd, {"CUDALAB_TRACE=" + at("scratch") + "/t.trace"}));
   EXPECT_TRUE(has_run(cmd, {"HOME=" + at("scratch")}));
+}
+
+// cudalab-confine, run for real: each limit soft and hard, no address
+// randomization, the filter's file as descriptor 9, and as root the
+// sandbox's user without privileges to gain; a wrong option stops it
+// before any program runs.
+TEST_F(SandboxLine, ConfineSetsWhatTheLineAsksBeforeTheProgramRuns) {
+  const Sandbox box(root_ / "scratch", {}, {}, true, false, 60001);
+  const std::string confine = box.wrap({"/submission/program"}, {}, SandboxLimits{}).front();
+  const fs::path filter = root_ / "filter";
+  std::ofstream(filter) << "bytes";
+  Args cmd = {confine,
+              "--cpu=7",
+              "--nofile=33",
+              "--core=0",
+              "--as=" + std::to_string(3ull << 30),
+              "--no-aslr",
+              "--fd9=" + filter.string()};
+  if (geteuid() == 0) cmd.insert(cmd.end(), {"--user=65534", "--no-new-privs"});
+  cmd.insert(cmd.end(), {"--", "sh", "-c",
+                         "cat /proc/self/limits /proc/self/personality; readlink /proc/self/fd/9; "
+                         "id -u; grep NoNewPrivs /proc/self/status"});
+  const cudalab::support::ProcessResult r = cudalab::support::run_process(cmd, 60);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("Max cpu time              7                    7"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("Max open files            33                   33"), std::string::npos);
+  EXPECT_NE(r.output.find("Max address space         3221225472           3221225472"),
+            std::string::npos);
+  EXPECT_NE(r.output.find("Max core file size        0                    0"), std::string::npos);
+  EXPECT_NE(r.output.find("00040000"), std::string::npos) << "ADDR_NO_RANDOMIZE";
+  EXPECT_NE(r.output.find(filter.string()), std::string::npos);
+  if (geteuid() == 0) {
+    EXPECT_NE(r.output.find("\n65534\n"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("NoNewPrivs:\t1"), std::string::npos);
+  }
+  const cudalab::support::ProcessResult bad =
+      cudalab::support::run_process({confine, "--cpu=ten", "--", "true"}, 60);
+  EXPECT_EQ(bad.exit_code, 127);
+  EXPECT_NE(bad.output.find("cudalab-confine: not a number: --cpu=ten"), std::string::npos)
+      << bad.output;
+  const cudalab::support::ProcessResult none = cudalab::support::run_process({confine}, 60);
+  EXPECT_EQ(none.exit_code, 127);
+  EXPECT_NE(none.output.find("no program to run"), std::string::npos);
 }
 
 }  // namespace
