@@ -76,7 +76,10 @@ int main(int argc, char** argv) {
       break;
     }
     if (const char* v = value_of(a, "--user")) {
-      user = (long long)number(v, a);
+      const unsigned long long id = number(v, a);
+      // (uid_t)-1 would change nothing: no such user.
+      if (id >= 0xffffffffull) fail("not a user id", a);
+      user = (long long)id;
       continue;
     }
     if (std::strcmp(a, "--no-aslr") == 0) {
@@ -94,6 +97,8 @@ int main(int argc, char** argv) {
     bool known = false;
     for (const Limit& l : kLimits)
       if (const char* v = value_of(a, l.name)) {
+        for (int i = 0; i < limit_count; ++i)
+          if (limits[i].resource == l.resource) fail("a limit given twice", a);
         limits[limit_count++] = {l.resource, rlim_t(number(v, a))};
         known = true;
         break;
@@ -108,6 +113,9 @@ int main(int argc, char** argv) {
     if (setgroups(0, nullptr) != 0) fail("cannot drop the groups", std::strerror(errno));
     if (setresgid(id, id, id) != 0) fail("cannot change group", std::strerror(errno));
     if (setresuid(id, id, id) != 0) fail("cannot change user", std::strerror(errno));
+    uid_t r = 0, e = 0, saved = 0;
+    if (getresuid(&r, &e, &saved) != 0 || r != id || e != id || saved != id)
+      fail("still another user after changing user", nullptr);
   }
   for (int i = 0; i < limit_count; ++i) {
     const rlimit r{limits[i].value, limits[i].value};
@@ -115,11 +123,11 @@ int main(int argc, char** argv) {
   }
   if (no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     fail("cannot forbid new privileges", std::strerror(errno));
-  if (no_aslr) {
-    const int current = personality(0xffffffff);
-    if (current == -1 || personality(static_cast<unsigned long>(current) | ADDR_NO_RANDOMIZE) == -1)
-      fail("cannot turn address randomization off", std::strerror(errno));
-  }
+  // As `setarch ARCH -R` sets it: Linux's own, without randomization, and
+  // no other flag the caller may have had.
+  if (no_aslr && personality(static_cast<unsigned long>(PER_LINUX) |
+                             static_cast<unsigned long>(ADDR_NO_RANDOMIZE)) == -1)
+    fail("cannot turn address randomization off", std::strerror(errno));
   if (fd9) {
     const int fd = open(fd9, O_RDONLY);
     if (fd < 0) fail("cannot open the syscall filter", std::strerror(errno));

@@ -476,14 +476,16 @@ std::string call_submission(const char* name, const char* signature,
   }
   // The answer's head: its status, then (answered) the call's error, its
   // return value and a flag for each writable buffer; the flagged buffers'
-  // bytes follow it, straight into the judge's buffers.
+  // bytes follow it, straight into the judge's buffers. (So an answer that
+  // breaks off or lies has written part of them: it ends the test, which
+  // never reads them after a SubmissionLost.)
   uint8_t status = 0;
   std::string detail, ret;
   int32_t error = 0;
   auto places = [&](const std::string& head) {
     In in(head);
     status = in.u8();
-    detail = in.str(400);
+    detail = in.str(kMaxDetail);
     std::vector<std::pair<char*, size_t>> into;
     if (status != kOk) return into;  // nothing follows
     error = in.i32();

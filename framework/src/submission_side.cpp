@@ -232,7 +232,7 @@ int answer_calls() {
         out.str(name + " has other parameters than the judge's");
       } else if (!allocated) {
         out.u8(kNoMemory);
-        out.str(why);
+        out.str(why.substr(0, kMaxDetail));
       } else {
         if (track) track_writers();
         std::string ret;
@@ -240,7 +240,7 @@ int answer_calls() {
           ret = f->second.invoke(f->second.function, args);
         } catch (const std::exception& e) {
           out.u8(kThrew);
-          out.str(e.what());
+          out.str(std::string(e.what()).substr(0, kMaxDetail));
           if (!reply(out)) return 0;
           continue;
         }
@@ -264,7 +264,7 @@ int answer_calls() {
       out = Out();
       sent.clear();
       out.u8(kBadRequest);
-      out.str(e.what());
+      out.str(std::string(e.what()).substr(0, kMaxDetail));
     }
     if (!reply(out, sent)) return 0;
   }

@@ -28,6 +28,9 @@ inline constexpr uint8_t kOk = 0, kNoSuchFunction = 1, kWrongSignature = 2, kNoM
                          kThrew = 4, kBadRequest = 5;
 // More than any lesson sends; an answer claiming more is not read.
 inline constexpr uint64_t kMaxMessage = uint64_t(8) << 30;
+// What an answer says of a call that did not go through (the exception
+// the student's function threw, say), at most: the judge reads no more.
+inline constexpr uint64_t kMaxDetail = 400;
 // A message's head: names, sizes and small values, never a buffer.
 inline constexpr uint64_t kMaxHead = uint64_t(1) << 20;
 // The two lengths a message starts with.

@@ -69,7 +69,10 @@ __global__ void add_with_prefetch(const float* a, float* c, int n) {
 // Buffers lie one after another in increasing addresses, as cudaMalloc
 // gives them on a GPU: a load a whole grid (4 MiB here, far past the guard
 // pages) beyond the first buffer's end reads the next buffer, without a
-// fault, and the results are right, as on a GPU (memcheck reports it).
+// fault, and the results are right, as on a GPU. (Memcheck reports the
+// loads that land in the guard pages and red zones between; those that
+// land inside the next buffer are, as compute-sanitizer's are, accesses to
+// that buffer.)
 TEST(Memory, BuffersLieInIncreasingAddressesAsOnAGpu) {
   constexpr int n = 1 << 20;
   float *a = nullptr, *b = nullptr, *c = nullptr;

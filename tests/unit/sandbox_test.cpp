@@ -136,6 +136,13 @@ TEST_F(SandboxLine, ConfineSetsWhatTheLineAsksBeforeTheProgramRuns) {
   EXPECT_EQ(bad.exit_code, 127);
   EXPECT_NE(bad.output.find("cudalab-confine: not a number: --cpu=ten"), std::string::npos)
       << bad.output;
+  const cudalab::support::ProcessResult twice =
+      cudalab::support::run_process({confine, "--cpu=1", "--cpu=2", "--", "true"}, 60);
+  EXPECT_EQ(twice.exit_code, 127);
+  EXPECT_NE(twice.output.find("a limit given twice"), std::string::npos) << twice.output;
+  const cudalab::support::ProcessResult nobody =
+      cudalab::support::run_process({confine, "--user=4294967295", "--", "true"}, 60);
+  EXPECT_EQ(nobody.exit_code, 127) << "(uid_t)-1 would leave the user as it is";
   const cudalab::support::ProcessResult none = cudalab::support::run_process({confine}, 60);
   EXPECT_EQ(none.exit_code, 127);
   EXPECT_NE(none.output.find("no program to run"), std::string::npos);

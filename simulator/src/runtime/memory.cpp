@@ -45,18 +45,31 @@ size_t usable_bytes(size_t bytes) {
   const size_t page = page_size();
   return (2 * kRedzone + bytes + page - 1) / page * page;
 }
-}  // namespace
 
 // Device buffers lie one after another in increasing addresses, as a GPU's
 // cudaMalloc gives them, from an address far from the host's own mappings:
 // a read far past one buffer's end (a loop that loads one grid-stride too
 // far) reads the buffer allocated after it, as on a GPU, whatever else the
-// process has mapped. Where that place is taken (a sanitizer's shadow
-// memory), the system chooses one.
+// process has mapped. Under ThreadSanitizer, which stops a program that
+// asks for a place outside the ranges it keeps for the program's own
+// mappings, they start near the end of the one for position-independent
+// programs (its heap's is its allocator's). Where the place is taken, the
+// system chooses.
+#if defined(__SANITIZE_THREAD__)
+#define CUDALAB_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUDALAB_UNDER_TSAN 1
+#endif
+#endif
+#ifdef CUDALAB_UNDER_TSAN
+constexpr uintptr_t kFirstDeviceBlock = uintptr_t(0x5670) << 32;
+#else
+constexpr uintptr_t kFirstDeviceBlock = uintptr_t(0x2000) << 32;  // 32 TiB
+#endif
 void* place_device_block(size_t total) {
-  constexpr uintptr_t kFirst = uintptr_t(0x2000) << 32;  // 32 TiB
   static std::mutex mutex;
-  static uintptr_t next = kFirst;
+  static uintptr_t next = kFirstDeviceBlock;
   constexpr int kFlags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
   std::lock_guard lock(mutex);
   void* m =
@@ -68,6 +81,7 @@ void* place_device_block(size_t total) {
   if (m != MAP_FAILED) munmap(m, total);  // an older kernel took it as a hint only
   return mmap(nullptr, total, PROT_READ, kFlags, -1, 0);
 }
+}  // namespace
 
 void* map_device_block(size_t bytes, void** block) {
   const size_t usable = usable_bytes(bytes);
