@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "cudalab/support/files.h"
@@ -24,6 +25,34 @@ namespace cudalab::cli {
 // sandbox: it is the course's code, not the student's).
 fs::path main_cache_root() { return fs::path(CUDALAB_BIN_DIR).parent_path() / "grade-cache"; }
 
+namespace {
+
+enum class Published { kMade, kAnotherFirst, kNoFolder, kNotFilled };
+
+// Puts folder `dir` of the grade cache in place whole or not at all: `fill`
+// fills a fresh folder beside it (false: it could not), readable by the
+// sandbox's user, which then takes the name. A grading at the same time
+// sees the folder only once it is complete; the first of two to finish wins
+// (kAnotherFirst: this one's is dropped).
+Published publish_folder(const fs::path& dir, const std::function<bool(const fs::path&)>& fill) {
+  std::error_code ec;
+  fs::create_directories(dir.parent_path(), ec);
+  std::string pattern =
+      (dir.parent_path() / ("new." + dir.filename().string() + ".XXXXXX")).string();
+  if (ec || !mkdtemp(pattern.data())) return Published::kNoFolder;
+  const fs::path fresh = pattern;
+  const bool filled = fill(fresh);
+  fs::permissions(fresh,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                      fs::perms::others_read | fs::perms::others_exec,
+                  ec);
+  if (filled && rename(fresh.c_str(), dir.c_str()) == 0) return Published::kMade;
+  fs::remove_all(fresh, ec);
+  return filled ? Published::kAnotherFirst : Published::kNotFilled;
+}
+
+}  // namespace
+
 // The object (and its instrumented twin, `.instrumented` beside it) of the
 // main that serves the judge `calls`; "" when it cannot be made (the
 // caller then compiles the main with the student's file).
@@ -32,27 +61,15 @@ fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) 
   const fs::path dir = main_cache_root() / (lesson.name + "-" + key);
   const fs::path object = dir / "main.o";
   if (fs::exists(object) && fs::exists(object.string() + ".instrumented")) return object;
-  std::error_code ec;
-  fs::create_directories(main_cache_root(), ec);
-  std::string pattern = (main_cache_root() / ("new." + lesson.name + ".XXXXXX")).string();
-  if (ec || !mkdtemp(pattern.data())) return "";
-  const fs::path fresh = pattern;
-  std::ofstream(fresh / "main.cu") << main_text;
-  const support::ProcessResult r = support::run_process(
-      {CUDALAB_CC_PATH, "-c", "-O2", "-I" + lesson.dir.string(), "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR,
-       (fresh / "main.cu").string(), "-o", (fresh / "main.o").string()},
-      120);
-  // Readable by the sandbox's user; the first of two gradings to finish wins.
-  fs::permissions(fresh,
-                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                      fs::perms::others_read | fs::perms::others_exec,
-                  ec);
-  if (r.exit_code != 0 || !fs::exists(fresh / "main.o.instrumented") ||
-      (rename(fresh.c_str(), dir.c_str()) != 0 && !fs::exists(object))) {
-    fs::remove_all(fresh, ec);
-    return fs::exists(object) ? object : fs::path();
-  }
-  fs::remove_all(fresh, ec);  // left when another grading's was first
+  publish_folder(dir, [&](const fs::path& fresh) {
+    std::ofstream(fresh / "main.cu") << main_text;
+    const support::ProcessResult r =
+        support::run_process({CUDALAB_CC_PATH, "-c", "-O2", "-I" + lesson.dir.string(),
+                              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR, (fresh / "main.cu").string(),
+                              "-o", (fresh / "main.o").string()},
+                             120);
+    return r.exit_code == 0 && fs::exists(fresh / "main.o.instrumented");
+  });
   return fs::exists(object) ? object : fs::path();
 }
 
@@ -158,36 +175,29 @@ bool lesson_judge(const Lesson& lesson, fs::path* judge, std::string* why) {
             << (fs::exists(built) ? "its files changed since the build made them"
                                   : "the build did not make them")
             << ") ..." << std::endl;
-  std::error_code ec;
-  fs::create_directories(main_cache_root(), ec);
-  std::string pattern = (main_cache_root() / ("new-judge." + lesson.name + ".XXXXXX")).string();
-  if (ec || !mkdtemp(pattern.data())) {
+  support::ProcessResult r;
+  const Published p = publish_folder(dir, [&](const fs::path& fresh) {
+    std::vector<std::string> cmd = {CUDALAB_CC_PATH,
+                                    "--fast",
+                                    "-O2",
+                                    "-DCUDALAB_JUDGE=1",
+                                    "-I" + lesson.dir.string(),
+                                    "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    for (const auto& s : sources) cmd.push_back(s.string());
+    cmd.insert(cmd.end(), {CUDALAB_FRAMEWORK_LIBRARY, "-o", (fresh / judge->filename()).string()});
+    r = support::run_process(cmd, 600);
+    return r.exit_code == 0;
+  });
+  if (p == Published::kNoFolder) {
     *why = "cudalab: cannot make a folder in " + main_cache_root().string() + "\n";
     return false;
   }
-  const fs::path fresh = pattern;
-  std::vector<std::string> cmd = {CUDALAB_CC_PATH,
-                                  "--fast",
-                                  "-O2",
-                                  "-DCUDALAB_JUDGE=1",
-                                  "-I" + lesson.dir.string(),
-                                  "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
-  for (const auto& s : sources) cmd.push_back(s.string());
-  cmd.insert(cmd.end(), {CUDALAB_FRAMEWORK_LIBRARY, "-o", (fresh / judge->filename()).string()});
-  const support::ProcessResult r = support::run_process(cmd, 600);
-  // Readable by the sandbox's user; the first of two gradings to finish wins.
-  fs::permissions(fresh,
-                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                      fs::perms::others_read | fs::perms::others_exec,
-                  ec);
-  if (r.exit_code != 0) {
-    fs::remove_all(fresh, ec);
+  if (p == Published::kNotFilled) {
     *why = "cudalab: lesson " + lesson.name +
            "'s graded tests do not build (fix the first error below, in its file and line):\n" +
            r.output;
     return false;
   }
-  if (rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);  // another was first
   return fs::exists(*judge);
 }
 
@@ -242,23 +252,15 @@ bool KeptObjects::take(const fs::path& object) const {
 }
 
 void KeptObjects::keep(const fs::path& object) const {
-  std::error_code ec;
-  fs::create_directories(kept_objects_root(), ec);
-  std::string pattern = (kept_objects_root() / "new.XXXXXX").string();
-  if (ec || !mkdtemp(pattern.data())) return;  // kept or not, the grading goes on
-  const fs::path fresh = pattern;
-  fs::copy_file(object, fresh / "student.o", ec);
-  if (!ec) fs::copy_file(object.string() + kTwin, fresh / (std::string("student.o") + kTwin), ec);
-  if (!ec) {
+  const Published p = publish_folder(dir_, [&](const fs::path& fresh) {
+    std::error_code ec;
+    fs::copy_file(object, fresh / "student.o", ec);
+    if (!ec) fs::copy_file(object.string() + kTwin, fresh / (std::string("student.o") + kTwin), ec);
+    if (ec) return false;
     std::ofstream(fresh / "compiled_from", std::ios::binary) << what_;
-    // Whole or not at all: a grading at the same time sees the folder only
-    // once it is complete (the first of two to finish wins).
-    if (rename(fresh.c_str(), dir_.c_str()) == 0) {
-      forget_old_objects();
-      return;
-    }
-  }
-  fs::remove_all(fresh, ec);
+    return true;
+  });
+  if (p == Published::kMade) forget_old_objects();  // kept or not, the grading goes on
 }
 
 }  // namespace cudalab::cli

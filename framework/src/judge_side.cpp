@@ -61,6 +61,12 @@ std::string signal_words(int sig) {
   }
 }
 
+// What a test says of an answer that is not one (a field too long, a flag
+// that is not 0 or 1, bytes that do not add up).
+constexpr const char* kMalformedWords =
+    "The program's answer to the judge was malformed. A submission must not read or write file "
+    "descriptors 3 and 4 (the judge's channel).";
+
 // The submission's program, started with its pipes: a request out, its
 // answer in, what it prints drained meanwhile, within the test's time.
 class SubmissionProcess {
@@ -272,9 +278,6 @@ class SubmissionProcess {
   static constexpr const char* kProtocolWords =
       "The program sent the judge something that is not an answer to its request. A "
       "submission must not read or write file descriptors 3 and 4 (the judge's channel).";
-  static constexpr const char* kMalformedWords =
-      "The program's answer to the judge was malformed. A submission must not read or write "
-      "file descriptors 3 and 4 (the judge's channel).";
 
   std::string timeout_words() const {
     char s[400];
@@ -518,9 +521,7 @@ std::string call_submission(const char* name, const char* signature,
     throw;
   } catch (const std::exception&) {
     j.process.kill_now();
-    throw SubmissionLost("protocol",
-                         "The program's answer to the judge was malformed. A submission must not "
-                         "read or write file descriptors 3 and 4 (the judge's channel).");
+    throw SubmissionLost("protocol", kMalformedWords);
   }
 #else
   (void)name, (void)signature, (void)args, (void)return_size;
