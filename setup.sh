@@ -7,7 +7,7 @@
 # Safe to run again: it installs nothing that is there and builds only what
 # changed. `./setup.sh --grader [LESSON]` builds only what grading needs (the
 # cudalab command, the simulator and the judges: LESSON's alone when it is
-# given), as an autograder's image does.
+# given; no viewer), as an autograder's image does.
 set -euo pipefail
 cd "$(dirname "$0")"
 grader_only=0
@@ -46,7 +46,12 @@ if ((${#missing[@]})); then
 fi
 
 echo "== configuring (build/)"
-cmake --preset default -DCUDALAB_GRADED_LESSONS="$graded" >/dev/null
+# A grader's image has no use for the viewer (cudalab-viz): its build is
+# configured without it, as the no-viewer preset is, and the cudalab command
+# and the judges build and grade without GLFW or Dear ImGui.
+viewer=ON
+if ((grader_only)); then viewer=OFF; fi
+cmake --preset default -DCUDALAB_GRADED_LESSONS="$graded" -DCUDALAB_VISUALIZER="$viewer" >/dev/null
 if ((grader_only)); then
   echo "== building what grading needs${graded:+ (lesson $graded)}"
   cmake --build --preset default --target cudalab

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Gradescope autograder zip, run as Gradescope runs it: unpacked into
 # /autograder/source (a private mount namespace, bubblewrap), its setup.sh
-# builds the course there, then for each of 10 submissions run_autograder
+# builds the course there (without the viewer, as an autograder's image
+# is), then for each of 10 submissions run_autograder
 # grades /autograder/submission into /autograder/results/results.json (each
 # submission with folders of its own, two at a time). Each score must be the
 # one the file is known to earn: TOTAL (what the lesson is graded out of) for
@@ -33,6 +34,10 @@ layout() {
 # shellcheck disable=SC2046
 bwrap $(layout) -- bash /autograder/source/setup.sh > "$out/setup.log" 2>&1 ||
   { tail -30 "$out/setup.log"; exit 1; }
+# An autograder's image is built without the viewer (and CI's only build
+# that grades without it is this one).
+grep -qx 'CUDALAB_VISUALIZER:BOOL=OFF' "$out/autograder/source/course/build/CMakeCache.txt" ||
+  { echo "the autograder's build was configured with the viewer"; exit 1; }
 hostile="$project/tests/hostile"
 lesson="$project/lessons/vector_add"
 cp "$lesson/solution.cu" "$out/submissions/solution.cu"

@@ -10,6 +10,10 @@ tests' text, a file found, a connection made), escape (marker files outside
 the sandbox, processes left running) or change the repository; and a
 submission's tests together, with the waits for a program that answered but
 did not end, stay within twice the per-test limit.
+A file whose header says `graded-with-limit: N` is graded with N seconds,
+apart from the rest: it computes until a limit stops it, so each of its
+tests costs the limit's length in CPU, and how long the limit is is not what
+it tests. The others are graded with TIMEOUT seconds (default 10).
 JOBS submissions are graded at once (default 3: much of the corpus waits for
 its limits, a sleep or a stopped process, rather than computing).
 """
@@ -35,27 +39,42 @@ shutil.rmtree(corpus, ignore_errors=True)
 # Graded afresh each run: `cudalab grade` keeps the records of unchanged
 # submissions, and a change to cudalab itself (its sandbox) must be tested.
 shutil.rmtree(out, ignore_errors=True)
-os.makedirs(corpus)
+# Each limit's files are a class of their own: LIMIT -> names.
+classes = {}
+limit_of = {}
 for src in glob.glob(os.path.join(here, '*.cu')):
-    text = open(src).read().replace('@REPOSITORY_PARENT@', os.path.dirname(root))
-    with open(os.path.join(corpus, os.path.basename(src)), 'w') as f:
-        f.write(text.replace('@REPOSITORY@', root))
+    text = open(src).read()
+    m = re.search(r'^// graded-with-limit:\s*([0-9.]+)\s*$', text[:2000], re.M)
+    name = os.path.basename(src)[:-3]
+    limit_of[name] = float(m.group(1)) if m else limit
+    classes.setdefault(limit_of[name], []).append(name)
+    text = text.replace('@REPOSITORY_PARENT@', os.path.dirname(root)).replace('@REPOSITORY@', root)
+    folder = os.path.join(corpus, f'limit-{limit_of[name]:g}')
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name + '.cu'), 'w') as f:
+        f.write(text)
 
 start = time.time()
-p = subprocess.run([cudalab, 'grade', 'vector_add', corpus, '-o', out, f'-j{jobs}', '--timeout', str(limit)],
-                   capture_output=True, text=True)
-print(p.stdout[-3000:])
-if p.returncode not in (0, 1):
-    print(p.stderr[-3000:])
-    sys.exit('cudalab grade failed')
+graded = {}  # limit -> its class's output folder
+for class_limit in sorted(classes):
+    graded[class_limit] = os.path.join(out, f'limit-{class_limit:g}')
+    print(f'== {len(classes[class_limit])} files with a limit of {class_limit:g} s')
+    p = subprocess.run([cudalab, 'grade', 'vector_add', os.path.join(corpus, f'limit-{class_limit:g}'),
+                        '-o', graded[class_limit], f'-j{jobs}', '--timeout', str(class_limit)],
+                       capture_output=True, text=True)
+    print(p.stdout[-3000:])
+    if p.returncode not in (0, 1):
+        print(p.stderr[-3000:])
+        sys.exit('cudalab grade failed')
 problems = []
 for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
     name = os.path.basename(src)[:-3]
-    head = open(os.path.join(corpus, name + '.cu')).read(2000)
+    file_limit = limit_of[name]
+    head = open(os.path.join(corpus, f'limit-{file_limit:g}', name + '.cu')).read(2000)
     want = float(re.search(r'expect-max-points:\s*([0-9.]+)', head).group(1))
     exact = 'hostile: none' in head or name == 'sleep_under_limit'
     try:
-        r = json.load(open(os.path.join(out, 'records', name + '.json')))
+        r = json.load(open(os.path.join(graded[file_limit], 'records', name + '.json')))
     except OSError:
         problems.append(f'{name}: no record')
         continue
@@ -77,33 +96,45 @@ for src in sorted(glob.glob(os.path.join(here, '*.cu'))):
             problems.append(f'{name}: its report quotes the solution or hidden tests: {line!r}')
     # The tests' runs, and the waits for a program that answered but did not end.
     spent = sum(t['seconds'] for t in r['tests']) + r.get('exit_seconds', 0)
-    if spent > 2 * limit + 2:
+    if spent > 2 * file_limit + 2:
         problems.append(f'{name}: its tests ran {spent:.1f} s (of which {r.get("exit_seconds", 0):.1f} s '
-                        f'waiting for a program that did not end), more than twice the {limit} s limit')
+                        f'waiting for a program that did not end), more than twice the {file_limit:g} s limit')
     print(f"{name:38s} {r['score']:4g}/{want:<4g} {spent:5.1f} s  {r['status']}")
 # This run's sandbox users (another grading at the same time has others).
 # Once the grading has ended, its range is free for the next grading on
 # this machine: hold the range's lock (the one cudalab takes) while looking,
 # so that a grading started since is not taken for this one's leftovers.
-low, high = json.load(open(os.path.join(out, 'grading.json'))).get('sandbox_users', [60000, 60999])
-lock = open(f'/tmp/cudalab-sandbox-users-{low}.lock', 'a')
-for _ in range(100):
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        break
-    except OSError:
-        time.sleep(0.1)
-else:
-    lock = None
-if lock is None:
-    print(f'note: another grading took sandbox users {low}-{high}; processes left running not checked')
-else:
+def left_running(low, high):
+    """Processes of sandbox users LOW..HIGH still alive (None: another
+    grading holds that range now, so they cannot be told apart)."""
+    lock = open(f'/tmp/cudalab-sandbox-users-{low}.lock', 'a')
+    for _ in range(100):
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        return None
     time.sleep(1)
-    left = subprocess.run(['ps', '-eo', 'uid=,stat=,pid=,args='], capture_output=True, text=True).stdout
-    for line in left.splitlines():
+    ps = subprocess.run(['ps', '-eo', 'uid=,stat=,pid=,args='], capture_output=True, text=True).stdout
+    found = []
+    for line in ps.splitlines():
         uid, stat = int(line.split()[0]), line.split()[1]
         if low <= uid <= high and not stat.startswith('Z'):  # a zombie is already dead
-            problems.append('left running: ' + line.strip())
+            found.append(line.strip())
+    lock.close()
+    return found
+
+
+ranges = {tuple(json.load(open(os.path.join(folder, 'grading.json'))).get('sandbox_users', [60000, 60999]))
+          for folder in graded.values()}
+for low, high in sorted(ranges):
+    found = left_running(low, high)
+    if found is None:
+        print(f'note: another grading took sandbox users {low}-{high}; processes left running not checked')
+    else:
+        problems += ['left running: ' + line for line in found]
 for f in glob.glob('/tmp/cudalab-hostile-*') + glob.glob(os.path.join(root, '**/cudalab-hostile-*'), recursive=True):
     problems.append('escaped: ' + f)
 if digest() != before:

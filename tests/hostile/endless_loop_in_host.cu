@@ -1,5 +1,6 @@
 // hostile: after a correct launch, the host code spins forever, ignoring the signals it can
 // expect-max-points: 0
+// graded-with-limit: 3
 // note: the kernel is correct; the launcher never returns
 #include <pthread.h>
 

@@ -1,5 +1,6 @@
 // hostile: every thread writes its element, then spins forever with the watchdog signal blocked
 // expect-max-points: 0
+// graded-with-limit: 3
 // note: the elements are correct, but the kernel never finishes
 #include <pthread.h>
 

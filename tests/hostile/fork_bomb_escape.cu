@@ -1,5 +1,6 @@
 // hostile: forks until it cannot; detached children try to outlive the test; computes a - b
 // expect-max-points: 0
+// graded-with-limit: 3
 //
 // Forks until fork() fails (at most 4096 children). Each child starts its own
 // session and forks again so that its own child is orphaned, and that
