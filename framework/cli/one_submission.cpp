@@ -148,6 +148,10 @@ std::string judge_main(const std::vector<std::string>& calls) {
   return text;
 }
 
+// How a build says that the cached main could not be handed to the sandbox
+// (the machine's problem, not the file's).
+constexpr const char* kNoMainCopy = "cudalab: cannot copy the graded tests' main (";
+
 // One build of the program, in the sandbox: by nvcc for the GPU or by
 // cudalab-cc for the simulator.
 struct ProgramBuild {
@@ -173,10 +177,7 @@ struct ProgramBuild {
     else  // the plain program for the tests, its instrumented twin for the rest
       cmd = {CUDALAB_CC_PATH, "-O2", "-I/submission", "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
     if (!gpu && o.one_compile_at_a_time) cmd.insert(cmd.begin() + 1, "--one-at-a-time");
-    if (!gpu && !main_object.empty())
-      cmd.push_back(main_object.string());
-    else
-      cmd.push_back(sandbox.inside("cudalab_main.cu"));
+    cmd.push_back(sandbox.inside("cudalab_main.cu"));
     cmd.push_back(sandbox.inside(source_name));
     cmd.push_back(gpu ? CUDALAB_FRAMEWORK_GPU_LIBRARY : CUDALAB_FRAMEWORK_LIBRARY);
     cmd.insert(cmd.end(), {"-o", sandbox.inside(program)});
@@ -217,8 +218,26 @@ struct ProgramBuild {
       // otherwise change them in its folder).
       kept.keep(scratch / object);
     }
+    // The main's objects are handed in through the scratch folder, as copies
+    // made before any of the submission's code runs: the grade cache itself
+    // is not in the sandbox's sight (where the course lies in a private
+    // folder, the sandbox would see a copy of it made earlier, without a
+    // main cached since).
+    const std::string main_copy = "cudalab_main.o";
+    std::error_code ec;
+    for (const std::string twin : {"", ".instrumented"}) {
+      fs::copy_file(main_object.string() + twin, scratch / (main_copy + twin),
+                    fs::copy_options::overwrite_existing, ec);
+      if (ec) {
+        support::ProcessResult failed;
+        failed.exit_code = 1;
+        failed.output = kNoMainCopy + main_object.string() + twin +
+                        ") into the submission's folder: " + ec.message() + "\n";
+        return failed;
+      }
+    }
     std::vector<std::string> link = cc;
-    link.insert(link.end(), {"-O2", main_object.string(), sandbox.inside(object),
+    link.insert(link.end(), {"-O2", sandbox.inside(main_copy), sandbox.inside(object),
                              CUDALAB_FRAMEWORK_LIBRARY, "-o", sandbox.inside(program)});
     return in_sandbox(link, simulated);
   }
@@ -255,6 +274,7 @@ struct ProgramBuild {
   // sandbox or the compiler itself could not start ("" when not).
   std::string machine_problem(const support::ProcessResult& b) const {
     if (b.exit_code == 0) return "";
+    if (b.output.rfind(kNoMainCopy, 0) == 0) return b.output;
     if (b.output.rfind("bwrap: ", 0) == 0)
       return "the sandbox could not start: " + last_chars(b.output, 500);
     if (const size_t at = b.output.find("cudalab-cc: cannot run "); at != std::string::npos)
@@ -396,11 +416,6 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   // What a build sees (on a GPU also the simulator's, for the rubrics).
   std::vector<std::string> toolchain = simulator_toolchain();
   if (o.gpu) toolchain.push_back(CUDALAB_FRAMEWORK_GPU_LIBRARY);
-  {
-    std::error_code ec;
-    fs::create_directories(main_cache_root(), ec);
-    if (!ec) toolchain.push_back(main_cache_root().string());
-  }
   const std::vector<std::string> out_of_sight = {lessons_root().string(), CUDALAB_BIN_DIR};
   const Sandbox sandbox(scratch.path, toolchain, out_of_sight, o.confined, o.gpu, o.sandbox_uid);
   // Where the simulator's build runs: the same, without the GPU.
