@@ -12,10 +12,14 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utime.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 
@@ -50,9 +54,6 @@ bool others_can_read(const fs::path& path) {
   return true;
 }
 
-// The sandbox's user sees a toolchain file that only its owner can reach
-// (a course in a private folder) through a copy in a folder of this
-// process's own, made once and removed when it ends.
 // A folder of this process's own that the sandbox's user can read, made
 // once and removed when the process ends ("" if it cannot be made).
 const fs::path& kit_folder() {
@@ -72,17 +73,66 @@ const fs::path& kit_folder() {
   return kit;
 }
 
-std::string reachable_copy(const std::string& path) {
-  static std::mutex m;
-  static std::map<std::string, std::string> copies;
-  std::lock_guard lock(m);
-  if (auto it = copies.find(path); it != copies.end()) return it->second;
-  const fs::path& kit = kit_folder();
-  if (kit.empty()) return path;
-  const fs::path copy = kit / std::to_string(copies.size()) / fs::path(path).filename();
-  // The first error of the copy or of opening it up: a copy short of a file
-  // is never used (the sandbox then gets the path itself, which its user
-  // cannot reach, and says so).
+// The copies that gradings share: /tmp/cudalab-tools-UID, a folder of this
+// user's that no one else may write ("" where it is not so: each process
+// then copies into its own kit).
+const fs::path& shared_copies() {
+  static const fs::path root = [] {
+    const uid_t me = geteuid();
+    const fs::path p = "/tmp/cudalab-tools-" + std::to_string(me);
+    mkdir(p.c_str(), 0755);  // or it is there already
+    struct stat st {};
+    if (lstat(p.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me ||
+        (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+      return fs::path();
+    if ((st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH) && chmod(p.c_str(), 0755) != 0)
+      return fs::path();
+    return p;
+  }();
+  return root;
+}
+
+// A name for `text` (the same in every grading with this build's library).
+std::string name_of(const std::string& text) {
+  return std::to_string(std::hash<std::string>{}(text));
+}
+
+// What a copy of `path` is a copy of: each file's name, kind, size, time of
+// change and (for a link) target. A rebuild changes it, and so the copy.
+std::string state_of(const fs::path& path) {
+  std::string state;
+  const auto add = [&](const fs::path& p) {
+    struct stat st {};
+    if (lstat(p.c_str(), &st) != 0) {
+      state += p.string() + ":gone\n";
+      return;
+    }
+    state += p.string() + ':' + std::to_string(st.st_mode) + ':' + std::to_string(st.st_size) +
+             ':' + std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec);
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      state += "->" + fs::read_symlink(p, ec).string();
+    }
+    state += '\n';
+  };
+  add(path);
+  std::error_code ec;
+  if (fs::is_directory(fs::symlink_status(path, ec))) {
+    std::vector<fs::path> inside;
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      inside.push_back(it->path());
+    if (ec) return "";  // not readable whole: no copy to share
+    std::sort(inside.begin(), inside.end());
+    for (const auto& p : inside) add(p);
+  }
+  return state;
+}
+
+// A copy of `path` at `copy` (a new folder's file) that the sandbox's user
+// can read (and, where the owner may, run); false on any error: a copy
+// short of a file is never used.
+bool copy_for_sandbox(const std::string& path, const fs::path& copy, const fs::path& top) {
   std::error_code failed;
   const auto note = [&](const std::error_code& ec) {
     if (ec && !failed) failed = ec;
@@ -92,22 +142,77 @@ std::string reachable_copy(const std::string& path) {
   note(ec);
   fs::copy(path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
   note(ec);
-  // Readable (and, where the owner may, runnable) by the sandbox's user.
   const auto open_up = [&](const fs::path& p) {
+    if (fs::is_symlink(fs::symlink_status(p, ec))) return;
     const bool search = fs::is_directory(p) ||
                         (fs::status(p).permissions() & fs::perms::owner_exec) != fs::perms::none;
     fs::permissions(p, fs::perms::others_read | (search ? fs::perms::others_exec : fs::perms::none),
                     fs::perm_options::add, ec);
     note(ec);
   };
-  for (fs::path up = copy; up != kit; up = up.parent_path()) open_up(up);
+  for (fs::path up = copy; up != top && up.has_relative_path(); up = up.parent_path()) open_up(up);
   if (fs::is_directory(copy)) {
     for (auto it = fs::recursive_directory_iterator(copy, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       open_up(it->path());
     note(ec);
   }
-  return copies[path] = failed ? path : copy.string();
+  return !failed;
+}
+
+// The shared copy of `path` as it is now ("" when there is none to be had):
+// made once by the first grading that needs it, put in place whole (a
+// folder filled beside it, then renamed), marked used at each use. Copies
+// of `path` as it was before a rebuild go once no grading used them for an
+// hour.
+std::string shared_copy(const std::string& path) {
+  const fs::path& root = shared_copies();
+  if (root.empty()) return "";
+  const std::string state = state_of(path);
+  if (state.empty()) return "";
+  const std::string which = name_of(path) + "-";
+  const fs::path dir = root / (which + name_of(state));
+  const fs::path copy = dir / fs::path(path).filename();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    std::string pattern = (root / "new.XXXXXX").string();
+    if (!mkdtemp(pattern.data())) return "";
+    const fs::path fresh = pattern;
+    const bool made = copy_for_sandbox(path, fresh / copy.filename(), fresh) &&
+                      chmod(fresh.c_str(), 0755) == 0 && state_of(path) == state;
+    if (!made || rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);
+    if (!fs::is_directory(dir, ec)) return "";  // neither this copy nor another's
+  }
+  utime(dir.c_str(), nullptr);
+  const auto stale = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& e : fs::directory_iterator(root, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.path() != dir && (name.rfind(which, 0) == 0 || name.rfind("new.", 0) == 0) &&
+        fs::last_write_time(e.path(), ec) < stale)
+      fs::remove_all(e.path(), ec);
+  }
+  return copy.string();
+}
+
+// The sandbox's user sees a toolchain file that only its owner can reach
+// (a course in a private folder) through a copy: the one gradings share
+// where it can be had, else one in a folder of this process's own, made
+// once and removed when it ends. `path` itself when neither can be made
+// (the sandbox then says it cannot reach it).
+std::string reachable_copy(const std::string& path) {
+  static std::mutex m;
+  static std::map<std::string, std::string> copies;
+  std::lock_guard lock(m);
+  if (auto it = copies.find(path); it != copies.end()) {
+    // Used again: not to be taken for an unused copy by another grading.
+    if (it->second != path) utime(fs::path(it->second).parent_path().c_str(), nullptr);
+    return it->second;
+  }
+  if (std::string shared = shared_copy(path); !shared.empty()) return copies[path] = shared;
+  const fs::path& kit = kit_folder();
+  if (kit.empty()) return copies[path] = path;
+  const fs::path copy = kit / std::to_string(copies.size()) / fs::path(path).filename();
+  return copies[path] = copy_for_sandbox(path, copy, kit) ? copy.string() : path;
 }
 
 // The seccomp filter bubblewrap installs before the program starts (its

@@ -5,11 +5,13 @@
 #include "sandbox.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,76 @@ TEST_F(SandboxLine, UnconfinedRunsInTheScratchFolderWithAnEmptiedEnvironment) {
   EXPECT_TRUE(has_run(cmd, {at("scratch") + "/program", "-I" + at("scratch"), "/submissionx"}));
   EXPECT_TRUE(has_run(cmd, {"CUDALAB_TRACE=" + at("scratch") + "/t.trace"}));
   EXPECT_TRUE(has_run(cmd, {"HOME=" + at("scratch")}));
+}
+
+// The source of the folder or file bound at `dest` in `cmd` ("" if none).
+std::string bound_from(const Args& cmd, const std::string& dest) {
+  for (size_t i = 0; i + 2 < cmd.size(); ++i)
+    if (cmd[i] == "--ro-bind" && cmd[i + 2] == dest) return cmd[i + 1];
+  return "";
+}
+
+// What a fresh grading process binds at `dest` for a toolchain of `tools`
+// (a process keeps its copies while it lives, so each look is a new one).
+std::string bound_in_new_process(const std::vector<std::string>& tools, const fs::path& scratch,
+                                 const std::string& dest) {
+  int out[2];
+  if (pipe(out) != 0) return "";
+  const pid_t child = fork();
+  if (child == 0) {
+    close(out[0]);
+    const Sandbox box(scratch, tools, {}, true, false, 60001);
+    const std::string from = bound_from(box.wrap({"/submission/program"}, {}, {}), dest);
+    (void)!write(out[1], from.data(), from.size());
+    _exit(0);
+  }
+  close(out[1]);
+  std::string from;
+  char buf[512];
+  for (ssize_t n; (n = read(out[0], buf, sizeof(buf))) > 0;) from.append(buf, size_t(n));
+  close(out[0]);
+  waitpid(child, nullptr, 0);
+  return from;
+}
+
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// As root, a toolchain the sandbox's user cannot reach (a course in a private
+// folder) is bound from a copy it can read. Gradings share the copy while the
+// files are unchanged and make another once they change (a rebuild); the
+// copy never follows a link out to change what it points to.
+TEST_F(SandboxLine, APrivateToolchainIsSeenThroughASharedCopyMadeAgainWhenItChanges) {
+  if (geteuid() != 0) GTEST_SKIP() << "only root's sandbox runs as another user";
+  const fs::path hidden = root_ / "private";
+  fs::create_directories(hidden / "lib");
+  std::ofstream(hidden / "lib" / "tool.h") << "version 1\n";
+  std::ofstream(root_ / "elsewhere.txt") << "not to be opened up\n";
+  fs::permissions(root_ / "elsewhere.txt", fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink(root_ / "elsewhere.txt", hidden / "lib" / "link.txt");
+  fs::permissions(hidden, fs::perms::owner_all);  // only root may enter
+  const std::string lib = (hidden / "lib").string();
+
+  const std::string first = bound_in_new_process({lib}, root_ / "scratch", lib);
+  ASSERT_FALSE(first.empty());
+  EXPECT_NE(first, lib);
+  EXPECT_EQ(text_of(first + "/tool.h"), "version 1\n");
+  EXPECT_EQ(fs::status(first + "/tool.h").permissions() & fs::perms::others_read,
+            fs::perms::others_read);
+  EXPECT_TRUE(fs::is_symlink(first + "/link.txt"));
+  EXPECT_EQ(fs::status(root_ / "elsewhere.txt").permissions() & fs::perms::others_read,
+            fs::perms::none);
+  EXPECT_EQ(bound_in_new_process({lib}, root_ / "scratch", lib), first);
+
+  std::ofstream(hidden / "lib" / "tool.h") << "version 2, longer\n";
+  const std::string second = bound_in_new_process({lib}, root_ / "scratch", lib);
+  EXPECT_NE(second, first);
+  EXPECT_EQ(text_of(second + "/tool.h"), "version 2, longer\n");
+  EXPECT_EQ(text_of(first + "/tool.h"), "version 1\n");  // a running grading's stays
+  std::error_code ec;
+  for (const std::string& copy : {first, second}) fs::remove_all(fs::path(copy).parent_path(), ec);
 }
 
 // cudalab-confine, run for real: each limit soft and hard, no address
