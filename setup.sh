@@ -26,7 +26,13 @@ esac
 
 packages=(cmake ninja-build clang g++ git pkg-config googletest libgtest-dev
           libboost-context-dev nlohmann-json3-dev libcli11-dev
-          libthrust-dev libcub-dev libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri libglx-mesa0 libstb-dev xvfb xauth xdotool binutils llvm llvm-dev libomp-dev python3 bubblewrap)
+          libthrust-dev libcub-dev binutils llvm llvm-dev libomp-dev python3 bubblewrap)
+# The viewer's (cudalab-viz, and the pictures it draws in a virtual display):
+# a grader's image builds without it.
+if ((!grader_only)); then
+  packages+=(libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri libglx-mesa0 libstb-dev xvfb xauth
+             xdotool)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

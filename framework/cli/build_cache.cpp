@@ -252,6 +252,12 @@ bool KeptObjects::take(const fs::path& object) const {
 }
 
 void KeptObjects::keep(const fs::path& object) const {
+  // What the sandboxed compile left: plain files only (a link would have
+  // this process read, as its own user, whatever the link names).
+  for (const std::string& f : {object.string(), object.string() + kTwin}) {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(f, ec))) return;
+  }
   const Published p = publish_folder(dir_, [&](const fs::path& fresh) {
     std::error_code ec;
     fs::copy_file(object, fresh / "student.o", ec);

@@ -148,16 +148,13 @@ std::string judge_main(const std::vector<std::string>& calls) {
   return text;
 }
 
-// How a build says that the cached main could not be handed to the sandbox
-// (the machine's problem, not the file's).
-constexpr const char* kNoMainCopy = "cudalab: cannot copy the graded tests' main (";
-
 // One build of the program, in the sandbox: by nvcc for the GPU or by
 // cudalab-cc for the simulator.
 struct ProgramBuild {
   const GradeOptions& o;
   const Sandbox& sandbox;    // where the graded program builds and runs
   const Sandbox& simulated;  // the same without the GPU, for the simulator's build
+  const Sandbox& linking;    // the simulator's build, seeing the cached main's folder too
   fs::path main_object;      // the judge's main compiled once ("": compiled here)
   std::string source_name;
 
@@ -218,28 +215,10 @@ struct ProgramBuild {
       // otherwise change them in its folder).
       kept.keep(scratch / object);
     }
-    // The main's objects are handed in through the scratch folder, as copies
-    // made before any of the submission's code runs: the grade cache itself
-    // is not in the sandbox's sight (where the course lies in a private
-    // folder, the sandbox would see a copy of it made earlier, without a
-    // main cached since).
-    const std::string main_copy = "cudalab_main.o";
-    std::error_code ec;
-    for (const std::string twin : {"", ".instrumented"}) {
-      fs::copy_file(main_object.string() + twin, scratch / (main_copy + twin),
-                    fs::copy_options::overwrite_existing, ec);
-      if (ec) {
-        support::ProcessResult failed;
-        failed.exit_code = 1;
-        failed.output = kNoMainCopy + main_object.string() + twin +
-                        ") into the submission's folder: " + ec.message() + "\n";
-        return failed;
-      }
-    }
     std::vector<std::string> link = cc;
-    link.insert(link.end(), {"-O2", sandbox.inside(main_copy), sandbox.inside(object),
+    link.insert(link.end(), {"-O2", main_object.string(), sandbox.inside(object),
                              CUDALAB_FRAMEWORK_LIBRARY, "-o", sandbox.inside(program)});
-    return in_sandbox(link, simulated);
+    return in_sandbox(link, linking);
   }
 
   // `cmd` run in `where`, with the build's limits.
@@ -274,7 +253,6 @@ struct ProgramBuild {
   // sandbox or the compiler itself could not start ("" when not).
   std::string machine_problem(const support::ProcessResult& b) const {
     if (b.exit_code == 0) return "";
-    if (b.output.rfind(kNoMainCopy, 0) == 0) return b.output;
     if (b.output.rfind("bwrap: ", 0) == 0)
       return "the sandbox could not start: " + last_chars(b.output, 500);
     if (const size_t at = b.output.find("cudalab-cc: cannot run "); at != std::string::npos)
@@ -442,9 +420,15 @@ GradeRecord grade_submission(const Lesson& lesson, const fs::path& file, const G
   const std::string main_text = judge_main(calls);
   std::ofstream(scratch.path / "cudalab_main.cu") << main_text;
   // On the simulator, the main compiled once per lesson; the student's file
-  // is then the only compile, plain and instrumented side by side.
-  const ProgramBuild build{o, sandbox, simulated,
-                           o.gpu ? fs::path() : cached_main_object(lesson, main_text), source_name};
+  // is then the only compile, plain and instrumented side by side. Its link
+  // sees that main's folder of the grade cache (read-only, as the toolchain),
+  // and no other: the cache holds other lessons' judges and other files'
+  // objects.
+  const fs::path main_object = o.gpu ? fs::path() : cached_main_object(lesson, main_text);
+  std::vector<std::string> with_main = toolchain;
+  if (!main_object.empty()) with_main.push_back(main_object.parent_path().string());
+  const Sandbox linking(scratch.path, with_main, out_of_sight, o.confined, false, o.sandbox_uid);
+  const ProgramBuild build{o, sandbox, simulated, linking, main_object, source_name};
   sandbox.hand_over();
   if (o.gpu && support::find_program("nvcc", {"/usr/local/cuda/bin"}).empty())
     return error("--gpu needs nvcc, which is on neither PATH nor /usr/local/cuda/bin");

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <mutex>
 
@@ -97,41 +98,47 @@ std::string name_of(const std::string& text) {
   return std::to_string(std::hash<std::string>{}(text));
 }
 
-// What a copy of `path` is a copy of: each file's name, kind, size, time of
-// change and (for a link) target. A rebuild changes it, and so the copy.
-std::string state_of(const fs::path& path) {
-  std::string state;
-  const auto add = [&](const fs::path& p) {
+// What a copy of `path` must hold: each file's name (below `path`), kind,
+// size, time of change and (for a link) target, in order; "" when it cannot
+// be read whole. The same for `path` and a whole copy of it (copies keep
+// the times; modes are left out: a copy is opened up).
+std::string listing_of(const fs::path& path) {
+  std::string listing;
+  bool whole = true;
+  const auto add = [&](const fs::path& p, const std::string& name) {
     struct stat st {};
     if (lstat(p.c_str(), &st) != 0) {
-      state += p.string() + ":gone\n";
+      whole = false;
       return;
     }
-    state += p.string() + ':' + std::to_string(st.st_mode) + ':' + std::to_string(st.st_size) +
-             ':' + std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec);
+    listing += name + ':' + std::to_string(st.st_mode & S_IFMT) + ':' +
+               std::to_string(S_ISDIR(st.st_mode) ? 0 : st.st_size) + ':' +
+               std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec);
     if (S_ISLNK(st.st_mode)) {
       std::error_code ec;
-      state += "->" + fs::read_symlink(p, ec).string();
+      listing += "->" + fs::read_symlink(p, ec).string();
     }
-    state += '\n';
+    listing += '\n';
   };
-  add(path);
+  add(path, ".");
   std::error_code ec;
   if (fs::is_directory(fs::symlink_status(path, ec))) {
     std::vector<fs::path> inside;
     for (auto it = fs::recursive_directory_iterator(path, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
       inside.push_back(it->path());
-    if (ec) return "";  // not readable whole: no copy to share
+    if (ec) return "";
     std::sort(inside.begin(), inside.end());
-    for (const auto& p : inside) add(p);
+    for (const auto& p : inside) add(p, p.lexically_relative(path).string());
   }
-  return state;
+  return whole && !ec ? listing : "";
 }
 
-// A copy of `path` at `copy` (a new folder's file) that the sandbox's user
-// can read (and, where the owner may, run); false on any error: a copy
-// short of a file is never used.
+// A copy of `path` at `copy` (a new folder's entry) that the sandbox's user
+// can read (and, where the owner may, run) but no one else may write, with
+// the times of what it copies (a precompiled header checks its headers'
+// times); false on any error: a copy short of a file is never used. Links
+// are copied as links, never followed.
 bool copy_for_sandbox(const std::string& path, const fs::path& copy, const fs::path& top) {
   std::error_code failed;
   const auto note = [&](const std::error_code& ec) {
@@ -142,77 +149,126 @@ bool copy_for_sandbox(const std::string& path, const fs::path& copy, const fs::p
   note(ec);
   fs::copy(path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
   note(ec);
-  const auto open_up = [&](const fs::path& p) {
-    if (fs::is_symlink(fs::symlink_status(p, ec))) return;
-    const bool search = fs::is_directory(p) ||
-                        (fs::status(p).permissions() & fs::perms::owner_exec) != fs::perms::none;
-    fs::permissions(p, fs::perms::others_read | (search ? fs::perms::others_exec : fs::perms::none),
-                    fs::perm_options::add, ec);
-    note(ec);
+  const auto open_up = [&](const fs::path& p, const fs::path& from) {
+    struct stat st {};
+    if (lstat(p.c_str(), &st) != 0) return note(std::error_code(errno, std::generic_category()));
+    if (!S_ISLNK(st.st_mode)) {
+      const bool search = S_ISDIR(st.st_mode) || (st.st_mode & S_IXUSR);
+      const mode_t mode = (st.st_mode & 07755 & ~mode_t(S_ISUID | S_ISGID)) | S_IRUSR | S_IROTH |
+                          S_IRGRP | (search ? S_IXOTH | S_IXGRP : 0);
+      if (chmod(p.c_str(), mode) != 0) note(std::error_code(errno, std::generic_category()));
+    }
+    struct stat was {};
+    if (!from.empty() && lstat(from.c_str(), &was) == 0) {
+      const timespec times[2] = {was.st_atim, was.st_mtim};
+      if (utimensat(AT_FDCWD, p.c_str(), times, AT_SYMLINK_NOFOLLOW) != 0)
+        note(std::error_code(errno, std::generic_category()));
+    }
   };
-  for (fs::path up = copy; up != top && up.has_relative_path(); up = up.parent_path()) open_up(up);
-  if (fs::is_directory(copy)) {
+  if (fs::is_directory(fs::symlink_status(copy, ec))) {
+    // Deepest first: setting a folder's time before its files' would not hold.
+    std::vector<fs::path> inside;
     for (auto it = fs::recursive_directory_iterator(copy, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      open_up(it->path());
+      inside.push_back(it->path());
     note(ec);
+    std::sort(inside.rbegin(), inside.rend());
+    for (const auto& p : inside) open_up(p, fs::path(path) / p.lexically_relative(copy));
   }
+  open_up(copy, path);
+  for (fs::path up = copy.parent_path(); up != top && up.has_relative_path(); up = up.parent_path())
+    open_up(up, fs::path());
   return !failed;
 }
 
+// Removes `entry` of the shared copies: first out of the way (renamed), so
+// that no grading takes it for whole while it goes.
+void drop_copy(const fs::path& root, const fs::path& entry) {
+  std::string dead = (root / "dead.XXXXXX").string();
+  std::error_code ec;
+  if (mkdtemp(dead.data()) && rename(entry.c_str(), (fs::path(dead) / "x").c_str()) == 0)
+    fs::remove_all(dead, ec);
+  else if (!dead.empty())
+    fs::remove(dead, ec);
+}
+
 // The shared copy of `path` as it is now ("" when there is none to be had):
-// made once by the first grading that needs it, put in place whole (a
-// folder filled beside it, then renamed), marked used at each use. Copies
-// of `path` as it was before a rebuild go once no grading used them for an
-// hour.
+// made by the first grading that needs it, put in place whole (a folder
+// filled beside it, then renamed), checked against `path` when a grading
+// first takes it (one short of a file, as an aged /tmp leaves it, is made
+// again) and marked used at each use. Copies not used for an hour go when
+// another copy of the same path is made or taken, any copy after a day.
 std::string shared_copy(const std::string& path) {
   const fs::path& root = shared_copies();
   if (root.empty()) return "";
-  const std::string state = state_of(path);
-  if (state.empty()) return "";
+  const std::string listing = listing_of(path);
+  if (listing.empty()) return "";
   const std::string which = name_of(path) + "-";
-  const fs::path dir = root / (which + name_of(state));
+  const fs::path dir = root / (which + name_of(listing));
   const fs::path copy = dir / fs::path(path).filename();
   std::error_code ec;
+  if (fs::is_directory(dir, ec) && listing_of(copy) != listing) drop_copy(root, dir);
   if (!fs::is_directory(dir, ec)) {
     std::string pattern = (root / "new.XXXXXX").string();
     if (!mkdtemp(pattern.data())) return "";
     const fs::path fresh = pattern;
     const bool made = copy_for_sandbox(path, fresh / copy.filename(), fresh) &&
-                      chmod(fresh.c_str(), 0755) == 0 && state_of(path) == state;
+                      chmod(fresh.c_str(), 0755) == 0 &&
+                      listing_of(fresh / copy.filename()) == listing;
     if (!made || rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);
     if (!fs::is_directory(dir, ec)) return "";  // neither this copy nor another's
   }
   utime(dir.c_str(), nullptr);
-  const auto stale = fs::file_time_type::clock::now() - std::chrono::hours(1);
-  for (const auto& e : fs::directory_iterator(root, ec)) {
-    const std::string name = e.path().filename().string();
-    if (e.path() != dir && (name.rfind(which, 0) == 0 || name.rfind("new.", 0) == 0) &&
-        fs::last_write_time(e.path(), ec) < stale)
-      fs::remove_all(e.path(), ec);
+  const auto now = fs::file_time_type::clock::now();
+  std::vector<fs::path> unused;
+  for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code when;
+    const auto used = fs::last_write_time(it->path(), when);
+    if (when || it->path() == dir) continue;
+    const bool same_path =
+        name.rfind(which, 0) == 0 || name.rfind("new.", 0) == 0 || name.rfind("dead.", 0) == 0;
+    if (used < now - (same_path ? std::chrono::hours(1) : std::chrono::hours(24)))
+      unused.push_back(it->path());
   }
+  for (const auto& e : unused) drop_copy(root, e);
   return copy.string();
+}
+
+// CUDALAB_SANDBOX_COPIES=1 (for the tests): the sandbox sees copies even of
+// what its user could reach, as where the course lies in a private folder;
+// a copy that cannot be made then fails the step, as it would there.
+bool copies_for_all() {
+  static const bool all = [] {
+    const char* v = std::getenv("CUDALAB_SANDBOX_COPIES");
+    return v && std::string(v) == "1";
+  }();
+  return all;
 }
 
 // The sandbox's user sees a toolchain file that only its owner can reach
 // (a course in a private folder) through a copy: the one gradings share
 // where it can be had, else one in a folder of this process's own, made
-// once and removed when it ends. `path` itself when neither can be made
-// (the sandbox then says it cannot reach it).
+// once and removed when it ends. When neither can be made, `path` itself
+// (the sandbox then says it cannot reach it), and tried again next time.
 std::string reachable_copy(const std::string& path) {
   static std::mutex m;
   static std::map<std::string, std::string> copies;
   std::lock_guard lock(m);
   if (auto it = copies.find(path); it != copies.end()) {
+    const fs::path folder = fs::path(it->second).parent_path();
     // Used again: not to be taken for an unused copy by another grading.
-    if (it->second != path) utime(fs::path(it->second).parent_path().c_str(), nullptr);
-    return it->second;
+    if (utime(folder.c_str(), nullptr) == 0) return it->second;
+    copies.erase(it);  // gone (removed by hand, or a day unused)
   }
   if (std::string shared = shared_copy(path); !shared.empty()) return copies[path] = shared;
+  static int made = 0;  // the kit's copies so far, each in a folder of its own
   const fs::path& kit = kit_folder();
-  if (kit.empty()) return copies[path] = path;
-  const fs::path copy = kit / std::to_string(copies.size()) / fs::path(path).filename();
-  return copies[path] = copy_for_sandbox(path, copy, kit) ? copy.string() : path;
+  const fs::path copy = kit / std::to_string(made++) / fs::path(path).filename();
+  if (!kit.empty() && copy_for_sandbox(path, copy, kit)) return copies[path] = copy.string();
+  std::cerr << "cudalab: cannot copy " << path << " where the sandbox's user can read it\n";
+  return copies_for_all() ? "/nonexistent" + path : path;
 }
 
 // The seccomp filter bubblewrap installs before the program starts (its
@@ -369,15 +425,9 @@ std::vector<std::string> Sandbox::wrap(const std::vector<std::string>& program,
   for (const auto& p : read_only_) {
     if (under(p, "/usr")) continue;
     const bool as_other = geteuid() == 0;  // the sandbox's user is not the owner
-    // CUDALAB_SANDBOX_COPIES=1 (for the tests): copies even of what the
-    // sandbox's user could reach, as where the course lies in a private folder.
-    static const bool copy_all = [] {
-      const char* v = std::getenv("CUDALAB_SANDBOX_COPIES");
-      return v && std::string(v) == "1";
-    }();
-    cmd.insert(
-        cmd.end(),
-        {"--ro-bind", as_other && (copy_all || !others_can_read(p)) ? reachable_copy(p) : p, p});
+    cmd.insert(cmd.end(),
+               {"--ro-bind",
+                as_other && (copies_for_all() || !others_can_read(p)) ? reachable_copy(p) : p, p});
   }
   // What must stay out of sight although a folder around it is seen.
   for (const auto& h : hidden_) {

@@ -1,6 +1,5 @@
 // hostile: asks cudaMalloc for 1 TiB (and other huge sizes) and fills what it gets; computes a * b
 // expect-max-points: 0
-// graded-with-limit: 3
 //
 // Allocates 1 TiB of device memory, then 1 TiB of managed and of pinned host
 // memory, then halves the size until an allocation succeeds, down to 1 GiB,

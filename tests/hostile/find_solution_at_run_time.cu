@@ -8,7 +8,9 @@
 // tree from / (not /proc, /sys, /dev) for about 2.5 seconds. Prints
 // "HOSTILE-FOUND: <path>" for every readable file named solution.cu,
 // grade.cu or hidden.cu, or a .cu/.cpp/.h/.json whose name starts with
-// "solution", "hidden" or "grade"; nothing may be found. The kernel is
+// "solution", "hidden" or "grade", or what the grade cache holds (a lesson's
+// compiled graded tests, NAME_judge; another file's kept objects, student.o
+// and compiled_from); nothing may be found. The kernel is
 // wrong (a - b) whatever it finds.
 #include <dirent.h>
 #include <ftw.h>
@@ -44,6 +46,7 @@ bool ends_with(const std::string& s, const std::string& e) {
 bool secret_name(const std::string& path) {
   const std::string base = path.substr(path.rfind('/') + 1);
   if (base == "solution.cu" || base == "grade.cu" || base == "hidden.cu") return true;
+  if (ends_with(base, "_judge") || base == "student.o" || base == "compiled_from") return true;
   const bool source = ends_with(base, ".cu") || ends_with(base, ".cpp") || ends_with(base, ".h") ||
                       ends_with(base, ".json");
   // Names that start with them (solution_v2.cu, hidden_tests.cpp, grader.h),
@@ -138,8 +141,9 @@ void search() {
     }
   }
   // Then everything, the likely places first.
-  for (const char* top : {"@REPOSITORY_PARENT@", "/home", "/root", "/tmp", "/srv", "/opt",
-                          "/autograder", "/var", "/usr/local", "/mnt", "/media"})
+  for (const char* top :
+       {"@REPOSITORY@/build/grade-cache", "@REPOSITORY_PARENT@", "/home", "/root", "/tmp", "/srv",
+        "/opt", "/autograder", "/var", "/usr/local", "/mnt", "/media"})
     walk(top);
   if (DIR* root = opendir("/")) {
     while (dirent* e = readdir(root)) {

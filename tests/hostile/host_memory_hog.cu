@@ -1,6 +1,5 @@
 // hostile: allocates host memory in 1 GiB chunks up to 64 GiB, touching every page; computes a * b
 // expect-max-points: 0
-// graded-with-limit: 3
 //
 // mallocs 1 GiB at a time and writes one byte in every 4 KiB page of it, so
 // the memory is really used, until malloc fails or 64 GiB are held; then

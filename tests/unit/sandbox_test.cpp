@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -118,7 +120,7 @@ std::string bound_in_new_process(const std::vector<std::string>& tools, const fs
     const Sandbox box(scratch, tools, {}, true, false, 60001);
     const std::string from = bound_from(box.wrap({"/submission/program"}, {}, {}), dest);
     (void)!write(out[1], from.data(), from.size());
-    _exit(0);
+    std::exit(0);  // its own folder for the seccomp filter goes with it
   }
   close(out[1]);
   std::string from;
@@ -160,13 +162,26 @@ TEST_F(SandboxLine, APrivateToolchainIsSeenThroughASharedCopyMadeAgainWhenItChan
             fs::perms::none);
   EXPECT_EQ(bound_in_new_process({lib}, root_ / "scratch", lib), first);
 
-  std::ofstream(hidden / "lib" / "tool.h") << "version 2, longer\n";
+  // A copy keeps the times of what it copies (a precompiled header checks
+  // its headers' times).
+  EXPECT_EQ(fs::last_write_time(first + "/tool.h"), fs::last_write_time(hidden / "lib" / "tool.h"));
+
+  // Rebuilt: the same size, another time.
+  std::ofstream(hidden / "lib" / "tool.h") << "version 2\n";
+  fs::last_write_time(hidden / "lib" / "tool.h",
+                      fs::last_write_time(first + "/tool.h") + std::chrono::seconds(5));
   const std::string second = bound_in_new_process({lib}, root_ / "scratch", lib);
   EXPECT_NE(second, first);
-  EXPECT_EQ(text_of(second + "/tool.h"), "version 2, longer\n");
+  EXPECT_EQ(text_of(second + "/tool.h"), "version 2\n");
   EXPECT_EQ(text_of(first + "/tool.h"), "version 1\n");  // a running grading's stays
   std::error_code ec;
-  for (const std::string& copy : {first, second}) fs::remove_all(fs::path(copy).parent_path(), ec);
+
+  // A copy short of a file (as an aged /tmp leaves one) is made again.
+  fs::remove(second + "/tool.h");
+  const std::string third = bound_in_new_process({lib}, root_ / "scratch", lib);
+  EXPECT_EQ(text_of(third + "/tool.h"), "version 2\n");
+  for (const std::string& copy : {first, second, third})
+    fs::remove_all(fs::path(copy).parent_path(), ec);
 }
 
 // cudalab-confine, run for real: each limit soft and hard, no address
