@@ -84,8 +84,12 @@ const fs::path& shared_copies() {
     mkdir(p.c_str(), 0755);  // or it is there already
     struct stat st {};
     if (lstat(p.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me ||
-        (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+        (st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+      std::cerr << "cudalab: " << p.string()
+                << " is not a folder of this user's alone: each grading copies the tools it "
+                   "needs for itself\n";
       return fs::path();
+    }
     if ((st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH) && chmod(p.c_str(), 0755) != 0)
       return fs::path();
     return p;
@@ -145,8 +149,10 @@ bool copy_for_sandbox(const std::string& path, const fs::path& copy, const fs::p
     if (ec && !failed) failed = ec;
   };
   std::error_code ec;
-  fs::create_directories(copy.parent_path(), ec);
-  note(ec);
+  // Its folder is only this user's while it is filled (a copy has its
+  // source's modes until it is opened up below, the folder last).
+  if (mkdir(copy.parent_path().c_str(), 0700) != 0 && errno != EEXIST)
+    note(std::error_code(errno, std::generic_category()));
   fs::copy(path, copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
   note(ec);
   const auto open_up = [&](const fs::path& p, const fs::path& from) {
@@ -207,7 +213,11 @@ std::string shared_copy(const std::string& path) {
   const fs::path dir = root / (which + name_of(listing));
   const fs::path copy = dir / fs::path(path).filename();
   std::error_code ec;
-  if (fs::is_directory(dir, ec) && listing_of(copy) != listing) drop_copy(root, dir);
+  if (fs::is_directory(dir, ec)) {
+    const std::string has = listing_of(copy);
+    if (has.empty()) return "";  // cannot tell (another grading moving it away): the kit's
+    if (has != listing) drop_copy(root, dir);  // short of a file: made again
+  }
   if (!fs::is_directory(dir, ec)) {
     std::string pattern = (root / "new.XXXXXX").string();
     if (!mkdtemp(pattern.data())) return "";
@@ -218,7 +228,7 @@ std::string shared_copy(const std::string& path) {
     if (!made || rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);
     if (!fs::is_directory(dir, ec)) return "";  // neither this copy nor another's
   }
-  utime(dir.c_str(), nullptr);
+  if (utime(dir.c_str(), nullptr) != 0) return "";  // gone since: the kit's
   const auto now = fs::file_time_type::clock::now();
   std::vector<fs::path> unused;
   for (auto it = fs::directory_iterator(root, ec); !ec && it != fs::directory_iterator();
@@ -232,7 +242,12 @@ std::string shared_copy(const std::string& path) {
     if (used < now - (same_path ? std::chrono::hours(1) : std::chrono::hours(24)))
       unused.push_back(it->path());
   }
-  for (const auto& e : unused) drop_copy(root, e);
+  for (const auto& e : unused) {
+    // Looked at again just before: a grading may have taken it since.
+    std::error_code when;
+    const auto used = fs::last_write_time(e, when);
+    if (!when && used < now - std::chrono::hours(1)) drop_copy(root, e);
+  }
   return copy.string();
 }
 
@@ -324,6 +339,7 @@ std::string syscall_filter_file() {
   const std::string file = (kit_folder() / "syscalls.bpf").string();
   const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return path;
+  fchmod(fd, 0644);  // read by the sandbox's user, whatever the umask
   const auto bytes = f.size() * sizeof(sock_filter);
   const bool written = write(fd, f.data(), bytes) == ssize_t(bytes);
   close(fd);
