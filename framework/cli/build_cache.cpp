@@ -27,37 +27,25 @@ fs::path main_cache_root() { return fs::path(CUDALAB_BIN_DIR).parent_path() / "g
 
 namespace {
 
-enum class Published { kMade, kAnotherFirst, kNoFolder, kNotFilled };
+using support::publish_folder;
+using support::Published;
 
-// Puts folder `dir` of the grade cache in place whole or not at all: `fill`
-// fills a fresh folder beside it (false: it could not), which then takes
-// the name; with `for_sandbox`, it and its files are made readable by the
-// sandbox's user (a main the link reads), else they stay this user's alone
-// (a student's kept objects and source). A grading at the same time sees
-// the folder only once it is complete; the first of two to finish wins
-// (kAnotherFirst: this one's is dropped).
-Published publish_folder(const fs::path& dir, const std::function<bool(const fs::path&)>& fill,
-                         bool for_sandbox) {
+// Folder `dir` (a new one of the grade cache) and its files made readable by
+// the sandbox's user: a main its link reads. The cache's other folders stay
+// this user's alone (judges hold the hidden tests; kept objects, students'
+// sources).
+bool readable_by_sandbox(const fs::path& dir) {
   std::error_code ec;
-  fs::create_directories(dir.parent_path(), ec);
-  std::string pattern =
-      (dir.parent_path() / ("new." + dir.filename().string() + ".XXXXXX")).string();
-  if (ec || !mkdtemp(pattern.data())) return Published::kNoFolder;
-  const fs::path fresh = pattern;
-  const bool filled = fill(fresh);
-  if (for_sandbox) {
-    const auto readable = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
-    for (auto it = fs::directory_iterator(fresh, ec); !ec && it != fs::directory_iterator();
-         it.increment(ec))
-      fs::permissions(it->path(), readable, fs::perm_options::add, ec);
-    fs::permissions(fresh,
+  const auto readable = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec))
+    fs::permissions(it->path(), readable, fs::perm_options::add, ec);
+  if (!ec)
+    fs::permissions(dir,
                     fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                         fs::perms::others_read | fs::perms::others_exec,
                     ec);
-  }
-  if (filled && rename(fresh.c_str(), dir.c_str()) == 0) return Published::kMade;
-  fs::remove_all(fresh, ec);
-  return filled ? Published::kAnotherFirst : Published::kNotFilled;
+  return !ec;
 }
 
 }  // namespace
@@ -70,18 +58,16 @@ fs::path cached_main_object(const Lesson& lesson, const std::string& main_text) 
   const fs::path dir = main_cache_root() / (lesson.name + "-" + key);
   const fs::path object = dir / "main.o";
   if (fs::exists(object) && fs::exists(object.string() + ".instrumented")) return object;
-  publish_folder(
-      dir,
-      [&](const fs::path& fresh) {
-        std::ofstream(fresh / "main.cu") << main_text;
-        const support::ProcessResult r =
-            support::run_process({CUDALAB_CC_PATH, "-c", "-O2", "-I" + lesson.dir.string(),
-                                  "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR, (fresh / "main.cu").string(),
-                                  "-o", (fresh / "main.o").string()},
-                                 120);
-        return r.exit_code == 0 && fs::exists(fresh / "main.o.instrumented");
-      },
-      true);
+  publish_folder(dir, [&](const fs::path& fresh) {
+    std::ofstream(fresh / "main.cu") << main_text;
+    const support::ProcessResult r =
+        support::run_process({CUDALAB_CC_PATH, "-c", "-O2", "-I" + lesson.dir.string(),
+                              "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR, (fresh / "main.cu").string(),
+                              "-o", (fresh / "main.o").string()},
+                             120);
+    return r.exit_code == 0 && fs::exists(fresh / "main.o.instrumented") &&
+           readable_by_sandbox(fresh);
+  });
   return fs::exists(object) ? object : fs::path();
 }
 
@@ -188,22 +174,18 @@ bool lesson_judge(const Lesson& lesson, fs::path* judge, std::string* why) {
                                   : "the build did not make them")
             << ") ..." << std::endl;
   support::ProcessResult r;
-  const Published p = publish_folder(
-      dir,
-      [&](const fs::path& fresh) {
-        std::vector<std::string> cmd = {CUDALAB_CC_PATH,
-                                        "--fast",
-                                        "-O2",
-                                        "-DCUDALAB_JUDGE=1",
-                                        "-I" + lesson.dir.string(),
-                                        "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
-        for (const auto& s : sources) cmd.push_back(s.string());
-        cmd.insert(cmd.end(),
-                   {CUDALAB_FRAMEWORK_LIBRARY, "-o", (fresh / judge->filename()).string()});
-        r = support::run_process(cmd, 600);
-        return r.exit_code == 0;
-      },
-      false);  // run by this user, outside the sandbox: it holds the hidden tests
+  const Published p = publish_folder(dir, [&](const fs::path& fresh) {
+    std::vector<std::string> cmd = {CUDALAB_CC_PATH,
+                                    "--fast",
+                                    "-O2",
+                                    "-DCUDALAB_JUDGE=1",
+                                    "-I" + lesson.dir.string(),
+                                    "-I" CUDALAB_FRAMEWORK_INCLUDE_DIR};
+    for (const auto& s : sources) cmd.push_back(s.string());
+    cmd.insert(cmd.end(), {CUDALAB_FRAMEWORK_LIBRARY, "-o", (fresh / judge->filename()).string()});
+    r = support::run_process(cmd, 600);
+    return r.exit_code == 0;  // run by this user, outside the sandbox
+  });
   if (p == Published::kNoFolder) {
     *why = "cudalab: cannot make a folder in " + main_cache_root().string() + "\n";
     return false;
@@ -280,18 +262,14 @@ void KeptObjects::keep(const fs::path& object) const {
     std::error_code ec;
     if (!fs::is_regular_file(fs::symlink_status(f, ec))) return;
   }
-  const Published p = publish_folder(
-      dir_,
-      [&](const fs::path& fresh) {
-        std::error_code ec;
-        fs::copy_file(object, fresh / "student.o", ec);
-        if (!ec)
-          fs::copy_file(object.string() + kTwin, fresh / (std::string("student.o") + kTwin), ec);
-        if (ec) return false;
-        std::ofstream(fresh / "compiled_from", std::ios::binary) << what_;
-        return true;
-      },
-      false);                                       // a student's file: this user's alone
+  const Published p = publish_folder(dir_, [&](const fs::path& fresh) {
+    std::error_code ec;
+    fs::copy_file(object, fresh / "student.o", ec);
+    if (!ec) fs::copy_file(object.string() + kTwin, fresh / (std::string("student.o") + kTwin), ec);
+    if (ec) return false;
+    std::ofstream(fresh / "compiled_from", std::ios::binary) << what_;
+    return true;
+  });
   if (p == Published::kMade) forget_old_objects();  // kept or not, the grading goes on
 }
 

@@ -219,13 +219,10 @@ std::string shared_copy(const std::string& path) {
     if (has != listing) drop_copy(root, dir);  // short of a file: made again
   }
   if (!fs::is_directory(dir, ec)) {
-    std::string pattern = (root / "new.XXXXXX").string();
-    if (!mkdtemp(pattern.data())) return "";
-    const fs::path fresh = pattern;
-    const bool made = copy_for_sandbox(path, fresh / copy.filename(), fresh) &&
-                      chmod(fresh.c_str(), 0755) == 0 &&
-                      listing_of(fresh / copy.filename()) == listing;
-    if (!made || rename(fresh.c_str(), dir.c_str()) != 0) fs::remove_all(fresh, ec);
+    support::publish_folder(dir, [&](const fs::path& fresh) {
+      return copy_for_sandbox(path, fresh / copy.filename(), fresh) &&
+             chmod(fresh.c_str(), 0755) == 0 && listing_of(fresh / copy.filename()) == listing;
+    });
     if (!fs::is_directory(dir, ec)) return "";  // neither this copy nor another's
   }
   if (utime(dir.c_str(), nullptr) != 0) return "";  // gone since: the kit's

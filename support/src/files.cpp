@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -62,6 +63,19 @@ TempFile::TempFile(const std::string& suffix) {
 TempFile::~TempFile() {
   std::error_code ec;
   fs::remove(path, ec);
+}
+
+Published publish_folder(const fs::path& dir, const std::function<bool(const fs::path&)>& fill) {
+  std::error_code ec;
+  fs::create_directories(dir.parent_path(), ec);
+  std::string pattern =
+      (dir.parent_path() / ("new." + dir.filename().string() + ".XXXXXX")).string();
+  if (ec || !mkdtemp(pattern.data())) return Published::kNoFolder;
+  const fs::path fresh = pattern;
+  const bool filled = fill(fresh);
+  if (filled && rename(fresh.c_str(), dir.c_str()) == 0) return Published::kMade;
+  fs::remove_all(fresh, ec);
+  return filled ? Published::kAnotherFirst : Published::kNotFilled;
 }
 
 }  // namespace cudalab::support

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace cudalab::support {
@@ -17,6 +18,17 @@ std::string read_file(const std::filesystem::path& path);
 // one (and two processes writing it at once leave one of theirs, whole).
 // Throws std::runtime_error when it cannot.
 void write_atomically(const std::filesystem::path& path, const std::string& text);
+
+// What publish_folder did.
+enum class Published { kMade, kAnotherFirst, kNoFolder, kNotFilled };
+
+// Puts folder `dir` in place whole or not at all: `fill` fills a fresh
+// folder beside it (this user's alone, mode 700; false: it could not),
+// which then takes the name. Another process sees the folder only once it
+// is complete; the first of two to finish wins (kAnotherFirst: this one's
+// is dropped). kNoFolder: the fresh folder could not be made.
+Published publish_folder(const std::filesystem::path& dir,
+                         const std::function<bool(const std::filesystem::path&)>& fill);
 
 // A new empty file in $TMPDIR (or /tmp) whose name ends in `suffix`,
 // removed with this object. Throws std::runtime_error when it cannot.
