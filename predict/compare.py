@@ -29,7 +29,9 @@ import instructions  # noqa: E402 (beside this script's folder)
 
 
 def measured_durations(path):
-    """{(lesson, kernel, grid, block): median us}, grid and block in blocks and threads."""
+    """{(lesson, kernel, grid, block, inputs, input_sets): median us}, grid and block in blocks
+    and threads; inputs and input_sets 0 for all of a kernel and shape's launches, else the
+    stretch of them lesson_times.sh told apart (on the inputs-th of input_sets data)."""
     out = {}
     for line in open(path):
         if line.startswith('#') or not line.strip():
@@ -37,7 +39,11 @@ def measured_durations(path):
         parts = line.split()
         grid = int(parts[parts.index('grid') + 1]) if 'grid' in parts else 0
         block = int(parts[parts.index('block') + 1]) if 'block' in parts else 0
-        out[(parts[0], parts[1], grid, block)] = float(parts[2])
+        inputs = sets = 0
+        if 'inputs' in parts:
+            at = parts.index('inputs')
+            inputs, sets = int(parts[at + 1]), int(parts[at + 3].rstrip(')'))
+        out[(parts[0], parts[1], grid, block, inputs, sets)] = float(parts[2])
     return out
 
 
@@ -70,15 +76,22 @@ def main():
             failed += 1
             continue
         print(f"{lesson}: predicted in {seconds:.1f} s", file=sys.stderr)
+        shape = lambda x: (x["kernel"], x["grid"][0] * x["grid"][1] * x["grid"][2],
+                           x["block"][0] * x["block"][1] * x["block"][2])
+        # A kernel and shape traced again on other data: its sets in order.
+        sets = {}
+        for x in launches:
+            sets[shape(x)] = max(sets.get(shape(x), 0), x.get("inputs", 1))
         for x in launches:
             if not x.get("covered"):
                 continue
-            grid = x["grid"][0] * x["grid"][1] * x["grid"][2]
-            block = x["block"][0] * x["block"][1] * x["block"][2]
-            estimates.append((lesson, x["kernel"], grid, block, x.get("warp_instructions")))
-            want = measured.get((lesson, x["kernel"], grid, block))
-            rows.append((lesson, f'{x["kernel"]} <<<{grid}, {block}>>>', x["kernel_us"], want,
-                         x["bound"]))
+            kernel, grid, block = shape(x)
+            estimates.append((lesson, kernel, grid, block, x.get("warp_instructions")))
+            n, of = x.get("inputs", 1), sets[shape(x)]
+            want = measured.get((lesson, kernel, grid, block, n, of)) or \
+                measured.get((lesson, kernel, grid, block, 0, 0))
+            label = f'{kernel} <<<{grid}, {block}>>>' + (f', data {n}' if of > 1 else '')
+            rows.append((lesson, label, x["kernel_us"], want, x["bound"]))
     print(f"{'lesson':12s} {'kernel <<<blocks, threads>>>':40s} {'predicted':>11s} "
           f"{'measured':>11s} {'ratio':>6s}  bound")
     errors = []

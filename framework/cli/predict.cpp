@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -73,6 +74,17 @@ std::string dims(const trace::Dim3& d) {
   return s.str();
 }
 
+// 2 -> "2nd", 3 -> "3rd", 11 -> "11th".
+std::string ordinal(int n) {
+  const int tens = n % 100, ones = n % 10;
+  const char* suffix = (tens >= 11 && tens <= 13) ? "th"
+                       : ones == 1                ? "st"
+                       : ones == 2                ? "nd"
+                       : ones == 3                ? "rd"
+                                                  : "th";
+  return std::to_string(n) + suffix;
+}
+
 }  // namespace
 
 nlohmann::json prediction_json(const predict::Prediction& p) {
@@ -96,8 +108,13 @@ namespace {
 
 // The lesson's kernels measured on the GPU, beside their predictions: what
 // the lesson's README quotes, for the launches of the shapes measured.
-void beside_measured(const std::vector<std::pair<const trace::Launch*, predict::Prediction>>& runs,
-                     const predict::Gpu& gpu, const std::string& lesson) {
+struct Predicted {
+  const trace::Launch* launch;
+  predict::Prediction p;
+  int inputs = 1, input_sets = 1;  // its data, of its kernel and shape's
+};
+void beside_measured(const std::vector<Predicted>& runs, const predict::Gpu& gpu,
+                     const std::string& lesson) {
   std::string file;
   const std::vector<predict::Measured> measured =
       predict::measured_lesson_kernels(gpu.key, lesson, &file);
@@ -114,14 +131,20 @@ void beside_measured(const std::vector<std::pair<const trace::Launch*, predict::
   std::snprintf(line, sizeof(line), "  %-40s %11s %11s  %s\n", "kernel <<<blocks, threads>>>",
                 "predicted", "measured", "predicted / measured");
   std::cout << line;
-  for (const auto& [l, p] : runs) {
+  for (const auto& [l, p, inputs, input_sets] : runs) {
     const uint64_t blocks = uint64_t(l->grid.x) * l->grid.y * l->grid.z,
                    threads = uint64_t(l->block.x) * l->block.y * l->block.z;
-    const std::string shape =
-        l->kernel + " <<<" + std::to_string(blocks) + ", " + std::to_string(threads) + ">>>";
+    const std::string shape = l->kernel + " <<<" + std::to_string(blocks) + ", " +
+                              std::to_string(threads) + ">>>" +
+                              (input_sets > 1 ? ", data " + std::to_string(inputs) : "");
+    // The launches measured on the same data when the GPU's were told
+    // apart so (lesson_times.sh), else all of that kernel and shape.
     const predict::Measured* m = nullptr;
     for (const auto& x : measured)
-      if (x.kernel == l->kernel && x.blocks == blocks && x.threads_per_block == threads) m = &x;
+      if (x.kernel == l->kernel && x.blocks == blocks && x.threads_per_block == threads &&
+          (x.input_sets == 0 || (x.input_sets == input_sets && x.inputs == inputs)) &&
+          (!m || m->input_sets == 0))
+        m = &x;
     const std::string predicted = p.covered ? predict::time_text(p.kernel_seconds) : "none";
     if (!m) {
       std::snprintf(line, sizeof(line), "  %-40s %11s %11s  (not measured at this shape)\n",
@@ -160,23 +183,39 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
     return 1;
   }
   // Launches of one kernel with one shape are one line: a benchmark
-  // repeats them (the first one's figures).
+  // repeats them (the first one's figures). A launch of that kernel and
+  // shape recorded again (a run of the program traces one anew when the
+  // bytes it loads have changed: the same kernel on other inputs) starts a
+  // line of its own, its `inputs` the count of such lines so far.
   struct Group {
     const trace::Launch* first = nullptr;
     int count = 0;
+    int inputs = 1;
     predict::Work work;
     predict::Prediction p;
   };
   std::vector<Group> groups;
-  std::map<std::string, size_t> by;
+  std::map<std::string, size_t> by;  // the latest line of each kernel and shape
   for (const trace::Launch& l : t.launches) {
     const std::string key = l.kernel + dims(l.grid) + "/" + dims(l.block);
-    auto [it, fresh] = by.try_emplace(key, groups.size());
-    if (fresh) {
+    const bool repeat = l.sampled && l.sample.empty();  // recorded nothing: like one before
+    auto it = by.find(key);
+    if (it == by.end() || !repeat) {
       Group g;
       g.first = &l;
+      g.inputs = it == by.end() ? 1 : groups[it->second].inputs + 1;
       g.p = predict::predict_launch(t, size_t(&l - t.launches.data()), *gpu, &g.work);
-      groups.push_back(g);
+      // New inputs that give the same figure (within 2 %, the same bound:
+      // a multi-pass kernel's partial sums from sampled blocks, say) add
+      // to the line before.
+      const Group* before = it == by.end() ? nullptr : &groups[it->second];
+      if (!before || !before->p.covered || !g.p.covered || before->p.bound != g.p.bound ||
+          std::abs(g.p.kernel_seconds - before->p.kernel_seconds) >
+              0.02 * before->p.kernel_seconds) {
+        by[key] = groups.size();
+        groups.push_back(g);
+      }
+      it = by.find(key);
     }
     ++groups[it->second].count;
   }
@@ -188,6 +227,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
       x["kernel"] = g.first->kernel;
       x["launch"] = g.first->id;
       x["launches"] = g.count;
+      x["inputs"] = g.inputs;
       x["grid"] = {g.first->grid.x, g.first->grid.y, g.first->grid.z};
       x["block"] = {g.first->block.x, g.first->block.y, g.first->block.z};
       x["sampled_blocks"] = g.work.sampled_blocks;
@@ -205,6 +245,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   for (const Group& g : groups) {
     const trace::Launch& l = *g.first;
     std::cout << "\n" << l.kernel << "<<<" << dims(l.grid) << ", " << dims(l.block) << ">>>";
+    if (g.inputs > 1) std::cout << ", on its " << ordinal(g.inputs) << " set of input data";
     if (g.count > 1) std::cout << " (" << g.count << " launches like it; the first one's figures)";
     std::cout << "\n";
     if (g.work.sampled_blocks < g.work.blocks)
@@ -233,8 +274,15 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
                "largest is the prediction. predict/README.md says how each is counted and what "
                "the model leaves out.\n";
   if (!lesson.empty()) {
-    std::vector<std::pair<const trace::Launch*, predict::Prediction>> runs;
-    for (const Group& g : groups) runs.emplace_back(g.first, g.p);
+    std::map<std::string, int> sets;
+    for (const Group& g : groups) {
+      int& n = sets[g.first->kernel + dims(g.first->grid) + "/" + dims(g.first->block)];
+      n = std::max(n, g.inputs);
+    }
+    std::vector<Predicted> runs;
+    for (const Group& g : groups)
+      runs.push_back({g.first, g.p, g.inputs,
+                      sets[g.first->kernel + dims(g.first->grid) + "/" + dims(g.first->block)]});
     beside_measured(runs, *gpu, lesson);
   }
   return 0;

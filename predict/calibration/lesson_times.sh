@@ -74,36 +74,7 @@ for lesson in lessons:
             print(f'    {name:60s} {v:>20s} {unit}')
 PY
 fi
-python3 - "$out" "${lessons[@]}" <<'PY' >"$out/durations.txt"
-import csv, io, statistics, sys
-out, lessons = sys.argv[1], sys.argv[2:]
-for lesson in lessons:
-    try:
-        text = open(f'{out}/{lesson}.ncu.csv').read()
-    except OSError:
-        continue
-    rows = [r for r in csv.DictReader(io.StringIO(text[text.find('"ID"'):])) if r.get('Metric Name')]
-    # Per launch (its ID): the kernel, its duration, its grid and block.
-    launches = {}
-    for r in rows:
-        x = launches.setdefault(r['ID'], {'kernel': r['Kernel Name'].split('(')[0]})
-        v = float(r['Metric Value'].replace(',', ''))
-        if r['Metric Name'] == 'gpu__time_duration.sum':
-            unit = r['Metric Unit']
-            x['us'] = v * {'ns': 1e-3, 'nsecond': 1e-3, 'us': 1, 'usecond': 1, 'ms': 1e3,
-                           'msecond': 1e3}[unit]
-        elif r['Metric Name'] == 'launch__grid_size':
-            x['grid'] = int(v)
-        elif r['Metric Name'] == 'launch__block_size':
-            x['block'] = int(v)
-    by = {}
-    for x in launches.values():
-        if 'us' in x:
-            by.setdefault((x['kernel'], x.get('grid', 0), x.get('block', 0)), []).append(x['us'])
-    for (k, grid, block), v in by.items():
-        print(f'{lesson:12s} {k:40s} {statistics.median(v):12.2f} us  ({len(v)} launches)'
-              f'  grid {grid} block {block}')
-PY
+python3 predict/calibration/durations.py "$out" "${lessons[@]}" >"$out/durations.txt"
 # An empty kernel's own duration: the least a launch takes on the GPU (the
 # calibration program's launch benchmarks, under Nsight Compute).
 if nvcc -O3 -std=c++17 -gencode arch=compute_90,code=sm_90 -o "$out/limits" \

@@ -79,7 +79,7 @@ std::vector<Measured> measured_lesson_kernels(const std::string& key, const std:
   *file = path.string();
   std::vector<Measured> out;
   std::ifstream in(path);
-  // lesson kernel median us (N launches) grid BLOCKS block THREADS
+  // lesson kernel median us (N launches[, inputs K of M]) grid BLOCKS block THREADS
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream words(line);
@@ -92,6 +92,7 @@ std::vector<Measured> measured_lesson_kernels(const std::string& key, const std:
     while (words >> word) {
       if (word == "grid") words >> m.blocks;
       if (word == "block") words >> m.threads_per_block;
+      if (word == "inputs") words >> m.inputs >> word >> m.input_sets;  // K of M
     }
     if (m.blocks && m.threads_per_block) out.push_back(m);
   }

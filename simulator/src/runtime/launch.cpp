@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "checks/checks.h"
 #include "checks/shadow.h"
@@ -18,6 +19,7 @@
 #include "cudalab/trace/format.h"
 #include "cudalab/trace/sample.h"
 #include "grid/grid.h"
+#include "runtime/allocations.h"
 #include "runtime/capture.h"
 #include "runtime/device.h"
 #include "runtime/errors.h"
@@ -187,6 +189,108 @@ void drop_child_launches() {
     --g_unfinished;
   }
 }
+// A prediction's traced run (CUDALAB_TRACE_SAMPLE) records one launch of
+// each kernel and shape: a benchmark's repeats would take the time and add
+// nothing. A repeat on other inputs is recorded again, though: what the
+// launch loaded from (its buffers' bytes after it ran) is kept, and a later
+// launch like it is traced anew when those bytes differ (a histogram of
+// skewed bytes after one of uniform bytes), at most kMaxTracedRuns times a
+// kernel and shape (a loop whose sampled launches change their own inputs).
+constexpr int kMaxTracedRuns = 8;
+struct LoadedBuffer {
+  uint32_t id = 0;
+  uintptr_t base = 0;
+  size_t size = 0;
+  uint64_t digest = 0;
+};
+struct TracedLaunch {
+  int runs = 0;
+  std::vector<LoadedBuffer> loaded;  // of its last traced run
+};
+using LaunchKey =
+    std::tuple<std::string, int, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+std::mutex g_traced_mutex;
+std::map<LaunchKey, TracedLaunch>& traced_launches() {
+  static std::map<LaunchKey, TracedLaunch> traced;
+  return traced;
+}
+
+// Bytes summed up in 64 bits (four independent lanes of multiply and
+// shift: several gigabytes a second).
+uint64_t digest_run(const unsigned char* p, size_t n) {
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  uint64_t h[4] = {1, 2, 3, 4};
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32)
+    for (int k = 0; k < 4; ++k) {
+      uint64_t w;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      h[k] = (h[k] ^ w) * kMul;
+      h[k] ^= h[k] >> 29;
+    }
+  uint64_t out = n * kMul;
+  for (; i < n; ++i) out = (out ^ p[i]) * kMul;
+  for (uint64_t x : h) out = ((out ^ x) * kMul) ^ (out >> 31);
+  return out;
+}
+
+// A buffer's bytes as far as telling new inputs goes: all of a buffer up
+// to 1 MiB, of a larger one 64 windows of 16 KiB spread over it (a
+// benchmark's repeats check it at every launch: a whole 256 MiB buffer
+// would take a tenth of a second each time). New data copied in changes
+// them; a change to a few bytes of a large buffer may go unseen, and the
+// launch is then predicted as the one before.
+uint64_t digest_bytes(const unsigned char* p, size_t n) {
+  constexpr size_t kWhole = size_t(1) << 20, kWindow = size_t(16) << 10, kWindows = 64;
+  if (n <= kWhole) return digest_run(p, n);
+  uint64_t out = n;
+  for (size_t i = 0; i < kWindows; ++i) {
+    const size_t at = (n - kWindow) / (kWindows - 1) * i;
+    out = (out ^ digest_run(p + at, kWindow)) * 0x9E3779B97F4A7C15ull;
+  }
+  return out;
+}
+
+// The launch's entry when it is to be traced (the first of its kernel and
+// shape, or one whose loaded bytes changed); null for a repeat.
+TracedLaunch* traced_launch(const LaunchKey& key) {
+  using cudalab::rt::allocations;
+  std::lock_guard lock(g_traced_mutex);
+  auto [it, fresh] = traced_launches().try_emplace(key);
+  TracedLaunch& t = it->second;
+  if (!fresh) {
+    if (t.runs >= kMaxTracedRuns) return nullptr;
+    bool changed = false;
+    for (const LoadedBuffer& b : t.loaded) {
+      const cudalab::rt::Allocation* a = allocations().find_base(reinterpret_cast<void*>(b.base));
+      changed = !a || a->id != b.id || a->size != b.size ||
+                digest_bytes(reinterpret_cast<const unsigned char*>(b.base), b.size) != b.digest;
+      if (changed) break;
+    }
+    if (!changed) return nullptr;
+  }
+  ++t.runs;
+  return &t;
+}
+
+// After a traced launch: the bytes of what it loaded from.
+void note_loaded(TracedLaunch* t, cudalab::rt::Launch& l) {
+  using cudalab::rt::allocations;
+  std::vector<LoadedBuffer> loaded;
+  {
+    std::lock_guard lock(l.loaded_mutex);
+    const std::vector<cudalab::rt::Allocation*> all = allocations().all();
+    for (uint32_t id : l.loaded)
+      for (const cudalab::rt::Allocation* a : all)
+        if (a->id == id)
+          loaded.push_back(
+              {a->id, a->base, a->size,
+               digest_bytes(reinterpret_cast<const unsigned char*>(a->base), a->size)});
+  }
+  std::lock_guard lock(g_traced_mutex);
+  t->loaded = std::move(loaded);
+}
+
 }  // namespace
 
 bool launching_from_kernel() { return cudalab::rt::tl_thread != nullptr; }
@@ -297,6 +401,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
     }
   }
   Launch l;
+  TracedLaunch* traced_like = nullptr;  // a prediction's traced run of this kernel and shape
   l.cooperative = cooperative;
   l.site = site;
   l.grid = grid;
@@ -321,15 +426,9 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
       l.sample_first = cudalab::trace::sample_kinds(grid.x, grid.y, grid.z);
       l.sample_accesses_before = trace_accesses_recorded();
     }
-    static std::mutex traced_mutex;
-    static std::set<
-        std::tuple<std::string, int, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>>
-        traced;
-    std::lock_guard lock(traced_mutex);
-    l.sample_repeat = !traced
-                           .insert({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
-                                    grid.y, grid.z, block.x, block.y, block.z})
-                           .second;
+    traced_like = traced_launch({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
+                                 grid.y, grid.z, block.x, block.y, block.z});
+    l.sample_repeat = traced_like == nullptr;
     l.sample_repeat_runs = l.sample_repeat && l.sample.empty();
   }
   {
@@ -351,6 +450,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   trace_launch_end(l);
+  if (traced_like) note_loaded(traced_like, l);
 
   {
     std::lock_guard lock(g_summary_mutex);

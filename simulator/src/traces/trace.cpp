@@ -15,6 +15,7 @@
 // reader it was cut short.
 #include "traces/trace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -63,6 +64,8 @@ struct BlockTrace {
   std::vector<uint64_t> pcs_new;  // not yet handed to the writer
   std::vector<char> out;          // whole records, written to the file in batches
   uint32_t launch_id = 0;
+  Launch* launch = nullptr;
+  std::vector<uint32_t> loaded;  // allocations this block loaded from (Launch::loaded)
 };
 
 namespace {
@@ -399,6 +402,8 @@ void trace_block_start(BlockContext& block) {
   b.phase = 0;
   b.recording = !block.launch->sample_repeat && writer().records_block(block.linear);
   b.launch_id = block.launch->id;
+  b.launch = block.launch;
+  b.loaded.clear();
 }
 
 void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
@@ -496,6 +501,17 @@ void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, boo
 
 void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
                              bool atomic, uintptr_t pc) {
+  if (!write && !atomic) {
+    // A buffer the launch loads from, noted once a block (and a launch).
+    BlockTrace* b = tl_block->trace;
+    if (b && b->recording && b->launch &&
+        std::find(b->loaded.begin(), b->loaded.end(), a.id) == b->loaded.end()) {
+      b->loaded.push_back(a.id);
+      std::lock_guard lock(b->launch->loaded_mutex);
+      std::vector<uint32_t>& all = b->launch->loaded;
+      if (std::find(all.begin(), all.end(), a.id) == all.end()) all.push_back(a.id);
+    }
+  }
   record(a.id, address - a.base, size, write, atomic, pc);
 }
 
@@ -575,8 +591,9 @@ void trace_launch_end(const Launch& l) {
     // The blocks that ran (CUDALAB_TRACE_SAMPLE): the others did nothing
     // (a repeat of a launch traced already: none ran).
     Payload s;
-    s.u32(l.id).u32(uint32_t(l.sample.size()));
-    for (uint32_t b : l.sample) s.u32(b);
+    const uint32_t ran = l.sample_repeat ? 0 : uint32_t(l.sample.size());
+    s.u32(l.id).u32(ran);
+    for (uint32_t i = 0; i < ran; ++i) s.u32(l.sample[i]);
     writer().write(Record::kSample, s);
   }
   writer().end_launch(l);

@@ -127,6 +127,10 @@ struct Measured {
   std::string kernel;
   uint64_t blocks = 0, threads_per_block = 0;  // of the whole grid and block
   double seconds = 0;
+  // Launches of one kernel and shape on different data, told apart by
+  // their times (lesson_times.sh): the `inputs`th of `input_sets`; 0 of 0:
+  // all its launches.
+  int inputs = 0, input_sets = 0;
 };
 // The lesson's kernels measured on the GPU `key`; empty when there are none
 // (`file` is set to the file looked for).
