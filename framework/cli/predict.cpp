@@ -182,14 +182,17 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
     std::cerr << "cudalab predict: " << path << " has no kernel launch to predict\n";
     return 1;
   }
-  // Launches of one kernel with one shape are one line: a benchmark
-  // repeats them (the first one's figures). A launch of that kernel and
-  // shape recorded again (a run of the program traces one anew when the
-  // bytes it loads have changed: the same kernel on other inputs) starts a
-  // line of its own, its `inputs` the count of such lines so far.
+  // Launches of one kernel with one shape (from one call) are one line: a
+  // benchmark repeats them (the first one's figures). A sampled launch of
+  // that kernel and shape recorded again (a run of the program traces one
+  // anew when the bytes it loads have changed: the same kernel on other
+  // inputs) starts a line of its own, its `inputs` the count of such lines
+  // so far, unless its figure is the line's. In a trace of whole launches
+  // (no sample), the first of each is the line's.
   struct Group {
     const trace::Launch* first = nullptr;
     int count = 0;
+    int traced = 1;  // launches recorded (the others repeat one of them)
     int inputs = 1;
     predict::Work work;
     predict::Prediction p;
@@ -197,8 +200,11 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   std::vector<Group> groups;
   std::map<std::string, size_t> by;  // the latest line of each kernel and shape
   for (const trace::Launch& l : t.launches) {
-    const std::string key = l.kernel + dims(l.grid) + "/" + dims(l.block);
-    const bool repeat = l.sampled && l.sample.empty();  // recorded nothing: like one before
+    const std::string key = l.kernel + "@" + l.file + ":" + std::to_string(l.line) + " " +
+                            dims(l.grid) + "/" + dims(l.block);
+    // Recorded nothing (like one before), or whole (a repeat is then only
+    // told apart by a sample: a small launch, a cooperative one).
+    const bool repeat = !l.sampled || l.sample.empty();
     auto it = by.find(key);
     if (it == by.end() || !repeat) {
       Group g;
@@ -208,10 +214,16 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
       // New inputs that give the same figure (within 2 %, the same bound:
       // a multi-pass kernel's partial sums from sampled blocks, say) add
       // to the line before.
-      const Group* before = it == by.end() ? nullptr : &groups[it->second];
-      if (!before || !before->p.covered || !g.p.covered || before->p.bound != g.p.bound ||
-          std::abs(g.p.kernel_seconds - before->p.kernel_seconds) >
-              0.02 * before->p.kernel_seconds) {
+      Group* before = it == by.end() ? nullptr : &groups[it->second];
+      const bool same =
+          before &&
+          (before->p.covered ? g.p.covered && before->p.bound == g.p.bound &&
+                                   std::abs(g.p.kernel_seconds - before->p.kernel_seconds) <=
+                                       0.02 * before->p.kernel_seconds
+                             : !g.p.covered && before->p.not_covered == g.p.not_covered);
+      if (same) {
+        ++before->traced;
+      } else {
         by[key] = groups.size();
         groups.push_back(g);
       }
@@ -228,6 +240,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
       x["launch"] = g.first->id;
       x["launches"] = g.count;
       x["inputs"] = g.inputs;
+      x["traced"] = g.traced;
       x["grid"] = {g.first->grid.x, g.first->grid.y, g.first->grid.z};
       x["block"] = {g.first->block.x, g.first->block.y, g.first->block.z};
       x["sampled_blocks"] = g.work.sampled_blocks;
@@ -274,15 +287,18 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
                "largest is the prediction. predict/README.md says how each is counted and what "
                "the model leaves out.\n";
   if (!lesson.empty()) {
+    // The sets of inputs of each kernel and shape (as measured: whichever
+    // call launched it).
+    auto shape = [](const trace::Launch& l) {
+      return l.kernel + dims(l.grid) + "/" + dims(l.block);
+    };
     std::map<std::string, int> sets;
     for (const Group& g : groups) {
-      int& n = sets[g.first->kernel + dims(g.first->grid) + "/" + dims(g.first->block)];
+      int& n = sets[shape(*g.first)];
       n = std::max(n, g.inputs);
     }
     std::vector<Predicted> runs;
-    for (const Group& g : groups)
-      runs.push_back({g.first, g.p, g.inputs,
-                      sets[g.first->kernel + dims(g.first->grid) + "/" + dims(g.first->block)]});
+    for (const Group& g : groups) runs.push_back({g.first, g.p, g.inputs, sets[shape(*g.first)]});
     beside_measured(runs, *gpu, lesson);
   }
   return 0;

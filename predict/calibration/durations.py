@@ -6,8 +6,9 @@
 Reads OUT_DIR/LESSON.ncu.csv (lesson_times.sh's: one row per launch and
 metric, gpu__time_duration.sum, launch__grid_size and launch__block_size)
 and prints, per lesson, a line for each kernel and launch shape: its median
-duration over its launches, then, where the launches (in order) ran on data
-that changed their time, a line for each stretch (`inputs K of M`): the
+duration over its launches, then, where their time (in launch order) steps
+by more than a quarter (other data, most often), a line for each stretch
+(`inputs K of M`): the
 form of predict/calibration/GPU-lesson-kernels.txt. A lesson without a CSV
 is left out.
 """
@@ -23,7 +24,10 @@ def stretches(v, w=3, step=1.25):
     A cut goes where the median of the next `w` launches differs from that
     of the `w` before by more than `step` times; medians of three step over
     one launch of another level, and of the positions that step, the cut
-    goes where the means differ most. Stretches are at least `w` long."""
+    goes where the means differ most. Stretches are at least 2 `w` long (a
+    warm-up's two slow launches are no stretch of their own). Whatever made
+    the time step (other data, the kernel run alone, then inside a larger
+    computation) is not known here."""
     cuts = [0]
     ratio = lambda a, b: max(a, b) / max(min(a, b), 1e-9)
     steps = [i for i in range(w, len(v) - w + 1)
@@ -32,7 +36,7 @@ def stretches(v, w=3, step=1.25):
         run = [i for i in steps if i - steps[0] < w]
         steps = steps[len(run):]
         best = max(run, key=lambda i: ratio(statistics.mean(v[i - w:i]), statistics.mean(v[i:i + w])))
-        if best - cuts[-1] >= w:
+        if best - cuts[-1] >= 2 * w and len(v) - best >= 2 * w:
             cuts.append(best)
     cuts.append(len(v))
     return cuts

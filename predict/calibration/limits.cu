@@ -255,6 +255,13 @@ __global__ void atomic_adds(unsigned* counters, unsigned targets, int times) {
   for (int k = 0; k < times; ++k) atomicAdd(&counters[(t + unsigned(k)) % targets], 1u);
 }
 
+// The same on floats, every lane on one address: nvcc adds a warp's
+// integers on one address together and sends one atomic (atomic_one_address
+// times that), but each lane's float atomic goes to L2 on its own.
+__global__ void atomic_float_adds(float* counter, int times) {
+  for (int k = 0; k < times; ++k) atomicAdd(counter, 1.0f);
+}
+
 // Atomics on shared memory: 32 counters a block, lane by lane.
 __global__ void shared_atomics(int times, unsigned* out) {
   __shared__ unsigned c[32];
@@ -515,6 +522,19 @@ void atomics(const Sizes& z, int sms) {
     // Two warm-ups and the timed launches, each adding lanes x times.
     const uint64_t want = uint64_t(lanes) * unsigned(times) * unsigned(z.reps + 2);
     figure(k.name, double(lanes) * times / (ms * 1e-3) / 1e9, "G atomics/s", ms, sum == want);
+  }
+  {
+    // Floats on one address: adding 1.0f is exact up to 2^24, where the
+    // sum stays (2^24 + 1 rounds back to 2^24).
+    const int times = std::max(1, z.atomic_times / 64);
+    float* f = reinterpret_cast<float*>(c);
+    check(cudaMemset(f, 0, sizeof(float)), "cudaMemset");
+    const float ms = median_ms([&] { atomic_float_adds<<<blocks, threads>>>(f, times); }, z.reps);
+    float got_sum = 0;
+    check(cudaMemcpy(&got_sum, f, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    const double want = double(lanes) * times * (z.reps + 2);
+    figure("atomic_float_one_address", double(lanes) * times / (ms * 1e-3) / 1e9, "G atomics/s", ms,
+           got_sum == float(std::min(want, 16777216.0)));
   }
   check(cudaMemset(c, 0, 32 * sizeof(unsigned)), "cudaMemset");
   const float ms =

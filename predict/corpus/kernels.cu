@@ -308,6 +308,15 @@ __global__ void block_sums_1024(const float* in, float* out) {
   }
   if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
+// 36. Every thread adds its float to one total: the lanes' float atomics
+// on one address, each in its turn.
+__global__ void atomic_float_sum(const float* in, float* total) {
+  atomicAdd(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
+}
+// 37. The same with integers, which nvcc adds up across the warp first.
+__global__ void atomic_int_sum(const int* in, int* total) {
+  atomicAdd(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
+}
 
 }  // namespace
 
@@ -404,6 +413,10 @@ int main(int argc, char** argv) {
   time_it("tile_copy_1024", [&] { tile_copy_1024<<<tiles, dim3(32, 32)>>>(fa, fb, square); });
   time_it("tile_copy_256", [&] { tile_copy_256<<<tiles, dim3(32, 8)>>>(fa, fb, square); });
   time_it("block_sums_1024", [&] { block_sums_1024<<<n / 1024, 1024>>>(fa, fb); });
+  time_it("atomic_float_sum", [&] { atomic_float_sum<<<compute_blocks / 16, 256>>>(fa, fb); });
+  time_it("atomic_int_sum", [&] {
+    atomic_int_sum<<<compute_blocks / 16, 256>>>(index, reinterpret_cast<int*>(counters));
+  });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
@@ -416,12 +429,12 @@ int main(int argc, char** argv) {
 // LABELS: unit
 // RUN: %bin --quick
 // CHECK: copy_coalesced
-// CHECK: block_sums_1024
+// CHECK: atomic_int_sum
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}35{{$}}
+// CHECK: {{^}}37{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
 // RUN: %bin_gpu --quick
-// CHECK: block_sums_1024
+// CHECK: atomic_int_sum

@@ -19,7 +19,8 @@
 //   column) at their rates of scattered sectors.
 // - Atomics on global memory go at the rate the calibration measured for
 //   as many addresses (one, or spread out); a warp's lanes on one
-//   address are one atomic (nvcc sends their sum once). On a few addresses
+//   address are one atomic (nvcc sends their sum once), but not on
+//   floating-point values (each lane's float atomic its own). On a few addresses
 //   (up to 1024), a request's lanes on one address take turns (each as
 //   long as an atomic on one address), after the request's own cost.
 // - Single-precision sinf, expf, ... go at the special function unit's
@@ -72,25 +73,46 @@ double block_start_of(const Gpu& gpu, double warps) {
 
 // Global atomics' term (w.atomic_ops > 0).
 Term atomics_term(const Work& w, const Gpu& gpu) {
-  if (w.atomic_addresses > 1 && w.atomic_addresses <= 1024 &&
-      gpu.figure("atomic_one_address") > 0 && gpu.figure("atomic_32_addresses") > 0) {
+  const double one =
+      gpu.figure("atomic_one_address") > 0 ? 1 / (1e9 * gpu.figure("atomic_one_address")) : 0;
+  // A float lane's turn on one address: the calibration's floats on one
+  // address (nvcc adds no lanes together); without that figure, an
+  // integer's.
+  const double one_float = gpu.figure("atomic_float_one_address") > 0
+                               ? 1 / (1e9 * gpu.figure("atomic_float_one_address"))
+                               : one;
+  const std::string floats = w.float_atomic_lanes > 0
+                                 ? ", of them " + si(w.float_atomic_turns, "") +
+                                       " turns of float lanes on one address at " +
+                                       time_text(one_float)
+                                 : "";
+  if (w.atomic_addresses > 1 && w.atomic_addresses <= 1024 && one > 0 &&
+      gpu.figure("atomic_32_addresses") > 0) {
     // Few addresses: a request's lanes on one address take turns, each
     // turn as long as an atomic on one address takes (the calibration's
     // one-address rate), after what a request costs in itself: the
     // calibration's request of 32 lanes on 32 addresses (one turn) less
-    // its one turn. A request of one address is one atomic.
-    const double one = 1 / (1e9 * gpu.figure("atomic_one_address"));
+    // its one turn. A request of one address is one atomic, unless its
+    // lanes' values are floats.
     const double request = std::max(0.0, 32 / (1e9 * gpu.figure("atomic_32_addresses")) - one);
     const double requests = w.atomic_requests - w.atomic_uniform_requests;
     return {"global atomics",
-            requests * request + w.atomic_turns * one + w.atomic_uniform_requests * one,
+            requests * request + w.atomic_turns * one + w.atomic_uniform_requests * one +
+                w.float_atomic_turns * one_float,
             si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +
                 " addresses: " + si(requests, "") + " requests at " + time_text(request) + " and " +
-                si(w.atomic_turns + w.atomic_uniform_requests, "") +
-                " turns of their lanes on one address at " + time_text(one)};
+                si(w.atomic_turns + w.atomic_uniform_requests + w.float_atomic_turns, "") +
+                " turns of their lanes on one address at " + time_text(one) + floats};
   }
-  const double rate = 1e9 * (w.atomic_addresses <= 1 ? gpu.figure("atomic_one_address")
-                                                     : gpu.figure("atomic_spread"));
+  if (w.atomic_addresses <= 1) {
+    // One address: integers at the calibration's rate for it (a warp's
+    // lanes one atomic), floats a turn a lane.
+    if (one <= 0) return {"global atomics", 0, "no calibration figure for them"};
+    return {"global atomics",
+            (w.atomic_ops - w.float_atomic_lanes) * one + w.float_atomic_turns * one_float,
+            si(w.atomic_ops, "atomics") + " on one address at " + time_text(one) + floats};
+  }
+  const double rate = 1e9 * gpu.figure("atomic_spread");
   if (rate <= 0) return {"global atomics", 0, "no calibration figure for them"};
   return {"global atomics", w.atomic_ops / rate,
           si(w.atomic_ops, "atomics") + " on " + std::to_string(w.atomic_addresses) +

@@ -171,14 +171,21 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       w.atomic_requests += bw;
       w.atomic_lanes += bw * n;
       // A warp's lanes on one address: one operation (nvcc sends a
-      // warp's atomic on a uniform address once, with the lanes' sum).
+      // warp's atomic on a uniform address once, with the lanes' sum), but
+      // on floating-point values each lane's goes on its own.
       const int most = most_on_one_address(lanes, n);
       const bool one_address = most == n;
-      w.atomic_ops += bw * (one_address ? 1 : n);
-      if (one_address)
-        w.atomic_uniform_requests += bw;
-      else
-        w.atomic_turns += bw * most;
+      if (r.float_atomic()) {
+        w.atomic_ops += bw * n;
+        w.float_atomic_lanes += bw * n;
+        w.float_atomic_turns += bw * most;
+      } else {
+        w.atomic_ops += bw * (one_address ? 1 : n);
+        if (one_address)
+          w.atomic_uniform_requests += bw;
+        else
+          w.atomic_turns += bw * most;
+      }
     } else if (r.write()) {
       w.store_requests += bw;
       w.store_sectors += bw * ns;

@@ -21,6 +21,10 @@ __global__ void copy(const float* in, float* out, int n) {
 
 // Loads and stores its own input: each launch leaves it changed.
 __global__ void add_one(int* values) { values[threadIdx.x] += 1; }
+__global__ void double_in_place(float* v, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    v[i] *= 2.0f;
+}
 
 int main() {
   const int n = 1 << 22;
@@ -51,6 +55,19 @@ int main() {
     }
   }
   for (int r = 0; r < 20; ++r) add_one<<<1, 256>>>(values);
+  // The same bytes copied in before each launch, which doubles them: its
+  // inputs never change.
+  std::vector<float> ones(n, 1.0f), other(n);
+  for (int r = 0; r < 5; ++r) {
+    cudaMemcpy(in, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    double_in_place<<<512, 256>>>(in, n);
+  }
+  // New bytes before each of 12 launches: traced again at most 8 times.
+  for (int r = 0; r < 12; ++r) {
+    for (int i = 0; i < n; ++i) other[i] = float(i % (r + 3));
+    cudaMemcpy(out, other.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    double_in_place<<<512, 256>>>(out, n);
+  }
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("predict_new_inputs: %s\n", cudaGetErrorString(e));
   return e == cudaSuccess ? 0 : 1;
@@ -58,10 +75,15 @@ int main() {
 
 // The test of this file (tests/lit/README.md): the histogram has a line for
 // each set of bytes, the skewed bytes' over twice as long (their lanes'
-// turns on one bin); the copy, whose input never changed, one line for its nine
-// launches; add_one, traced again as its input changed, one line for its
-// twenty (its figure stays the same). The JSON says each line's launches
-// and which set of its kernel's inputs it is.
+// turns on one bin), each from one traced launch; the copy, whose input
+// never changed, one line for its nine launches, traced once; add_one (a
+// small launch, which runs whole each time and is not traced again) one
+// line for its twenty; double_in_place, from its first call, traced once
+// though it doubles what it loads (the same bytes are copied in before
+// each launch); from its second, with new bytes each time, traced 8 times
+// of 12 (the cap), one line (its figure stays the same). The JSON says
+// each line's launches, launches traced, and which set of its kernel's
+// inputs it is.
 // BUILD: NO_GPU
 // TEST: unit.predict_new_inputs
 // LABELS: unit
@@ -73,6 +95,6 @@ int main() {
 // CHECK: histogram<<<512, 256>>>, on its 3rd set of input data (3 launches like it; the first one's figures)
 // CHECK: add_one<<<1, 256>>> (20 launches like it; the first one's figures)
 // CHECK-NOT: add_one
-// RUN: %cudalab predict --gpu h200 --sample 16 --json -- %bin | %python -c "import json,sys; j=json.load(sys.stdin)['launches']; print([(x['kernel'], x['launches'], x['inputs']) for x in j]); h=[x['kernel_us'] for x in j if x['kernel'] == 'histogram']; print('skewed slower', h[1] > 2 * h[0], 'uniform again', abs(h[2] - h[0]) < 0.02 * h[0])"
-// CHECK: [('histogram', 3, 1), ('copy', 9, 1), ('histogram', 3, 2), ('histogram', 3, 3), ('add_one', 20, 1)]
+// RUN: %cudalab predict --gpu h200 --sample 16 --json -- %bin | %python -c "import json,sys; j=json.load(sys.stdin)['launches']; print([(x['kernel'], x['launches'], x['traced'], x['inputs']) for x in j]); h=[x['kernel_us'] for x in j if x['kernel'] == 'histogram']; print('skewed slower', h[1] > 2 * h[0], 'uniform again', abs(h[2] - h[0]) < 0.02 * h[0])"
+// CHECK: [('histogram', 3, 1, 1), ('copy', 9, 1, 1), ('histogram', 3, 1, 2), ('histogram', 3, 1, 3), ('add_one', 20, 1, 1), ('double_in_place', 5, 1, 1), ('double_in_place', 12, 8, 1)]
 // CHECK-NEXT: skewed slower True uniform again True

@@ -248,7 +248,7 @@ void read_requests(Launch& l, Reader& r, const std::string& path, Trace* t) {
     const int others = __builtin_popcount(q.mask) - 1;
     const long bytes = lane_bytes(encoding, others);
     const uint64_t last_thread = uint64_t(q.warp) * 32 + 31 - uint64_t(__builtin_clz(q.mask | 1));
-    if (q.mask == 0 || q.kind > 2 || bytes < 0 || last_thread >= threads)
+    if (q.mask == 0 || q.kind > 3 || bytes < 0 || last_thread >= threads)
       throw TraceError(path + " is corrupt: a request of launch " + std::to_string(l.id) +
                        " has no lanes, lanes outside its block, or an unknown kind or "
                        "encoding");

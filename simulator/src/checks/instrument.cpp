@@ -96,7 +96,8 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   // A launch that timed out stops its threads here, between two of their
   // accesses, rather than from the watchdog's signal inside this hook.
   if (tl_block->launch->timed_out.load(std::memory_order_relaxed)) {
-    tl_atomic_load = false;  // (set around this hook by atomic_load_access)
+    tl_atomic_load = false;   // (set around this hook by atomic_load_access)
+    tl_atomic_float = false;  // (and by atomic_float_access)
     stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
   }
   // What follows is the runtime's: library code it calls (std::string in a
@@ -252,6 +253,11 @@ __attribute__((noinline)) void atomic_load_access(const void* p, unsigned size) 
   cudalab::rt::tl_atomic_load = true;
   cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicReads, __builtin_return_address(0));
   cudalab::rt::tl_atomic_load = false;
+}
+__attribute__((noinline)) void atomic_float_access(const void* p, unsigned size) {
+  cudalab::rt::tl_atomic_float = true;
+  cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicReads, __builtin_return_address(0));
+  cudalab::rt::tl_atomic_float = false;
 }
 __attribute__((noinline)) void atomic_store_access(const void* p, unsigned size) {
   cudalab::rt::on_access(p, size, true, cudalab::rt::kAtomicStore, __builtin_return_address(0));

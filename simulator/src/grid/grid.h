@@ -96,11 +96,13 @@ struct Launch {
   // condition) goes on as on a GPU.
   bool sample_repeat = false;
   bool sample_repeat_runs = false;
-  // The global buffers a traced launch's recorded blocks loaded from
-  // (allocation ids, plain loads: not stores or atomics). A launch like one
-  // traced before is traced again when what these held has changed since
-  // (the host copied other data in): a benchmark's run of a kernel on new
-  // inputs is predicted from its own sample.
+  // The global buffers a sampled, traced launch's recorded blocks loaded
+  // from (allocation ids; loads, not stores or atomics), kept when
+  // track_loads. A launch like one traced before is traced again when what
+  // these held has changed since (the host copied other data in): a
+  // benchmark's run of a kernel on new inputs is predicted from its own
+  // sample.
+  bool track_loads = false;
   std::mutex loaded_mutex;
   std::vector<uint32_t> loaded;
   // What the launch used that a prediction of its time leaves out

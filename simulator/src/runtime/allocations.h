@@ -67,6 +67,14 @@ class AllocationTable {
            address < span_high_.load(std::memory_order_relaxed);
   }
   std::vector<Allocation*> all() const;
+  // Calls f(allocation) for each live one, holding the table's lock: one
+  // freed by another host thread meanwhile (cudaFree removes it here before
+  // it unmaps its memory) is either still mapped or not visited.
+  template <class F>
+  void for_each_live(F f) const {
+    std::lock_guard lock(mutex_);
+    for (const Allocation* a : by_address_) f(*a);
+  }
   void clear();
 
  private:

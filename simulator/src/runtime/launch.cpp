@@ -190,18 +190,19 @@ void drop_child_launches() {
   }
 }
 // A prediction's traced run (CUDALAB_TRACE_SAMPLE) records one launch of
-// each kernel and shape: a benchmark's repeats would take the time and add
-// nothing. A repeat on other inputs is recorded again, though: what the
-// launch loaded from (its buffers' bytes after it ran) is kept, and a later
-// launch like it is traced anew when those bytes differ (a histogram of
-// skewed bytes after one of uniform bytes), at most kMaxTracedRuns times a
-// kernel and shape (a loop whose sampled launches change their own inputs).
+// each kernel, call and shape: a benchmark's repeats would take the time and
+// add nothing. A sampled repeat on other inputs is recorded again, though:
+// the buffers the launch loaded from are kept with what they held before
+// and after it ran, and a later launch like it is traced anew when one of
+// them holds something else (a histogram of skewed bytes after one of
+// uniform bytes), at most kMaxTracedRuns times (a loop whose sampled
+// launches change their own inputs). Inputs in other buffers than the last
+// traced launch's (a kernel run on a second array) are not looked for: a
+// ping-pong of two buffers is the same work.
 constexpr int kMaxTracedRuns = 8;
 struct LoadedBuffer {
   uint32_t id = 0;
-  uintptr_t base = 0;
-  size_t size = 0;
-  uint64_t digest = 0;
+  uint64_t before = 0, after = 0;  // digests around the traced launch
 };
 struct TracedLaunch {
   int runs = 0;
@@ -251,41 +252,55 @@ uint64_t digest_bytes(const unsigned char* p, size_t n) {
   return out;
 }
 
-// The launch's entry when it is to be traced (the first of its kernel and
-// shape, or one whose loaded bytes changed); null for a repeat.
-TracedLaunch* traced_launch(const LaunchKey& key) {
-  using cudalab::rt::allocations;
+// The digests of the live buffers with these ids (all of them: `ids` null).
+std::map<uint32_t, uint64_t> digests_of(const std::vector<uint32_t>* ids) {
+  std::map<uint32_t, uint64_t> out;
+  cudalab::rt::allocations().for_each_live([&](const cudalab::rt::Allocation& a) {
+    if (!ids || std::find(ids->begin(), ids->end(), a.id) != ids->end())
+      out[a.id] = digest_bytes(reinterpret_cast<const unsigned char*>(a.base), a.size);
+  });
+  return out;
+}
+
+// The launch's entry when it is to be traced (the first of its key, or a
+// sampled one whose inputs changed), with `before` the digests of every
+// live buffer; null for a repeat.
+TracedLaunch* traced_launch(const LaunchKey& key, bool sampled,
+                            std::map<uint32_t, uint64_t>* before) {
   std::lock_guard lock(g_traced_mutex);
   auto [it, fresh] = traced_launches().try_emplace(key);
   TracedLaunch& t = it->second;
   if (!fresh) {
-    if (t.runs >= kMaxTracedRuns) return nullptr;
+    if (!sampled || t.runs >= kMaxTracedRuns || t.loaded.empty()) return nullptr;
+    std::vector<uint32_t> ids;
+    for (const LoadedBuffer& b : t.loaded) ids.push_back(b.id);
+    const std::map<uint32_t, uint64_t> now = digests_of(&ids);
     bool changed = false;
     for (const LoadedBuffer& b : t.loaded) {
-      const cudalab::rt::Allocation* a = allocations().find_base(reinterpret_cast<void*>(b.base));
-      changed = !a || a->id != b.id || a->size != b.size ||
-                digest_bytes(reinterpret_cast<const unsigned char*>(b.base), b.size) != b.digest;
-      if (changed) break;
+      const auto at = now.find(b.id);
+      changed |= at == now.end() || (at->second != b.before && at->second != b.after);
     }
     if (!changed) return nullptr;
   }
   ++t.runs;
+  if (sampled) *before = digests_of(nullptr);
   return &t;
 }
 
-// After a traced launch: the bytes of what it loaded from.
-void note_loaded(TracedLaunch* t, cudalab::rt::Launch& l) {
-  using cudalab::rt::allocations;
-  std::vector<LoadedBuffer> loaded;
+// After a traced launch: what the buffers it loaded from held before and
+// after it ran.
+void note_loaded(TracedLaunch* t, cudalab::rt::Launch& l,
+                 const std::map<uint32_t, uint64_t>& before) {
+  std::vector<uint32_t> ids;
   {
     std::lock_guard lock(l.loaded_mutex);
-    const std::vector<cudalab::rt::Allocation*> all = allocations().all();
-    for (uint32_t id : l.loaded)
-      for (const cudalab::rt::Allocation* a : all)
-        if (a->id == id)
-          loaded.push_back(
-              {a->id, a->base, a->size,
-               digest_bytes(reinterpret_cast<const unsigned char*>(a->base), a->size)});
+    ids = l.loaded;
+  }
+  const std::map<uint32_t, uint64_t> after = digests_of(&ids);
+  std::vector<LoadedBuffer> loaded;
+  for (const auto& [id, digest] : after) {
+    const auto b = before.find(id);
+    loaded.push_back({id, b == before.end() ? digest : b->second, digest});
   }
   std::lock_guard lock(g_traced_mutex);
   t->loaded = std::move(loaded);
@@ -401,7 +416,8 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
     }
   }
   Launch l;
-  TracedLaunch* traced_like = nullptr;  // a prediction's traced run of this kernel and shape
+  TracedLaunch* traced_like = nullptr;         // a prediction's traced run of this kernel and shape
+  std::map<uint32_t, uint64_t> loaded_before;  // its buffers' digests before it ran
   l.cooperative = cooperative;
   l.site = site;
   l.grid = grid;
@@ -427,8 +443,10 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
       l.sample_accesses_before = trace_accesses_recorded();
     }
     traced_like = traced_launch({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
-                                 grid.y, grid.z, block.x, block.y, block.z});
+                                 grid.y, grid.z, block.x, block.y, block.z},
+                                !l.sample.empty(), &loaded_before);
     l.sample_repeat = traced_like == nullptr;
+    l.track_loads = traced_like && !l.sample.empty();
     l.sample_repeat_runs = l.sample_repeat && l.sample.empty();
   }
   {
@@ -450,7 +468,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   trace_launch_end(l);
-  if (traced_like) note_loaded(traced_like, l);
+  if (l.track_loads) note_loaded(traced_like, l, loaded_before);
 
   {
     std::lock_guard lock(g_summary_mutex);

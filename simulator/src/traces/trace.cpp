@@ -482,6 +482,8 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
   if (b.out.size() >= kBatch || !b.pcs_new.empty()) w.write_batch(b);
 }
 
+thread_local bool tl_atomic_float = false;
+
 namespace {
 void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, bool atomic,
             uintptr_t pc) {
@@ -493,7 +495,7 @@ void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, boo
   }
   --b->allowance;
   b->accesses[tl_thread->linear].push_back(LaneAccess{pc, offset, allocation, uint8_t(size),
-                                                      uint8_t(atomic  ? 2
+                                                      uint8_t(atomic  ? (tl_atomic_float ? 3 : 2)
                                                               : write ? 1
                                                                       : 0)});
 }
@@ -504,7 +506,7 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
   if (!write && !atomic) {
     // A buffer the launch loads from, noted once a block (and a launch).
     BlockTrace* b = tl_block->trace;
-    if (b && b->recording && b->launch &&
+    if (b && b->recording && b->launch && b->launch->track_loads &&
         std::find(b->loaded.begin(), b->loaded.end(), a.id) == b->loaded.end()) {
       b->loaded.push_back(a.id);
       std::lock_guard lock(b->launch->loaded_mutex);

@@ -30,6 +30,9 @@ uint64_t trace_accesses_recorded();
 using cudalab::trace::kDynamicSharedId;
 using cudalab::trace::kNoBufferId;
 using cudalab::trace::kStaticSharedId;
+// Set around the hook of an atomic whose operation is on floating-point
+// values (atomicAdd on a float): traced as kind 3.
+extern thread_local bool tl_atomic_float;
 // Accesses of the thread running now. Shared memory is recorded under two
 // allocation ids of its own, at its offset in the block's static variables
 // or its dynamic shared memory.

@@ -70,6 +70,11 @@ struct Work {
   // turns at L2; on few addresses, that is what the atomics wait for).
   double atomic_turns = 0;
   double atomic_uniform_requests = 0;  // requests whose lanes are all on one address
+  // Atomics on floating-point values (atomicAdd on a float or double): nvcc
+  // adds no lanes together, so a request's lanes on one address each take
+  // a turn, all of them where all are on one address. Their lanes, and
+  // those turns (of the atomic_requests; not in atomic_turns).
+  double float_atomic_lanes = 0, float_atomic_turns = 0;
   double warp_steps = 0;
   double phases_per_block = 1;  // barrier phases of the busiest block (1: no barrier)
   // The slowest chain of loads a warp waits for one after another: a load

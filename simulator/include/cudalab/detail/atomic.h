@@ -12,6 +12,9 @@ namespace cudalab::detail {
 void atomic_access(const void* p, unsigned size);
 void atomic_store_access(const void* p, unsigned size);  // one that only writes
 void atomic_load_access(const void* p, unsigned size);   // one that only reads
+// One whose operation is on floating-point values: a GPU's L2 takes each
+// lane's in turn (nvcc sums a warp's integers on one address first).
+void atomic_float_access(const void* p, unsigned size);
 
 // The operations CUDA's atomics need, on integers and (through their bits)
 // on floating-point values.
@@ -20,7 +23,10 @@ class Atomic {
  public:
   explicit Atomic(T* p) : p_(p) {
 #ifdef CUDALAB_INSTRUMENTED
-    atomic_access(p, sizeof(T));
+    if constexpr (std::is_floating_point_v<T>)
+      atomic_float_access(p, sizeof(T));
+    else
+      atomic_access(p, sizeof(T));
 #endif
   }
   T load() const {

@@ -36,7 +36,7 @@ struct Request {
   uint32_t phase = 0;  // the block's barrier phase: 0 until its first __syncthreads()
   uint16_t warp = 0;   // in the block: threads warp*32 .. warp*32+31
   uint8_t size = 0;    // bytes each lane read or wrote
-  uint8_t kind = 0;    // 0 read, 1 write, 2 atomic
+  uint8_t kind = 0;    // 0 read, 1 write, 2 atomic, 3 atomic on floating-point values
   uint32_t mask = 0;   // active lanes
   uint64_t pc = 0;     // code address; Trace::sites maps it to a source line
   // The first active lane's allocation and offset; the others' are at
@@ -45,7 +45,8 @@ struct Request {
   uint64_t offset = 0;
   size_t lanes_at = 0;
   bool write() const { return kind != 0; }  // a store, or an atomic
-  bool atomic() const { return kind == 2; }
+  bool atomic() const { return kind >= 2; }
+  bool float_atomic() const { return kind == 3; }  // atomicAdd on a float or double
   // Shared memory: allocation kStaticShared or kDynamicShared, offset from a
   // 128-byte boundary at or before the block's shared variables (offset / 4
   // % 32 is the bank).
