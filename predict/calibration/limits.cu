@@ -272,6 +272,24 @@ __global__ void shared_atomics(int times, unsigned* out) {
   if (threadIdx.x < 32) atomicAdd(&out[threadIdx.x], c[threadIdx.x]);
 }
 
+// Float atomics on shared memory, which a GPU makes a loop of
+// compare-and-swap (no shared-memory float add): each thread on a counter
+// of its own (`spread`), or a warp's lanes all on one (each warp its own:
+// its lanes take turns; warps of a block on one counter wait for each
+// other besides only when they do nothing else between their atomics, 4
+// times slower on an H200, and nothing between is rare). Each block's
+// counters (which start at 0, so that adding 1.0f stays exact) go to
+// `out`, 256 a block.
+__global__ void shared_float_atomics(int times, bool spread, float* out) {
+  __shared__ float c[256];
+  c[threadIdx.x] = 0;
+  __syncthreads();
+  float* mine = &c[spread ? threadIdx.x : threadIdx.x / 32 * 32];
+  for (int k = 0; k < times; ++k) atomicAdd(mine, 1.0f);
+  __syncthreads();
+  out[blockIdx.x * 256 + threadIdx.x] = c[threadIdx.x];
+}
+
 // --- Latency, barriers, launches ------------------------------------------------
 
 // One thread follows a chain of indices: each load's address is the value
@@ -545,6 +563,23 @@ void atomics(const Sizes& z, int sms) {
   figure("shared_atomic", double(lanes) * z.atomic_times / (ms * 1e-3) / 1e9, "G atomics/s", ms,
          sum == uint64_t(lanes) * unsigned(z.atomic_times) * unsigned(z.reps + 2));
   cudaFree(c);
+  // Floats in shared memory, each thread on its own counter and a warp's
+  // lanes on one (fewer times: each lane waits for the others).
+  float* f;
+  check(cudaMalloc(&f, lanes * sizeof(float)), "cudaMalloc");
+  std::vector<float> fgot(lanes);
+  for (const bool spread : {true, false}) {
+    const int times = spread ? z.atomic_times : std::max(1, z.atomic_times / 8);
+    const float fms =
+        median_ms([&] { shared_float_atomics<<<blocks, threads>>>(times, spread, f); }, z.reps);
+    check(cudaMemcpy(fgot.data(), f, lanes * sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    bool right = true;
+    for (int b = 0; b < blocks; ++b)
+      right &= fgot[size_t(b) * threads] == float(spread ? times : 32 * times);
+    figure(spread ? "shared_float_atomic" : "shared_float_atomic_one_address",
+           double(lanes) * times / (fms * 1e-3) / 1e9, "G atomics/s", fms, right);
+  }
+  cudaFree(f);
 }
 
 // A chain through `bytes` of memory, a hop 128 bytes or more from the last,

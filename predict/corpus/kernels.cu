@@ -317,6 +317,17 @@ __global__ void atomic_float_sum(const float* in, float* total) {
 __global__ void atomic_int_sum(const int* in, int* total) {
   atomicAdd(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
 }
+// 38. Each block sums 16 floats a thread into one total in shared memory
+// with atomicAdd (a compare-and-swap loop on a GPU, its lanes in turn),
+// then writes it out.
+__global__ void shared_float_total(const float* in, float* out) {
+  __shared__ float total;
+  if (threadIdx.x == 0) total = 0;
+  __syncthreads();
+  for (int k = 0; k < 16; ++k) atomicAdd(&total, in[(blockIdx.x * 16 + k) * 256 + threadIdx.x]);
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
 
 }  // namespace
 
@@ -414,6 +425,7 @@ int main(int argc, char** argv) {
   time_it("tile_copy_256", [&] { tile_copy_256<<<tiles, dim3(32, 8)>>>(fa, fb, square); });
   time_it("block_sums_1024", [&] { block_sums_1024<<<n / 1024, 1024>>>(fa, fb); });
   time_it("atomic_float_sum", [&] { atomic_float_sum<<<compute_blocks / 16, 256>>>(fa, fb); });
+  time_it("shared_float_total", [&] { shared_float_total<<<n / 4096, 256>>>(fa, fb); });
   time_it("atomic_int_sum", [&] {
     atomic_int_sum<<<compute_blocks / 16, 256>>>(index, reinterpret_cast<int*>(counters));
   });
@@ -431,7 +443,7 @@ int main(int argc, char** argv) {
 // CHECK: copy_coalesced
 // CHECK: atomic_int_sum
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}37{{$}}
+// CHECK: {{^}}38{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu

@@ -331,11 +331,30 @@ Prediction predict(const Work& w, const Gpu& gpu) {
         si(w.double_calls, "") + " calls (" + si(w.double_calls_issued, "") +
             " lanes' worth issued) at " + si(rate, "/s"));
   }
+  // Shared-memory atomics: integers at the calibration's rate a lane;
+  // floats, a loop of compare-and-swap on a GPU, a request at the rate of
+  // threads each on its own counter and each further round (lanes of a
+  // request on one address take turns) at the rate of a block's threads
+  // all on one.
+  double shared_atomics = 0;
+  std::string shared_figures;
   if (w.shared_atomic_lanes > 0) {
     const double rate = 1e9 * gpu.figure("shared_atomic");
-    add("shared-memory atomics", w.shared_atomic_lanes / (rate * spread),
-        si(w.shared_atomic_lanes, "atomics") + " at " + si(rate, "/s"));
+    shared_atomics += w.shared_atomic_lanes / (rate * spread);
+    shared_figures = si(w.shared_atomic_lanes, "atomics") + " at " + si(rate, "/s");
   }
+  if (w.shared_float_atomic_requests > 0 && gpu.figure("shared_float_atomic") > 0 &&
+      gpu.figure("shared_float_atomic_one_address") > 0) {
+    const double request = 32 / (1e9 * gpu.figure("shared_float_atomic")),
+                 round = 1 / (1e9 * gpu.figure("shared_float_atomic_one_address"));
+    shared_atomics +=
+        (w.shared_float_atomic_requests * request + w.shared_float_atomic_rounds * round) / spread;
+    shared_figures += (shared_figures.empty() ? "" : ", ") +
+                      si(w.shared_float_atomic_requests, "") + " requests of floats at " +
+                      time_text(request) + " and " + si(w.shared_float_atomic_rounds, "") +
+                      " more rounds of their lanes on one address at " + time_text(round);
+  }
+  if (shared_atomics > 0) add("shared-memory atomics", shared_atomics, shared_figures);
   // Barriers: a round of a block's phases takes what the calibration's
   // barrier round takes, for the blocks a multiprocessor runs one after
   // another.

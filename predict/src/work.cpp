@@ -72,6 +72,29 @@ int most_on_one_address(const trace::LaneAddress* lanes, int n) {
   return most;
 }
 
+// A global atomic request of `n` lanes, standing for `bw` of them.
+void count_global_atomic(Work& w, bool on_floats, const trace::LaneAddress* lanes, int n,
+                         double bw) {
+  w.atomic_requests += bw;
+  w.atomic_lanes += bw * n;
+  // A warp's lanes on one address: one operation (nvcc sends a warp's
+  // atomic on a uniform address once, with the lanes' sum), but on
+  // floating-point values each lane's goes on its own.
+  const int most = most_on_one_address(lanes, n);
+  const bool one_address = most == n;
+  if (on_floats) {
+    w.atomic_ops += bw * n;
+    w.float_atomic_lanes += bw * n;
+    w.float_atomic_turns += bw * most;
+  } else {
+    w.atomic_ops += bw * (one_address ? 1 : n);
+    if (one_address)
+      w.atomic_uniform_requests += bw;
+    else
+      w.atomic_turns += bw * most;
+  }
+}
+
 }  // namespace
 
 Work work_of(const trace::Trace& t, const trace::Launch& l) {
@@ -116,7 +139,12 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       if (r.allocation == trace::kStaticSharedId)
         for (int i = 0; i < n; ++i)
           static_shared = std::max<uint64_t>(static_shared, lanes[i].offset + r.size);
-      if (r.atomic()) w.shared_atomic_lanes += bw * n;
+      if (r.float_atomic()) {
+        w.shared_float_atomic_requests += bw;
+        w.shared_float_atomic_rounds += bw * (most_on_one_address(lanes, n) - 1);
+      } else if (r.atomic()) {
+        w.shared_atomic_lanes += bw * n;
+      }
       w.shared_wavefronts += bw * double(trace::request_shared_counts(l, r).wavefronts);
       w.shared_requests += bw;
       continue;
@@ -168,24 +196,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     auto& footprint = r.write() ? written_sectors[r.allocation] : read_sectors[r.allocation];
     for (int i = 0; i < ns; ++i) footprint.insert(sectors[i]);
     if (r.atomic()) {
-      w.atomic_requests += bw;
-      w.atomic_lanes += bw * n;
-      // A warp's lanes on one address: one operation (nvcc sends a
-      // warp's atomic on a uniform address once, with the lanes' sum), but
-      // on floating-point values each lane's goes on its own.
-      const int most = most_on_one_address(lanes, n);
-      const bool one_address = most == n;
-      if (r.float_atomic()) {
-        w.atomic_ops += bw * n;
-        w.float_atomic_lanes += bw * n;
-        w.float_atomic_turns += bw * most;
-      } else {
-        w.atomic_ops += bw * (one_address ? 1 : n);
-        if (one_address)
-          w.atomic_uniform_requests += bw;
-        else
-          w.atomic_turns += bw * most;
-      }
+      count_global_atomic(w, r.float_atomic(), lanes, n, bw);
     } else if (r.write()) {
       w.store_requests += bw;
       w.store_sectors += bw * ns;

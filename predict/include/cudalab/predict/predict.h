@@ -42,7 +42,11 @@ struct Work {
   double store_requests = 0, store_sectors = 0, store_lines = 0;
   double atomic_requests = 0, atomic_lanes = 0;
   uint64_t atomic_addresses = 0;  // distinct words the atomics went to (the sample's)
-  double shared_wavefronts = 0, shared_atomic_lanes = 0;
+  double shared_wavefronts = 0, shared_atomic_lanes = 0;  // integer atomics' lanes
+  // Float atomics on shared memory (a loop of compare-and-swap on a GPU):
+  // their requests, and the rounds of the loop past the first (a lane on
+  // an address another lane of its request also adds to waits its turn).
+  double shared_float_atomic_requests = 0, shared_float_atomic_rounds = 0;
   double l1_missed_sectors = 0;  // load sectors not seen before by their block
   // Of all global sectors the requests moved, those alone in their 128-byte
   // line within their request (a gather, a strided read, a write down a
