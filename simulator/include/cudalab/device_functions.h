@@ -108,17 +108,33 @@ inline float erfcxf(float x) { return float(erfcx(x)); }
 inline float fdividef(float a, float b) { return a / b; }
 inline float saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
 
-// The fast intrinsics.
-inline float __expf(float x) { return std::exp(x); }
-inline float __exp10f(float x) { return std::pow(10.0f, x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __log2f(float x) { return std::log2(x); }
-inline float __log10f(float x) { return std::log10(x); }
-inline float __powf(float a, float b) { return std::pow(a, b); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __tanf(float x) { return std::tan(x); }
-inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x), *c = std::cos(x); }
+// The fast intrinsics, out of line (simulator/src/runtime/fast_math.cpp):
+// a GPU computes each on its special function unit in a couple of
+// instructions, where sinf and the like take tens, and a predicted time
+// tells them apart by the function called.
+extern "C" {
+float cudalab_fast_expf(float x);
+float cudalab_fast_exp10f(float x);
+float cudalab_fast_logf(float x);
+float cudalab_fast_log2f(float x);
+float cudalab_fast_log10f(float x);
+float cudalab_fast_powf(float a, float b);
+float cudalab_fast_sinf(float x);
+float cudalab_fast_cosf(float x);
+float cudalab_fast_tanf(float x);
+}
+inline float __expf(float x) { return cudalab_fast_expf(x); }
+inline float __exp10f(float x) { return cudalab_fast_exp10f(x); }
+inline float __logf(float x) { return cudalab_fast_logf(x); }
+inline float __log2f(float x) { return cudalab_fast_log2f(x); }
+inline float __log10f(float x) { return cudalab_fast_log10f(x); }
+inline float __powf(float a, float b) { return cudalab_fast_powf(a, b); }
+inline float __sinf(float x) { return cudalab_fast_sinf(x); }
+inline float __cosf(float x) { return cudalab_fast_cosf(x); }
+inline float __tanf(float x) { return cudalab_fast_tanf(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = cudalab_fast_sinf(x), *c = cudalab_fast_cosf(x);
+}
 inline float __fdividef(float a, float b) { return a / b; }
 inline float __saturatef(float x) { return saturatef(x); }
 

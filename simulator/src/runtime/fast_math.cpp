@@ -1,0 +1,18 @@
+// The fast intrinsics (__sinf, __expf, ...; cudalab/device_functions.h),
+// computed at full precision as the simulator's other math is, but out of
+// line under names of their own: the estimate of a block's GPU
+// instructions (traces/float_ops.cpp) counts a call of one as the special
+// function unit's couple of instructions, where sinf takes tens.
+#include <cmath>
+
+extern "C" {
+float cudalab_fast_expf(float x) { return std::exp(x); }
+float cudalab_fast_exp10f(float x) { return std::pow(10.0f, x); }
+float cudalab_fast_logf(float x) { return std::log(x); }
+float cudalab_fast_log2f(float x) { return std::log2(x); }
+float cudalab_fast_log10f(float x) { return std::log10(x); }
+float cudalab_fast_powf(float a, float b) { return std::pow(a, b); }
+float cudalab_fast_sinf(float x) { return std::sin(x); }
+float cudalab_fast_cosf(float x) { return std::cos(x); }
+float cudalab_fast_tanf(float x) { return std::tan(x); }
+}
