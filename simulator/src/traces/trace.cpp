@@ -377,6 +377,52 @@ void for_each_warp_step(const std::vector<T>* const* lanes, KeyOf key_of, Emit e
   for (const WarpStep& w : steps) emit(w);
 }
 
+// The warp steps of a warp's basic blocks (each lane's sequence of them),
+// as a GPU's warp runs them when its lanes part: of the blocks its lanes
+// stand at next, it runs the first in the code (the lowest number: blocks
+// are numbered in the order of the code, where the place a branch's paths
+// meet again comes after both, and a loop's end after its body) with the
+// lanes that stand there, and so on. Lanes that take other cases of a
+// switch at every iteration of a loop thus run them one after another at
+// each iteration, not once for all iterations, as pairing occurrences
+// would. calls emit(step) once per step, in the order the warp runs them.
+template <class Emit>
+void for_each_warp_step_in_code_order(const std::vector<uint32_t>* const* lanes, Emit emit) {
+  // When every lane ran the same blocks, pairing occurrences is the same.
+  bool same = true;
+  const std::vector<uint32_t>* first = nullptr;
+  for (uint32_t lane = 0; lane < 32 && same; ++lane) {
+    const std::vector<uint32_t>* s = lanes[lane];
+    if (!s || s->empty()) continue;
+    if (!first)
+      first = s;
+    else
+      same = *s == *first;
+  }
+  if (!first) return;
+  if (same) {
+    for_each_warp_step(
+        lanes, [](uint32_t guard) { return uint64_t(guard); }, emit);
+    return;
+  }
+  std::array<uint32_t, 32> at{};
+  WarpStep step;
+  for (;;) {
+    uint32_t lowest = ~0u;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      if (lanes[lane] && at[lane] < lanes[lane]->size())
+        lowest = std::min(lowest, (*lanes[lane])[at[lane]]);
+    if (lowest == ~0u) return;
+    step.mask = 0;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      if (lanes[lane] && at[lane] < lanes[lane]->size() && (*lanes[lane])[at[lane]] == lowest) {
+        step.mask |= 1u << lane;
+        step.index[lane] = at[lane]++;
+      }
+    emit(step);
+  }
+}
+
 }  // namespace
 
 bool tracing() { return writer().on(); }
@@ -445,26 +491,24 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
             ++count;
           });
     if (any_step && !b.steps_overflow)
-      for_each_warp_step(
-          steps, [](uint32_t guard) { return uint64_t(guard); },
-          [&](const WarpStep& s) {
-            const uint32_t f = uint32_t(__builtin_ctz(s.mask));
-            const uint32_t guard = (*steps[f])[s.index[f]];
-            StepCounts& c = b.step_counts[guard];
-            ++c.steps;
-            c.lanes += uint64_t(__builtin_popcount(s.mask));
-            // Where each lane went next (~0: to the barrier or its end).
-            auto next = [&](uint32_t l) {
-              const auto& seq = *steps[l];
-              return s.index[l] + 1 < seq.size() ? seq[s.index[l] + 1] : ~0u;
-            };
-            const uint32_t first_next = next(f);
-            for (uint32_t m = s.mask & (s.mask - 1); m; m &= m - 1)
-              if (next(uint32_t(__builtin_ctz(m))) != first_next) {
-                ++c.divergent;
-                break;
-              }
-          });
+      for_each_warp_step_in_code_order(steps, [&](const WarpStep& s) {
+        const uint32_t f = uint32_t(__builtin_ctz(s.mask));
+        const uint32_t guard = (*steps[f])[s.index[f]];
+        StepCounts& c = b.step_counts[guard];
+        ++c.steps;
+        c.lanes += uint64_t(__builtin_popcount(s.mask));
+        // Where each lane went next (~0: to the barrier or its end).
+        auto next = [&](uint32_t l) {
+          const auto& seq = *steps[l];
+          return s.index[l] + 1 < seq.size() ? seq[s.index[l] + 1] : ~0u;
+        };
+        const uint32_t first_next = next(f);
+        for (uint32_t m = s.mask & (s.mask - 1); m; m &= m - 1)
+          if (next(uint32_t(__builtin_ctz(m))) != first_next) {
+            ++c.divergent;
+            break;
+          }
+      });
   }
   for (auto& v : b.accesses) v.clear();
   for (auto& v : b.steps) v.clear();
