@@ -60,12 +60,10 @@ int main() {
   cudaMemcpy(fi, hf, n * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(di, hd, n * 8, cudaMemcpyHostToDevice);
   const int b = n / 256;
-#define F(k) k<<<b, 256>>>(fi, fo, n);
-#define D(k) k<<<b, 256>>>(di, dout, n);
-  F(base_f)
-  D(base_d)
-  F(k_sinf) F(k_cosf) F(k_tanf) F(k_expf) F(k_exp2f) F(k_exp10f) F(k_logf) F(k_log2f) F(k_log10f)
-      F(k_powf) F(k_sqrtf) F(k_rsqrtf) F(k_fdiv) D(k_sin) D(k_cos) D(k_exp) D(k_log) D(k_pow)
-          D(k_sqrt) D(k_ddiv) F(k_atanf) F(k_tanhf) F(k_erff)
-              printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+  for (auto k : {base_f, k_sinf, k_cosf, k_tanf, k_expf, k_exp2f, k_exp10f, k_logf, k_log2f,
+                 k_log10f, k_powf, k_sqrtf, k_rsqrtf, k_fdiv, k_atanf, k_tanhf, k_erff})
+    k<<<b, 256>>>(fi, fo, n);
+  for (auto k : {base_d, k_sin, k_cos, k_exp, k_log, k_pow, k_sqrt, k_ddiv})
+    k<<<b, 256>>>(di, dout, n);
+  printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize()));
 }

@@ -329,6 +329,63 @@ __global__ void shared_float_total(const float* in, float* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
 
+// 39. powf in a chain (the C library's accurate one: tens of instructions
+// a call on a GPU).
+__global__ void powf_chain(float* out, int iters) {
+  float x = threadIdx.x * 0.001f + 1.0f;
+  for (int k = 0; k < iters; ++k) x = powf(x, 0.99f) + 0.5f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+// 40. A float division and square root in a chain.
+__global__ void div_sqrt_fp32(float* out, int iters) {
+  float x = threadIdx.x + 1.0f;
+  for (int k = 0; k < iters; ++k) x = sqrtf(x / (x + 1.5f)) + 1.0f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+// 41. The same in double precision.
+__global__ void div_sqrt_fp64(double* out, int iters) {
+  double x = threadIdx.x + 1.0;
+  for (int k = 0; k < iters; ++k) x = sqrt(x / (x + 1.5)) + 1.0;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+// 42. A switch whose case each lane takes changes at every iteration: the
+// warp runs nine paths an iteration.
+__global__ void switch_paths(float* out, int iters) {
+  float x = threadIdx.x;
+  for (int k = 0; k < iters; ++k) {
+    switch ((threadIdx.x + k) & 31) {
+      case 0:
+        x = x * 1.01f + 1;
+        break;
+      case 1:
+        x = x * 0.99f + 2;
+        break;
+      case 2:
+        x = x * 1.02f - 1;
+        break;
+      case 3:
+        x = x * 0.98f + 3;
+        break;
+      case 4:
+        x = x + 5;
+        break;
+      case 5:
+        x = x * 1.5f;
+        break;
+      case 6:
+        x = x - 7;
+        break;
+      case 7:
+        x = x * 0.5f + 1;
+        break;
+      default:
+        x = x * 1.001f + (threadIdx.x & 7);
+        break;
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -426,6 +483,11 @@ int main(int argc, char** argv) {
   time_it("block_sums_1024", [&] { block_sums_1024<<<n / 1024, 1024>>>(fa, fb); });
   time_it("atomic_float_sum", [&] { atomic_float_sum<<<compute_blocks / 16, 256>>>(fa, fb); });
   time_it("shared_float_total", [&] { shared_float_total<<<n / 4096, 256>>>(fa, fb); });
+  const int iters = g_quick ? 4 : 256;
+  time_it("powf_chain", [&] { powf_chain<<<compute_blocks / 8, 256>>>(fb, iters); });
+  time_it("div_sqrt_fp32", [&] { div_sqrt_fp32<<<compute_blocks / 8, 256>>>(fb, 2 * iters); });
+  time_it("div_sqrt_fp64", [&] { div_sqrt_fp64<<<compute_blocks / 8, 256>>>(db, iters); });
+  time_it("switch_paths", [&] { switch_paths<<<compute_blocks / 8, 256>>>(fb, 2 * iters); });
   time_it("atomic_int_sum", [&] {
     atomic_int_sum<<<compute_blocks / 16, 256>>>(index, reinterpret_cast<int*>(counters));
   });
@@ -443,7 +505,7 @@ int main(int argc, char** argv) {
 // CHECK: copy_coalesced
 // CHECK: atomic_int_sum
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}38{{$}}
+// CHECK: {{^}}42{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
