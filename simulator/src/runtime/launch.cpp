@@ -252,21 +252,41 @@ uint64_t digest_bytes(const unsigned char* p, size_t n) {
   return out;
 }
 
-// The digests of the live buffers with these ids (all of them: `ids` null).
+// The digests of the live buffers with these ids.
 std::map<uint32_t, uint64_t> digests_of(const std::vector<uint32_t>* ids) {
   std::map<uint32_t, uint64_t> out;
   cudalab::rt::allocations().for_each_live([&](const cudalab::rt::Allocation& a) {
-    if (!ids || std::find(ids->begin(), ids->end(), a.id) != ids->end())
+    if (std::find(ids->begin(), ids->end(), a.id) != ids->end())
+      out[a.id] = digest_bytes(reinterpret_cast<const unsigned char*>(a.base), a.size);
+  });
+  return out;
+}
+
+// The digests of the live buffers that the launch's arguments point into
+// (8-byte words of its argument bytes, `low` to `high`): what it may load
+// from, without digesting every buffer of a program that holds many.
+std::map<uint32_t, uint64_t> digests_of_arguments(uintptr_t low, uintptr_t high) {
+  std::vector<uintptr_t> words;
+  for (uintptr_t at = (low + 7) & ~uintptr_t(7); at + 8 <= high; at += 8) {
+    uintptr_t w;
+    std::memcpy(&w, reinterpret_cast<const void*>(at), 8);
+    words.push_back(w);
+  }
+  std::sort(words.begin(), words.end());
+  std::map<uint32_t, uint64_t> out;
+  cudalab::rt::allocations().for_each_live([&](const cudalab::rt::Allocation& a) {
+    const auto it = std::lower_bound(words.begin(), words.end(), a.base);
+    if (it != words.end() && *it - a.base < a.size)
       out[a.id] = digest_bytes(reinterpret_cast<const unsigned char*>(a.base), a.size);
   });
   return out;
 }
 
 // The launch's entry when it is to be traced (the first of its key, or a
-// sampled one whose inputs changed), with `before` the digests of every
-// live buffer; null for a repeat.
-TracedLaunch* traced_launch(const LaunchKey& key, bool sampled,
-                            std::map<uint32_t, uint64_t>* before) {
+// sampled one whose inputs changed), with `before` the digests of the
+// buffers its arguments point into; null for a repeat.
+TracedLaunch* traced_launch(const LaunchKey& key, bool sampled, uintptr_t frame_low,
+                            uintptr_t frame_high, std::map<uint32_t, uint64_t>* before) {
   std::lock_guard lock(g_traced_mutex);
   auto [it, fresh] = traced_launches().try_emplace(key);
   TracedLaunch& t = it->second;
@@ -283,7 +303,7 @@ TracedLaunch* traced_launch(const LaunchKey& key, bool sampled,
     if (!changed) return nullptr;
   }
   ++t.runs;
-  if (sampled) *before = digests_of(nullptr);
+  if (sampled) *before = digests_of_arguments(frame_low, frame_high);
   return &t;
 }
 
@@ -444,7 +464,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
     }
     traced_like = traced_launch({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
                                  grid.y, grid.z, block.x, block.y, block.z},
-                                !l.sample.empty(), &loaded_before);
+                                !l.sample.empty(), l.frame_low, l.frame_high, &loaded_before);
     l.sample_repeat = traced_like == nullptr;
     l.track_loads = traced_like && !l.sample.empty();
     l.sample_repeat_runs = l.sample_repeat && l.sample.empty();
