@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "probe_timing.h"
+
 __global__ void histogram(const unsigned char* data, int n, unsigned* bins) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     atomicAdd(&bins[data[i]], 1u);
@@ -31,26 +33,17 @@ int main() {
   }
   const char* names[3] = {"uniform", "skewed", "zeros"};
   std::vector<unsigned char>* sets[3] = {&u, &s, &z};
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
   for (int k = 0; k < 3; ++k) {
     cudaMemcpy(data, sets[k]->data(), n, cudaMemcpyHostToDevice);
     for (int which = 0; which < 2; ++which) {
-      float best = 1e9;
-      for (int r = 0; r < 5; ++r) {
-        cudaMemset(bins, 0, 1024);
-        cudaEventRecord(a);
-        if (which == 0)
-          histogram<<<1056, 256>>>(data, n, bins);
-        else
-          hist1<<<n / 256, 256>>>(data, n, bins);
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float ms;
-        cudaEventElapsedTime(&ms, a, b);
-        if (ms < best) best = ms;
-      }
+      const float best = best_ms(
+          5, [&] { cudaMemset(bins, 0, 1024); },
+          [&] {
+            if (which == 0)
+              histogram<<<1056, 256>>>(data, n, bins);
+            else
+              hist1<<<n / 256, 256>>>(data, n, bins);
+          });
       std::printf("%s %s %.3f ms\n", which ? "one-per-thread" : "grid-stride", names[k], best);
     }
   }

@@ -1,16 +1,19 @@
 // Kernels the model was checked against beyond the corpus, timed on a GPU
 // (CUDA events, the median of 10 after a warm-up) and predicted by
 // `cudalab predict -- ./model_gaps`: strided and misaligned reads, float4
-// loads, __constant__ tables read alike by a warp and lane by lane, float
-// and double divisions and roots, powf, a local array indexed at run
-// time, a 32-way switch, bank conflicts, one block's loop, barriers, a
-// shuffle sum, a matrix-vector product by columns in 16 blocks, integer
-// division. predict/README.md says what they showed:
+// loads, __constant__ tables read alike by a warp and lane by lane, a
+// local array indexed at run time, bank conflicts, one block's loop,
+// barriers, a shuffle sum, a matrix-vector product by columns in 16
+// blocks, integer division (powf, divisions and roots, and a 32-way switch
+// were here too: they are in the corpus now). predict/README.md says what
+// they showed:
 //   nvcc -O3 -arch=sm_90 model_gaps.cu -o model_gaps && ./model_gaps
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "probe_timing.h"
 __constant__ float c_table[1024];
 __global__ void strided(const float* in, float* out, int n, int stride) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -41,62 +44,12 @@ __global__ void const_divergent(float* out, int iters) {
   for (int k = 0; k < iters; ++k) s += c_table[(threadIdx.x * 33 + k) & 1023];
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
-__global__ void fdiv_sqrt(float* out, int iters) {
-  float x = threadIdx.x + 1.0f;
-  for (int k = 0; k < iters; ++k) x = sqrtf(x / (x + 1.5f)) + 1.0f;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
-__global__ void ddiv_sqrt(double* out, int iters) {
-  double x = threadIdx.x + 1.0;
-  for (int k = 0; k < iters; ++k) x = sqrt(x / (x + 1.5)) + 1.0;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
-__global__ void powf_k(float* out, int iters) {
-  float x = threadIdx.x * 0.001f + 1.0f;
-  for (int k = 0; k < iters; ++k) x = powf(x, 0.99f) + 0.5f;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
-}
 __global__ void local_array(float* out, int iters) {
   float a[64];
   for (int i = 0; i < 64; ++i) a[i] = i * threadIdx.x;
   float s = 0;
   for (int k = 0; k < iters; ++k) s += a[(k * 7 + threadIdx.x) & 63];
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-__global__ void switch32(float* out, int iters) {
-  float x = threadIdx.x;
-  for (int k = 0; k < iters; ++k) {
-    switch ((threadIdx.x + k) & 31) {
-      case 0:
-        x = x * 1.01f + 1;
-        break;
-      case 1:
-        x = x * 0.99f + 2;
-        break;
-      case 2:
-        x = x * 1.02f - 1;
-        break;
-      case 3:
-        x = x * 0.98f + 3;
-        break;
-      case 4:
-        x = x + 5;
-        break;
-      case 5:
-        x = x * 1.5f;
-        break;
-      case 6:
-        x = x - 7;
-        break;
-      case 7:
-        x = x * 0.5f + 1;
-        break;
-      default:
-        x = x * 1.001f + (threadIdx.x & 7);
-        break;
-    }
-  }
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 __global__ void bank_conflict(float* out, int iters, int stride) {
   __shared__ float s[32 * 33 * 4];
@@ -145,22 +98,8 @@ __global__ void int_mod(unsigned* out, int iters, unsigned d) {
 bool g_quick = false;
 template <class F>
 void time_it(const char* name, F f) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  std::vector<float> t;
-  for (int r = 0; r < (g_quick ? 1 : 10); ++r) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  std::printf("%-22s %12.2f us\n", name, t[t.size() / 2] * 1e3);
+  f();  // a warm-up
+  std::printf("%-22s %12.2f us\n", name, median_ms(g_quick ? 1 : 10, f) * 1e3);
 }
 int main(int argc, char** argv) {
   g_quick = argc > 1 && !std::strcmp(argv[1], "--quick");
@@ -183,11 +122,7 @@ int main(int argc, char** argv) {
   time_it("vec4", [&] { vec4<<<b / 4, 256>>>((float4*)in, (float4*)out, n / 4); });
   time_it("const_uniform", [&] { const_uniform<<<cb, 256>>>(out, 1024); });
   time_it("const_divergent", [&] { const_divergent<<<cb, 256>>>(out, 1024); });
-  time_it("fdiv_sqrt", [&] { fdiv_sqrt<<<cb, 256>>>(out, 512); });
-  time_it("ddiv_sqrt", [&] { ddiv_sqrt<<<cb, 256>>>(dout, 256); });
-  time_it("powf", [&] { powf_k<<<cb, 256>>>(out, 256); });
   time_it("local_array", [&] { local_array<<<cb, 256>>>(out, 1024); });
-  time_it("switch32", [&] { switch32<<<cb, 256>>>(out, 512); });
   time_it("bank_conflict_1", [&] { bank_conflict<<<cb, 256>>>(out, 1024, 1); });
   time_it("bank_conflict_2", [&] { bank_conflict<<<cb, 256>>>(out, 1024, 2); });
   time_it("bank_conflict_32", [&] { bank_conflict<<<cb, 256>>>(out, 1024, 32); });

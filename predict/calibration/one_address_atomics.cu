@@ -10,6 +10,8 @@
 //   nvcc -O3 -arch=sm_90 one_address_atomics.cu -o one_address_atomics && ./one_address_atomics
 #include <cstdio>
 #include <vector>
+
+#include "probe_timing.h"
 __global__ void counter_one(unsigned* c) { atomicAdd(c, 1u); }
 __global__ void sum_float(const float* x, float* s) {
   atomicAdd(s, x[blockIdx.x * blockDim.x + threadIdx.x]);
@@ -57,21 +59,9 @@ int main() {
   cudaMemcpy(xi, hi.data(), n * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(xd, hd.data(), n * 8, cudaMemcpyHostToDevice);
   cudaMemset(zeros, 0, n * 4);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
   auto time = [&](const char* name, auto f) {
-    float best = 1e9;
-    for (int r = 0; r < 5; ++r) {
-      cudaMemset(c, 0, 4096);
-      cudaEventRecord(a);
-      f();
-      cudaEventRecord(b);
-      cudaEventSynchronize(b);
-      float ms;
-      cudaEventElapsedTime(&ms, a, b);
-      if (ms < best) best = ms;
-    }
+    const float best = best_ms(
+        5, [&] { cudaMemset(c, 0, 4096); }, f);
     std::printf("%-12s %9.3f ms  %.3f ns a warp request\n", name, best, best * 1e6 / (n / 32));
   };
   const int g = n / 256;

@@ -11,6 +11,8 @@
 //   nvcc -O3 -arch=sm_90 shared_atomics.cu -o shared_atomics && ./shared_atomics
 #include <cstdio>
 #include <vector>
+
+#include "probe_timing.h"
 // Each block: 256 threads, loops `times` times doing a shared atomic, then one global write.
 __global__ void s_int_counter(int times, unsigned* out) {
   __shared__ unsigned c;
@@ -84,20 +86,9 @@ int main() {
     h[i] = (x >> 8) & 255;
   }
   cudaMemcpy(keys, h.data(), n * 4, cudaMemcpyHostToDevice);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
   auto time = [&](const char* name, auto f) {
-    float best = 1e9;
-    for (int r = 0; r < 5; ++r) {
-      cudaEventRecord(a);
-      f();
-      cudaEventRecord(b);
-      cudaEventSynchronize(b);
-      float ms;
-      cudaEventElapsedTime(&ms, a, b);
-      if (ms < best) best = ms;
-    }
+    const float best = best_ms(
+        5, [] {}, f);
     std::printf("%-14s %9.3f us\n", name, best * 1e3);
   };
   time("s_int_counter", [&] { s_int_counter<<<blocks, 256>>>(times, out); });
