@@ -34,6 +34,7 @@ float best_ms(int reps, Before before, Launch launch) {
 }
 template <class Launch>
 float median_ms(int reps, Launch launch) {
-  const std::vector<float> t = probe_times_ms(reps, [] {}, launch);
+  const std::vector<float> t = probe_times_ms(
+      reps, [] {}, launch);
   return t[t.size() / 2];
 }

@@ -59,7 +59,8 @@ using std::isnan;
 using std::signbit;
 
 // ---- float and double functions that C++ lacks -----------------------------------------------
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+extern "C" float cudalab_fast_rsqrtf(float x);  // (out of line: fast_math.cpp)
+inline float rsqrtf(float x) { return cudalab_fast_rsqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / std::cbrt(x); }
 inline double rcbrt(double x) { return 1.0 / std::cbrt(x); }
@@ -105,7 +106,8 @@ inline double normcdfinv(double p) { return -std::sqrt(2.0) * erfcinv(2 * p); }
 inline float normcdfinvf(float p) { return float(normcdfinv(p)); }
 inline double erfcx(double x) { return std::exp(x * x) * std::erfc(x); }
 inline float erfcxf(float x) { return float(erfcx(x)); }
-inline float fdividef(float a, float b) { return a / b; }
+extern "C" float cudalab_fast_fdividef(float a, float b);  // (out of line: fast_math.cpp)
+inline float fdividef(float a, float b) { return cudalab_fast_fdividef(a, b); }
 inline float saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
 
 // The fast intrinsics, out of line (simulator/src/runtime/fast_math.cpp):
@@ -135,7 +137,7 @@ inline float __tanf(float x) { return cudalab_fast_tanf(x); }
 inline void __sincosf(float x, float* s, float* c) {
   *s = cudalab_fast_sinf(x), *c = cudalab_fast_cosf(x);
 }
-inline float __fdividef(float a, float b) { return a / b; }
+inline float __fdividef(float a, float b) { return cudalab_fast_fdividef(a, b); }
 inline float __saturatef(float x) { return saturatef(x); }
 
 // Arithmetic with an explicit rounding mode.

@@ -12,6 +12,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "checks/checks.h"
 #include "checks/shadow.h"
@@ -80,9 +81,18 @@ bool watch_shared() {
 // and traced as the load a GPU makes of it (ld.relaxed, not an atomic
 // operation of L2's): set around its on_access.
 thread_local bool tl_atomic_load = false;
+// A floating-point add (atomicAdd on a float or double), which a GPU's lanes
+// make one by one: set around its on_access by atomic_float_access, traced
+// as kind 3.
+thread_local bool tl_atomic_float = false;
 
 inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
                       void* return_address) {
+  // The kind of atomic the hook is for, taken (and cleared) first: below, a
+  // lock-step warp's lane may wait while the worker runs the other lanes'
+  // hooks, and a fault or a timeout leaves by a jump.
+  const bool atomic_load = std::exchange(tl_atomic_load, false);
+  const bool float_add = std::exchange(tl_atomic_float, false) && atomic && !atomic_load;
   SimThread* t = tl_thread;
   if (tl_in_runtime) return;  // the runtime's
   if (!t) {
@@ -95,11 +105,8 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   }
   // A launch that timed out stops its threads here, between two of their
   // accesses, rather than from the watchdog's signal inside this hook.
-  if (tl_block->launch->timed_out.load(std::memory_order_relaxed)) {
-    tl_atomic_load = false;   // (set around this hook by atomic_load_access)
-    tl_atomic_float = false;  // (and by atomic_float_access)
+  if (tl_block->launch->timed_out.load(std::memory_order_relaxed))
     stop_thread_at_timeout(reinterpret_cast<uintptr_t>(return_address));
-  }
   // What follows is the runtime's: library code it calls (std::string in a
   // report, a vector growing) may be the instrumented copy the program's
   // own code made, whose accesses must not come back here.
@@ -126,7 +133,7 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
         // From a 128-byte boundary, so that offset / 4 % 32 is the bank.
         record_shared_access_for_trace(
             dynamic, address - ((dynamic ? r.dynamic_low : r.static_low) & ~uintptr_t(127)), size,
-            write && !tl_atomic_load, atomic && !tl_atomic_load, pc);
+            write && !atomic_load, atomic && !atomic_load, float_add, pc);
       return;
     }
     if (address - r.locals_low < r.locals_size) return;  // threadIdx and the like
@@ -175,8 +182,8 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
       a->writers[w].store(who, std::memory_order_relaxed);
   }
   if (tracing())
-    record_access_for_trace(*a, address, size, write && !tl_atomic_load, atomic && !tl_atomic_load,
-                            pc);
+    record_access_for_trace(*a, address, size, write && !atomic_load, atomic && !atomic_load,
+                            float_add, pc);
 }
 
 // A probe (simulator/passes/source_accesses.cpp): a load the source makes

@@ -1,4 +1,5 @@
-// The fast intrinsics (__sinf, __expf, ...; cudalab/device_functions.h),
+// The fast intrinsics (__sinf, __expf, ..., and rsqrtf, __fdividef;
+// cudalab/device_functions.h),
 // computed at full precision as the simulator's other math is, but out of
 // line under names of their own: the estimate of a block's GPU
 // instructions (traces/float_ops.cpp) counts a call of one as the special
@@ -15,4 +16,9 @@ float cudalab_fast_powf(float a, float b) { return std::pow(a, b); }
 float cudalab_fast_sinf(float x) { return std::sin(x); }
 float cudalab_fast_cosf(float x) { return std::cos(x); }
 float cudalab_fast_tanf(float x) { return std::tan(x); }
+// A reciprocal square root and a fast division: the special function
+// unit's reciprocal (and a multiply), where 1 / sqrtf or a / b would count
+// a GPU's full division and root.
+float cudalab_fast_rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+float cudalab_fast_fdividef(float a, float b) { return a / b; }
 }

@@ -107,7 +107,9 @@ bool special_function(const char* operands) {
                                       "cudalab_fast_powf",
                                       "cudalab_fast_sinf",
                                       "cudalab_fast_cosf",
-                                      "cudalab_fast_tanf"};
+                                      "cudalab_fast_tanf",
+                                      "cudalab_fast_rsqrtf",
+                                      "cudalab_fast_fdividef"};
   return calls_one_of(operands, names);
 }
 

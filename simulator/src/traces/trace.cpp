@@ -526,11 +526,9 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
   if (b.out.size() >= kBatch || !b.pcs_new.empty()) w.write_batch(b);
 }
 
-thread_local bool tl_atomic_float = false;
-
 namespace {
 void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, bool atomic,
-            uintptr_t pc) {
+            bool float_add, uintptr_t pc) {
   BlockTrace* b = tl_block->trace;
   if (!b || !b->recording) return;
   if (b->allowance == 0) {
@@ -539,14 +537,14 @@ void record(uint32_t allocation, uint64_t offset, unsigned size, bool write, boo
   }
   --b->allowance;
   b->accesses[tl_thread->linear].push_back(LaneAccess{pc, offset, allocation, uint8_t(size),
-                                                      uint8_t(atomic  ? (tl_atomic_float ? 3 : 2)
+                                                      uint8_t(atomic  ? (float_add ? 3 : 2)
                                                               : write ? 1
                                                                       : 0)});
 }
 }  // namespace
 
 void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
-                             bool atomic, uintptr_t pc) {
+                             bool atomic, bool float_add, uintptr_t pc) {
   if (!write && !atomic) {
     // A buffer the launch loads from, noted once a block (and a launch).
     BlockTrace* b = tl_block->trace;
@@ -558,20 +556,20 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
       if (std::find(all.begin(), all.end(), a.id) == all.end()) all.push_back(a.id);
     }
   }
-  record(a.id, address - a.base, size, write, atomic, pc);
+  record(a.id, address - a.base, size, write, atomic, float_add, pc);
 }
 
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
-                                    bool atomic, uintptr_t pc) {
-  record(dynamic ? kDynamicSharedId : kStaticSharedId, offset, size, write, atomic, pc);
+                                    bool atomic, bool float_add, uintptr_t pc) {
+  record(dynamic ? kDynamicSharedId : kStaticSharedId, offset, size, write, atomic, float_add, pc);
 }
 
 void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
                                    bool write, bool atomic, uintptr_t pc) {
   if (s.buffer)
-    record(s.buffer->id, address - s.buffer->base, size, write, atomic, pc);
+    record(s.buffer->id, address - s.buffer->base, size, write, atomic, false, pc);
   else
-    record(kNoBufferId, address, size, write, atomic, pc);
+    record(kNoBufferId, address, size, write, atomic, false, pc);
 }
 
 void number_basic_blocks(uint32_t* first, uint32_t* last) {

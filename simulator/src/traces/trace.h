@@ -30,16 +30,15 @@ uint64_t trace_accesses_recorded();
 using cudalab::trace::kDynamicSharedId;
 using cudalab::trace::kNoBufferId;
 using cudalab::trace::kStaticSharedId;
-// Set around the hook of an atomic whose operation is on floating-point
-// values (atomicAdd on a float): traced as kind 3.
-extern thread_local bool tl_atomic_float;
 // Accesses of the thread running now. Shared memory is recorded under two
 // allocation ids of its own, at its offset in the block's static variables
 // or its dynamic shared memory.
+// `float_add`: an atomic add on floating-point values, which a GPU's lanes
+// make one by one (traced as kind 3).
 void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned size, bool write,
-                             bool atomic, uintptr_t pc);
+                             bool atomic, bool float_add, uintptr_t pc);
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,
-                                    bool atomic, uintptr_t pc);
+                                    bool atomic, bool float_add, uintptr_t pc);
 // An access that was a mistake (outside_device_memory's StrayAccess): at
 // its offset from the buffer it missed (past its end, or before its start
 // as a negative number), or under kNoBufferId at its address.

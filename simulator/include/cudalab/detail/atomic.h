@@ -12,8 +12,8 @@ namespace cudalab::detail {
 void atomic_access(const void* p, unsigned size);
 void atomic_store_access(const void* p, unsigned size);  // one that only writes
 void atomic_load_access(const void* p, unsigned size);   // one that only reads
-// One whose operation is on floating-point values: a GPU's L2 takes each
-// lane's in turn (nvcc sums a warp's integers on one address first).
+// A floating-point add (atomicAdd on a float or double): a GPU takes each
+// lane's in turn (nvcc adds a warp's integers on one address first).
 void atomic_float_access(const void* p, unsigned size);
 
 // The operations CUDA's atomics need, on integers and (through their bits)
@@ -21,12 +21,15 @@ void atomic_float_access(const void* p, unsigned size);
 template <class T>
 class Atomic {
  public:
-  explicit Atomic(T* p) : p_(p) {
+  // `float_add`: the operation is an add on floating-point values.
+  explicit Atomic(T* p, bool float_add = false) : p_(p) {
 #ifdef CUDALAB_INSTRUMENTED
-    if constexpr (std::is_floating_point_v<T>)
+    if (float_add)
       atomic_float_access(p, sizeof(T));
     else
       atomic_access(p, sizeof(T));
+#else
+    (void)float_add;
 #endif
   }
   T load() const {
@@ -114,7 +117,7 @@ T atomic_update(T* address, F next) {
 // old value, as CUDA's do.
 template <class T>
 T atomic_add(T* a, T v) {
-  return atomic(a).fetch_add(v);
+  return Atomic<T>(a, std::is_floating_point_v<T>).fetch_add(v);
 }
 template <class T>
 T atomic_sub(T* a, T v) {

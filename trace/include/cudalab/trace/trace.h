@@ -36,7 +36,7 @@ struct Request {
   uint32_t phase = 0;  // the block's barrier phase: 0 until its first __syncthreads()
   uint16_t warp = 0;   // in the block: threads warp*32 .. warp*32+31
   uint8_t size = 0;    // bytes each lane read or wrote
-  uint8_t kind = 0;    // 0 read, 1 write, 2 atomic, 3 atomic on floating-point values
+  uint8_t kind = 0;    // 0 read, 1 write, 2 atomic, 3 atomic add on floating-point values
   uint32_t mask = 0;   // active lanes
   uint64_t pc = 0;     // code address; Trace::sites maps it to a source line
   // The first active lane's allocation and offset; the others' are at
