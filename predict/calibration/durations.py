@@ -42,18 +42,26 @@ def stretches(v, w=3, step=1.25):
     return cuts
 
 
+def ncu_rows(path):
+    """The metric rows of Nsight Compute's CSV at `path` (what the program
+    printed before the table left out); None when it cannot be read."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return None
+    return [r for r in csv.DictReader(io.StringIO(text[text.find('"ID"'):]))
+            if r.get('Metric Name')]
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     out, lessons = sys.argv[1], sys.argv[2:]
     for lesson in lessons:
-        try:
-            text = open(f'{out}/{lesson}.ncu.csv').read()
-        except OSError:
+        rows = ncu_rows(f'{out}/{lesson}.ncu.csv')
+        if rows is None:
             continue
-        rows = [r for r in csv.DictReader(io.StringIO(text[text.find('"ID"'):]))
-                if r.get('Metric Name')]
         # Per launch (its ID): the kernel, its duration, its grid and block.
         launches = {}
         for r in rows:

@@ -57,14 +57,14 @@ for lesson in "${lessons[@]}"; do
 done
 if [ "$levels" = --levels ]; then
   python3 - "$out" "${lessons[@]}" <<'PY' >"$out/levels.txt"
-import csv, io, sys
+import sys
+sys.path.insert(0, 'predict/calibration')
+from durations import ncu_rows
 out, lessons = sys.argv[1], sys.argv[2:]
 for lesson in lessons:
-    try:
-        text = open(f'{out}/{lesson}.levels.csv').read()
-    except OSError:
+    rows = ncu_rows(f'{out}/{lesson}.levels.csv')
+    if rows is None:
         continue
-    rows = [r for r in csv.DictReader(io.StringIO(text[text.find('"ID"'):])) if r.get('Metric Name')]
     by = {}
     for r in rows:
         by.setdefault(r['Kernel Name'].split('(')[0], {})[r['Metric Name']] = (r['Metric Value'], r['Metric Unit'])
