@@ -199,9 +199,31 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   };
   std::vector<Group> groups;
   std::map<std::string, size_t> by;  // the latest line of each kernel and shape
+  // A call (in a template, or a macro) that launches other kernels (other
+  // instantiations, whose name as written is the same): each is a kernel
+  // of its own, numbered in the order the call first launched it.
+  std::map<std::string, std::vector<uint64_t>> codes_of_call;
+  auto call_of = [](const trace::Launch& l) {
+    return l.kernel + "@" + l.file + ":" + std::to_string(l.line);
+  };
+  auto kernel_number = [&](const trace::Launch& l) {
+    std::vector<uint64_t>& codes = codes_of_call[call_of(l)];
+    auto at = std::find(codes.begin(), codes.end(), l.code);
+    if (at == codes.end()) at = codes.insert(codes.end(), l.code);
+    return size_t(at - codes.begin()) + 1;
+  };
+  std::map<const trace::Launch*, size_t> numbers;
+  for (const trace::Launch& l : t.launches) numbers[&l] = kernel_number(l);
+  // The kernel's name as written, and which of the call's kernels it is
+  // where the call launched more than one.
+  auto name_of = [&](const trace::Launch& l) {
+    if (codes_of_call[call_of(l)].size() < 2) return l.kernel;
+    return l.kernel + " (the " + ordinal(int(numbers[&l])) + " kernel its call at line " +
+           std::to_string(l.line) + " launches)";
+  };
   for (const trace::Launch& l : t.launches) {
-    const std::string key = l.kernel + "@" + l.file + ":" + std::to_string(l.line) + " " +
-                            dims(l.grid) + "/" + dims(l.block);
+    const std::string key =
+        call_of(l) + "#" + std::to_string(numbers[&l]) + " " + dims(l.grid) + "/" + dims(l.block);
     // Recorded nothing (like one before), or whole (a repeat is then only
     // told apart by a sample: a small launch, a cooperative one).
     const bool repeat = !l.sampled || l.sample.empty();
@@ -237,6 +259,9 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
     for (const Group& g : groups) {
       nlohmann::json x = prediction_json(g.p);
       x["kernel"] = g.first->kernel;
+      // Which of its call's kernels (1, 2, ...: instantiations of a
+      // template the call launched, in the order it first did).
+      x["kernel_of_call"] = numbers[g.first];
       x["launch"] = g.first->id;
       x["launches"] = g.count;
       x["inputs"] = g.inputs;
@@ -258,6 +283,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   for (const Group& g : groups) {
     const trace::Launch& l = *g.first;
     std::cout << "\n" << l.kernel << "<<<" << dims(l.grid) << ", " << dims(l.block) << ">>>";
+    if (name_of(l) != l.kernel) std::cout << name_of(l).substr(l.kernel.size());
     if (g.inputs > 1) std::cout << ", on its " << ordinal(g.inputs) << " set of input data";
     if (g.count > 1) std::cout << " (" << g.count << " launches like it; the first one's figures)";
     std::cout << "\n";

@@ -336,6 +336,27 @@ TEST_F(SmallTrace, ALaunchLargerThanCudaAllowsIsCorrupt) {
   EXPECT_NE(error().find("larger than CUDA allows"), std::string::npos) << error();
 }
 
+// A launch record ends with the code that runs its threads (which tells
+// apart the kernels one call of a template launches); a trace written
+// before that field reads as 0.
+TEST_F(SmallTrace, ALaunchKeepsItsCodeAddressAndAnOlderOneReadsAsZero) {
+  for (const bool with_code : {true, false}) {
+    std::vector<char> out;
+    const auto header = file_header();
+    out.insert(out.end(), header.begin(), header.end());
+    Payload launch;
+    launch.u32(1).str("k<N>").str("k.cu").u32(1).u32(4).u32(1).u32(1).u32(64).u32(1).u32(1).u64(0);
+    if (with_code) launch.u64(0x401234);
+    append_record(out, Record::kLaunch, launch);
+    append_record(out, Record::kEnd, Payload().u64(0).u32(1));
+    save(out);
+    const Trace t = read_trace(path_.string());
+    ASSERT_EQ(t.launches.size(), 1u);
+    EXPECT_EQ(t.launches[0].code, with_code ? 0x401234u : 0u);
+    EXPECT_EQ(t.launches[0].grid.x, 4u);
+  }
+}
+
 // Found by tests/fuzz: the metrics took a request's code address of all
 // ones for "no code address yet" and counted it through a null pointer.
 TEST_F(SmallTrace, ARequestAtTheLastCodeAddressIsCounted) {

@@ -193,6 +193,7 @@ Launch read_launch(Reader& r, const std::string& path) {
   l.grid = {r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
   l.block = {r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
   l.shared_bytes = r.get<uint64_t>();
+  if (!r.done()) l.code = r.get<uint64_t>();  // absent in traces written before it
   if (l.grid.count() == 0 || l.block.count() == 0)
     throw TraceError(path + " is corrupt: launch " + std::to_string(l.id) +
                      " has a zero grid or block dimension");

@@ -208,8 +208,10 @@ struct TracedLaunch {
   int runs = 0;
   std::vector<LoadedBuffer> loaded;  // of its last traced run
 };
-using LaunchKey =
-    std::tuple<std::string, int, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t>;
+// A launch's kernel and call (the call's code too: one call of a template
+// or a macro launches a kernel for each of its instantiations) and shape.
+using LaunchKey = std::tuple<std::string, int, uintptr_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                             uint32_t, uint32_t>;
 std::mutex g_traced_mutex;
 std::map<LaunchKey, TracedLaunch>& traced_launches() {
   static std::map<LaunchKey, TracedLaunch> traced;
@@ -462,9 +464,10 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
       l.sample_first = cudalab::trace::sample_kinds(grid.x, grid.y, grid.z);
       l.sample_accesses_before = trace_accesses_recorded();
     }
-    traced_like = traced_launch({std::string(site.kernel) + "@" + site.file, site.line, grid.x,
-                                 grid.y, grid.z, block.x, block.y, block.z},
-                                !l.sample.empty(), l.frame_low, l.frame_high, &loaded_before);
+    traced_like = traced_launch(
+        {std::string(site.kernel) + "@" + site.file, site.line, reinterpret_cast<uintptr_t>(body),
+         grid.x, grid.y, grid.z, block.x, block.y, block.z},
+        !l.sample.empty(), l.frame_low, l.frame_high, &loaded_before);
     l.sample_repeat = traced_like == nullptr;
     l.track_loads = traced_like && !l.sample.empty();
     l.sample_repeat_runs = l.sample_repeat && l.sample.empty();

@@ -624,6 +624,9 @@ void trace_launch_begin(const Launch& l) {
   p.u32(l.id).str(l.site.kernel).str(l.site.file).u32(uint32_t(l.site.line));
   p.u32(l.grid.x).u32(l.grid.y).u32(l.grid.z).u32(l.block.x).u32(l.block.y).u32(l.block.z);
   p.u64(l.shmem);
+  // The code that runs a thread of it: launches from one call (a template's
+  // or a macro's) of other kernels have other code.
+  p.u64(reinterpret_cast<uint64_t>(l.body));
   writer().write(Record::kLaunch, p);
 }
 

@@ -128,6 +128,9 @@ struct Launch {
   uint32_t line = 0;
   Dim3 grid, block;
   uint64_t shared_bytes = 0;
+  // The code of the launch's threads: launches from one call (a template's
+  // or a macro's) of different kernels differ here; 0 in older traces.
+  uint64_t code = 0;
   std::vector<Request> requests;
   std::vector<char> lane_data;  // the requests' other lanes, encoded
   std::vector<WarpSteps> steps;
