@@ -1,5 +1,6 @@
 // Timing for the calibration's probes (histogram_atomics.cu,
-// one_address_atomics.cu, shared_atomics.cu, model_gaps.cu): a launch
+// one_address_atomics.cu, shared_atomics.cu, model_gaps.cu, gather_lines.cu,
+// divergence.cu): a launch
 // between two CUDA events, `reps` times, each after `before` (a reset not
 // timed), the best or the median of them in milliseconds.
 #pragma once

@@ -247,7 +247,8 @@ Prediction predict(const Work& w, const Gpu& gpu) {
     if (seconds > 0) p.terms.push_back({name, seconds, figures});
   };
   const double wavefront_rate = gpu.figure("shared_wavefronts_conflicted") * 1e9;
-  const double wavefronts = w.load_lines + w.store_lines + w.atomic_requests + w.shared_wavefronts;
+  const double wavefronts =
+      w.load_wavefronts + w.store_lines + w.atomic_requests + w.shared_wavefronts;
   add("L1 and shared-memory wavefronts", wavefronts / (wavefront_rate * spread),
       si(wavefronts, "wavefronts") + " at " + si(wavefront_rate, "/s"));
   const double fp32 = gpu.figure("fp32_fma") * 1e12, fp64 = gpu.figure("fp64_fma") * 1e12;

@@ -95,6 +95,31 @@ void count_global_atomic(Work& w, bool on_floats, const trace::LaneAddress* lane
   }
 }
 
+// A global load's lines that have a word in one bank of L1 (4-byte words,
+// 32 banks, as shared memory's), the most of any bank: L1's data stage
+// reads the words of one line in a bank at a time, so a gather whose lanes
+// read lines at one bank takes a turn a line, one whose lines' words lie in
+// other banks fewer (measured on an H200: calibration/gather_lines.cu).
+int lines_in_one_bank(uint64_t base, const trace::LaneAddress* lanes, int n, unsigned size) {
+  uint64_t words[128];  // the bank in the top 5 bits, the line below
+  int nw = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint64_t first = (base + lanes[i].offset) / 4;
+    const uint64_t last = (base + lanes[i].offset + std::max(size, 1u) - 1) / 4;
+    for (uint64_t word = first; word <= last && nw < 128; ++word)
+      words[nw++] = (word & 31) << 59 | word / 32;
+  }
+  // Distinct (bank, line) pairs, counted per bank.
+  std::sort(words, words + nw);
+  nw = int(std::unique(words, words + nw) - words);
+  int most = nw > 0 ? 1 : 0;
+  for (int i = 0, run = 0; i < nw; ++i) {
+    run = i > 0 && words[i] >> 59 == words[i - 1] >> 59 ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  return most;
+}
+
 }  // namespace
 
 Work work_of(const trace::Trace& t, const trace::Launch& l) {
@@ -211,6 +236,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       w.load_requests += bw;
       w.load_sectors += bw * ns;
       w.load_lines += bw * nl;
+      w.load_wavefronts += bw * std::max(lines_in_one_bank(base, lanes, n, r.size), (nl + 3) / 4);
       auto& seen = seen_by_block[r.block];
       bool missed = false;
       for (int i = 0; i < ns; ++i)

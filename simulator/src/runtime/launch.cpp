@@ -207,6 +207,7 @@ struct LoadedBuffer {
 struct TracedLaunch {
   int runs = 0;
   std::vector<LoadedBuffer> loaded;  // of its last traced run
+  uint64_t arguments = 0;            // the digest of its last traced run's argument bytes
 };
 // A launch's kernel and call (the call's code too: one call of a template
 // or a macro launches a kernel for each of its instantiations) and shape.
@@ -284,27 +285,36 @@ std::map<uint32_t, uint64_t> digests_of_arguments(uintptr_t low, uintptr_t high)
   return out;
 }
 
+// Whether a buffer the launch's last traced run loaded from holds other
+// bytes than it did before and after that run (or is gone).
+bool loaded_other_bytes(const TracedLaunch& t) {
+  std::vector<uint32_t> ids;
+  for (const LoadedBuffer& b : t.loaded) ids.push_back(b.id);
+  const std::map<uint32_t, uint64_t> now = digests_of(&ids);
+  for (const LoadedBuffer& b : t.loaded) {
+    const auto at = now.find(b.id);
+    if (at == now.end() || (at->second != b.before && at->second != b.after)) return true;
+  }
+  return false;
+}
+
 // The launch's entry when it is to be traced (the first of its key, or a
-// sampled one whose inputs changed), with `before` the digests of the
+// sampled one whose inputs changed: its arguments, such as a stride or a
+// count, by `arguments`, their bytes' digest where known (else 0), or the
+// bytes of the buffers it loaded from), with `before` the digests of the
 // buffers its arguments point into; null for a repeat.
-TracedLaunch* traced_launch(const LaunchKey& key, bool sampled, uintptr_t frame_low,
-                            uintptr_t frame_high, std::map<uint32_t, uint64_t>* before) {
+TracedLaunch* traced_launch(const LaunchKey& key, bool sampled, uint64_t arguments,
+                            uintptr_t frame_low, uintptr_t frame_high,
+                            std::map<uint32_t, uint64_t>* before) {
   std::lock_guard lock(g_traced_mutex);
   auto [it, fresh] = traced_launches().try_emplace(key);
   TracedLaunch& t = it->second;
   if (!fresh) {
-    if (!sampled || t.runs >= kMaxTracedRuns || t.loaded.empty()) return nullptr;
-    std::vector<uint32_t> ids;
-    for (const LoadedBuffer& b : t.loaded) ids.push_back(b.id);
-    const std::map<uint32_t, uint64_t> now = digests_of(&ids);
-    bool changed = false;
-    for (const LoadedBuffer& b : t.loaded) {
-      const auto at = now.find(b.id);
-      changed |= at == now.end() || (at->second != b.before && at->second != b.after);
-    }
-    if (!changed) return nullptr;
+    if (!sampled || t.runs >= kMaxTracedRuns) return nullptr;
+    if (arguments == t.arguments && !loaded_other_bytes(t)) return nullptr;
   }
   ++t.runs;
+  t.arguments = arguments;
   if (sampled) *before = digests_of_arguments(frame_low, frame_high);
   return &t;
 }
@@ -355,6 +365,15 @@ void defer_child_launch(const LaunchSite& site, void (*run)(void*), void* state,
   g_children.push_back({run, state, free});
 }
 
+namespace {
+// launch(), with the digest of the launch's arguments' bytes where the
+// caller knows them (0: not known; a prediction then tells a launch on
+// new inputs only by the bytes it loads).
+cudaError_t launch_with(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                        cudaStream_t stream, void (*body)(void*), void* closure, unsigned flags,
+                        const void* frame_low, const void* frame_high, uint64_t arguments);
+}  // namespace
+
 cudaError_t launch_bound(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
                          cudaStream_t stream, const BoundOps& ops, void* bound,
                          const void* kernel) {
@@ -389,12 +408,21 @@ cudaError_t launch_bound(const LaunchSite& site, dim3 grid, dim3 block, size_t s
     return capture_kernel(stream, site, grid, block, shmem, 0, kernel,
                           cudalab::rt::bound_kernel_call(ops, ops.clone(bound)));
   const char* frame = static_cast<const char*>(bound);
-  return launch(site, grid, block, shmem, stream, ops.run, bound, 0, frame, frame + ops.size);
+  return launch_with(site, grid, block, shmem, stream, ops.run, bound, 0, frame, frame + ops.size,
+                     tracing() ? ops.digest(bound) : 0);
 }
 
 cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
                    void (*body)(void*), void* closure, unsigned flags, const void* frame_low,
                    const void* frame_high) {
+  return launch_with(site, grid, block, shmem, stream, body, closure, flags, frame_low, frame_high,
+                     0);
+}
+
+namespace {
+cudaError_t launch_with(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem,
+                        cudaStream_t stream, void (*body)(void*), void* closure, unsigned flags,
+                        const void* frame_low, const void* frame_high, uint64_t arguments) {
   using namespace cudalab::rt;
   if (tl_thread) {
     // Only kept launches (defer_child_launch) come here from a kernel.
@@ -467,7 +495,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
     traced_like = traced_launch(
         {std::string(site.kernel) + "@" + site.file, site.line, reinterpret_cast<uintptr_t>(body),
          grid.x, grid.y, grid.z, block.x, block.y, block.z},
-        !l.sample.empty(), l.frame_low, l.frame_high, &loaded_before);
+        !l.sample.empty(), arguments, l.frame_low, l.frame_high, &loaded_before);
     l.sample_repeat = traced_like == nullptr;
     l.track_loads = traced_like && !l.sample.empty();
     l.sample_repeat_runs = l.sample_repeat && l.sample.empty();
@@ -555,6 +583,7 @@ cudaError_t launch(const LaunchSite& site, dim3 grid, dim3 block, size_t shmem, 
   run_child_launches();
   return cudaSuccess;
 }
+}  // namespace
 
 namespace {
 struct RegisteredKernel {

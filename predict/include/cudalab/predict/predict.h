@@ -39,6 +39,10 @@ struct Work {
   uint64_t blocks = 0, threads_per_block = 0, sampled_blocks = 0;
   uint64_t shared_bytes_per_block = 0;  // static (as far as the block used) and dynamic
   double load_requests = 0, load_sectors = 0, load_lines = 0;
+  // A load's turns in L1's data stage: its lines that share a bank (the
+  // most in any one bank) or a turn for each 4 of its lines, whichever is
+  // more (measured: calibration/gather_lines.cu).
+  double load_wavefronts = 0;
   double store_requests = 0, store_sectors = 0, store_lines = 0;
   double atomic_requests = 0, atomic_lanes = 0;
   uint64_t atomic_addresses = 0;  // distinct words the atomics went to (the sample's)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -167,7 +168,14 @@ struct BoundOps {
   void* (*clone)(const void* bound);           // a copy, made with new
   void (*destroy)(void* bound);                // deletes a copy
   void (*arguments)(void* bound, void** out);  // each argument's address
+  uint64_t (*digest)(void* bound);             // of the arguments' bytes (a prediction's)
 };
+// FNV-1a over `n` bytes, from `h`.
+inline uint64_t digest_more(uint64_t h, const void* p, size_t n) {
+  const auto* b = static_cast<const unsigned char*>(p);
+  for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
 template <size_t I, class T>
 struct ArgSlot {
   template <class U>
@@ -195,14 +203,21 @@ struct BoundArgs<Call, std::index_sequence<I...>, A...> : ArgSlot<I, A>... {
     (void)self;
     (void)out;
   }
+  static uint64_t digest(void* b) {
+    auto& self = *static_cast<BoundArgs*>(b);
+    uint64_t h = 0xcbf29ce484222325ull;
+    ((h = digest_more(h, &static_cast<ArgSlot<I, A>&>(self).value, sizeof(A))), ...);
+    (void)self;
+    return h;
+  }
   static constexpr size_t kCount = sizeof...(A);
   Call call;
 };
 template <class Call, class... A>
 using Bound = BoundArgs<Call, std::index_sequence_for<A...>, A...>;
 template <class B>
-inline constexpr BoundOps kBoundOps{sizeof(B), B::kCount,   &B::run,
-                                    &B::clone, &B::destroy, &B::arguments};
+inline constexpr BoundOps kBoundOps{sizeof(B),   B::kCount,     &B::run,   &B::clone,
+                                    &B::destroy, &B::arguments, &B::digest};
 // Runs the launch whose arguments `bound` holds: now, or kept in the graph
 // its stream captures, or (made by a kernel thread) after the grid that
 // made it. `kernel` is the kernel when its exact type is known (a graph's
