@@ -39,8 +39,12 @@ struct Poll {
 // A chain: a load whose addresses are not a loop's equal steps (each may
 // wait for the data of the one before, as following a pointer does). A
 // loop: the slowest by a weight (a miss as ten hits; a waiting iteration
-// as four overlapped ones, nvcc's usual unrolling).
-void slowest_waits(const Chains& per_warp, Work& w) {
+// as four overlapped ones, nvcc's usual unrolling). A load in a loop whose
+// count is known when compiled does not wait for the iteration before
+// even when its step is the grid's (one block's loop over its tile with
+// the block's threads as its step): nvcc unrolls the loop and issues its
+// loads together.
+void slowest_waits(const trace::Trace& t, const Chains& per_warp, Work& w) {
   double loop_weight = 0;
   for (const auto& [warp, by_pc] : per_warp)
     for (const auto& [pc, c] : by_pc) {
@@ -49,13 +53,14 @@ void slowest_waits(const Chains& per_warp, Work& w) {
           w.path_hits = c.hits, w.path_misses = c.misses;
         continue;
       }
-      const bool waits = c.stores || c.grid_stride;
+      const bool grid_stride = c.grid_stride && !t.in_unrolled_loop(pc);
+      const bool waits = c.stores || grid_stride;
       const double weight = (waits ? 4 : 1) * (c.hits + 10 * c.misses);
       if (weight > loop_weight) {
         loop_weight = weight, w.loop_hits = c.hits, w.loop_misses = c.misses;
-        w.loop_wait = c.stores        ? Work::LoopWait::kStore
-                      : c.grid_stride ? Work::LoopWait::kGridStride
-                                      : Work::LoopWait::kOverlapped;
+        w.loop_wait = c.stores      ? Work::LoopWait::kStore
+                      : grid_stride ? Work::LoopWait::kGridStride
+                                    : Work::LoopWait::kOverlapped;
       }
     }
 }
@@ -265,7 +270,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     }
   }
   w.atomic_addresses = atomic_words.size();
-  slowest_waits(per_warp, w);
+  slowest_waits(t, per_warp, w);
   for (const trace::Request& r : l.requests)
     w.phases_per_block = std::max(w.phases_per_block, double(r.phase) + 1);
   w.shared_bytes_per_block = static_shared + l.shared_bytes;

@@ -378,6 +378,34 @@ TEST_F(SmallTrace, ARequestAtTheLastCodeAddressIsCounted) {
   EXPECT_EQ(m[0].loads.sectors, 4u);
 }
 
+// The loops whose count is known when compiled (record 18): a code
+// address is in one from its first to its last, both included; a count
+// larger than the record holds is an error, not a read past its end.
+TEST_F(SmallTrace, UnrolledLoopsReadBackAndACountPastTheRecordIsAnError) {
+  for (const bool whole : {true, false}) {
+    std::vector<char> bytes = write(one_warp_of_floats);
+    std::vector<char> loops;
+    Payload p;
+    p.u32(whole ? 2 : 3).u64(0x1000).u64(0x1040).u64(0x2000).u64(0x2000);
+    append_record(loops, Record::kUnrolledLoops, p);
+    const size_t end_record = bytes.size() - (kRecordHeaderBytes + 12);
+    bytes.insert(bytes.begin() + long(end_record), loops.begin(), loops.end());
+    save(bytes);
+    if (!whole) {
+      EXPECT_NE(error(), "(no error)");
+      continue;
+    }
+    const Trace t = read_trace(path_.string());
+    ASSERT_EQ(t.unrolled_loops.size(), 2u);
+    EXPECT_TRUE(t.in_unrolled_loop(0x1000));
+    EXPECT_TRUE(t.in_unrolled_loop(0x1040));
+    EXPECT_TRUE(t.in_unrolled_loop(0x2000));
+    EXPECT_FALSE(t.in_unrolled_loop(0x0fff));
+    EXPECT_FALSE(t.in_unrolled_loop(0x1041));
+    EXPECT_FALSE(t.in_unrolled_loop(0x2001));
+  }
+}
+
 TEST_F(SmallTrace, ARecordOfALaterVersionIsSkipped) {
   std::vector<char> bytes = write(one_warp_of_floats);
   // Type 200 with a payload, before the end record.

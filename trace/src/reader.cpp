@@ -114,6 +114,12 @@ bool Trace::missed(const Access& x) const {
   return !a || x.offset >= a->size;  // before its start: a huge unsigned offset
 }
 
+bool Trace::in_unrolled_loop(uint64_t pc) const {
+  for (const auto& [first, last] : unrolled_loops)
+    if (first <= pc && pc <= last) return true;
+  return false;
+}
+
 std::string Trace::where(uint64_t pc) const {
   auto it = sites.find(pc);
   if (it == sites.end() || it->second.file.empty()) return "?";
@@ -360,6 +366,14 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
           FloatOps& ops = t.float_ops[pc];
           ops.instructions = r.get<uint32_t>();
           ops.double_calls = r.get<uint32_t>();
+        }
+        break;
+      }
+      case Record::kUnrolledLoops: {
+        const uint32_t count = r.get<uint32_t>();
+        for (uint32_t k = 0; k < count; ++k) {
+          const uint64_t first = r.get<uint64_t>();
+          t.unrolled_loops.emplace_back(first, r.get<uint64_t>());
         }
         break;
       }

@@ -273,15 +273,17 @@ std::pair<std::string, std::string> split(const std::string& text) {
 // loop's index registers (those it addresses memory with or compares with
 // the constant) or a register next used to address memory in the block.
 // The loop's other work (a hash's shifts, xors and multiplies) counts as
-// before.
-std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
+// before. The code spans [first, last] of the loops a compare of a
+// register with a constant controls go to `spans`.
+std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn,
+                                          std::vector<std::pair<uintptr_t, uintptr_t>>& spans) {
   std::vector<bool> folded(fn.size(), false);
   if (fn.empty()) return folded;
   std::vector<std::pair<std::string, std::string>> parts;  // each one's mnemonic and operands
   parts.reserve(fn.size());
   for (const Insn& i : fn) parts.push_back(split(i.text));
   std::vector<std::pair<uintptr_t, uintptr_t>> loops;  // [first, last] of each backward jump
-  std::vector<uintptr_t> constant_compares;
+  std::vector<uintptr_t> constant_compares, counter_compares;
   for (size_t k = 0; k < fn.size(); ++k) {
     const auto& [m, operands] = parts[k];
     if (m.size() > 1 && m[0] == 'j') {
@@ -289,20 +291,42 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
       if (target && target <= fn[k].address && target >= fn.front().address)
         loops.emplace_back(target, fn[k].address);
     }
-    if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$')
+    if (m.rfind("cmp", 0) == 0 && !operands.empty() && operands[0] == '$') {
       constant_compares.push_back(fn[k].address);
+      // A counter's compare: of a register (not of memory, as the check
+      // that a thread-local variable is set up compares its address).
+      if (const size_t comma = operands.find(',');
+          comma != std::string::npos && operands.compare(comma + 1, 1, "%") == 0)
+        counter_compares.push_back(fn[k].address);
+    }
   }
-  std::vector<std::pair<uintptr_t, uintptr_t>> unrolled;
-  for (const uintptr_t at : constant_compares) {
+  // The smallest span of a backward jump that holds `at` (null if none).
+  const auto innermost = [&](uintptr_t at) {
     const std::pair<uintptr_t, uintptr_t>* inner = nullptr;
     for (const auto& l : loops)
       if (l.first <= at && at <= l.second &&
           (!inner || l.second - l.first < inner->second - inner->first))
         inner = &l;
-    if (inner) unrolled.push_back(*inner);
-  }
+    return inner;
+  };
+  std::vector<std::pair<uintptr_t, uintptr_t>> unrolled;
+  for (const uintptr_t at : constant_compares)
+    if (const auto* inner = innermost(at)) unrolled.push_back(*inner);
   std::sort(unrolled.begin(), unrolled.end());
   unrolled.erase(std::unique(unrolled.begin(), unrolled.end()), unrolled.end());
+  // The spans of the loops a counter's compare controls: each reaches the
+  // last backward jump to its start (a branch in its body, a load only
+  // some lanes make, may jump back from further down).
+  for (const uintptr_t at : counter_compares) {
+    const auto* inner = innermost(at);
+    if (!inner) continue;
+    uintptr_t last = inner->second;
+    for (const auto& l : loops)
+      if (l.first == inner->first) last = std::max(last, l.second);
+    spans.emplace_back(inner->first, last);
+  }
+  std::sort(spans.begin(), spans.end());
+  spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
   // The instructions of [first, last], by their index in `fn` (in address order).
   const auto indices = [&](uintptr_t first, uintptr_t last) {
     const auto at = [&](uintptr_t a) {
@@ -364,7 +388,8 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn) {
 
 }  // namespace
 
-bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block) {
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block,
+                     std::vector<std::pair<uintptr_t, uintptr_t>>* unrolled_loops) {
   static const bool have_objdump = !support::find_program("objdump").empty();
   if (!have_objdump) return false;
   const std::string exe = main_program_file();
@@ -378,7 +403,11 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
   // are known then). Returns whether the last block wanted has ended.
   const auto count_function = [&](const std::vector<Insn>& fn) {
     if (fn.empty()) return false;
-    const std::vector<bool> folded = folded_index_arithmetic(fn);
+    std::vector<std::pair<uintptr_t, uintptr_t>> spans;
+    const std::vector<bool> folded = folded_index_arithmetic(fn, spans);
+    if (unrolled_loops)
+      for (const auto& [first, last] : spans)
+        unrolled_loops->emplace_back(base + first, base + last);
     FloatOps* current = nullptr;  // the basic block whose instructions these are
     FloatOps before_first;        // a function's instructions before its first block's call
     bool call_pending = false;    // the last instruction called the block callback

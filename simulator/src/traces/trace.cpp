@@ -218,7 +218,8 @@ class TraceWriter {
     if (!step_pcs_.empty()) {
       // FLOPs: each basic block's floating-point operations, from the code.
       std::unordered_map<uintptr_t, FloatOps> ops;
-      if (count_float_ops(ops, *step_pcs_.rbegin())) {
+      std::vector<std::pair<uintptr_t, uintptr_t>> unrolled;
+      if (count_float_ops(ops, *step_pcs_.rbegin(), &unrolled)) {
         // One record of entries for the basic blocks `has` picks, each
         // its code address and what `put` writes (written when empty only
         // if `always`).
@@ -247,6 +248,14 @@ class TraceWriter {
             Record::kInstructions, false,
             [](const FloatOps& o) { return o.instructions || o.double_calls; },
             [](Payload& p, const FloatOps& o) { p.u32(o.instructions).u32(o.double_calls); });
+        // The code spans of loops whose count is known when compiled: a
+        // GPU's code has them unrolled, their loads issued together.
+        if (!unrolled.empty()) {
+          Payload record;
+          record.u32(uint32_t(unrolled.size()));
+          for (const auto& [first, last] : unrolled) record.u64(first).u64(last);
+          write(Record::kUnrolledLoops, record);
+        }
       } else {
         write(Record::kNote, Payload().str("FLOPs were not counted: that needs objdump (Debian's "
                                            "binutils) when the trace is recorded"));

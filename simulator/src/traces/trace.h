@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "cudalab/trace/format.h"
 
@@ -72,6 +74,9 @@ struct FloatOps {
   uint32_t instructions = 0;
   uint32_t double_calls = 0;  // calls of double-precision exp, log, sin, pow, ...
 };
-bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block);
+// Also, where `unrolled_loops` is given, the code spans [first, last] of
+// the loops whose count is known when compiled (nvcc unrolls them).
+bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block,
+                     std::vector<std::pair<uintptr_t, uintptr_t>>* unrolled_loops = nullptr);
 
 }  // namespace cudalab::rt

@@ -39,6 +39,7 @@ enum class Record : uint8_t {
   kUses = 15,
   kSpecialOps = 16,
   kInstructions = 17,
+  kUnrolledLoops = 18,
 };
 
 // What a launch used that a prediction of its time leaves out (the uses
@@ -52,7 +53,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 16> kRecordNames = {{
+constexpr std::array<RecordName, 17> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -69,6 +70,7 @@ constexpr std::array<RecordName, 16> kRecordNames = {{
     {Record::kUses, "uses"},
     {Record::kSpecialOps, "special ops"},
     {Record::kInstructions, "instructions"},
+    {Record::kUnrolledLoops, "unrolled loops"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cudalab/trace/format.h"
@@ -187,6 +188,11 @@ struct Trace {
   // Per basic block (the pc of warp steps); counted is false when the run
   // could not count them.
   std::unordered_map<uint64_t, FloatOps> float_ops;
+  // Code spans [first, last] of the loops whose count is known when the
+  // program is compiled (a compare with a constant ends them): nvcc unrolls
+  // them, so their iterations' loads do not wait for each other.
+  std::vector<std::pair<uint64_t, uint64_t>> unrolled_loops;
+  bool in_unrolled_loop(uint64_t pc) const;
   bool float_ops_counted = false;
 };
 
