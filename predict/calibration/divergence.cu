@@ -37,6 +37,50 @@ __global__ void paths(float* out, int iters) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
+// A switch of 8 cases, 8 multiply-adds one after another a case.
+// clang-format off
+#define HEAVY_CASE(i)                                                  \
+  case i:                                                              \
+    _Pragma("unroll") for (int j = 0; j < 8; ++j)                      \
+      x = fmaf(x, 1.0f + (i)*0.001f, float(i));                        \
+    break;
+// clang-format on
+__global__ void heavy_paths(float* out, int iters) {
+  float x = threadIdx.x;
+  for (int k = 0; k < iters; ++k) {
+    switch ((threadIdx.x + k) & 7) {
+      HEAVY_CASE(0)
+      HEAVY_CASE(1)
+      HEAVY_CASE(2) HEAVY_CASE(3) HEAVY_CASE(4) HEAVY_CASE(5) HEAVY_CASE(6) HEAVY_CASE(7)
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+// An if / else-if ladder of 8 rungs that the lanes of a warp take each its
+// own way, as a student writes one.
+__global__ void ladder(float* out, int iters) {
+  float x = threadIdx.x;
+  for (int k = 0; k < iters; ++k) {
+    const int c = (threadIdx.x + k) & 7;
+    if (c == 0)
+      x = x * 1.01f + 1;
+    else if (c == 1)
+      x = x * 0.99f + 2;
+    else if (c == 2)
+      x = x * 1.02f - 1;
+    else if (c == 3)
+      x = x * 0.98f + 3;
+    else if (c == 4)
+      x = x + 5;
+    else if (c == 5)
+      x = x * 1.5f;
+    else if (c == 6)
+      x = x - 7;
+    else
+      x = x * 0.5f + 1;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
 template <int Length, bool Uniform>
 __global__ void if_else(float* out, int iters) {
   float x = threadIdx.x;
@@ -91,6 +135,21 @@ int main(int argc, char** argv) {
   PATHS(1)
   PATHS(2)
   PATHS(4) PATHS(8) PATHS(16) PATHS(32)
+  // The divergent switch at 1 to 64 warps a multiprocessor: whether its
+  // cases' cost is each warp's own wait or the multiprocessor's work.
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  for (const int warps : {1, 4, 8, 16, 32, 64}) {
+    const int t = warps < 8 ? 32 * warps : 256, b = warps < 8 ? sms : sms * warps / 8;
+    char name[64];
+    std::snprintf(name, sizeof name, "paths_div_32_w%d", warps);
+    time_it(name, [&] { paths<32, false><<<b, t>>>(out, iters); });
+    std::snprintf(name, sizeof name, "paths_div_8_w%d", warps);
+    time_it(name, [&] { paths<8, false><<<b, t>>>(out, iters); });
+    std::snprintf(name, sizeof name, "heavy_paths_8_w%d", warps);
+    time_it(name, [&] { heavy_paths<<<b, t>>>(out, iters); });
+  }
+  time_it("ladder_8", [&] { ladder<<<blocks, threads>>>(out, iters); });
 #define IFELSE(n)                                                                          \
   time_it("if_else_div_" #n, [&] { if_else<n, false><<<blocks, threads>>>(out, iters); }); \
   time_it("if_else_uni_" #n, [&] { if_else<n, true><<<blocks, threads>>>(out, iters); });

@@ -245,6 +245,42 @@ __global__ void int_chains(int steps, unsigned m, unsigned a, unsigned* out) {
   out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = sum;
 }
 
+// One chain a thread of dependent operations, each waiting for the one
+// before (x = x * m + a, unrolled by 8): launched as one warp a
+// multiprocessor, its time a step is the latency of one dependent
+// instruction, which holds a warp that has no other work to issue.
+template <class T>
+__global__ void dependent_chain(int steps, T m, T a, T* out) {
+  T x = T(threadIdx.x & 15);
+  for (int s = 0; s < steps; ++s)
+#pragma unroll
+    for (int k = 0; k < 8; ++k) x = x * m + a;
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = x;
+}
+
+// A switch of 32 cases that each lane of a warp takes its own way (case
+// (lane + k) mod 32 at step k): a GPU's warp runs the cases its lanes take
+// one after another, each a turn through nvcc's jump tables.
+// clang-format off
+#define SWITCH_CASE(i) case i: x = x * (1.0f + (i) * 0.001f) + float(i); break;
+// clang-format on
+__global__ void switch_turns(int steps, float* out) {
+  float x = threadIdx.x & 15;
+  for (int k = 0; k < steps; ++k) {
+    switch ((threadIdx.x + k) & 31) {
+      // clang-format off
+      SWITCH_CASE(0) SWITCH_CASE(1) SWITCH_CASE(2) SWITCH_CASE(3) SWITCH_CASE(4) SWITCH_CASE(5)
+      SWITCH_CASE(6) SWITCH_CASE(7) SWITCH_CASE(8) SWITCH_CASE(9) SWITCH_CASE(10) SWITCH_CASE(11)
+      SWITCH_CASE(12) SWITCH_CASE(13) SWITCH_CASE(14) SWITCH_CASE(15) SWITCH_CASE(16)
+      SWITCH_CASE(17) SWITCH_CASE(18) SWITCH_CASE(19) SWITCH_CASE(20) SWITCH_CASE(21)
+      SWITCH_CASE(22) SWITCH_CASE(23) SWITCH_CASE(24) SWITCH_CASE(25) SWITCH_CASE(26)
+      SWITCH_CASE(27) SWITCH_CASE(28) SWITCH_CASE(29) SWITCH_CASE(30) SWITCH_CASE(31)
+      // clang-format on
+    }
+  }
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = x;
+}
+
 // --- Atomics ------------------------------------------------------------------
 
 // Every thread adds 1 to an element `spread` apart from its neighbour's,
@@ -505,6 +541,37 @@ void arithmetic(const Sizes& z, int sms) {
       figure(log_chain ? "fp64_log" : "fp64_exp", lanes * steps * 4 / (ms * 1e-3) / 1e9,
              "G calls/s", ms, std::isfinite(first) && first > 0);
     }
+  }
+  if (wanted("chains")) {
+    // One warp a multiprocessor, one chain a thread: ns a dependent step.
+    const int steps = z.fma_steps * 4;  // 8 dependent operations each
+    const auto chain_figure = [&](const char* name, auto zero, auto m, auto a) {
+      using T = decltype(zero);
+      const float ms = median_ms(
+          [&] { dependent_chain<T><<<sms, 32>>>(steps, m, a, static_cast<T*>(out)); }, z.reps);
+      T first = 0;
+      check(cudaMemcpy(&first, out, sizeof(T), cudaMemcpyDeviceToHost), "copy");
+      figure(name, ms * 1e6 / (double(steps) * 8), "ns", ms, std::isfinite(double(first)));
+    };
+    chain_figure("dependent_fp32", 0.0f, 0.999f, 0.001f);
+    chain_figure("dependent_fp64", 0.0, 0.999, 0.001);
+    chain_figure("dependent_int", 0u, 1664525u, 1013904223u);
+  }
+  if (wanted("switch")) {
+    // The switch's turns: one warp a multiprocessor (ns a turn of a warp:
+    // what a warp waits), then 64 (a multiprocessor's turns a second).
+    const int steps = std::max(1, z.fma_steps / 32);
+    const float alone =
+        median_ms([&] { switch_turns<<<sms, 32>>>(steps, static_cast<float*>(out)); }, z.reps);
+    float first = 0;
+    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    figure("switch_turn", alone * 1e6 / (double(steps) * 32), "ns", alone, std::isfinite(first));
+    const float full = median_ms(
+        [&] { switch_turns<<<blocks, threads>>>(steps, static_cast<float*>(out)); }, z.reps);
+    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    figure("switch_turns_multiprocessor",
+           double(threads / 32) * (blocks / sms) * steps * 32 / (full * 1e-3) / 1e6, "M turns/s",
+           full, std::isfinite(first));
   }
   if (wanted("int")) {
     const float ms = median_ms(

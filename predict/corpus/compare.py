@@ -23,9 +23,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "calibration"))
 import instructions  # noqa: E402 (beside this script's folder)
-# The kernels.cu templates launched twice, as the program names each launch.
+# The kernels.cu kernels launched twice (templates, or two shapes), as the
+# program names each launch.
 TEMPLATES = {"fmas": ["fma_fp32", "fma_fp64"],
-             "shared_loads": ["shared_conflicts", "shared_no_conflicts"]}
+             "shared_loads": ["shared_conflicts", "shared_no_conflicts"],
+             "fma_chain": ["fma_chain_one_warp", "fma_chain_four_blocks"]}
 
 
 def main():
@@ -58,7 +60,7 @@ def main():
     for x in launches:
         # The corpus's kernel names: a template's name without its arguments.
         name = x["kernel"].split("<")[0]
-        if name in TEMPLATES:  # one template, two kernels: in the order run
+        if TEMPLATES.get(name):  # one kernel, two launches: in the order run
             name = TEMPLATES[name].pop(0)
         want = measured.get(name)
         estimates.append(("corpus", x["kernel"], x["grid"][0] * x["grid"][1] * x["grid"][2],

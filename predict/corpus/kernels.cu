@@ -386,6 +386,32 @@ __global__ void switch_paths(float* out, int iters) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// 43. One warp, each lane a chain of multiply-adds, each waiting for the
+// one before: the latency of a dependent instruction, nothing to hide it.
+__global__ void fma_chain(float* out, int steps) {
+  float x = threadIdx.x * 0.001f;
+  for (int s = 0; s < steps; ++s) x = x * 0.9999f + 0.0001f;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+// 44. Integer hashing, a long chain a thread, two warps a multiprocessor.
+__global__ void hash_chain(unsigned* out, int rounds) {
+  unsigned h = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int r = 0; r < rounds; ++r) h = (h ^ (h >> 13)) * 0x5bd1e995u + r;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = h;
+}
+// 45. One thread sums an array, as a first CUDA program may.
+__global__ void one_thread_sum(const float* in, float* out, int n) {
+  float s = 0;
+  for (int i = 0; i < n; ++i) s += in[i];
+  *out = s;
+}
+// 46. A chain of double multiply-adds, four warps a multiprocessor.
+__global__ void fp64_chain(double* out, int steps) {
+  double x = threadIdx.x * 0.001;
+  for (int s = 0; s < steps; ++s) x = x * 0.9999 + 0.0001;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -491,6 +517,13 @@ int main(int argc, char** argv) {
   time_it("atomic_int_sum", [&] {
     atomic_int_sum<<<compute_blocks / 16, 256>>>(index, reinterpret_cast<int*>(counters));
   });
+  const int chain = g_quick ? 64 : 1 << 18;
+  time_it("fma_chain_one_warp", [&] { fma_chain<<<1, 32>>>(fb, chain); });
+  time_it("fma_chain_four_blocks", [&] { fma_chain<<<4, 1024>>>(fb, chain / 8); });
+  time_it("hash_chain",
+          [&] { hash_chain<<<std::min(sms, threads / 64), 64>>>(counters, chain / 4); });
+  time_it("one_thread_sum", [&] { one_thread_sum<<<1, 1>>>(fa, fb, g_quick ? 256 : 1 << 18); });
+  time_it("fp64_chain", [&] { fp64_chain<<<std::min(sms, n / 128), 128>>>(db, chain / 8); });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
@@ -503,12 +536,12 @@ int main(int argc, char** argv) {
 // LABELS: unit
 // RUN: %bin --quick
 // CHECK: copy_coalesced
-// CHECK: atomic_int_sum
+// CHECK: fp64_chain
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}42{{$}}
+// CHECK: {{^}}47{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
 // RUN: %bin_gpu --quick
-// CHECK: atomic_int_sum
+// CHECK: fp64_chain

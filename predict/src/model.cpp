@@ -148,7 +148,16 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
                ? at_level("warp_loop_sum_grid_stride_l2", "warp_loop_sum_grid_stride_dram")
                : at_level("warp_loop_sum_l2", "warp_loop_sum_dram"));
   const double rounds_of_blocks = std::ceil(busiest / resident);
-  double path = std::max(chase, loop) + (w.phases_per_block - 1) * barrier_of(gpu, warps);
+  // The warp's own chains of dependent work: each instruction waits for
+  // the one before it (single precision and integer at the mean of the
+  // calibration's two, which it measured alike), and its turns at the jump
+  // tables of a switch whose lanes parted.
+  const double work_chain =
+      w.chain_single * (gpu.figure("dependent_fp32") + gpu.figure("dependent_int")) / 2 * 1e-9 +
+      w.chain_double * gpu.figure("dependent_fp64") * 1e-9 +
+      w.switch_turns_per_warp * gpu.figure("switch_turn") * 1e-9;
+  double path =
+      std::max(chase, loop) + work_chain + (w.phases_per_block - 1) * barrier_of(gpu, warps);
   // Blocks so large that a multiprocessor holds two at most, waiting at
   // barriers: no other block moves bytes or works shared memory while they
   // wait, so a round's misses queue behind the round's own bytes, and its
@@ -178,6 +187,13 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
           "an empty kernel's " + time_text(floor) + ", " + si(busiest, "") +
               " blocks started on the busiest multiprocessor at " + time_text(start) + " each, " +
               si(rounds_of_blocks, "") + " rounds of blocks of " + time_text(path) + ": " +
+              (work_chain > 0.05 * path
+                   ? si(w.chain_single + w.chain_double, "") + " dependent instructions a warp" +
+                         (w.switch_turns_per_warp >= 1
+                              ? " and " + si(w.switch_turns_per_warp, "") + " turns at a switch"
+                              : "") +
+                         " (" + time_text(work_chain) + "), "
+                   : "") +
               (chase >= loop ? si(w.path_hits, "") + " L1 hits and " + si(w.path_misses, "") +
                                    " misses of one load one after another"
                              : "a loop's " + si(w.loop_hits + w.loop_misses, "") + " iterations (" +
@@ -192,6 +208,29 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
                             std::to_string(w.threads_per_block) + " threads, " +
                             std::to_string(per_sm) + " a multiprocessor at most)"
                       : "")};
+}
+
+// Instruction issue: four warp schedulers a multiprocessor, one
+// instruction a cycle each (`schedulers`: the share of them that have a
+// warp). A warp's run of a basic block issues the block's own work (its
+// machine code's, as a GPU's instructions: an estimate) and a memory
+// request one; a switch's turns where a warp's lanes part (nvcc's compare
+// trees and jump tables, a turn for each case taken) go at the
+// calibration's rate. `multiprocessors`: those the launch keeps busy.
+Term issue_term(const Work& w, const Gpu& gpu, double multiprocessors, double schedulers) {
+  const double issue = 4.0 * gpu.clock_ghz * 1e9 * schedulers;
+  const double turn_rate = gpu.figure("switch_turns_multiprocessor") * 1e6;
+  const double turns = turn_rate > 0 ? w.switch_turns / (turn_rate * multiprocessors) : 0;
+  return {"instruction issue", w.instructions / (issue * multiprocessors) + turns,
+          si(w.instructions, "") + " warp instructions (estimated from the code) at " +
+              si(issue * gpu.multiprocessors, "/s") +
+              (schedulers < 1 ? " (" + si(4 * schedulers, "") +
+                                    " of 4 schedulers a multiprocessor with a warp)"
+                              : "") +
+              (turns > 0 ? ", and " + si(w.switch_turns, "") +
+                               " turns at a switch whose lanes parted at " +
+                               si(turn_rate * gpu.multiprocessors, "/s")
+                         : "")};
 }
 
 }  // namespace
@@ -242,6 +281,10 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   // The share of a multiprocessor's limit the launch gets: 1 when every
   // multiprocessor has as many blocks as the busiest.
   const double spread = double(w.blocks) / (busiest * sms);
+  // A multiprocessor's four schedulers each issue one warp's instruction a
+  // cycle: with fewer than four warps, some have none to issue, and its
+  // arithmetic units and issue go at that share.
+  const double schedulers = std::min(4.0, resident * double(warps)) / 4.0;
 
   auto add = [&](const std::string& name, double seconds, const std::string& figures) {
     if (seconds > 0) p.terms.push_back({name, seconds, figures});
@@ -260,18 +303,12 @@ Prediction predict(const Work& w, const Gpu& gpu) {
       s += " (" + si(slots, "") + " lanes' worth issued, idle lanes included)";
     return s;
   };
-  add("FP32 arithmetic", w.flops_single_issued / (fp32 * spread),
+  add("FP32 arithmetic", w.flops_single_issued / (fp32 * spread * schedulers),
       issued(w.flops_single, w.flops_single_issued) + " at " + si(fp32, "FLOP/s"));
-  add("FP64 arithmetic", w.flops_double_issued / (fp64 * spread),
+  add("FP64 arithmetic", w.flops_double_issued / (fp64 * spread * schedulers),
       issued(w.flops_double, w.flops_double_issued) + " at " + si(fp64, "FLOP/s"));
-  // Instruction issue: four warp schedulers a multiprocessor, one
-  // instruction a cycle each. A warp's run of a basic block issues the
-  // block's own work (its machine code's, as a GPU's instructions: an
-  // estimate) and a memory request one.
-  const double issue = 4.0 * gpu.clock_ghz * 1e9;
-  add("instruction issue", w.instructions / (issue * sms * spread),
-      si(w.instructions, "") + " warp instructions (estimated from the code) at " +
-          si(issue * sms, "/s"));
+  const Term issue = issue_term(w, gpu, sms * spread, schedulers);
+  add(issue.name, issue.seconds, issue.figures);
   // The share of sectors alone in their line (scattered): L2 and DRAM
   // serve those at the calibration's scattered rates, the rest at its
   // streaming bandwidths.
@@ -321,7 +358,7 @@ Prediction predict(const Work& w, const Gpu& gpu) {
   }
   if (w.atomic_ops > 0) p.terms.push_back(atomics_term(w, gpu));
   const double sfu = gpu.figure("sfu_sin") * 1e12;
-  add("special functions (sinf, expf, ...)", w.special_ops_issued / (sfu * spread),
+  add("special functions (sinf, expf, ...)", w.special_ops_issued / (sfu * spread * schedulers),
       si(w.special_ops, "") + " calls (" + si(w.special_ops_issued, "") +
           " lanes' worth issued) at " + si(sfu, "/s"));
   // Double-precision library functions: a call takes the mean of the

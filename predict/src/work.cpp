@@ -299,6 +299,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   w.dram_written_bytes = bytes_of(written_sectors);
   w.flops_counted = t.float_ops_counted;
   w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests;
+  const double warps = double(w.blocks) * double((w.threads_per_block + 31) / 32);
   for (const trace::WarpSteps& s : l.steps) {
     const double steps = scale * double(s.steps);
     w.warp_steps += steps;
@@ -306,6 +307,12 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     w.instructions +=
         steps * std::max<uint32_t>(1, ops == t.float_ops.end() ? 0 : ops->second.instructions);
     if (ops == t.float_ops.end()) continue;
+    w.chain_single += steps * ops->second.chain_single / warps;
+    w.chain_double += steps * ops->second.chain_double / warps;
+    // A switch's jump table: a turn for each case a divergent step's lanes
+    // went to, one for each step whose lanes went one way.
+    if (ops->second.indirect_jump)
+      w.switch_turns += scale * double(s.targets + (s.steps - s.divergent));
     w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
     w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
     w.special_ops += scale * double(s.lanes) * ops->second.special_ops;
@@ -315,6 +322,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
     w.double_calls += scale * double(s.lanes) * ops->second.double_calls;
     w.double_calls_issued += steps * 32 * ops->second.double_calls;
   }
+  w.switch_turns_per_warp = w.switch_turns / warps;
   return w;
 }
 

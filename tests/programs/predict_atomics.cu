@@ -51,7 +51,7 @@ int main() {
 // RUN: %cudalab predict --gpu h200 --sample 16 -- %bin
 // CHECK: float_total<<<1024, 256>>>
 // CHECK: bound by global atomics
-// CHECK: global atomics {{.*}} 262 Katomics on one address at {{.*}}, of them 262 K turns of float lanes on one address at 1.77 ns
+// CHECK: global atomics {{.*}} 262 Katomics on one address at {{.*}}, of them 262 K turns of float lanes on one address at 1.7{{[0-9]}} ns
 // CHECK: int_total<<<1024, 256>>>
 // CHECK-NOT: turns of float lanes
 // CHECK: global atomics {{.*}} 8.19 Katomics on one address

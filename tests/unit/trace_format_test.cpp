@@ -406,6 +406,42 @@ TEST_F(SmallTrace, UnrolledLoopsReadBackAndACountPastTheRecordIsAnError) {
   }
 }
 
+TEST_F(SmallTrace, ChainsAndBranchTargetsReadBackAndACountPastTheRecordIsAnError) {
+  for (const bool whole : {true, false}) {
+    std::vector<char> bytes = write(one_warp_of_floats);
+    std::vector<char> more;
+    // Launch 1's warp steps at two blocks, the first's lanes parted.
+    append_record(
+        more, Record::kWarpSteps,
+        Payload().u32(1).u32(2).u64(0x4000).u64(10).u64(320).u64(4).u64(0x4100).u64(6).u64(40).u64(
+            0));
+    append_record(more, Record::kBranchTargets,
+                  Payload().u32(1).u32(whole ? 1 : 2).u64(0x4000).u64(13));
+    append_record(
+        more, Record::kChains,
+        Payload().u32(2).u64(0x4000).u32(7).u32(0).u32(1).u64(0x4100).u32(3).u32(5).u32(0));
+    const size_t end_record = bytes.size() - (kRecordHeaderBytes + 12);
+    bytes.insert(bytes.begin() + long(end_record), more.begin(), more.end());
+    save(bytes);
+    if (!whole) {
+      EXPECT_NE(error(), "(no error)");
+      continue;
+    }
+    const Trace t = read_trace(path_.string());
+    ASSERT_EQ(t.launches.size(), 1u);
+    ASSERT_EQ(t.launches[0].steps.size(), 2u);
+    EXPECT_EQ(t.launches[0].steps[0].targets, 13u);
+    EXPECT_EQ(t.launches[0].steps[1].targets, 0u);
+    const FloatOps& first = t.float_ops.at(0x4000);
+    const FloatOps& second = t.float_ops.at(0x4100);
+    EXPECT_EQ(first.chain_single, 7u);
+    EXPECT_TRUE(first.indirect_jump);
+    EXPECT_EQ(second.chain_single, 3u);
+    EXPECT_EQ(second.chain_double, 5u);
+    EXPECT_FALSE(second.indirect_jump);
+  }
+}
+
 TEST_F(SmallTrace, ARecordOfALaterVersionIsSkipped) {
   std::vector<char> bytes = write(one_warp_of_floats);
   // Type 200 with a payload, before the end record.

@@ -232,6 +232,30 @@ void read_launch_end(Launch& l, Reader& r, const std::string& path) {
 }
 
 // A block's warp-level requests of one barrier phase, each with its lanes.
+// Record 19: each basic block's longest chain of dependent work, and
+// whether it leaves through a switch's jump table.
+void read_chains(Reader& r, Trace& t) {
+  const uint32_t count = r.get<uint32_t>();
+  for (uint32_t k = 0; k < count; ++k) {
+    FloatOps& ops = t.float_ops[r.get<uint64_t>()];
+    ops.chain_single = r.get<uint32_t>();
+    ops.chain_double = r.get<uint32_t>();
+    ops.indirect_jump = (r.get<uint32_t>() & 1) != 0;
+  }
+}
+
+// Record 20: the places the lanes of a launch's divergent warp steps went,
+// for the basic blocks of its warp steps (read before it).
+void read_branch_targets(Launch& l, Reader& r) {
+  const uint32_t count = r.get<uint32_t>();
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint64_t pc = r.get<uint64_t>();
+    const uint64_t targets = r.get<uint64_t>();
+    for (WarpSteps& w : l.steps)
+      if (w.pc == pc) w.targets = targets;
+  }
+}
+
 void read_requests(Launch& l, Reader& r, const std::string& path, Trace* t) {
   const uint32_t block = r.get<uint32_t>(), phase = r.get<uint32_t>();
   r.get<uint64_t>();  // the barrier that ended the phase
@@ -369,6 +393,12 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         }
         break;
       }
+      case Record::kChains:
+        read_chains(r, t);
+        break;
+      case Record::kBranchTargets:
+        read_branch_targets(launch_of(r, "branch targets"), r);
+        break;
       case Record::kUnrolledLoops: {
         const uint32_t count = r.get<uint32_t>();
         for (uint32_t k = 0; k < count; ++k) {

@@ -7,6 +7,9 @@
 // simulator's own: the disassembly is read only up to the last block wanted. A traced run
 // knows how many lanes ran each block; lanes x operations is the FLOPs.
 //
+// A call of the C library's fmaf or fma (the host's code has no FMA
+// instruction) counts as the one fused multiply-add it is on a GPU.
+//
 // Calls of single-precision sinf, expf, logf and the like count apart, as
 // special-function operations (a GPU's special function unit computes
 // them; the simulator calls the C library's).
@@ -38,7 +41,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -132,6 +138,15 @@ uint32_t gpu_instructions_of_call(const char* operands) {
   for (const auto& [n, instructions] : table)
     if (name == n) return instructions;
   return 0;
+}
+
+// A call of the C library's fused multiply-add (the host has no FMA
+// instruction without -mfma; a GPU's is one instruction, 2 FLOPs): 1 for
+// fmaf, 2 for fma (double), 0 for another call.
+int fused_multiply_add(const char* operands) {
+  static const char* const single[] = {"fmaf"};
+  static const char* const dbl[] = {"fma"};
+  return calls_one_of(operands, single) ? 1 : calls_one_of(operands, dbl) ? 2 : 0;
 }
 
 // A GPU's instructions for a division or square root, which it computes in
@@ -386,6 +401,156 @@ std::vector<bool> folded_index_arithmetic(const std::vector<Insn>& fn,
   return folded;
 }
 
+// The longest chain of dependent work in a basic block, as its machine
+// code's registers show it: an instruction's chain is the longest of those
+// of the registers it reads (those it addresses memory with included) plus
+// its own work, and it leaves that chain in the register it writes. A move
+// passes a chain on; a load from memory starts one (its wait is the
+// latency term's); a call of the simulator's own (no work) starts one in
+// what it returns. The chain is counted in a GPU's instructions, single
+// precision and integer apart from double precision (whose dependent
+// instructions take about twice as long: the longest is picked with that
+// weight). A GPU warp that has nothing else to issue waits this long in
+// the block whatever the multiprocessor's throughput.
+class DependentChain {
+ public:
+  void reset() {
+    depth_.clear();
+    longest_ = {};
+  }
+  void add(const std::string& m, const std::string& operands, uint32_t work) {
+    if (m.empty() || m[0] == 'j' || m == "ret" || m.rfind("cmp", 0) == 0 ||
+        m.rfind("test", 0) == 0 || m.rfind("ucomis", 0) == 0 || m.rfind("comis", 0) == 0 ||
+        m.rfind("vucomis", 0) == 0 || m.rfind("vcomis", 0) == 0 || m == "push" || m == "nop")
+      return;
+    std::vector<std::string> regs = registers_of(operands);
+    const std::string dst = destination(operands);
+    if (dst.empty()) return;  // it writes memory (or nothing a chain follows)
+    // Instructions that write their destination without reading it: moves,
+    // address arithmetic, conversions, the three-operand AVX forms (all but
+    // the fused multiply-adds, which add into it), a zeroing xor.
+    size_t operand_count = 1;  // commas outside a memory operand's parentheses, and one
+    for (int depth = 0; const char c : operands) {
+      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+      operand_count += c == ',' && depth == 0;
+    }
+    const bool write_only =
+        m.rfind("mov", 0) == 0 || m.rfind("vmov", 0) == 0 || m == "lea" || m.rfind("cvt", 0) == 0 ||
+        m.rfind("vcvt", 0) == 0 || m.rfind("set", 0) == 0 || m == "pop" ||
+        m.rfind("vbroadcast", 0) == 0 ||
+        (m[0] == 'v' && m.rfind("vfm", 0) != 0 && m.rfind("vfnm", 0) != 0 && operand_count >= 3) ||
+        (m.rfind("imul", 0) == 0 && operands[0] == '$');
+    const bool zeroing = (m.find("xor") != std::string::npos || m.rfind("sub", 0) == 0) &&
+                         regs.size() >= 2 && regs[regs.size() - 1] == regs[regs.size() - 2];
+    if (zeroing) {
+      depth_[dst] = {};
+      return;
+    }
+    const bool loads = operands.find('(') != std::string::npos &&
+                       m.rfind("lea", 0) != 0;  // a value from memory: a new chain
+    Depth in;
+    for (size_t k = 0; k < regs.size(); ++k) {
+      const bool is_dst_operand =
+          k + 1 == regs.size() && regs[k] == dst && !ends_in_memory(operands);
+      if (is_dst_operand && write_only) continue;
+      if (loads && m.rfind("mov", 0) == 0) continue;  // a load: its address is not its value
+      const Depth d = depth_[regs[k]];
+      if (d.weighted > in.weighted) in = d;
+    }
+    if (work) {
+      const bool fp64 = m.size() > 2 && (m.compare(m.size() - 2, 2, "sd") == 0 ||
+                                         m.compare(m.size() - 2, 2, "pd") == 0);
+      (fp64 ? in.dbl : in.single) += work;
+      in.weighted += fp64 ? 2 * work : work;
+    }
+    depth_[dst] = in;
+    if (in.weighted > longest_.weighted) longest_ = in;
+  }
+  // A call: `work` its GPU instructions (0: one of the simulator's, or
+  // one not counted), its result after its arguments' chains.
+  void call(uint32_t work, bool fp64) {
+    Depth in;
+    if (work)
+      for (const char* r : {"xmm0", "xmm1", "xmm2", "di", "si", "dx"})
+        if (const Depth& d = depth_[r]; d.weighted > in.weighted) in = d;
+    (fp64 ? in.dbl : in.single) += work;
+    in.weighted += fp64 ? 2 * work : work;
+    depth_["xmm0"] = in;
+    depth_["ax"] = in;
+    if (in.weighted > longest_.weighted) longest_ = in;
+  }
+  uint32_t single() const { return longest_.single; }
+  uint32_t dbl() const { return longest_.dbl; }
+
+ private:
+  struct Depth {
+    uint32_t weighted = 0, single = 0, dbl = 0;
+  };
+  // A register's name for the chain: "xmm3" for %xmm3 and %ymm3, else its
+  // family ("ax" for %rax and %eax).
+  static std::string name_of(const std::string& r) {
+    std::string n = r[0] == '%' ? r.substr(1) : r;
+    if (n.size() > 3 &&
+        (n.rfind("xmm", 0) == 0 || n.rfind("ymm", 0) == 0 || n.rfind("zmm", 0) == 0))
+      return "xmm" + n.substr(3);
+    return register_family(n);
+  }
+  static std::vector<std::string> registers_of(const std::string& operands) {
+    std::vector<std::string> found;
+    for (size_t at = operands.find('%'); at != std::string::npos; at = operands.find('%', at + 1)) {
+      const size_t end = operands.find_first_of(",) \t#:", at);
+      found.push_back(name_of(operands.substr(at, end == std::string::npos ? end : end - at)));
+    }
+    return found;
+  }
+  static bool ends_in_memory(const std::string& operands) {
+    const size_t comma = operands.rfind(',');
+    return operands.find('(', comma == std::string::npos ? 0 : comma) != std::string::npos;
+  }
+  static std::string destination(const std::string& operands) {
+    if (ends_in_memory(operands)) return "";
+    const std::string r = destination_register(operands);
+    return r.empty() ? r : name_of(r);
+  }
+  std::unordered_map<std::string, Depth> depth_;
+  Depth longest_;
+};
+
+// Marks the blocks of the jumps through a table that are a switch's: those
+// whose source line says `switch` (the host compiler makes a table of an
+// if / else-if ladder on one value too, which nvcc leaves as branches).
+void mark_switches(std::unordered_map<uintptr_t, FloatOps>& per_block,
+                   const std::vector<std::pair<uintptr_t, uintptr_t>>& table_jumps) {
+  if (table_jumps.empty()) return;
+  std::vector<uintptr_t> at;
+  for (const auto& j : table_jumps) at.push_back(j.second);
+  const std::vector<std::string> lines = symbolize(at);
+  const auto word_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  };
+  // The source files, read here (a trace is finished in an exit handler,
+  // where source_line's cache may be gone).
+  std::unordered_map<std::string, std::vector<std::string>> sources;
+  const auto line_of = [&](const std::string& file, long line) -> std::string {
+    auto [it, fresh] = sources.try_emplace(file);
+    if (fresh) {
+      std::ifstream in(file);
+      for (std::string l; std::getline(in, l);) it->second.push_back(l);
+    }
+    return line > 0 && size_t(line) <= it->second.size() ? it->second[size_t(line) - 1] : "";
+  };
+  for (size_t k = 0; k < lines.size() && k < table_jumps.size(); ++k) {
+    const size_t colon = lines[k].rfind(':');
+    if (colon == std::string::npos) continue;
+    const std::string text =
+        line_of(lines[k].substr(0, colon), std::atol(lines[k].c_str() + colon + 1));
+    for (size_t w = text.find("switch"); w != std::string::npos; w = text.find("switch", w + 1))
+      if ((w == 0 || !word_char(text[w - 1])) && (w + 6 >= text.size() || !word_char(text[w + 6])))
+        if (auto it = per_block.find(table_jumps[k].first); it != per_block.end())
+          it->second.indirect_jump = true;
+  }
+}
+
 }  // namespace
 
 bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr_t last_block,
@@ -394,11 +559,14 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
   if (!have_objdump) return false;
   const std::string exe = main_program_file();
   if (exe.empty()) return false;
-  support::OutputOf objdump({"objdump", "-d", "--no-show-raw-insn", "-j", ".text", exe});
-  FILE* p = objdump.file();
+  auto objdump = std::make_unique<support::OutputOf>(
+      std::vector<std::string>{"objdump", "-d", "--no-show-raw-insn", "-j", ".text", exe});
+  FILE* p = objdump->file();
   if (!p) return false;
   const uintptr_t base = main_program_base();
   bool past_last = false;  // the last block wanted has begun
+  // Jumps through a table (the code address of each, and of its block).
+  std::vector<std::pair<uintptr_t, uintptr_t>> table_jumps;
   // One function's instructions, counted once it is read whole (its loops
   // are known then). Returns whether the last block wanted has ended.
   const auto count_function = [&](const std::vector<Insn>& fn) {
@@ -409,17 +577,20 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
       for (const auto& [first, last] : spans)
         unrolled_loops->emplace_back(base + first, base + last);
     FloatOps* current = nullptr;  // the basic block whose instructions these are
+    uintptr_t block_pc = 0;       // its code address
     FloatOps before_first;        // a function's instructions before its first block's call
     bool call_pending = false;    // the last instruction called the block callback
     uint32_t argument_setup = 0;  // counted instructions just before this that set up a call's
     bool tls_check = false;       // the last instruction: a TLS check or a constant-bound compare
     std::string tls_registers;    // registers holding a TLS init function's address ("%r14 ")
+    DependentChain chain;         // the current block's
     for (size_t k = 0; k < fn.size(); ++k) {
       const uintptr_t address = fn[k].address;
       const char* text = fn[k].text.c_str();
       if (call_pending) {  // this instruction is where the callback returns
         past_last = base + address >= last_block;
-        current = &per_block[base + address];
+        block_pc = base + address;
+        current = &per_block[block_pc];
         current->single_ops += before_first.single_ops;
         current->double_ops += before_first.double_ops;
         current->special_ops += before_first.special_ops;
@@ -427,6 +598,7 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
         current->double_calls += before_first.double_calls;
         before_first = {};
         call_pending = false;
+        chain.reset();
       }
       const char* word_end = text;
       while (*word_end && *word_end != ' ' && *word_end != '\t' && *word_end != '\n') ++word_end;
@@ -471,7 +643,10 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
         argument_setup = 0;
       }
       FloatOps ops = ops_of(mnemonic, std::strstr(word_end, "%ymm") != nullptr);
-      const uint32_t call_cost = mnemonic == "call" ? gpu_instructions_of_call(word_end) : 0;
+      const int fma_call = mnemonic == "call" ? fused_multiply_add(word_end) : 0;
+      if (fma_call) (fma_call == 1 ? ops.single_ops : ops.double_ops) = 2;
+      const uint32_t call_cost =
+          mnemonic == "call" ? (fma_call ? 1 : gpu_instructions_of_call(word_end)) : 0;
       if (mnemonic == "call" && special_function(word_end)) {
         ops.special_ops = 1;
         // A GPU's instructions for it (without a measurement: a multiply
@@ -481,6 +656,20 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
         into.instructions += call_cost;
       }
       if (mnemonic == "call" && double_function(word_end)) ++into.double_calls;
+      if (current) {
+        if (mnemonic == "call") {
+          chain.call(special_function(word_end) && !call_cost ? 2 : call_cost,
+                     double_function(word_end) || fma_call == 2);
+        } else {
+          chain.add(mnemonic, split(fn[k].text).second, work);
+        }
+        current->chain_single = chain.single();
+        current->chain_double = chain.dbl();
+        // A jump through a table: "jmp *%rax", "notrack jmp *%rax".
+        const char* target = word_end + std::strspn(word_end, " \t");
+        if ((mnemonic == "jmp" && *target == '*') || mnemonic == "notrack")
+          table_jumps.emplace_back(block_pc, base + address);
+      }
       if (!ops.single_ops && !ops.double_ops && !ops.special_ops) continue;
       into.single_ops += ops.single_ops;
       into.double_ops += ops.double_ops;
@@ -497,7 +686,11 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
       if (std::strchr(line, '<')) {
         // The last block wanted ends with its function: the rest is not
         // read (objdump, left with output unread, is stopped).
-        if (count_function(fn) || past_last) return true;
+        if (count_function(fn) || past_last) {
+          objdump.reset();  // stopped before a symbolizer runs
+          mark_switches(per_block, table_jumps);
+          return true;
+        }
         fn.clear();
       }
       continue;
@@ -510,7 +703,10 @@ bool count_float_ops(std::unordered_map<uintptr_t, FloatOps>& per_block, uintptr
     fn.push_back({address, text});
   }
   count_function(fn);
-  return objdump.finish().ok();
+  const bool ok = objdump->finish().ok();
+  objdump.reset();
+  mark_switches(per_block, table_jumps);
+  return ok;
 }
 
 }  // namespace cudalab::rt

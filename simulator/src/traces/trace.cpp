@@ -40,10 +40,10 @@ using tr::Payload;
 using tr::Record;
 
 // What a warp did at one basic block (over a launch): how often it got
-// there, with how many lanes, and how often its lanes left it for different
-// places (a divergent branch).
+// there, with how many lanes, how often its lanes left it for different
+// places (a divergent branch) and, over those times, how many places in all.
 struct StepCounts {
-  uint64_t steps = 0, lanes = 0, divergent = 0;
+  uint64_t steps = 0, lanes = 0, divergent = 0, targets = 0;
 };
 
 }  // namespace
@@ -159,6 +159,7 @@ class TraceWriter {
       mine.steps += c.steps;
       mine.lanes += c.lanes;
       mine.divergent += c.divergent;
+      mine.targets += c.targets;
     }
     if (b.steps_dropped) steps_dropped_ = true;
     b.step_counts.clear();
@@ -189,6 +190,19 @@ class TraceWriter {
         p.u64(pc).u64(c.steps).u64(c.lanes).u64(c.divergent);
       }
       write(Record::kWarpSteps, p);
+      // The places the lanes of divergent steps went, where any did part.
+      Payload parted;
+      uint32_t count = 0;
+      for (const auto& [guard, c] : steps_)
+        if (c.targets) {
+          parted.u64(guard_pc(guard)).u64(c.targets);
+          ++count;
+        }
+      if (count) {
+        Payload record;
+        record.u32(l.id).u32(count).raw(parted.bytes.data(), parted.bytes.size());
+        write(Record::kBranchTargets, record);
+      }
       steps_.clear();
     }
     ++launches_;
@@ -248,6 +262,14 @@ class TraceWriter {
             Record::kInstructions, false,
             [](const FloatOps& o) { return o.instructions || o.double_calls; },
             [](Payload& p, const FloatOps& o) { p.u32(o.instructions).u32(o.double_calls); });
+        // Each basic block's longest chain of dependent work, and whether
+        // it leaves through a jump table.
+        per_block(
+            Record::kChains, false,
+            [](const FloatOps& o) { return o.chain_single || o.chain_double || o.indirect_jump; },
+            [](Payload& p, const FloatOps& o) {
+              p.u32(o.chain_single).u32(o.chain_double).u32(o.indirect_jump ? 1 : 0);
+            });
         // The code spans of loops whose count is known when compiled: a
         // GPU's code has them unrolled, their loads issued together.
         if (!unrolled.empty()) {
@@ -515,6 +537,13 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
         for (uint32_t m = s.mask & (s.mask - 1); m; m &= m - 1)
           if (next(uint32_t(__builtin_ctz(m))) != first_next) {
             ++c.divergent;
+            // The distinct places its lanes went.
+            uint32_t places[32], count = 0;
+            for (uint32_t all = s.mask; all; all &= all - 1) {
+              const uint32_t to = next(uint32_t(__builtin_ctz(all)));
+              if (std::find(places, places + count, to) == places + count) places[count++] = to;
+            }
+            c.targets += count;
             break;
           }
       });

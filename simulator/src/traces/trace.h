@@ -73,6 +73,10 @@ struct FloatOps {
   // an estimate of what a GPU issues for it, memory accesses apart.
   uint32_t instructions = 0;
   uint32_t double_calls = 0;  // calls of double-precision exp, log, sin, pow, ...
+  // Its longest chain of dependent work, in a GPU's instructions: single
+  // precision and integer, double precision (float_ops.cpp's DependentChain).
+  uint32_t chain_single = 0, chain_double = 0;
+  bool indirect_jump = false;  // it leaves by a jump through a table (a switch)
 };
 // Also, where `unrolled_loops` is given, the code spans [first, last] of
 // the loops whose count is known when compiled (nvcc unrolls them).

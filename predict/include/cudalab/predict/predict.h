@@ -84,6 +84,14 @@ struct Work {
   // those turns (of the atomic_requests; not in atomic_turns).
   double float_atomic_lanes = 0, float_atomic_turns = 0;
   double warp_steps = 0;
+  // The average warp's chains of dependent work, in a GPU's instructions
+  // (each basic block's longest, for each time the warp ran it): single
+  // precision and integer, double precision. A warp alone waits that long.
+  double chain_single = 0, chain_double = 0;
+  // Turns warps took at a switch's jump tables: a divergent step a turn
+  // for each case its lanes went to, another step one; the launch's, and
+  // the average warp's.
+  double switch_turns = 0, switch_turns_per_warp = 0;
   double phases_per_block = 1;  // barrier phases of the busiest block (1: no barrier)
   // The slowest chain of loads a warp waits for one after another: a load
   // instruction's runs in a loop whose addresses are not equal steps (the

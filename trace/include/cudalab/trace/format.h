@@ -40,6 +40,8 @@ enum class Record : uint8_t {
   kSpecialOps = 16,
   kInstructions = 17,
   kUnrolledLoops = 18,
+  kChains = 19,
+  kBranchTargets = 20,
 };
 
 // What a launch used that a prediction of its time leaves out (the uses
@@ -53,7 +55,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 17> kRecordNames = {{
+constexpr std::array<RecordName, 19> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -71,6 +73,8 @@ constexpr std::array<RecordName, 17> kRecordNames = {{
     {Record::kSpecialOps, "special ops"},
     {Record::kInstructions, "instructions"},
     {Record::kUnrolledLoops, "unrolled loops"},
+    {Record::kChains, "chains"},
+    {Record::kBranchTargets, "branch targets"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

@@ -86,6 +86,7 @@ struct Access {
 struct WarpSteps {
   uint64_t pc = 0;
   uint64_t steps = 0, lanes = 0, divergent = 0;
+  uint64_t targets = 0;  // over its divergent steps, the places its lanes went (0: not recorded)
 };
 
 // Floating-point operations one thread does in one basic block (an add or a
@@ -95,6 +96,11 @@ struct FloatOps {
   uint32_t special_ops = 0;   // sinf, expf, ... (a GPU's special function unit)
   uint32_t instructions = 0;  // its own work, estimated in a GPU's instructions (0: not counted)
   uint32_t double_calls = 0;  // calls of double-precision exp, log, sin, pow, ... (a GPU's library)
+  // Its longest chain of dependent work, in a GPU's instructions (single
+  // precision and integer; double precision), and whether it leaves
+  // through a jump table (a switch).
+  uint32_t chain_single = 0, chain_double = 0;
+  bool indirect_jump = false;
 };
 
 // A check's finding (CUDALAB_CHECK), as the run reported it.
