@@ -412,6 +412,48 @@ __global__ void fp64_chain(double* out, int steps) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// 47, 48. A 1D convolution with a filter of 17 taps in __constant__
+// memory: its radius a kernel argument (the loop's count known when it
+// runs), or fixed when compiled (nvcc unrolls the loop).
+__constant__ float c_filter[17];
+__global__ void conv_constant(const float* in, float* out, int n, int radius) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < radius || i >= n - radius) return;
+  float s = 0;
+  for (int j = -radius; j <= radius; ++j) s += c_filter[j + radius] * in[i + j];
+  out[i] = s;
+}
+constexpr int kRadius = 8;
+__global__ void conv_constant_fixed(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < kRadius || i >= n - kRadius) return;
+  float s = 0;
+  for (int j = -kRadius; j <= kRadius; ++j) s += c_filter[j + kRadius] * in[i + j];
+  out[i] = s;
+}
+// 49. An if / else-if ladder on a thread's index modulo 4, some work a
+// rung: the lanes of a warp take all four.
+__global__ void ladder_4(float* out, int iters) {
+  float x = threadIdx.x;
+  const int c = threadIdx.x % 4;
+  for (int k = 0; k < iters; ++k) {
+    if (c == 0) {
+      x = x * 1.01f + 1;
+      x = x * 0.99f + 2;
+    } else if (c == 1) {
+      x = x * 0.98f + 3;
+      x = x * 1.02f - 1;
+    } else if (c == 2) {
+      x = x * 1.5f - 2;
+      x = x * 0.5f + 1;
+    } else {
+      x = x - 7;
+      x = x * 1.001f;
+    }
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -524,6 +566,14 @@ int main(int argc, char** argv) {
           [&] { hash_chain<<<std::min(sms, threads / 64), 64>>>(counters, chain / 4); });
   time_it("one_thread_sum", [&] { one_thread_sum<<<1, 1>>>(fa, fb, g_quick ? 256 : 1 << 18); });
   time_it("fp64_chain", [&] { fp64_chain<<<std::min(sms, n / 128), 128>>>(db, chain / 8); });
+  {
+    float taps[17];
+    for (int k = 0; k < 17; ++k) taps[k] = 1.0f / float(1 + (k > 8 ? 16 - k : k));
+    check(cudaMemcpyToSymbol(c_filter, taps, sizeof(taps)), "cudaMemcpyToSymbol");
+  }
+  time_it("conv_constant", [&] { conv_constant<<<blocks, 256>>>(fa, fb, n, kRadius); });
+  time_it("conv_constant_fixed", [&] { conv_constant_fixed<<<blocks, 256>>>(fa, fb, n); });
+  time_it("ladder_4", [&] { ladder_4<<<compute_blocks / 8, 256>>>(fb, 2 * iters); });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
@@ -536,12 +586,12 @@ int main(int argc, char** argv) {
 // LABELS: unit
 // RUN: %bin --quick
 // CHECK: copy_coalesced
-// CHECK: fp64_chain
+// CHECK: ladder_4
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}47{{$}}
+// CHECK: {{^}}50{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
 // RUN: %bin_gpu --quick
-// CHECK: fp64_chain
+// CHECK: ladder_4

@@ -125,6 +125,44 @@ int lines_in_one_bank(uint64_t base, const trace::LaneAddress* lanes, int n, uns
   return most;
 }
 
+// The launch's warp steps (each basic block a warp ran, `scale` blocks
+// for each that ran): instructions, chains, a switch's turns, FLOPs and
+// the calls of math functions, from each block's counts (float_ops).
+void add_warp_steps(const trace::Trace& t, const trace::Launch& l, double scale, Work& w) {
+  w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests;
+  const double warps = double(w.blocks) * double((w.threads_per_block + 31) / 32);
+  for (const trace::WarpSteps& s : l.steps) {
+    const double steps = scale * double(s.steps);
+    w.warp_steps += steps;
+    const auto ops = t.float_ops.find(s.pc);
+    w.instructions +=
+        steps * std::max<uint32_t>(1, ops == t.float_ops.end() ? 0 : ops->second.instructions);
+    if (ops == t.float_ops.end()) continue;
+    w.chain_single += steps * ops->second.chain_single / warps;
+    w.chain_double += steps * ops->second.chain_double / warps;
+    // Where a warp's lanes parted more than two ways (an if / else-if
+    // ladder, a switch), nvcc's code has more than the host's: the
+    // reconvergence around the branches (BSSY and BSYNC) and a branch at
+    // the end of each path the lanes took. (A two-way branch whose sides
+    // are short, nvcc predicates: no branch at all.)
+    if (s.divergent && s.targets > 2 * s.divergent)
+      w.instructions += scale * double(2 * s.divergent + s.targets);
+    // A switch's jump table: a turn for each case a divergent step's lanes
+    // went to, one for each step whose lanes went one way.
+    if (ops->second.indirect_jump)
+      w.switch_turns += scale * double(s.targets + (s.steps - s.divergent));
+    w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
+    w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
+    w.special_ops += scale * double(s.lanes) * ops->second.special_ops;
+    w.flops_single_issued += steps * 32 * ops->second.single_ops;
+    w.flops_double_issued += steps * 32 * ops->second.double_ops;
+    w.special_ops_issued += steps * 32 * ops->second.special_ops;
+    w.double_calls += scale * double(s.lanes) * ops->second.double_calls;
+    w.double_calls_issued += steps * 32 * ops->second.double_calls;
+  }
+  w.switch_turns_per_warp = w.switch_turns / warps;
+}
+
 }  // namespace
 
 Work work_of(const trace::Trace& t, const trace::Launch& l) {
@@ -298,31 +336,7 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
   }
   w.dram_written_bytes = bytes_of(written_sectors);
   w.flops_counted = t.float_ops_counted;
-  w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests;
-  const double warps = double(w.blocks) * double((w.threads_per_block + 31) / 32);
-  for (const trace::WarpSteps& s : l.steps) {
-    const double steps = scale * double(s.steps);
-    w.warp_steps += steps;
-    const auto ops = t.float_ops.find(s.pc);
-    w.instructions +=
-        steps * std::max<uint32_t>(1, ops == t.float_ops.end() ? 0 : ops->second.instructions);
-    if (ops == t.float_ops.end()) continue;
-    w.chain_single += steps * ops->second.chain_single / warps;
-    w.chain_double += steps * ops->second.chain_double / warps;
-    // A switch's jump table: a turn for each case a divergent step's lanes
-    // went to, one for each step whose lanes went one way.
-    if (ops->second.indirect_jump)
-      w.switch_turns += scale * double(s.targets + (s.steps - s.divergent));
-    w.flops_single += scale * double(s.lanes) * ops->second.single_ops;
-    w.flops_double += scale * double(s.lanes) * ops->second.double_ops;
-    w.special_ops += scale * double(s.lanes) * ops->second.special_ops;
-    w.flops_single_issued += steps * 32 * ops->second.single_ops;
-    w.flops_double_issued += steps * 32 * ops->second.double_ops;
-    w.special_ops_issued += steps * 32 * ops->second.special_ops;
-    w.double_calls += scale * double(s.lanes) * ops->second.double_calls;
-    w.double_calls_issued += steps * 32 * ops->second.double_calls;
-  }
-  w.switch_turns_per_warp = w.switch_turns / warps;
+  add_warp_steps(t, l, scale, w);
   return w;
 }
 

@@ -13,6 +13,7 @@
 
 #include "cudalab/trace/format.h"
 #include "cudalab/trace/sample.h"
+#include "cudalab/trace/trace.h"
 
 namespace {
 
@@ -137,6 +138,73 @@ TEST(Model, ArithmeticLatencyAndTheLeastTime) {
   empty.phases_per_block = 5;
   p = pr::predict(empty, test_gpu());
   EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 100 * (0.25 * 150e-9 + 0.75 * 350e-9) + 4 * 80e-9, 1e-12);
+}
+
+TEST(Model, AWarpAloneWaitsForItsChainsAndHasOneSchedulerOfFour) {
+  pr::Gpu g = test_gpu();
+  g.figures["dependent_fp32"] = 2;
+  g.figures["dependent_int"] = 4;
+  g.figures["dependent_fp64"] = 5;
+  g.figures["switch_turn"] = 40;
+  g.figures["switch_turns_multiprocessor"] = 500;
+  // One warp: 1,000 single-precision and integer instructions one after
+  // another (3 ns each, the mean of the two), 100 double ones (5 ns), 10
+  // turns at a switch (40 ns): 3.9 us of waits on top of the least time.
+  pr::Work one = a_launch(1);
+  one.threads_per_block = 32;
+  one.chain_single = 1000;
+  one.chain_double = 100;
+  one.switch_turns = one.switch_turns_per_warp = 10;
+  one.instructions = 1200;
+  pr::Prediction p = pr::predict(one, g);
+  EXPECT_EQ(p.bound, "latency");
+  const double start = 6e-6 - 6e-6;  // launch_wide_grid - launch_alone: no cost to start a block
+  EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + start + 1000 * 3e-9 + 100 * 5e-9 + 10 * 40e-9, 1e-12);
+  // Its instructions issue on one scheduler of the four: a quarter of the
+  // multiprocessor's rate, and its turns at the calibration's.
+  const auto issue = std::find_if(p.terms.begin(), p.terms.end(),
+                                  [](const pr::Term& t) { return t.name == "instruction issue"; });
+  ASSERT_NE(issue, p.terms.end());
+  EXPECT_NEAR(issue->seconds, 1200 / (1.0 * g.clock_ghz * 1e9) + 10 / 500e6, 1e-12);
+  EXPECT_NE(issue->figures.find("1 of 4 schedulers"), std::string::npos) << issue->figures;
+  // A full multiprocessor (8 blocks of 256 on each) issues at four a
+  // clock, and the same chains in each warp are hidden by the others.
+  pr::Work full = a_launch(800);
+  full.chain_single = 1000;
+  full.instructions = 800 * 8 * 1200.0;
+  p = pr::predict(full, g);
+  EXPECT_EQ(p.bound, "instruction issue");
+  EXPECT_NEAR(p.kernel_seconds, 8 * 8 * 1200 / (4.0 * g.clock_ghz * 1e9), 1e-12);
+}
+
+TEST(Work, PartedWarpsChainsAndASwitchsTurnsAreCounted) {
+  // One block of two warps. At a switch's jump table (3 instructions) the
+  // lanes parted 10 times, four ways each time; at a two-way branch (1
+  // instruction), 10 times; each warp ran each block 5 times.
+  tr::Trace t;
+  tr::Launch l;
+  l.grid = {1, 1, 1};
+  l.block = {64, 1, 1};
+  l.steps.push_back({0x100, 10, 320, 10, 40});
+  l.steps.push_back({0x200, 10, 320, 10, 20});
+  tr::FloatOps table;
+  table.instructions = 3;
+  table.chain_single = 2;
+  table.chain_double = 1;
+  table.indirect_jump = true;
+  t.float_ops[0x100] = table;
+  tr::FloatOps branch;
+  branch.instructions = 1;
+  t.float_ops[0x200] = branch;
+  const pr::Work w = pr::work_of(t, l);
+  // Their own work; a parting of more than two ways adds nvcc's
+  // reconvergence (2) and a branch a way (4); a two-way one nothing (nvcc
+  // predicates short sides).
+  EXPECT_DOUBLE_EQ(w.instructions, 10 * 3 + 10 * (2 + 4) + 10 * 1);
+  EXPECT_DOUBLE_EQ(w.switch_turns, 40);
+  EXPECT_DOUBLE_EQ(w.switch_turns_per_warp, 20);
+  EXPECT_DOUBLE_EQ(w.chain_single, 10 * 2 / 2.0);
+  EXPECT_DOUBLE_EQ(w.chain_double, 10 * 1 / 2.0);
 }
 
 TEST(Model, ALoopsIterationsWaitOrOverlapAsTheCalibrationMeasured) {
