@@ -140,8 +140,11 @@ Term latency_term(const Work& w, const Gpu& gpu, double busiest, double resident
   // A loop's iterations: each waits for its load (the calibration's warp
   // alone in a loop with a store), or overlap (its loop that sums).
   using Wait = Work::LoopWait;
+  // Hits wait L1's latency each where an iteration waits for its load; in
+  // a loop whose loads overlap, four at a time (nvcc's usual unrolling,
+  // as the calibration's loop that sums measures for misses).
   const double loop =
-      w.loop_hits * l1 +
+      w.loop_hits * l1 / (w.loop_wait == Wait::kOverlapped ? 4 : 1) +
       w.loop_misses *
           (w.loop_wait == Wait::kStore ? at_level("warp_loop_store_l2", "warp_loop_store_dram")
            : w.loop_wait == Wait::kGridStride

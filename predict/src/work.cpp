@@ -2,6 +2,8 @@
 // of the blocks that ran, each block weighed by how many of the grid's
 // blocks it stands for (all of them: 1 each; a sample: sample.h).
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -46,23 +48,65 @@ struct Poll {
 // loads together.
 void slowest_waits(const trace::Trace& t, const Chains& per_warp, Work& w) {
   double loop_weight = 0;
-  for (const auto& [warp, by_pc] : per_warp)
+  for (const auto& [warp, by_pc] : per_warp) {
+    // A loop's loads: one load instruction in equal steps, or several
+    // that the host's compiler made of one by unrolling its loop, each a
+    // share of its iterations: as many runs each, the same step, their
+    // addresses that step's equal parts apart (four floats a step of 16
+    // bytes). Loads of one iteration at other distances (a stencil's
+    // neighbours) go together on a GPU: the slowest of them is the loop's.
+    struct Loop {
+      double hits = 0, misses = 0;
+      bool stores = false, grid_stride = false;
+      std::vector<uint64_t> last;  // each instruction's last address
+    };
+    std::map<std::pair<int64_t, double>, Loop> candidates;
     for (const auto& [pc, c] : by_pc) {
       if (!(c.in_steps && c.hits + c.misses > 1)) {
         if (c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
           w.path_hits = c.hits, w.path_misses = c.misses;
         continue;
       }
-      const bool grid_stride = c.grid_stride && !t.in_unrolled_loop(pc);
-      const bool waits = c.stores || grid_stride;
-      const double weight = (waits ? 4 : 1) * (c.hits + 10 * c.misses);
+      Loop& l = candidates[{c.step, c.hits + c.misses}];
+      l.last.push_back(c.last);
+      l.stores |= c.stores;
+      l.grid_stride |= c.grid_stride && !t.in_unrolled_loop(pc);
+    }
+    std::vector<Loop> loops;
+    for (auto& [key, l] : candidates) {
+      std::sort(l.last.begin(), l.last.end());
+      const uint64_t part = uint64_t(std::llabs(key.first)) / l.last.size();
+      bool unrolled =
+          l.last.size() > 1 && part > 0 && part * l.last.size() == uint64_t(std::llabs(key.first));
+      for (size_t k = 1; unrolled && k < l.last.size(); ++k)
+        unrolled = l.last[k] - l.last[k - 1] == part;
+      for (const auto& [pc, c] : by_pc) {
+        if (!(c.in_steps && c.hits + c.misses > 1) || c.step != key.first ||
+            c.hits + c.misses != key.second)
+          continue;
+        if (unrolled) {
+          l.hits += c.hits, l.misses += c.misses;
+        } else {
+          Loop one;
+          one.hits = c.hits, one.misses = c.misses;
+          one.stores = c.stores;
+          one.grid_stride = c.grid_stride && !t.in_unrolled_loop(pc);
+          loops.push_back(one);
+        }
+      }
+      if (unrolled) loops.push_back(l);
+    }
+    for (const Loop& l : loops) {
+      const bool waits = l.stores || l.grid_stride;
+      const double weight = (waits ? 4 : 1) * (l.hits + 10 * l.misses);
       if (weight > loop_weight) {
-        loop_weight = weight, w.loop_hits = c.hits, w.loop_misses = c.misses;
-        w.loop_wait = c.stores      ? Work::LoopWait::kStore
-                      : grid_stride ? Work::LoopWait::kGridStride
-                                    : Work::LoopWait::kOverlapped;
+        loop_weight = weight, w.loop_hits = l.hits, w.loop_misses = l.misses;
+        w.loop_wait = l.stores        ? Work::LoopWait::kStore
+                      : l.grid_stride ? Work::LoopWait::kGridStride
+                                      : Work::LoopWait::kOverlapped;
       }
     }
+  }
 }
 
 // The most lanes of a request on one address.

@@ -207,6 +207,44 @@ TEST(Work, PartedWarpsChainsAndASwitchsTurnsAreCounted) {
   EXPECT_DOUBLE_EQ(w.chain_double, 10 * 1 / 2.0);
 }
 
+// One thread's loads of floats from buffer 1: `pcs` instructions an
+// iteration at `offsets` (bytes) from iteration * `step`.
+tr::Launch one_thread_loads(int iterations, int64_t step, const std::vector<uint64_t>& offsets) {
+  tr::Launch l;
+  l.grid = {1, 1, 1};
+  l.block = {1, 1, 1};
+  // Each request's other lanes (none): a pattern of one address.
+  l.lane_data = {char(tr::LaneEncoding::kPattern), 5, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < iterations; ++i)
+    for (size_t k = 0; k < offsets.size(); ++k) {
+      tr::Request r;
+      r.size = 4;
+      r.mask = 1;
+      r.pc = 0x100 + 0x10 * k;
+      r.allocation = 1;
+      r.offset = uint64_t(4096 + int64_t(i) * step) + offsets[k];
+      l.requests.push_back(r);
+    }
+  return l;
+}
+
+TEST(Work, AnUnrolledLoopsLoadsAreOneLoopAndAStencilsAreNot) {
+  tr::Trace t;
+  t.allocations.push_back({1, 0x10000, 1 << 20, "t.cu:1", "d_in"});
+  t.allocation_index[1] = 0;
+  // A sum the host's compiler unrolled by 4: four loads 4 bytes apart, a
+  // step of 16. 64 iterations, 256 floats: a new sector every 8 floats.
+  pr::Work w = pr::work_of(t, one_thread_loads(64, 16, {0, 4, 8, 12}));
+  EXPECT_DOUBLE_EQ(w.loop_hits + w.loop_misses, 256);
+  EXPECT_DOUBLE_EQ(w.loop_misses, 32);
+  // A column's stencil: a row's step (4 KiB), the row below and the
+  // neighbours on this row: loads of one iteration, the slowest is the
+  // loop (the row below, each a miss).
+  w = pr::work_of(t, one_thread_loads(64, 4096, {4092, 4, 4096}));
+  EXPECT_DOUBLE_EQ(w.loop_hits + w.loop_misses, 64);
+  EXPECT_DOUBLE_EQ(w.loop_misses, 64);
+}
+
 TEST(Model, ALoopsIterationsWaitOrOverlapAsTheCalibrationMeasured) {
   pr::Gpu g = test_gpu();
   g.figures["warp_loop_store_l2"] = 150;
@@ -229,6 +267,13 @@ TEST(Model, ALoopsIterationsWaitOrOverlapAsTheCalibrationMeasured) {
     EXPECT_EQ(p.bound, "latency");
     EXPECT_NEAR(p.kernel_seconds, 1.5e-6 + 1000 * each, 1e-12) << int(kind);
   }
+  // 400 more iterations that hit L1 (20 ns): each waits in full where a
+  // store comes between, four at a time where the loads overlap.
+  w.loop_hits = 400;
+  w.loop_wait = Wait::kStore;
+  EXPECT_NEAR(pr::predict(w, g).kernel_seconds, 1.5e-6 + 1000 * 150e-9 + 400 * 20e-9, 1e-12);
+  w.loop_wait = Wait::kOverlapped;
+  EXPECT_NEAR(pr::predict(w, g).kernel_seconds, 1.5e-6 + 1000 * 40e-9 + 400 * 5e-9, 1e-12);
 }
 
 TEST(Model, BarriersAndBlockStartsGoByTheBlocksSize) {
