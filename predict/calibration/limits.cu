@@ -281,6 +281,19 @@ __global__ void switch_turns(int steps, float* out) {
   out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = x;
 }
 
+// Reads of a __constant__ table, 32 addresses a warp's request (each lane
+// its own): a GPU's constant cache serves a request's distinct addresses
+// one after another. Four sums, so that no read waits for another.
+__constant__ float c_table[1024];
+__global__ void constant_reads(int steps, float* out) {
+  const int lane = threadIdx.x & 31;
+  float s[4] = {0, 0, 0, 0};
+  for (int k = 0; k < steps; k += 4)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) s[j] += c_table[(k + j + lane * 33) & 1023];
+  out[size_t(blockIdx.x) * blockDim.x + threadIdx.x] = s[0] + s[1] + s[2] + s[3];
+}
+
 // --- Atomics ------------------------------------------------------------------
 
 // Every thread adds 1 to an element `spread` apart from its neighbour's,
@@ -572,6 +585,20 @@ void arithmetic(const Sizes& z, int sms) {
     figure("switch_turns_multiprocessor",
            double(threads / 32) * (blocks / sms) * steps * 32 / (full * 1e-3) / 1e6, "M turns/s",
            full, std::isfinite(first));
+  }
+  if (wanted("constant")) {
+    // Distinct addresses a second a multiprocessor, 64 warps on each.
+    std::vector<float> table(1024);
+    for (int k = 0; k < 1024; ++k) table[k] = 1.0f / float(k + 1);
+    check(cudaMemcpyToSymbol(c_table, table.data(), sizeof(float) * 1024), "cudaMemcpyToSymbol");
+    const int steps = std::max(4, z.fma_steps / 8);
+    const float ms = median_ms(
+        [&] { constant_reads<<<blocks, threads>>>(steps, static_cast<float*>(out)); }, z.reps);
+    float first = 0;
+    check(cudaMemcpy(&first, out, sizeof(float), cudaMemcpyDeviceToHost), "copy");
+    figure("constant_addresses",
+           double(threads / 32) * (blocks / sms) * steps * 32 / (ms * 1e-3) / 1e6,
+           "M addresses/s a multiprocessor", ms, std::isfinite(first) && first > 0);
   }
   if (wanted("int")) {
     const float ms = median_ms(

@@ -360,6 +360,14 @@ Prediction predict(const Work& w, const Gpu& gpu) {
                      : "");
   }
   if (w.atomic_ops > 0) p.terms.push_back(atomics_term(w, gpu));
+  // __constant__ reads: the constant cache serves a request's distinct
+  // addresses one after another, at the calibration's rate.
+  if (const double rate = gpu.figure("constant_addresses") * 1e6;
+      w.constant_addresses > 0 && rate > 0)
+    add("constant cache", w.constant_addresses / (rate * sms * spread),
+        si(w.constant_requests, "") + " requests of __constant__ memory, " +
+            si(w.constant_addresses, "") + " distinct addresses in them, at " +
+            si(rate * sms, "/s"));
   const double sfu = gpu.figure("sfu_sin") * 1e12;
   add("special functions (sinf, expf, ...)", w.special_ops_issued / (sfu * spread * schedulers),
       si(w.special_ops, "") + " calls (" + si(w.special_ops_issued, "") +

@@ -173,7 +173,8 @@ int lines_in_one_bank(uint64_t base, const trace::LaneAddress* lanes, int n, uns
 // for each that ran): instructions, chains, a switch's turns, FLOPs and
 // the calls of math functions, from each block's counts (float_ops).
 void add_warp_steps(const trace::Trace& t, const trace::Launch& l, double scale, Work& w) {
-  w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests;
+  w.instructions = w.load_requests + w.store_requests + w.atomic_requests + w.shared_requests +
+                   w.constant_requests;
   const double warps = double(w.blocks) * double((w.threads_per_block + 31) / 32);
   for (const trace::WarpSteps& s : l.steps) {
     const double steps = scale * double(s.steps);
@@ -350,6 +351,12 @@ Work work_of(const trace::Trace& t, const trace::Launch& l) {
       c.last = at;
       ++(missed ? c.misses : c.hits);
     }
+  }
+  for (const trace::Launch::ConstantReads& c : l.constant_reads) {
+    const auto it = weight.find(c.block);
+    const double bw = it == weight.end() ? scale : it->second;
+    w.constant_requests += bw * double(c.requests);
+    w.constant_addresses += bw * double(c.addresses);
   }
   w.atomic_addresses = atomic_words.size();
   slowest_waits(t, per_warp, w);

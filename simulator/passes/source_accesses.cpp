@@ -36,6 +36,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <algorithm>
 #include <string>
@@ -238,11 +239,49 @@ struct DropProbesOfKeptLoads : PassInfoMixin<DropProbesOfKeptLoads> {
   }
 };
 
+// The program's __constant__ variables (kernel_language.h marks them with
+// an annotation): a constructor tells the runtime where each lies
+// (__cudalab_constant_memory), so that a trace can tell their reads from
+// other global memory's.
+struct RegisterConstants : PassInfoMixin<RegisterConstants> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
+    GlobalVariable* annotations = m.getGlobalVariable("llvm.global.annotations");
+    if (!annotations || !annotations->hasInitializer()) return PreservedAnalyses::all();
+    auto* entries = dyn_cast<ConstantArray>(annotations->getInitializer());
+    if (!entries) return PreservedAnalyses::all();
+    std::vector<GlobalVariable*> constants;
+    for (const Use& u : entries->operands()) {
+      auto* entry = dyn_cast<ConstantStruct>(u.get());
+      if (!entry || entry->getNumOperands() < 2) continue;
+      auto* variable = dyn_cast<GlobalVariable>(entry->getOperand(0)->stripPointerCasts());
+      auto* text = dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
+      if (!variable || variable->isDeclaration() || !text || !text->hasInitializer()) continue;
+      auto* data = dyn_cast<ConstantDataSequential>(text->getInitializer());
+      if (data && data->isCString() && data->getAsCString() == "cudalab_constant")
+        constants.push_back(variable);
+    }
+    if (constants.empty()) return PreservedAnalyses::all();
+    LLVMContext& c = m.getContext();
+    Function* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
+                                      GlobalValue::InternalLinkage, "cudalab.constants", m);
+    IRBuilder<> b(BasicBlock::Create(c, "", ctor));
+    FunctionCallee mark = m.getOrInsertFunction("__cudalab_constant_memory", Type::getVoidTy(c),
+                                                Type::getInt8PtrTy(c), Type::getInt64Ty(c));
+    for (GlobalVariable* v : constants)
+      b.CreateCall(mark, {b.CreatePointerCast(v, Type::getInt8PtrTy(c)),
+                          b.getInt64(m.getDataLayout().getTypeAllocSize(v->getValueType()))});
+    b.CreateRetVoid();
+    appendToGlobalCtors(m, ctor, 0);
+    return PreservedAnalyses::none();
+  }
+};
+
 }  // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "cudalab-source-accesses", "1", [](PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
+              mpm.addPass(RegisterConstants());
               if (level == OptimizationLevel::O0) return;  // nothing moves: the late calls see all
               FunctionPassManager fpm;
               fpm.addPass(AddProbes(true));

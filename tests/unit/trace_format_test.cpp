@@ -102,6 +102,16 @@ class SmallTrace : public ::testing::Test {
   }
   void TearDown() override { fs::remove(path_); }
 
+  // Saves the trace with the requests `encode` appends and `records`
+  // (whole records) just before its end record.
+  template <class F>
+  void save_with(F encode, const std::vector<char>& records) {
+    std::vector<char> bytes = write(encode);
+    const size_t end_record = bytes.size() - (kRecordHeaderBytes + 12);
+    bytes.insert(bytes.begin() + long(end_record), records.begin(), records.end());
+    save(bytes);
+  }
+
   // Writes the trace with the requests `encode` appends; returns its bytes.
   template <class F>
   std::vector<char> write(F encode) {
@@ -383,14 +393,11 @@ TEST_F(SmallTrace, ARequestAtTheLastCodeAddressIsCounted) {
 // larger than the record holds is an error, not a read past its end.
 TEST_F(SmallTrace, UnrolledLoopsReadBackAndACountPastTheRecordIsAnError) {
   for (const bool whole : {true, false}) {
-    std::vector<char> bytes = write(one_warp_of_floats);
     std::vector<char> loops;
     Payload p;
     p.u32(whole ? 2 : 3).u64(0x1000).u64(0x1040).u64(0x2000).u64(0x2000);
     append_record(loops, Record::kUnrolledLoops, p);
-    const size_t end_record = bytes.size() - (kRecordHeaderBytes + 12);
-    bytes.insert(bytes.begin() + long(end_record), loops.begin(), loops.end());
-    save(bytes);
+    save_with(one_warp_of_floats, loops);
     if (!whole) {
       EXPECT_NE(error(), "(no error)");
       continue;
@@ -408,7 +415,6 @@ TEST_F(SmallTrace, UnrolledLoopsReadBackAndACountPastTheRecordIsAnError) {
 
 TEST_F(SmallTrace, ChainsAndBranchTargetsReadBackAndACountPastTheRecordIsAnError) {
   for (const bool whole : {true, false}) {
-    std::vector<char> bytes = write(one_warp_of_floats);
     std::vector<char> more;
     // Launch 1's warp steps at two blocks, the first's lanes parted.
     append_record(
@@ -420,9 +426,7 @@ TEST_F(SmallTrace, ChainsAndBranchTargetsReadBackAndACountPastTheRecordIsAnError
     append_record(
         more, Record::kChains,
         Payload().u32(2).u64(0x4000).u32(7).u32(0).u32(1).u64(0x4100).u32(3).u32(5).u32(0));
-    const size_t end_record = bytes.size() - (kRecordHeaderBytes + 12);
-    bytes.insert(bytes.begin() + long(end_record), more.begin(), more.end());
-    save(bytes);
+    save_with(one_warp_of_floats, more);
     if (!whole) {
       EXPECT_NE(error(), "(no error)");
       continue;
@@ -442,14 +446,34 @@ TEST_F(SmallTrace, ChainsAndBranchTargetsReadBackAndACountPastTheRecordIsAnError
   }
 }
 
+TEST_F(SmallTrace, ConstantReadsReadBackAndACountPastTheRecordIsAnError) {
+  for (const bool whole : {true, false}) {
+    std::vector<char> more;
+    append_record(
+        more, Record::kConstantReads,
+        Payload().u32(1).u32(whole ? 2 : 3).u32(0).u64(17).u64(17).u32(5).u64(8).u64(256));
+    save_with(one_warp_of_floats, more);
+    if (!whole) {
+      EXPECT_NE(error(), "(no error)");
+      continue;
+    }
+    const Trace t = read_trace(path_.string());
+    ASSERT_EQ(t.launches.size(), 1u);
+    const auto& reads = t.launches[0].constant_reads;
+    ASSERT_EQ(reads.size(), 2u);
+    EXPECT_EQ(reads[0].block, 0u);
+    EXPECT_EQ(reads[0].requests, 17u);
+    EXPECT_EQ(reads[1].block, 5u);
+    EXPECT_EQ(reads[1].requests, 8u);
+    EXPECT_EQ(reads[1].addresses, 256u);
+  }
+}
+
 TEST_F(SmallTrace, ARecordOfALaterVersionIsSkipped) {
-  std::vector<char> bytes = write(one_warp_of_floats);
   // Type 200 with a payload, before the end record.
   std::vector<char> later;
   append_record(later, Record(200), Payload().u64(7).str("from the future"));
-  const size_t end_record = bytes.size() - (kRecordHeaderBytes + 12);
-  bytes.insert(bytes.begin() + long(end_record), later.begin(), later.end());
-  save(bytes);
+  save_with(one_warp_of_floats, later);
   const Trace t = read_trace(path_.string());
   EXPECT_EQ(t.launches.size(), 1u);
   EXPECT_EQ(t.launches[0].requests.size(), 1u);

@@ -244,6 +244,18 @@ void read_chains(Reader& r, Trace& t) {
   }
 }
 
+// Record 21: each block's reads of __constant__ variables.
+void read_constant_reads(Launch& l, Reader& r) {
+  const uint32_t count = r.get<uint32_t>();
+  for (uint32_t k = 0; k < count; ++k) {
+    Launch::ConstantReads c;
+    c.block = r.get<uint32_t>();
+    c.requests = r.get<uint64_t>();
+    c.addresses = r.get<uint64_t>();
+    l.constant_reads.push_back(c);
+  }
+}
+
 // Record 20: the places the lanes of a launch's divergent warp steps went,
 // for the basic blocks of its warp steps (read before it).
 void read_branch_targets(Launch& l, Reader& r) {
@@ -398,6 +410,9 @@ Trace parse_trace(const std::vector<char>& data, const std::string& path) {
         break;
       case Record::kBranchTargets:
         read_branch_targets(launch_of(r, "branch targets"), r);
+        break;
+      case Record::kConstantReads:
+        read_constant_reads(launch_of(r, "constant reads"), r);
         break;
       case Record::kUnrolledLoops: {
         const uint32_t count = r.get<uint32_t>();

@@ -36,13 +36,21 @@
 // CUDA's guard for these macros: headers that undefine them unless it is
 // set (Thrust's guarded_cuda_runtime_api.h) leave them alone.
 #define __HOST_DEFINES_H__
+// A __constant__ variable is an ordinary one, marked (under clang) for the
+// instrumented build, which tells the runtime where it lies: a trace
+// counts its reads as a GPU's constant cache serves them.
+#ifdef __clang__
+#define CUDALAB_CONSTANT_MARK __attribute__((annotate("cudalab_constant")))
+#else
+#define CUDALAB_CONSTANT_MARK
+#endif
 #ifdef CUDALAB_MODULE
 // In a module (NVRTC, cudalab-cc -fatbin) the host writes a `static
 // __constant__` array only through cuModuleGetGlobal: kept as a variable,
 // not folded to the zeros the compiler would otherwise assume.
-#define __constant__ __attribute__((used))
+#define __constant__ __attribute__((used)) CUDALAB_CONSTANT_MARK
 #else
-#define __constant__
+#define __constant__ CUDALAB_CONSTANT_MARK
 #endif
 #define __managed__
 // Empty, not noinline: libstdc++ spells its own attribute __noinline__.

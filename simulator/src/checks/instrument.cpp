@@ -143,6 +143,8 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   if (!a || address - a->base >= a->size) {
     a = allocations().in_span(address) ? allocations().find(address) : nullptr;
     if (!a) {
+      if (!write && tracing() && in_constant_memory(address))
+        record_constant_read_for_trace(address, pc);
       // Not device memory: locals, constants, a red zone next to a buffer
       // (out of bounds, harmless), or what a GPU faults on (no memory, a
       // guard page past a buffer, host memory): the thread stops before

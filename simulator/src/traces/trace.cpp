@@ -16,11 +16,13 @@
 #include "traces/trace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -46,6 +48,28 @@ struct StepCounts {
   uint64_t steps = 0, lanes = 0, divergent = 0, targets = 0;
 };
 
+// A block's reads of __constant__ variables: warp requests, and the
+// distinct addresses of each added up.
+struct ConstantReads {
+  uint64_t requests = 0, addresses = 0;
+};
+
+// The program's __constant__ variables, as the instrumented build's
+// constructors name them (__cudalab_constant_memory): address and size.
+// Written under the mutex, read without it (by a kernel's every access
+// outside device buffers while a trace records): a range is whole before
+// the count that shows it grows.
+constexpr size_t kMaxConstantRanges = 4096;
+struct ConstantMemory {
+  std::mutex mutex;
+  std::pair<uint64_t, uint64_t> ranges[kMaxConstantRanges];
+  std::atomic<size_t> count{0};
+};
+ConstantMemory& constant_memory() {
+  static auto* c = new ConstantMemory;
+  return *c;
+}
+
 }  // namespace
 
 // One block's recording, owned by the BlockRun that runs it (and reused for
@@ -66,6 +90,13 @@ struct BlockTrace {
   uint32_t launch_id = 0;
   Launch* launch = nullptr;
   std::vector<uint32_t> loaded;  // allocations this block loaded from (Launch::loaded)
+  // Per thread, this phase: its reads of __constant__ variables (code
+  // address, address read); per block of this launch, their counts.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> constant_reads;
+  std::unordered_map<uint32_t, ConstantReads> constant_counts;
+  // Per code address of such a read, this block: the one address its last
+  // request read (~0: several).
+  std::unordered_map<uint64_t, uint64_t> constant_last;
 };
 
 namespace {
@@ -161,6 +192,12 @@ class TraceWriter {
       mine.divergent += c.divergent;
       mine.targets += c.targets;
     }
+    for (const auto& [block, c] : b.constant_counts) {
+      ConstantReads& mine = constant_reads_[block];
+      mine.requests += c.requests;
+      mine.addresses += c.addresses;
+    }
+    b.constant_counts.clear();
     if (b.steps_dropped) steps_dropped_ = true;
     b.step_counts.clear();
     b.steps_dropped = false;
@@ -204,6 +241,15 @@ class TraceWriter {
         write(Record::kBranchTargets, record);
       }
       steps_.clear();
+    }
+    if (!constant_reads_.empty()) {
+      // Each block's reads of __constant__ variables.
+      Payload record;
+      record.u32(l.id).u32(uint32_t(constant_reads_.size()));
+      for (const auto& [block, c] : constant_reads_)
+        record.u32(block).u64(c.requests).u64(c.addresses);
+      write(Record::kConstantReads, record);
+      constant_reads_.clear();
     }
     ++launches_;
     Payload end;
@@ -315,8 +361,9 @@ class TraceWriter {
   FILE* file_ = nullptr;
   std::mutex mutex_;
   std::set<uint64_t> pcs_;
-  std::set<uint64_t> step_pcs_;           // basic blocks some warp stepped through
-  std::map<uint32_t, StepCounts> steps_;  // per basic block, the launch running now
+  std::set<uint64_t> step_pcs_;                       // basic blocks some warp stepped through
+  std::map<uint32_t, StepCounts> steps_;              // per basic block, the launch running now
+  std::map<uint32_t, ConstantReads> constant_reads_;  // per block, the launch running now
   bool steps_dropped_ = false;
   uint64_t cap_ = kDefaultTraceMaxAccesses;  // CUDALAB_TRACE_MAX_ACCESSES
   uint32_t launches_ = 0;
@@ -463,6 +510,7 @@ BlockTrace* new_block_trace(uint32_t threads) {
   auto* b = new BlockTrace;
   b->accesses.resize(threads);
   b->steps.resize(threads);
+  b->constant_reads.resize(threads);
   return b;
 }
 
@@ -481,6 +529,7 @@ void trace_block_start(BlockContext& block) {
   b.launch_id = block.launch->id;
   b.launch = block.launch;
   b.loaded.clear();
+  b.constant_last.clear();
 }
 
 void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
@@ -521,6 +570,41 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
             tr::encode_request(b.out, uint16_t(warp), at, s.mask);
             ++count;
           });
+    // Reads of __constant__ variables: a request each time the warp's
+    // lanes ran one, with its distinct addresses.
+    const std::vector<std::pair<uint64_t, uint64_t>>* reads[32];
+    bool any_read = false;
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint32_t t = warp * 32 + l;
+      reads[l] = t < threads ? &b.constant_reads[t] : nullptr;
+      any_read |= reads[l] && !reads[l]->empty();
+    }
+    if (any_read) {
+      ConstantReads& c = b.constant_counts[block.linear];
+      for_each_warp_step(
+          reads, [](const std::pair<uint64_t, uint64_t>& r) { return r.first; },
+          [&](const WarpStep& s) {
+            uint64_t distinct[32];
+            uint32_t n = 0;
+            for (uint32_t m = s.mask; m; m &= m - 1) {
+              const uint32_t l = uint32_t(__builtin_ctz(m));
+              const uint64_t address = (*reads[l])[s.index[l]].second;
+              if (std::find(distinct, distinct + n, address) == distinct + n)
+                distinct[n++] = address;
+            }
+            // A read of one address that its instruction read before too
+            // (a fixed element: `c[3]`, a loop nvcc unrolls): an operand
+            // of nvcc's instructions, not a request of the constant cache.
+            const uint64_t pc =
+                (*reads[uint32_t(__builtin_ctz(s.mask))])[s.index[__builtin_ctz(s.mask)]].first;
+            auto [last, fresh] = b.constant_last.try_emplace(pc, ~0ull);
+            const bool fixed = !fresh && n == 1 && last->second == distinct[0];
+            last->second = n == 1 ? distinct[0] : ~0ull;
+            if (fixed) return;
+            ++c.requests;
+            c.addresses += n;
+          });
+    }
     if (any_step && !b.steps_overflow)
       for_each_warp_step_in_code_order(steps, [&](const WarpStep& s) {
         const uint32_t f = uint32_t(__builtin_ctz(s.mask));
@@ -550,6 +634,7 @@ void trace_phase_end(BlockContext& block, uintptr_t barrier_pc) {
   }
   for (auto& v : b.accesses) v.clear();
   for (auto& v : b.steps) v.clear();
+  for (auto& v : b.constant_reads) v.clear();
   b.buffered_steps = 0;
   b.steps_overflow = false;
   if (count == 0) {
@@ -595,6 +680,35 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
     }
   }
   record(a.id, address - a.base, size, write, atomic, float_add, pc);
+}
+
+}  // namespace cudalab::rt
+
+// Called by the instrumented build's constructors, one call a __constant__
+// variable (simulator/passes/source_accesses.cpp).
+extern "C" void __cudalab_constant_memory(const void* address, uint64_t size) {
+  cudalab::rt::ConstantMemory& c = cudalab::rt::constant_memory();
+  std::lock_guard lock(c.mutex);
+  const size_t n = c.count.load(std::memory_order_relaxed);
+  if (n == cudalab::rt::kMaxConstantRanges || !size) return;
+  c.ranges[n] = {reinterpret_cast<uint64_t>(address), size};
+  c.count.store(n + 1, std::memory_order_release);
+}
+
+namespace cudalab::rt {
+
+bool in_constant_memory(uintptr_t address) {
+  const ConstantMemory& c = constant_memory();
+  const size_t n = c.count.load(std::memory_order_acquire);
+  for (size_t i = 0; i < n; ++i)
+    if (address - c.ranges[i].first < c.ranges[i].second) return true;
+  return false;
+}
+
+void record_constant_read_for_trace(uintptr_t address, uintptr_t pc) {
+  BlockTrace* b = tl_block->trace;
+  if (!b || !b->recording) return;
+  b->constant_reads[tl_thread->linear].emplace_back(pc, address);
 }
 
 void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size, bool write,

@@ -44,6 +44,11 @@ void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size
 // An access that was a mistake (outside_device_memory's StrayAccess): at
 // its offset from the buffer it missed (past its end, or before its start
 // as a negative number), or under kNoBufferId at its address.
+// Whether `address` lies in one of the program's __constant__ variables
+// (the instrumented build names them), and a kernel thread's read of one,
+// for the trace's count of the constant cache's work.
+bool in_constant_memory(uintptr_t address);
+void record_constant_read_for_trace(uintptr_t address, uintptr_t pc);
 void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
                                    bool write, bool atomic, uintptr_t pc);
 // A block's recording (null when there is no trace): its threads' accesses

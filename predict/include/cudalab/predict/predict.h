@@ -72,6 +72,9 @@ struct Work {
   // in instructions (at least one), and one a memory request.
   double instructions = 0;
   double shared_requests = 0;
+  // Warps' reads of __constant__ variables (not among the loads above),
+  // and the distinct addresses of each, added up.
+  double constant_requests = 0, constant_addresses = 0;
   double atomic_ops = 0;  // atomic lanes, a warp's lanes on one address counting once
   // Of the requests whose lanes are not all on one address: the most lanes
   // on one address in each, added up (lanes on one address take their

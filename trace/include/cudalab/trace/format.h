@@ -42,6 +42,7 @@ enum class Record : uint8_t {
   kUnrolledLoops = 18,
   kChains = 19,
   kBranchTargets = 20,
+  kConstantReads = 21,
 };
 
 // What a launch used that a prediction of its time leaves out (the uses
@@ -55,7 +56,7 @@ struct RecordName {
   Record type;
   std::string_view name;
 };
-constexpr std::array<RecordName, 19> kRecordNames = {{
+constexpr std::array<RecordName, 20> kRecordNames = {{
     {Record::kProgram, "program"},
     {Record::kAllocation, "allocation"},
     {Record::kFree, "free"},
@@ -75,6 +76,7 @@ constexpr std::array<RecordName, 19> kRecordNames = {{
     {Record::kUnrolledLoops, "unrolled loops"},
     {Record::kChains, "chains"},
     {Record::kBranchTargets, "branch targets"},
+    {Record::kConstantReads, "constant reads"},
 }};
 
 // "requests" for kRequests; "record 42" for a type this version lacks.

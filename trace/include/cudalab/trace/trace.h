@@ -141,6 +141,13 @@ struct Launch {
   std::vector<Request> requests;
   std::vector<char> lane_data;  // the requests' other lanes, encoded
   std::vector<WarpSteps> steps;
+  // Per block (linear) that read __constant__ variables: its warps'
+  // requests and their distinct addresses (the constant reads record).
+  struct ConstantReads {
+    uint32_t block = 0;
+    uint64_t requests = 0, addresses = 0;
+  };
+  std::vector<ConstantReads> constant_reads;
   uint64_t accesses = 0;  // lanes over all requests
   bool ended = false;
   bool faulted = false;
