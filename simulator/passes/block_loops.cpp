@@ -56,6 +56,8 @@
 #include <map>
 #include <vector>
 
+#include "annotated.h"
+
 using namespace llvm;
 
 namespace {
@@ -64,21 +66,7 @@ constexpr const char* kBarrier = "_Z13__syncthreadsv";
 
 // The functions that `__global__` marks (cudalab/kernel_language.h).
 std::vector<Function*> kernels(Module& m) {
-  std::vector<Function*> found;
-  GlobalVariable* annotations = m.getNamedGlobal("llvm.global.annotations");
-  if (!annotations || !annotations->hasInitializer()) return found;
-  auto* list = dyn_cast<ConstantArray>(annotations->getInitializer());
-  if (!list) return found;
-  for (Use& entry : list->operands()) {
-    auto* fields = dyn_cast<ConstantStruct>(entry.get());
-    if (!fields || fields->getNumOperands() < 2) continue;
-    auto* f = dyn_cast<Function>(fields->getOperand(0)->stripPointerCasts());
-    auto* text = dyn_cast<GlobalVariable>(fields->getOperand(1)->stripPointerCasts());
-    if (!f || !text || !text->hasInitializer()) continue;
-    auto* data = dyn_cast<ConstantDataSequential>(text->getInitializer());
-    if (data && data->isCString() && data->getAsCString() == "cudalab_kernel") found.push_back(f);
-  }
-  return found;
+  return cudalab::passes::annotated<Function>(m, "cudalab_kernel");
 }
 
 // PTX's exit (cudalab/detail/ptx.h): in the kernel's own body, a return.

@@ -42,6 +42,8 @@
 #include <string>
 #include <vector>
 
+#include "annotated.h"
+
 using namespace llvm;
 
 namespace {
@@ -239,37 +241,39 @@ struct DropProbesOfKeptLoads : PassInfoMixin<DropProbesOfKeptLoads> {
   }
 };
 
-// The program's __constant__ variables (kernel_language.h marks them with
-// an annotation): a constructor tells the runtime where each lies
-// (__cudalab_constant_memory), so that a trace can tell their reads from
-// other global memory's.
-struct RegisterConstants : PassInfoMixin<RegisterConstants> {
+// The program's global variables: a constructor tells the runtime where each
+// lies (__cudalab_device_global), so that a trace records a kernel's
+// accesses to them (a GPU's kernel reaches only __device__, __constant__
+// and __managed__ variables among them) and counts reads of the
+// __constant__ ones (kernel_language.h marks those with an annotation) for
+// the constant cache.
+struct RegisterGlobals : PassInfoMixin<RegisterGlobals> {
   PreservedAnalyses run(Module& m, ModuleAnalysisManager&) {
-    GlobalVariable* annotations = m.getGlobalVariable("llvm.global.annotations");
-    if (!annotations || !annotations->hasInitializer()) return PreservedAnalyses::all();
-    auto* entries = dyn_cast<ConstantArray>(annotations->getInitializer());
-    if (!entries) return PreservedAnalyses::all();
-    std::vector<GlobalVariable*> constants;
-    for (const Use& u : entries->operands()) {
-      auto* entry = dyn_cast<ConstantStruct>(u.get());
-      if (!entry || entry->getNumOperands() < 2) continue;
-      auto* variable = dyn_cast<GlobalVariable>(entry->getOperand(0)->stripPointerCasts());
-      auto* text = dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
-      if (!variable || variable->isDeclaration() || !text || !text->hasInitializer()) continue;
-      auto* data = dyn_cast<ConstantDataSequential>(text->getInitializer());
-      if (data && data->isCString() && data->getAsCString() == "cudalab_constant")
-        constants.push_back(variable);
+    SmallPtrSet<GlobalVariable*, 16> constants;
+    for (GlobalVariable* v : cudalab::passes::annotated<GlobalVariable>(m, "cudalab_constant"))
+      constants.insert(v);
+    std::vector<GlobalVariable*> globals;
+    for (GlobalVariable& v : m.globals()) {
+      const bool constant = constants.count(&v) != 0;
+      if (v.isDeclaration() || v.isThreadLocal() || v.hasSection() ||
+          v.getName().startswith("llvm.") || v.getName().startswith("__cudalab") ||
+          (v.isConstant() && !constant) || v.hasPrivateLinkage())
+        continue;
+      globals.push_back(&v);
     }
-    if (constants.empty()) return PreservedAnalyses::all();
+    if (globals.empty()) return PreservedAnalyses::all();
     LLVMContext& c = m.getContext();
     Function* ctor = Function::Create(FunctionType::get(Type::getVoidTy(c), false),
-                                      GlobalValue::InternalLinkage, "cudalab.constants", m);
+                                      GlobalValue::InternalLinkage, "cudalab.globals", m);
     IRBuilder<> b(BasicBlock::Create(c, "", ctor));
-    FunctionCallee mark = m.getOrInsertFunction("__cudalab_constant_memory", Type::getVoidTy(c),
-                                                Type::getInt8PtrTy(c), Type::getInt64Ty(c));
-    for (GlobalVariable* v : constants)
+    FunctionCallee mark =
+        m.getOrInsertFunction("__cudalab_device_global", Type::getVoidTy(c), Type::getInt8PtrTy(c),
+                              Type::getInt64Ty(c), Type::getInt8PtrTy(c), Type::getInt32Ty(c));
+    for (GlobalVariable* v : globals)
       b.CreateCall(mark, {b.CreatePointerCast(v, Type::getInt8PtrTy(c)),
-                          b.getInt64(m.getDataLayout().getTypeAllocSize(v->getValueType()))});
+                          b.getInt64(m.getDataLayout().getTypeAllocSize(v->getValueType())),
+                          b.CreateGlobalStringPtr(v->getName(), "cudalab.name"),
+                          b.getInt32(constants.count(v) ? 1 : 0)});
     b.CreateRetVoid();
     appendToGlobalCtors(m, ctor, 0);
     return PreservedAnalyses::none();
@@ -281,7 +285,7 @@ struct RegisterConstants : PassInfoMixin<RegisterConstants> {
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "cudalab-source-accesses", "1", [](PassBuilder& pb) {
             pb.registerPipelineStartEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
-              mpm.addPass(RegisterConstants());
+              mpm.addPass(RegisterGlobals());
               if (level == OptimizationLevel::O0) return;  // nothing moves: the late calls see all
               FunctionPassManager fpm;
               fpm.addPass(AddProbes(true));

@@ -143,8 +143,15 @@ inline void on_access(const void* p, unsigned size, bool write, uint8_t atomic,
   if (!a || address - a->base >= a->size) {
     a = allocations().in_span(address) ? allocations().find(address) : nullptr;
     if (!a) {
-      if (!write && tracing() && in_constant_memory(address))
-        record_constant_read_for_trace(address, pc);
+      if (tracing())
+        if (const DeviceGlobal* g = device_global_at(address)) {
+          // A __device__ or __constant__ variable's: a trace records it.
+          if (!g->constant)
+            record_device_global_for_trace(*g, address, size, write && !atomic_load,
+                                           atomic && !atomic_load, float_add, pc);
+          else if (!write)
+            record_constant_read_for_trace(address, pc);
+        }
       // Not device memory: locals, constants, a red zone next to a buffer
       // (out of bounds, harmless), or what a GPU faults on (no memory, a
       // guard page past a buffer, host memory): the thread stops before

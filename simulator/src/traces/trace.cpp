@@ -15,6 +15,8 @@
 // reader it was cut short.
 #include "traces/trace.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -54,20 +56,23 @@ struct ConstantReads {
   uint64_t requests = 0, addresses = 0;
 };
 
-// The program's __constant__ variables, as the instrumented build's
-// constructors name them (__cudalab_constant_memory): address and size.
-// Written under the mutex, read without it (by a kernel's every access
-// outside device buffers while a trace records): a range is whole before
-// the count that shows it grows.
-constexpr size_t kMaxConstantRanges = 4096;
-struct ConstantMemory {
+// The program's global variables, as the instrumented build's constructors
+// name them (__cudalab_device_global). Written under the mutex, read
+// without it (by a kernel's every access outside device buffers while a
+// trace records): an entry is whole before the count that shows it grows,
+// and the span of them all turns most such accesses (a thread's locals)
+// away at once.
+constexpr size_t kMaxDeviceGlobals = 4096;
+struct DeviceGlobals {
   std::mutex mutex;
-  std::pair<uint64_t, uint64_t> ranges[kMaxConstantRanges];
+  DeviceGlobal entries[kMaxDeviceGlobals];
+  std::atomic<bool> used[kMaxDeviceGlobals];  // a kernel of a traced run accessed it
   std::atomic<size_t> count{0};
+  std::atomic<uint64_t> low{~0ull}, high{0};
 };
-ConstantMemory& constant_memory() {
-  static auto* c = new ConstantMemory;
-  return *c;
+DeviceGlobals& device_globals() {
+  static auto* g = new DeviceGlobals;
+  return *g;
 }
 
 }  // namespace
@@ -134,6 +139,26 @@ class TraceWriter {
   }
 
   bool on() const { return file_ != nullptr; }
+
+  // An allocation record for each of the program's __device__ variables
+  // that a kernel accessed and that has none yet: a trace's buffer named as
+  // the variable (the program's other globals, which no kernel reaches,
+  // get none).
+  void write_device_globals() {
+    const DeviceGlobals& g = device_globals();
+    const size_t n = g.count.load(std::memory_order_acquire);
+    globals_written_.resize(n, false);
+    for (size_t i = 0; i < n; ++i) {
+      if (globals_written_[i] || !g.used[i].load(std::memory_order_relaxed)) continue;
+      globals_written_[i] = true;
+      const DeviceGlobal& d = g.entries[i];
+      int status = 0;
+      char* demangled = abi::__cxa_demangle(d.name, nullptr, nullptr, &status);
+      const std::string name = status == 0 && demangled ? demangled : d.name;
+      std::free(demangled);
+      write(Record::kAllocation, Payload().u32(d.id).u64(d.base).u64(d.size).str("").str(name));
+    }
+  }
 
   void write(Record type, const Payload& p) {
     std::vector<char> record;
@@ -205,6 +230,7 @@ class TraceWriter {
 
   // Called on the host thread after a launch, when no worker records.
   void end_launch(const Launch& l) {
+    write_device_globals();
     if (cap_note_pending_) {
       cap_note_pending_ = false;
       write(Record::kNote, Payload().str("access recording stopped at the limit of " +
@@ -363,6 +389,7 @@ class TraceWriter {
   std::set<uint64_t> pcs_;
   std::set<uint64_t> step_pcs_;                       // basic blocks some warp stepped through
   std::map<uint32_t, StepCounts> steps_;              // per basic block, the launch running now
+  std::vector<bool> globals_written_;                 // device globals given an allocation record
   std::map<uint32_t, ConstantReads> constant_reads_;  // per block, the launch running now
   bool steps_dropped_ = false;
   uint64_t cap_ = kDefaultTraceMaxAccesses;  // CUDALAB_TRACE_MAX_ACCESSES
@@ -684,25 +711,41 @@ void record_access_for_trace(const Allocation& a, uintptr_t address, unsigned si
 
 }  // namespace cudalab::rt
 
-// Called by the instrumented build's constructors, one call a __constant__
-// variable (simulator/passes/source_accesses.cpp).
-extern "C" void __cudalab_constant_memory(const void* address, uint64_t size) {
-  cudalab::rt::ConstantMemory& c = cudalab::rt::constant_memory();
-  std::lock_guard lock(c.mutex);
-  const size_t n = c.count.load(std::memory_order_relaxed);
-  if (n == cudalab::rt::kMaxConstantRanges || !size) return;
-  c.ranges[n] = {reinterpret_cast<uint64_t>(address), size};
-  c.count.store(n + 1, std::memory_order_release);
+// Called by the instrumented build's constructors, one call a global
+// variable of the program's (simulator/passes/source_accesses.cpp);
+// `constant`: a __constant__ one.
+extern "C" void __cudalab_device_global(const void* address, uint64_t size, const char* name,
+                                        int constant) {
+  cudalab::rt::DeviceGlobals& g = cudalab::rt::device_globals();
+  std::lock_guard lock(g.mutex);
+  const size_t n = g.count.load(std::memory_order_relaxed);
+  if (n == cudalab::rt::kMaxDeviceGlobals || !size) return;
+  const auto base = reinterpret_cast<uint64_t>(address);
+  g.entries[n] = {base, size, name ? name : "", constant != 0,
+                  cudalab::rt::kDeviceGlobalIds + uint32_t(n)};
+  g.low.store(std::min(g.low.load(), base));
+  g.high.store(std::max(g.high.load(), base + size));
+  g.count.store(n + 1, std::memory_order_release);
 }
 
 namespace cudalab::rt {
 
-bool in_constant_memory(uintptr_t address) {
-  const ConstantMemory& c = constant_memory();
-  const size_t n = c.count.load(std::memory_order_acquire);
+const DeviceGlobal* device_global_at(uintptr_t address) {
+  const DeviceGlobals& g = device_globals();
+  if (address < g.low.load(std::memory_order_relaxed) ||
+      address >= g.high.load(std::memory_order_relaxed))
+    return nullptr;
+  const size_t n = g.count.load(std::memory_order_acquire);
   for (size_t i = 0; i < n; ++i)
-    if (address - c.ranges[i].first < c.ranges[i].second) return true;
-  return false;
+    if (address - g.entries[i].base < g.entries[i].size) return &g.entries[i];
+  return nullptr;
+}
+
+void record_device_global_for_trace(const DeviceGlobal& g, uintptr_t address, unsigned size,
+                                    bool write, bool atomic, bool float_add, uintptr_t pc) {
+  std::atomic<bool>& used = device_globals().used[g.id - kDeviceGlobalIds];
+  if (!used.load(std::memory_order_relaxed)) used.store(true, std::memory_order_relaxed);
+  record(g.id, address - g.base, size, write, atomic, float_add, pc);
 }
 
 void record_constant_read_for_trace(uintptr_t address, uintptr_t pc) {

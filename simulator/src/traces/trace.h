@@ -44,10 +44,21 @@ void record_shared_access_for_trace(bool dynamic, uint64_t offset, unsigned size
 // An access that was a mistake (outside_device_memory's StrayAccess): at
 // its offset from the buffer it missed (past its end, or before its start
 // as a negative number), or under kNoBufferId at its address.
-// Whether `address` lies in one of the program's __constant__ variables
-// (the instrumented build names them), and a kernel thread's read of one,
-// for the trace's count of the constant cache's work.
-bool in_constant_memory(uintptr_t address);
+// A global variable of the program's (the instrumented build names them):
+// a kernel reaches the __device__, __constant__ and __managed__ ones. A
+// trace takes it for a buffer of its own (id kDeviceGlobalIds + its
+// number, written at the end of the first launch that accessed it), but for the
+// __constant__ ones, whose reads it counts for the constant cache.
+constexpr uint32_t kDeviceGlobalIds = 0xf0000000u;
+struct DeviceGlobal {
+  uint64_t base = 0, size = 0;
+  const char* name = "";
+  bool constant = false;
+  uint32_t id = 0;
+};
+const DeviceGlobal* device_global_at(uintptr_t address);
+void record_device_global_for_trace(const DeviceGlobal& g, uintptr_t address, unsigned size,
+                                    bool write, bool atomic, bool float_add, uintptr_t pc);
 void record_constant_read_for_trace(uintptr_t address, uintptr_t pc);
 void record_stray_access_for_trace(const StrayAccess& s, uintptr_t address, unsigned size,
                                    bool write, bool atomic, uintptr_t pc);
