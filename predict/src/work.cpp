@@ -58,43 +58,37 @@ void slowest_waits(const trace::Trace& t, const Chains& per_warp, Work& w) {
     struct Loop {
       double hits = 0, misses = 0;
       bool stores = false, grid_stride = false;
-      std::vector<uint64_t> last;  // each instruction's last address
+      uint64_t last = 0;  // the instruction's last address
     };
-    std::map<std::pair<int64_t, double>, Loop> candidates;
+    // The load instructions of equal steps, by their step and runs.
+    std::map<std::pair<int64_t, double>, std::vector<Loop>> candidates;
     for (const auto& [pc, c] : by_pc) {
       if (!(c.in_steps && c.hits + c.misses > 1)) {
         if (c.hits + 10 * c.misses > w.path_hits + 10 * w.path_misses)
           w.path_hits = c.hits, w.path_misses = c.misses;
         continue;
       }
-      Loop& l = candidates[{c.step, c.hits + c.misses}];
-      l.last.push_back(c.last);
-      l.stores |= c.stores;
-      l.grid_stride |= c.grid_stride && !t.in_unrolled_loop(pc);
+      candidates[{c.step, c.hits + c.misses}].push_back(
+          {c.hits, c.misses, c.stores, c.grid_stride && !t.in_unrolled_loop(pc), c.last});
     }
     std::vector<Loop> loops;
-    for (auto& [key, l] : candidates) {
-      std::sort(l.last.begin(), l.last.end());
-      const uint64_t part = uint64_t(std::llabs(key.first)) / l.last.size();
-      bool unrolled =
-          l.last.size() > 1 && part > 0 && part * l.last.size() == uint64_t(std::llabs(key.first));
-      for (size_t k = 1; unrolled && k < l.last.size(); ++k)
-        unrolled = l.last[k] - l.last[k - 1] == part;
-      for (const auto& [pc, c] : by_pc) {
-        if (!(c.in_steps && c.hits + c.misses > 1) || c.step != key.first ||
-            c.hits + c.misses != key.second)
-          continue;
-        if (unrolled) {
-          l.hits += c.hits, l.misses += c.misses;
-        } else {
-          Loop one;
-          one.hits = c.hits, one.misses = c.misses;
-          one.stores = c.stores;
-          one.grid_stride = c.grid_stride && !t.in_unrolled_loop(pc);
-          loops.push_back(one);
-        }
+    for (auto& [key, same] : candidates) {
+      std::sort(same.begin(), same.end(),
+                [](const Loop& a, const Loop& b) { return a.last < b.last; });
+      const uint64_t step = uint64_t(std::llabs(key.first)), part = step / same.size();
+      bool unrolled = same.size() > 1 && part > 0 && part * same.size() == step;
+      for (size_t k = 1; unrolled && k < same.size(); ++k)
+        unrolled = same[k].last - same[k - 1].last == part;
+      if (!unrolled) {
+        loops.insert(loops.end(), same.begin(), same.end());
+        continue;
       }
-      if (unrolled) loops.push_back(l);
+      Loop all;
+      for (const Loop& one : same) {
+        all.hits += one.hits, all.misses += one.misses;
+        all.stores |= one.stores, all.grid_stride |= one.grid_stride;
+      }
+      loops.push_back(all);
     }
     for (const Loop& l : loops) {
       const bool waits = l.stores || l.grid_stride;

@@ -41,7 +41,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -528,22 +527,11 @@ void mark_switches(std::unordered_map<uintptr_t, FloatOps>& per_block,
   const auto word_char = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
   };
-  // The source files, read here (a trace is finished in an exit handler,
-  // where source_line's cache may be gone).
-  std::unordered_map<std::string, std::vector<std::string>> sources;
-  const auto line_of = [&](const std::string& file, long line) -> std::string {
-    auto [it, fresh] = sources.try_emplace(file);
-    if (fresh) {
-      std::ifstream in(file);
-      for (std::string l; std::getline(in, l);) it->second.push_back(l);
-    }
-    return line > 0 && size_t(line) <= it->second.size() ? it->second[size_t(line) - 1] : "";
-  };
   for (size_t k = 0; k < lines.size() && k < table_jumps.size(); ++k) {
     const size_t colon = lines[k].rfind(':');
     if (colon == std::string::npos) continue;
     const std::string text =
-        line_of(lines[k].substr(0, colon), std::atol(lines[k].c_str() + colon + 1));
+        source_line(lines[k].substr(0, colon), std::atol(lines[k].c_str() + colon + 1));
     for (size_t w = text.find("switch"); w != std::string::npos; w = text.find("switch", w + 1))
       if ((w == 0 || !word_char(text[w - 1])) && (w + 6 >= text.size() || !word_char(text[w + 6])))
         if (auto it = per_block.find(table_jumps[k].first); it != per_block.end())

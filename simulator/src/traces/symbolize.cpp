@@ -269,13 +269,14 @@ bool same_source_line(uintptr_t a, uintptr_t b) {
 
 // Line `line` of the program's source `file`, as the compiler was given it,
 // or beside the program, or here ("" if none of them can be read). Each
-// file is read once.
+// file is read once, into a cache never destroyed (a traced run reads
+// lines in an exit handler, after the statics made later are gone).
 std::string source_line(const std::string& file, long line) {
-  static std::mutex mutex;
-  static std::map<std::string, std::vector<std::string>> sources;
+  static auto* mutex = new std::mutex;
+  static auto* sources = new std::map<std::string, std::vector<std::string>>;
   if (line <= 0) return "";
-  std::lock_guard lock(mutex);
-  auto [it, fresh] = sources.try_emplace(file);
+  std::lock_guard lock(*mutex);
+  auto [it, fresh] = sources->try_emplace(file);
   if (fresh) {
     const std::string base = std::filesystem::path(file).filename().string();
     std::error_code ec;
