@@ -124,9 +124,9 @@ void beside_measured(const std::vector<Predicted>& runs, const predict::Gpu& gpu
               << " in predict/calibration): the predictions above stand alone.\n";
     return;
   }
-  std::cout << "\nBeside the " << gpu.name << "'s own times (each kernel's median duration in "
-            << lesson << "'s --bench on a real " << gpu.name
-            << ", from Nsight Compute; the lesson's README quotes them):\n";
+  std::cout << "\nBeside the " << gpu.name << "'s own times (" << measured.front().how
+            << ", on a real " << gpu.name << ": predict/calibration/"
+            << fs::path(file).filename().string() << "):\n";
   char line[256];
   std::snprintf(line, sizeof(line), "  %-40s %11s %11s  %s\n", "kernel <<<blocks, threads>>>",
                 "predicted", "measured", "predicted / measured");
@@ -256,6 +256,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   if (as_json) {
     nlohmann::json j;
     j["gpu"] = gpu->name;
+    if (!gpu->derived.empty()) j["gpu_derived"] = gpu->derived;
     for (const Group& g : groups) {
       nlohmann::json x = prediction_json(g.p);
       x["kernel"] = g.first->kernel;
@@ -280,6 +281,7 @@ int predict_trace(const std::string& path, const std::string& gpu_key, bool as_j
   }
   std::cout << "Predicted on an " << gpu->name << " (predict/calibration/" << gpu->key
             << ".json), from " << path << "\n";
+  if (!gpu->derived.empty()) std::cout << "  its figures: " << gpu->derived << "\n";
   for (const Group& g : groups) {
     const trace::Launch& l = *g.first;
     std::cout << "\n" << l.kernel << "<<<" << dims(l.grid) << ", " << dims(l.block) << ">>>";

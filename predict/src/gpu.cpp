@@ -62,6 +62,7 @@ std::optional<Gpu> load_gpu(const std::string& key, std::string* why) {
     // Figures Nsight Compute took (an empty kernel's own duration).
     if (j.contains("ncu_figures"))
       for (const auto& [name, f] : j.at("ncu_figures").items()) g.figures[name] = f.at("value");
+    if (j.contains("derived")) g.derived = j.at("derived").at("how").get<std::string>();
     if (j.value("quick", false)) {
       *why = file.string() + " was measured at --quick sizes: its figures are not a GPU's limits";
       return std::nullopt;
@@ -79,8 +80,10 @@ std::vector<Measured> measured_lesson_kernels(const std::string& key, const std:
   *file = path.string();
   std::vector<Measured> out;
   std::ifstream in(path);
+  std::string how = Measured().how;
   // lesson kernel median us (N launches[, inputs K of M]) grid BLOCKS block THREADS
   for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# how: ", 0) == 0) how = line.substr(7);
     if (line.empty() || line[0] == '#') continue;
     std::istringstream words(line);
     std::string name, kernel, unit, word;
@@ -89,6 +92,7 @@ std::vector<Measured> measured_lesson_kernels(const std::string& key, const std:
     if (!(words >> name >> kernel >> us >> unit) || name != lesson || unit != "us") continue;
     m.kernel = kernel;
     m.seconds = us * 1e-6;
+    m.how = how;
     while (words >> word) {
       if (word == "grid") words >> m.blocks;
       if (word == "block") words >> m.threads_per_block;

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
 // CHECK: L2 bandwidth {{[0-9.]+}} us 8.39 MB at {{[0-9.]+}} TB/s
 // RUN: %cudalab predict --gpu voodoo2 whole.trace
 // EXIT: 2
-// CHECK: no calibration data for a GPU named 'voodoo2' (there are data for: h200)
+// CHECK: no calibration data for a GPU named 'voodoo2' (there are data for: h100, h200)
 // RUN: %cudalab predict --gpu h200 -- /no/such/program
 // EXIT: 127
 // What the model does not time gets no figure: textures, tensor cores.

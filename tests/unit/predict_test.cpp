@@ -416,6 +416,29 @@ TEST(Gpus, TheDataKeptAreReadAndAnUnknownGpuIsNamed) {
   EXPECT_FALSE(pr::load_gpu("voodoo2", &why));
   EXPECT_NE(why.find("voodoo2"), std::string::npos) << why;
   EXPECT_NE(why.find("h200"), std::string::npos) << "lists the GPUs there are data for: " << why;
+  EXPECT_TRUE(h200->derived.empty()) << "measured on the GPU itself";
+}
+
+// The H100's figures are derived from the H200's (one chip; its DRAM's
+// bandwidth scaled by the two GPUs' copies), and say so; the rest is the
+// H200's, and its L2 its own.
+TEST(Gpus, TheH100sFiguresAreTheH200sWithItsDramScaled) {
+  std::string why;
+  const auto h100 = pr::load_gpu("h100", &why), h200 = pr::load_gpu("h200", &why);
+  ASSERT_TRUE(h100 && h200) << why;
+  EXPECT_NE(h100->derived.find("derived, not measured"), std::string::npos) << h100->derived;
+  EXPECT_EQ(h100->multiprocessors, h200->multiprocessors);
+  EXPECT_EQ(h100->l2_bytes, 50.0 * 1024 * 1024);
+  const double ratio = h100->figure("dram_copy") / h200->figure("dram_copy");
+  EXPECT_NEAR(ratio, 2980.0 / 4176, 1e-3);
+  EXPECT_NEAR(h100->figure("dram_scattered_sectors") / h200->figure("dram_scattered_sectors"),
+              ratio, 1e-3);
+  for (const char* same : {"l2_read", "fp32_fma", "latency_dram", "launch_alone"})
+    EXPECT_EQ(h100->figure(same), h200->figure(same)) << same;
+  std::string file;
+  const auto heat = pr::measured_lesson_kernels("h100", "heat", &file);
+  ASSERT_EQ(heat.size(), 3u) << file;
+  EXPECT_NE(heat[0].how.find("CUDA events"), std::string::npos) << heat[0].how;
 }
 
 // The lessons' kernels measured on a GPU: each shape of a lesson's --bench,

@@ -121,6 +121,8 @@ void draw_roofline(const Shared& shared, RooflineState& state, const Selection& 
               state.gpu->name.c_str(), predict::time_text(p.kernel_seconds).c_str(),
               predict::time_text(p.event_seconds).c_str());
   ImGui::TextColored(ImVec4(1, 0.55f, 0.16f, 1), "bound by %s", p.bound.c_str());
+  if (!state.gpu->derived.empty())
+    ImGui::TextWrapped("The GPU's figures: %s.", state.gpu->derived.c_str());
   draw_chart(state.work, p, *state.gpu);
   constexpr ImGuiTableFlags kFlags =
       ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;

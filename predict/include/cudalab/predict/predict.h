@@ -20,7 +20,11 @@ struct Gpu {
   int multiprocessors = 0;
   double clock_ghz = 0;
   double l2_bytes = 0;
-  std::map<std::string, double> figures;         // "dram_copy" -> 3883.39 (in the file's unit)
+  std::map<std::string, double> figures;  // "dram_copy" -> 3883.39 (in the file's unit)
+  // Empty for a GPU the calibration measured; else how its figures were
+  // made from another GPU's (calibration/derive.py), said beside every
+  // prediction.
+  std::string derived;
   double figure(const std::string& name) const;  // 0 when missing
 };
 
@@ -155,6 +159,8 @@ struct Measured {
   // their times (lesson_times.sh): the `inputs`th of `input_sets`; 0 of 0:
   // all its launches.
   int inputs = 0, input_sets = 0;
+  // How the file's times were taken (its `# how:` line), for the reader.
+  std::string how = "each kernel's median duration in the lesson's --bench, from Nsight Compute";
 };
 // The lesson's kernels measured on the GPU `key`; empty when there are none
 // (`file` is set to the file looked for).
