@@ -454,6 +454,145 @@ __global__ void ladder_4(float* out, int iters) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
+// 51. A copy of float4s, a thread four floats: wide loads and stores.
+__global__ void copy_float4(const float4* in, float4* out, int n4) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n4) out[i] = in[i];
+}
+// 52. A copy that reads one float further on: each warp's 128 bytes start
+// 4 bytes into a line and end in the next one (misaligned loads).
+__global__ void copy_offset(const float* in, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n - 1) out[i] = in[i + 1];
+}
+// 53. A sparse matrix times a vector (CSR), a thread a row: rows of 0 to 63
+// entries at random columns, so a warp's lanes loop different counts and
+// gather from anywhere.
+__global__ void spmv_csr_thread(const int* row_start, const int* cols, const float* values,
+                                const float* x, float* y, int rows) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  float s = 0;
+  for (int k = row_start[r]; k < row_start[r + 1]; ++k) s += values[k] * x[cols[k]];
+  y[r] = s;
+}
+// 54. The same product, a warp a row: its lanes take every 32nd entry, then
+// add up across the warp with shuffles.
+__global__ void spmv_csr_warp(const int* row_start, const int* cols, const float* values,
+                              const float* x, float* y, int rows) {
+  const int r = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+  if (r >= rows) return;
+  float s = 0;
+  for (int k = row_start[r] + lane; k < row_start[r + 1]; k += 32) s += values[k] * x[cols[k]];
+  for (int d = 16; d > 0; d /= 2) s += __shfl_down_sync(0xffffffffu, s, d);
+  if (lane == 0) y[r] = s;
+}
+// 55. All-pairs gravity: each thread one body, the others read a tile of
+// 256 at a time through shared memory; rsqrtf and multiply-adds.
+__global__ void nbody_tiles(const float4* bodies, float4* accel, int n) {
+  __shared__ float4 tile[256];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float4 me = bodies[i];
+  float ax = 0, ay = 0, az = 0;
+  for (int first = 0; first < n; first += 256) {
+    tile[threadIdx.x] = bodies[first + threadIdx.x];
+    __syncthreads();
+    for (int j = 0; j < 256; ++j) {
+      const float dx = tile[j].x - me.x, dy = tile[j].y - me.y, dz = tile[j].z - me.z;
+      const float inv = rsqrtf(dx * dx + dy * dy + dz * dz + 0.01f);
+      const float f = tile[j].w * inv * inv * inv;
+      ax += f * dx;
+      ay += f * dy;
+      az += f * dz;
+    }
+    __syncthreads();
+  }
+  accel[i] = make_float4(ax, ay, az, 0);
+}
+// 56. A 7-point stencil on a cube, a thread a cell (blocks of 32 x 8 in a
+// plane): its neighbours a row, a plane away.
+__global__ void stencil_3d(const float* in, float* out, int side) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y,
+            z = blockIdx.z;
+  if (x < 1 || y < 1 || z < 1 || x >= side - 1 || y >= side - 1 || z >= side - 1) return;
+  const size_t plane = size_t(side) * side, i = z * plane + size_t(y) * side + x;
+  out[i] = 0.4f * in[i] + 0.1f * (in[i - 1] + in[i + 1] + in[i - side] + in[i + side] +
+                                  in[i - plane] + in[i + plane]);
+}
+// 57. Each thread counts 64 bytes into 16 bins of its own, an array it
+// indexes by the data (local memory on a GPU), then adds them to the
+// global bins.
+__global__ void local_bins(const unsigned char* data, unsigned* bins, int n) {
+  unsigned mine[16] = {};
+  const int stride = gridDim.x * blockDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) ++mine[data[i] & 15];
+  for (int b = 0; b < 16; ++b)
+    if (mine[b]) atomicAdd(&bins[b], mine[b]);
+}
+// 58. Every thread's double added to one total (FP64 atomics, one address).
+__global__ void atomic_double_sum(const double* in, double* total) {
+  atomicAdd(total, in[blockIdx.x * blockDim.x + threadIdx.x]);
+}
+// 59. Counting the elements above a half: a warp's vote, its count, one
+// atomic a warp.
+__global__ void ballot_count(const float* in, unsigned* count, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned above = __ballot_sync(0xffffffffu, i < n && in[i] > 0.5f);
+  if (threadIdx.x % 32 == 0 && above) atomicAdd(count, unsigned(__popc(above)));
+}
+// 60. One step of a bitonic sort: each thread whose partner (its index xor
+// j) is above it compares and swaps the pair; half the threads idle.
+__global__ void bitonic_step(float* a, int j, int k) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, partner = i ^ j;
+  if (partner <= i) return;
+  const float x = a[i], y = a[partner];
+  const bool up = (i & k) == 0;
+  if ((x > y) == up) {
+    a[i] = y;
+    a[partner] = x;
+  }
+}
+// 61. A double-precision matrix product through 16 x 16 tiles of shared
+// memory.
+__global__ void matmul_fp64_tiled(const double* a, const double* b, double* c, int n) {
+  __shared__ double ta[16][16], tb[16][16];
+  const int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+  double s = 0;
+  for (int t = 0; t < n; t += 16) {
+    ta[threadIdx.y][threadIdx.x] = a[size_t(row) * n + t + threadIdx.x];
+    tb[threadIdx.y][threadIdx.x] = b[size_t(t + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k) s += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  c[size_t(row) * n + col] = s;
+}
+// 62. Blocks that each hold 40 KiB of shared memory (5 blocks a
+// multiprocessor at most): the block stages 10,240 floats, then each
+// thread sums 40 of them, a block's width apart.
+__global__ void big_shared_blocks(const float* in, float* out) {
+  __shared__ float stage[10240];
+  const float* mine = in + size_t(blockIdx.x) * 10240;
+  for (int k = threadIdx.x; k < 10240; k += 256) stage[k] = mine[k];
+  __syncthreads();
+  float s = 0;
+  for (int k = 0; k < 40; ++k) s += stage[(threadIdx.x * 41 + k * 256) % 10240];
+  out[blockIdx.x * 256 + threadIdx.x] = s;
+}
+// 63. Collatz's steps from each thread's number: loops of different
+// lengths in one warp, integer work.
+__global__ void collatz_steps(unsigned* steps, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned long long x = unsigned(i) + 1;
+  unsigned count = 0;
+  while (x != 1) {
+    x = (x & 1) ? 3 * x + 1 : x / 2;
+    ++count;
+  }
+  steps[i] = count;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -574,6 +713,56 @@ int main(int argc, char** argv) {
   time_it("conv_constant", [&] { conv_constant<<<blocks, 256>>>(fa, fb, n, kRadius); });
   time_it("conv_constant_fixed", [&] { conv_constant_fixed<<<blocks, 256>>>(fa, fb, n); });
   time_it("ladder_4", [&] { ladder_4<<<compute_blocks / 8, 256>>>(fb, 2 * iters); });
+  // The kernels of the round of 2026-12-02: a CSR matrix of n / 32 rows of
+  // 0 to 63 entries (their columns the random index array), random floats,
+  // a cube, bodies.
+  const int rows = n / 32;
+  int* row_start;
+  float* randoms;
+  check(cudaMalloc(&row_start, (rows + 1) * sizeof(int)), "cudaMalloc");
+  check(cudaMalloc(&randoms, n * sizeof(float)), "cudaMalloc");
+  {
+    std::vector<int> starts(rows + 1);
+    unsigned s = 777;
+    auto rnd = [&] { return s = s * 1664525u + 1013904223u; };
+    for (int r = 0; r < rows; ++r) starts[r + 1] = std::min(n, starts[r] + int((rnd() >> 8) % 64));
+    check(cudaMemcpy(row_start, starts.data(), starts.size() * sizeof(int), cudaMemcpyHostToDevice),
+          "copy");
+    std::vector<float> f(n);
+    for (float& v : f) v = float(rnd() >> 8) / float(1 << 24);
+    check(cudaMemcpy(randoms, f.data(), n * sizeof(float), cudaMemcpyHostToDevice), "copy");
+  }
+  time_it("copy_float4", [&] {
+    copy_float4<<<blocks / 4, 256>>>(reinterpret_cast<const float4*>(randoms),
+                                     reinterpret_cast<float4*>(fb), n / 4);
+  });
+  time_it("copy_offset", [&] { copy_offset<<<blocks, 256>>>(randoms, fb, n); });
+  time_it("spmv_csr_thread", [&] {
+    spmv_csr_thread<<<(rows + 255) / 256, 256>>>(row_start, index, randoms, fa, fb, rows);
+  });
+  time_it("spmv_csr_warp", [&] {
+    spmv_csr_warp<<<rows / 8, 256>>>(row_start, index, randoms, fa, fb, rows);
+  });
+  const int bodies = g_quick ? 1024 : 32768;
+  time_it("nbody_tiles", [&] {
+    nbody_tiles<<<bodies / 256, 256>>>(reinterpret_cast<const float4*>(randoms),
+                                       reinterpret_cast<float4*>(fb), bodies);
+  });
+  const int side = g_quick ? 24 : 256;
+  time_it("stencil_3d", [&] {
+    stencil_3d<<<dim3((side + 31) / 32, side / 8, side), dim3(32, 8)>>>(randoms, fb, side);
+  });
+  time_it("local_bins", [&] { local_bins<<<n / 64 / 256, 256>>>(bytes, bins, n); });
+  time_it("atomic_double_sum",
+          [&] { atomic_double_sum<<<compute_blocks / 16, 256>>>(da, db); });
+  time_it("ballot_count", [&] { ballot_count<<<blocks, 256>>>(randoms, counters, n); });
+  time_it("bitonic_step", [&] { bitonic_step<<<blocks, 256>>>(fc, 1 << 10, 1 << 11); });
+  const int dim = g_quick ? 64 : 1024;
+  time_it("matmul_fp64_tiled", [&] {
+    matmul_fp64_tiled<<<dim3(dim / 16, dim / 16), dim3(16, 16)>>>(da, db, da + dim * dim, dim);
+  });
+  time_it("big_shared_blocks", [&] { big_shared_blocks<<<n / 10240, 256>>>(randoms, fb); });
+  time_it("collatz_steps", [&] { collatz_steps<<<compute_blocks, 256>>>(counters, threads); });
   check(cudaDeviceSynchronize(), "the kernels");
   return 0;
 }
@@ -586,12 +775,12 @@ int main(int argc, char** argv) {
 // LABELS: unit
 // RUN: %bin --quick
 // CHECK: copy_coalesced
-// CHECK: ladder_4
+// CHECK: collatz_steps
 // RUN: %cudalab predict -- %bin --quick | grep -c " on the GPU ("
-// CHECK: {{^}}50{{$}}
+// CHECK: {{^}}63{{$}}
 //
 // TEST: gpu.predict.corpus_kernels
 // LABELS: gpu
 // REQUIRES: nvcc, gpu
 // RUN: %bin_gpu --quick
-// CHECK: ladder_4
+// CHECK: collatz_steps

@@ -241,6 +241,73 @@ struct DropProbesOfKeptLoads : PassInfoMixin<DropProbesOfKeptLoads> {
   }
 };
 
+// Copies and fills of memory in one call (llvm.memcpy, memmove, memset: a
+// struct or a float4 assigned whole, a loop the optimizer made one copy)
+// are no loads or stores to the late instrumentation, which would not see
+// them: each gets a call of __cudalab_access_span before it for the memory
+// it reads and for what it writes, unless that is one of the function's own
+// variables. The span is reported as the accesses a GPU makes for it:
+// pieces of its alignment, up to 16 bytes (a float4's one 16-byte load, a
+// struct of five floats' five 4-byte ones), or, where its fields
+// (tbaa.struct) leave padding between them, one access a field (nvcc
+// copies such a struct field by field, never its padding).
+struct ProbeCopies : PassInfoMixin<ProbeCopies> {
+  // Whether a copy's fields (tbaa.struct: offset, size, type for each)
+  // leave bytes of its `length` uncovered, where there are few enough of
+  // them to report one by one.
+  static bool has_padding(const MDNode& fields, uint64_t length) {
+    if (fields.getNumOperands() % 3 != 0 || fields.getNumOperands() > 3 * 16) return false;
+    uint64_t end = 0;
+    for (unsigned k = 0; k < fields.getNumOperands(); k += 3) {
+      const uint64_t at = mdconst::extract<ConstantInt>(fields.getOperand(k))->getZExtValue();
+      if (at != end) return true;
+      end += mdconst::extract<ConstantInt>(fields.getOperand(k + 1))->getZExtValue();
+    }
+    return end != length;
+  }
+
+  PreservedAnalyses run(Function& f, FunctionAnalysisManager&) {
+    std::vector<MemIntrinsic*> copies;
+    for (Instruction& i : instructions(f))
+      if (auto* m = dyn_cast<MemIntrinsic>(&i)) copies.push_back(m);
+    if (copies.empty()) return PreservedAnalyses::all();
+    Module& m = *f.getParent();
+    LLVMContext& c = m.getContext();
+    FunctionCallee span =
+        m.getOrInsertFunction("__cudalab_access_span", Type::getVoidTy(c), Type::getInt8PtrTy(c),
+                              Type::getInt64Ty(c), Type::getInt32Ty(c), Type::getInt1Ty(c));
+    for (MemIntrinsic* copy : copies) {
+      IRBuilder<> b(copy);
+      const auto* from = dyn_cast<MemTransferInst>(copy);
+      const uint64_t align = std::min<uint64_t>(
+          {copy->getDestAlign().valueOrOne().value(),
+           from ? from->getSourceAlign().valueOrOne().value() : 16, 16});
+      auto report = [&](Value* ptr, bool write) {
+        if (!watched(ptr)) return;
+        Value* p = b.CreatePointerCast(ptr, b.getInt8PtrTy());
+        const MDNode* fields = copy->getMetadata(LLVMContext::MD_tbaa_struct);
+        const auto* length = dyn_cast<ConstantInt>(copy->getLength());
+        if (fields && length && has_padding(*fields, length->getZExtValue())) {
+          for (unsigned k = 0; k < fields->getNumOperands(); k += 3) {
+            const uint64_t at = mdconst::extract<ConstantInt>(fields->getOperand(k))->getZExtValue();
+            const uint64_t size =
+                mdconst::extract<ConstantInt>(fields->getOperand(k + 1))->getZExtValue();
+            if (!probed_size(size) || at + size > length->getZExtValue()) continue;
+            b.CreateCall(span, {b.CreateConstGEP1_64(b.getInt8Ty(), p, at), b.getInt64(size),
+                                b.getInt32(uint32_t(size)), b.getInt1(write)});
+          }
+          return;
+        }
+        b.CreateCall(span, {p, b.CreateZExtOrTrunc(copy->getLength(), b.getInt64Ty()),
+                            b.getInt32(uint32_t(align)), b.getInt1(write)});
+      };
+      if (from) report(from->getRawSource(), false);
+      report(copy->getRawDest(), true);
+    }
+    return PreservedAnalyses::none();
+  }
+};
+
 // The program's global variables: a constructor tells the runtime where each
 // lies (__cudalab_device_global), so that a trace records a kernel's
 // accesses to them (a GPU's kernel reaches only __device__, __constant__
@@ -294,6 +361,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
               mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
             });
             pb.registerOptimizerLastEPCallback([](ModulePassManager& mpm, OptimizationLevel level) {
+              mpm.addPass(createModuleToFunctionPassAdaptor(ProbeCopies()));
               if (level == OptimizationLevel::O0) return;
               mpm.addPass(createModuleToFunctionPassAdaptor(DropProbesOfKeptLoads()));
             });

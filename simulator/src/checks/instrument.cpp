@@ -244,6 +244,22 @@ CUDALAB_ACCESS_CALLBACKS(8, uint64_t)
 CUDALAB_ACCESS_CALLBACKS(16, __int128)
 #undef CUDALAB_ACCESS_CALLBACKS
 
+// A copy or fill of memory in one call (simulator/passes/source_accesses.cpp):
+// its span as the accesses a GPU makes for it, `unit` bytes each (1, 2, 4,
+// 8 or 16; what is left over at its end, in smaller pieces), from the
+// kernel's line.
+extern "C" void __cudalab_access_span(const uint8_t* p, uint64_t bytes, uint32_t unit, bool write) {
+  using namespace cudalab::rt;
+  // Host code's copies matter only where they write device memory.
+  if (!tl_thread && !(write && shadow_enabled() && allocations().in_span(uintptr_t(p)))) return;
+  void* line = __builtin_return_address(0);
+  for (uint64_t at = 0; at < bytes;) {
+    while (unit > 1 && at + unit > bytes) unit /= 2;
+    on_access(p + at, unit, write, false, line);
+    at += unit;
+  }
+}
+
 #define CUDALAB_SOURCE_LOAD_PROBE(N)                                \
   extern "C" void __cudalab_source_load##N(const void* p) {         \
     cudalab::rt::on_source_load(p, N, __builtin_return_address(0)); \
