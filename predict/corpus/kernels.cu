@@ -740,9 +740,8 @@ int main(int argc, char** argv) {
   time_it("spmv_csr_thread", [&] {
     spmv_csr_thread<<<(rows + 255) / 256, 256>>>(row_start, index, randoms, fa, fb, rows);
   });
-  time_it("spmv_csr_warp", [&] {
-    spmv_csr_warp<<<rows / 8, 256>>>(row_start, index, randoms, fa, fb, rows);
-  });
+  time_it("spmv_csr_warp",
+          [&] { spmv_csr_warp<<<rows / 8, 256>>>(row_start, index, randoms, fa, fb, rows); });
   const int bodies = g_quick ? 1024 : 32768;
   time_it("nbody_tiles", [&] {
     nbody_tiles<<<bodies / 256, 256>>>(reinterpret_cast<const float4*>(randoms),
@@ -753,8 +752,7 @@ int main(int argc, char** argv) {
     stencil_3d<<<dim3((side + 31) / 32, side / 8, side), dim3(32, 8)>>>(randoms, fb, side);
   });
   time_it("local_bins", [&] { local_bins<<<n / 64 / 256, 256>>>(bytes, bins, n); });
-  time_it("atomic_double_sum",
-          [&] { atomic_double_sum<<<compute_blocks / 16, 256>>>(da, db); });
+  time_it("atomic_double_sum", [&] { atomic_double_sum<<<compute_blocks / 16, 256>>>(da, db); });
   time_it("ballot_count", [&] { ballot_count<<<blocks, 256>>>(randoms, counters, n); });
   time_it("bitonic_step", [&] { bitonic_step<<<blocks, 256>>>(fc, 1 << 10, 1 << 11); });
   const int dim = g_quick ? 64 : 1024;

@@ -252,18 +252,27 @@ struct DropProbesOfKeptLoads : PassInfoMixin<DropProbesOfKeptLoads> {
 // (tbaa.struct) leave padding between them, one access a field (nvcc
 // copies such a struct field by field, never its padding).
 struct ProbeCopies : PassInfoMixin<ProbeCopies> {
-  // Whether a copy's fields (tbaa.struct: offset, size, type for each)
-  // leave bytes of its `length` uncovered, where there are few enough of
-  // them to report one by one.
-  static bool has_padding(const MDNode& fields, uint64_t length) {
-    if (fields.getNumOperands() % 3 != 0 || fields.getNumOperands() > 3 * 16) return false;
+  struct Field {
+    uint64_t at, size;
+  };
+  // The fields of a copy of `length` bytes (tbaa.struct: offset, size and
+  // type of each) when they leave padding between them and are few enough
+  // to report one by one; else none.
+  static std::vector<Field> padded_fields(const MemIntrinsic& copy) {
+    const MDNode* md = copy.getMetadata(LLVMContext::MD_tbaa_struct);
+    const auto* length = dyn_cast<ConstantInt>(copy.getLength());
+    if (!md || !length || md->getNumOperands() % 3 != 0 || md->getNumOperands() > 3 * 16) return {};
+    std::vector<Field> fields;
+    bool padding = false;
     uint64_t end = 0;
-    for (unsigned k = 0; k < fields.getNumOperands(); k += 3) {
-      const uint64_t at = mdconst::extract<ConstantInt>(fields.getOperand(k))->getZExtValue();
-      if (at != end) return true;
-      end += mdconst::extract<ConstantInt>(fields.getOperand(k + 1))->getZExtValue();
+    for (unsigned k = 0; k < md->getNumOperands(); k += 3) {
+      const Field f{mdconst::extract<ConstantInt>(md->getOperand(k))->getZExtValue(),
+                    mdconst::extract<ConstantInt>(md->getOperand(k + 1))->getZExtValue()};
+      padding |= f.at != end;
+      end = f.at + f.size;
+      if (probed_size(f.size) && end <= length->getZExtValue()) fields.push_back(f);
     }
-    return end != length;
+    return padding || end != length->getZExtValue() ? fields : std::vector<Field>{};
   }
 
   PreservedAnalyses run(Function& f, FunctionAnalysisManager&) {
@@ -279,27 +288,20 @@ struct ProbeCopies : PassInfoMixin<ProbeCopies> {
     for (MemIntrinsic* copy : copies) {
       IRBuilder<> b(copy);
       const auto* from = dyn_cast<MemTransferInst>(copy);
-      const uint64_t align = std::min<uint64_t>(
-          {copy->getDestAlign().valueOrOne().value(),
-           from ? from->getSourceAlign().valueOrOne().value() : 16, 16});
+      const uint64_t align =
+          std::min<uint64_t>({copy->getDestAlign().valueOrOne().value(),
+                              from ? from->getSourceAlign().valueOrOne().value() : 16, 16});
+      const std::vector<Field> fields = padded_fields(*copy);
       auto report = [&](Value* ptr, bool write) {
         if (!watched(ptr)) return;
         Value* p = b.CreatePointerCast(ptr, b.getInt8PtrTy());
-        const MDNode* fields = copy->getMetadata(LLVMContext::MD_tbaa_struct);
-        const auto* length = dyn_cast<ConstantInt>(copy->getLength());
-        if (fields && length && has_padding(*fields, length->getZExtValue())) {
-          for (unsigned k = 0; k < fields->getNumOperands(); k += 3) {
-            const uint64_t at = mdconst::extract<ConstantInt>(fields->getOperand(k))->getZExtValue();
-            const uint64_t size =
-                mdconst::extract<ConstantInt>(fields->getOperand(k + 1))->getZExtValue();
-            if (!probed_size(size) || at + size > length->getZExtValue()) continue;
-            b.CreateCall(span, {b.CreateConstGEP1_64(b.getInt8Ty(), p, at), b.getInt64(size),
-                                b.getInt32(uint32_t(size)), b.getInt1(write)});
-          }
-          return;
-        }
-        b.CreateCall(span, {p, b.CreateZExtOrTrunc(copy->getLength(), b.getInt64Ty()),
-                            b.getInt32(uint32_t(align)), b.getInt1(write)});
+        for (const Field& field : fields)
+          b.CreateCall(span,
+                       {b.CreateConstGEP1_64(b.getInt8Ty(), p, field.at), b.getInt64(field.size),
+                        b.getInt32(uint32_t(field.size)), b.getInt1(write)});
+        if (fields.empty())
+          b.CreateCall(span, {p, b.CreateZExtOrTrunc(copy->getLength(), b.getInt64Ty()),
+                              b.getInt32(uint32_t(align)), b.getInt1(write)});
       };
       if (from) report(from->getRawSource(), false);
       report(copy->getRawDest(), true);
