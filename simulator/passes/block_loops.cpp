@@ -31,11 +31,18 @@
 // runs the original body on its fiber as before. Device functions that wait
 // are inlined into their kernels (KeepKernels, below). A kernel that waits
 // inside a function the program marks noinline, calls tile or grid syncs,
-// calls through a pointer, unwinds, or sizes a local array at run time
-// keeps the fibers only. PTX's exit (cudalab_exit_thread) in the kernel's own body is a
-// return in its block body; reached through a call it keeps the fibers.
+// calls through a pointer, unwinds (a call guarded only by a landing pad
+// that ends the program is a call), or sizes a local array at run time
+// keeps the fibers only.
+//
+// Where every thread of a phase, or every lane of a warp's turn, goes on
+// from one place (nearly always), a copy of the code that follows that
+// place runs as a loop of its own over them (copy_region), without asking
+// each where it stands; the order is the same. PTX's exit (cudalab_exit_thread) in the kernel's own
+// body is a return in its block body; reached through a call it keeps the fibers.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/Triple.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
@@ -100,6 +107,17 @@ Wait wait_of(const Instruction& i) {
   return call ? wait_of(call->getCalledFunction()) : Wait::kNone;
 }
 
+// Whether invoke `i` only guards against its callee throwing: its landing
+// pad catches everything and calls terminate (as a noexcept function's
+// calls do), so that as a plain call it ends the program as well.
+bool terminates_on_unwind(const InvokeInst& i) {
+  for (const Instruction& j : *i.getUnwindDest())
+    if (const auto* call = dyn_cast<CallInst>(&j))
+      if (const Function* callee = call->getCalledFunction())
+        return callee->getName() == "__clang_call_terminate";
+  return false;
+}
+
 class Eligibility {
  public:
   // Whether calling `f` may make the thread wait for another.
@@ -124,8 +142,14 @@ class Eligibility {
   }
 
   // Whether instruction `i` may wait (or leaves the kernel in a way a loop
-  // over threads cannot follow).
+  // over threads cannot follow). A call the compiler guards against
+  // throwing (an invoke whose unwinding ends the program) is a call.
   bool calls_waiting(Instruction& i, bool waits_allowed) {
+    if (auto* guarded = dyn_cast<InvokeInst>(&i); guarded && terminates_on_unwind(*guarded)) {
+      Function* callee = guarded->getCalledFunction();
+      return !callee || callee->hasFnAttribute(Attribute::ReturnsTwice) ||
+             wait_of(callee) != Wait::kNone || callee->getName() == kExit || may_wait(callee);
+    }
     if (isa<InvokeInst>(i) || isa<CallBrInst>(i) || isa<LandingPadInst>(i) || isa<ResumeInst>(i))
       return true;
     auto* call = dyn_cast<CallInst>(&i);
@@ -174,7 +198,7 @@ struct Runtime {
   // runtime's running thread and `threadIdx`, thread-local variables.
   GlobalVariable *running, *thread_index;
   // Warp loops (warp_loops.cpp), and what a barrier vote returns.
-  FunctionCallee warp_frames, warp_complete, warp_settle, warp_barrier, vote;
+  FunctionCallee warp_frames, warp_complete, warp_settle, warp_barrier, warp_uniform, vote;
 };
 
 Runtime runtime_of(Module& m) {
@@ -200,6 +224,7 @@ Runtime runtime_of(Module& m) {
       m.getOrInsertFunction("cudalab_warp_loops_complete", Type::getVoidTy(c), i32, i8p, i64, i32);
   r.warp_settle = m.getOrInsertFunction("cudalab_warp_loops_settle", i32, i32);
   r.warp_barrier = m.getOrInsertFunction("cudalab_warp_loops_barrier", Type::getInt1Ty(c));
+  r.warp_uniform = m.getOrInsertFunction("cudalab_warp_loops_uniform", i32);
   // Not marked noalias (as a fresh allocation would be): with that, the
   // optimizer miscompiled NVIDIA's FDTD3d, and it gained nothing measurable.
   return r;
@@ -231,6 +256,13 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
       exits.push_back(call);
   }
   for (Instruction* i : dropped) i->eraseFromParent();
+  // Calls guarded against throwing (the kernel is eligible: they wait at
+  // nothing) are plain calls here; their landing pads go.
+  std::vector<InvokeInst*> guarded;
+  for (Instruction& i : instructions(*g))
+    if (auto* invoke = dyn_cast<InvokeInst>(&i)) guarded.push_back(invoke);
+  for (InvokeInst* invoke : guarded) changeToCall(invoke);
+  if (!guarded.empty()) removeUnreachableBlocks(*g);
   // PTX's exit, where the kernel itself calls it, is its return.
   for (Instruction* call : exits) {
     BasicBlock* bb = call->getParent();
@@ -243,6 +275,77 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
   return g;
 }
 
+// Whether `f` is a function of the C library (expf, printf, ...), which
+// knows nothing of the simulator's variables.
+bool is_c_library(const Function& f) {
+  static const TargetLibraryInfoImpl known{Triple(f.getParent()->getTargetTriple())};
+  LibFunc which;
+  return f.isDeclaration() && known.getLibFunc(f.getName(), which);
+}
+
+// Whether `g` (a kernel's fresh clone) calls something that may read the
+// thread-local `threadIdx` itself: a function that reads memory other than
+// its arguments' (printf, the runtime, a device function kept out of line).
+// Its waits become the loops' own code.
+bool calls_may_read_thread_index(Function& g) {
+  for (Instruction& i : instructions(g)) {
+    auto* call = dyn_cast<CallBase>(&i);
+    if (!call || isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd()) continue;
+    if (call->doesNotAccessMemory() || call->onlyAccessesArgMemory()) continue;
+    Function* callee = call->getCalledFunction();
+    if (callee &&
+        (callee->isIntrinsic() || wait_of(callee) != Wait::kNone || callee->getName() == kExit ||
+         callee->getName().startswith("cudalab_fast_") || is_c_library(*callee)))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+// Whether constant `c` is global `v` or is made from it.
+bool made_from(const Constant* c, const GlobalVariable* v) {
+  if (c == v) return true;
+  for (const Use& op : c->operands())
+    if (const auto* k = dyn_cast<Constant>(op.get()); k && made_from(k, v)) return true;
+  return false;
+}
+
+// `c` as instructions before `before` where it is an expression made from
+// `v` (a field's address, say), so that `v` itself becomes an operand.
+Value* unfold(Constant* c, const GlobalVariable* v, Instruction* before) {
+  auto* e = dyn_cast<ConstantExpr>(c);
+  if (!e || !made_from(e, v)) return c;
+  Instruction* i = e->getAsInstruction(before);
+  for (Use& op : i->operands())
+    if (auto* k = dyn_cast<Constant>(op.get())) op.set(unfold(k, v, i));
+  return i;
+}
+
+// Every address `g` makes from `threadIdx` made from the variable itself by
+// instructions, so that its uses can be given another address.
+void unfold_thread_index(Function& g, const GlobalVariable* index) {
+  for (Instruction& i : instructions(g))
+    for (Use& op : i.operands()) {
+      auto* k = dyn_cast<Constant>(op.get());
+      if (!k || k == index || !isa<ConstantExpr>(k) || !made_from(k, index)) continue;
+      auto* phi = dyn_cast<PHINode>(&i);
+      Instruction* before = phi ? phi->getIncomingBlock(op)->getTerminator() : &i;
+      op.set(unfold(k, index, before));
+    }
+}
+
+// How a block body enters a thread. Where nothing the kernel calls may read
+// `threadIdx` itself, the kernel's own reads of it read the thread's entry
+// in the table instead (its first 12 bytes are the same three numbers), so
+// that entering a thread only names it the running one: a lane's turn in a
+// warp loop costs about a third less so.
+struct Entering {
+  explicit Entering(Function& g, const Runtime& rt) : copy(calls_may_read_thread_index(g)) {
+    if (!copy) unfold_thread_index(g, rt.thread_index);
+  }
+  bool copy;
+};
+
 // Where the loop's own code stands in the body: the function's line.
 DebugLoc function_line(Function& g) {
   if (DISubprogram* sp = g.getSubprogram())
@@ -254,13 +357,14 @@ DebugLoc function_line(Function& g) {
 // returns listed), the clone's own entry `start`, and a new entry `setup`
 // before it, where the builder `b` stands at the kernel's line.
 struct Body {
-  Body(Function& kernel, std::vector<Instruction*>& waits, std::vector<Instruction*>& returns,
-       bool frames = true)
+  Body(Function& kernel, const Runtime& rt, std::vector<Instruction*>& waits,
+       std::vector<Instruction*>& returns, bool frames = true)
       : g(clone_for_block(kernel, waits, returns, frames)),
         c(g->getContext()),
         start(&g->getEntryBlock()),
         setup(BasicBlock::Create(c, "setup", g, start)),
-        b(setup) {
+        b(setup),
+        entering(*g, rt) {
     b.SetCurrentDebugLocation(function_line(*g));
   }
   Function* g;
@@ -268,6 +372,7 @@ struct Body {
   BasicBlock* start;
   BasicBlock* setup;
   IRBuilder<> b;
+  Entering entering;  // read from the clone before the loops' own code is added
 };
 
 // At `at`: the counter in `slot` goes one on, then to `more` while it is
@@ -294,14 +399,25 @@ ThreadTable thread_table(IRBuilder<>& b, const Runtime& rt, AllocaInst* stride_s
 }
 // Enters thread `tid`, inline, as the runtime's enter_thread does: the
 // running thread is its entry in the table, and `threadIdx` its first 12
-// bytes (a call here cost a tenth of the tiled matmul's time).
-void enter_thread(IRBuilder<>& b, const Runtime& rt, const ThreadTable& t, Value* tid) {
+// bytes (a call here cost a tenth of the tiled matmul's time); without a
+// copy (Entering), the kernel's reads of `threadIdx` in `g` read the entry.
+void enter_thread(IRBuilder<>& b, const Runtime& rt, const ThreadTable& t, Value* tid,
+                  const Entering& how, Function& g) {
   LLVMContext& c = b.getContext();
   Type* i8 = Type::getInt8Ty(c);
   Value* entry =
       b.CreateGEP(i8, t.base, b.CreateMul(b.CreateZExt(tid, Type::getInt64Ty(c)), t.stride));
   b.CreateStore(entry, rt.running);
-  b.CreateMemCpy(rt.thread_index, Align(4), entry, Align(4), 12);
+  if (how.copy) {
+    b.CreateMemCpy(rt.thread_index, Align(4), entry, Align(4), 12);
+    return;
+  }
+  Value* at = b.CreateBitCast(entry, rt.thread_index->getType(), "thread_index");
+  std::vector<Use*> uses;
+  for (Use& u : rt.thread_index->uses())
+    if (auto* i = dyn_cast<Instruction>(u.getUser()); i && i->getFunction() == &g)
+      uses.push_back(&u);
+  for (Use* u : uses) u->set(at);
 }
 
 // Values a wait separates from their uses now go through the frame: first
@@ -365,13 +481,82 @@ void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
   frames->setArgOperand(0, ConstantInt::get(i64, stride));
 }
 
+// Copies the code a thread runs from `entry` to where it stops (the blocks
+// reachable from it outside `ours`) for a loop of one place's own: a new
+// block `head` repeats the instructions of `prologue` (before their
+// terminators: the thread's entry, its frame and the frame's slots, as the
+// general loop makes them), then runs the copy, whose exits to `next` go to
+// `latch` instead; a PHI's edge from `prologue_end` comes from `head`.
+// Returns `head`, or null where the copy would take more than `budget`
+// instructions (what it takes is subtracted). Made once the frames are in
+// place, so that the copy reads and writes the same slots.
+BasicBlock* copy_region(Function& g, BasicBlock* entry, const SmallPtrSetImpl<BasicBlock*>& ours,
+                        ArrayRef<BasicBlock*> prologue, BasicBlock* prologue_end, BasicBlock* next,
+                        BasicBlock* latch, size_t& budget) {
+  std::vector<BasicBlock*> region;
+  SmallPtrSet<BasicBlock*, 32> seen;
+  std::vector<BasicBlock*> work = {entry};
+  size_t size = 0;
+  while (!work.empty()) {
+    BasicBlock* bb = work.back();
+    work.pop_back();
+    if (ours.count(bb) || !seen.insert(bb).second) continue;
+    region.push_back(bb);
+    size += bb->size();
+    for (BasicBlock* following : successors(bb)) work.push_back(following);
+  }
+  if (size > budget) return nullptr;
+  budget -= size;
+  ValueToValueMapTy map;
+  BasicBlock* head = BasicBlock::Create(g.getContext(), "fast", &g);
+  IRBuilder<> h(head);
+  h.SetCurrentDebugLocation(function_line(g));
+  for (BasicBlock* from : prologue)
+    for (Instruction& i : *from) {
+      if (i.isTerminator()) break;
+      Instruction* copy = i.clone();
+      copy->setName(i.getName());
+      h.Insert(copy);
+      map[&i] = copy;
+      RemapInstruction(copy, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+    }
+  map[prologue_end] = head;
+  map[next] = latch;
+  std::vector<BasicBlock*> copies;
+  for (BasicBlock* bb : region) {
+    BasicBlock* copy = CloneBasicBlock(bb, map, ".fast", &g);
+    map[bb] = copy;
+    copies.push_back(copy);
+  }
+  for (BasicBlock* copy : copies)
+    for (Instruction& i : *copy)
+      RemapInstruction(&i, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+  // A copied block is entered only from the head and the other copies.
+  SmallPtrSet<BasicBlock*, 32> inside(copies.begin(), copies.end());
+  inside.insert(head);
+  for (BasicBlock* copy : copies)
+    for (PHINode& phi : make_early_inc_range(copy->phis()))
+      for (unsigned n = phi.getNumIncomingValues(); n-- > 0;)
+        if (!inside.count(phi.getIncomingBlock(n))) phi.removeIncomingValue(n, false);
+  h.CreateBr(cast<BasicBlock>(map[entry]));
+  return head;
+}
+
+// What the copies of a body (copy_region) may add: as much again as it
+// has, or 4,000 instructions.
+size_t copy_budget(Function& g) {
+  size_t size = 0;
+  for (BasicBlock& bb : g) size += bb.size();
+  return std::max<size_t>(size, 4000);
+}
+
 // Builds the body of `kernel`, which waits at nothing, as one loop over the
 // block's threads, each from the kernel's start to its return; returns it.
 // Its locals stay on the stack (the next thread reuses them): no frames.
 Function* build_thread_loop(Function& kernel, const Runtime& rt) {
   std::vector<Instruction*> waits, returns;
-  Body body(kernel, waits, returns, /*frames=*/false);
-  auto& [g, c, start, setup, b] = body;
+  Body body(kernel, rt, waits, returns, /*frames=*/false);
+  auto& [g, c, start, setup, b, entering] = body;
   Type* i32 = Type::getInt32Ty(c);
   Type* i64 = Type::getInt64Ty(c);
 
@@ -394,7 +579,7 @@ Function* build_thread_loop(Function& kernel, const Runtime& rt) {
   b.CreateBr(enter);
   // enter: thread `tid` starts the kernel.
   b.SetInsertPoint(enter);
-  enter_thread(b, rt, table, b.CreateLoad(i32, tid_slot, "tid"));
+  enter_thread(b, rt, table, b.CreateLoad(i32, tid_slot, "tid"), entering, *g);
   b.CreateBr(start);
   // A return ends the thread: the next starts, or the block is done.
   for (Instruction* ret : returns) {
@@ -410,10 +595,10 @@ Function* build_thread_loop(Function& kernel, const Runtime& rt) {
 
 // Builds `kernel`'s body as phases between its barriers, each a loop over
 // the block's threads; returns it.
-Function* build_block_body(Function& kernel, const Runtime& rt) {
+Function* build_block_body(Function& kernel, const Runtime& rt, bool copies) {
   std::vector<Instruction*> barriers, returns;
-  Body body(kernel, barriers, returns);
-  auto& [g, c, start, setup, b] = body;
+  Body body(kernel, rt, barriers, returns);
+  auto& [g, c, start, setup, b, entering] = body;
   Type* i1 = Type::getInt1Ty(c);
   Type* i32 = Type::getInt32Ty(c);
   Type* i64 = Type::getInt64Ty(c);
@@ -432,8 +617,16 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   AllocaInst* any_slot = b.CreateAlloca(i1, nullptr, "waiting");
   AllocaInst* threads_slot = b.CreateAlloca(i32, nullptr, "threads.slot");
   AllocaInst* stride_slot = b.CreateAlloca(i64, nullptr, "stride.slot");
-  SmallPtrSet<AllocaInst*, 8> loop_variables = {
-      step_slot, first_slot, last_slot, last_waits_slot, any_slot, threads_slot, stride_slot};
+  // Where the threads stopped in this phase (the AND and OR of the
+  // barriers' numbers), whether any thread has returned, and the barrier
+  // all threads go on from in a fast phase.
+  AllocaInst* site_and = b.CreateAlloca(i32, nullptr, "site_and");
+  AllocaInst* site_or = b.CreateAlloca(i32, nullptr, "site_or");
+  AllocaInst* ended = b.CreateAlloca(i1, nullptr, "ended");
+  AllocaInst* fast_state = b.CreateAlloca(i32, nullptr, "fast_state");
+  SmallPtrSet<AllocaInst*, 16> loop_variables = {
+      step_slot,   first_slot, last_slot, last_waits_slot, any_slot,  threads_slot,
+      stride_slot, site_and,   site_or,   ended,           fast_state};
   ConstantInt* placeholder = ConstantInt::get(cast<IntegerType>(i64), 0);
   CallInst* frames = b.CreateCall(rt.frame, {placeholder, threads_slot}, "frames");
   Value* threads = b.CreateLoad(i32, threads_slot, "threads");
@@ -442,7 +635,12 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
     b.CreateStore(ConstantInt::get(i32, 0), zeroed);
   b.CreateStore(ConstantInt::getFalse(c), last_waits_slot);
   b.CreateStore(ConstantInt::getFalse(c), any_slot);
-  b.CreateBr(dispatch);
+  b.CreateStore(ConstantInt::get(i32, uint32_t(-1)), site_and);
+  b.CreateStore(ConstantInt::get(i32, 0), site_or);
+  b.CreateStore(ConstantInt::getFalse(c), ended);
+  b.CreateStore(ConstantInt::get(i32, 0), fast_state);  // every thread at the start
+  BasicBlock* fast = BasicBlock::Create(c, "fast_phase", g, start);
+  b.CreateBr(fast);
 
   // dispatch: enter thread `tid` (`step` places after the phase's first,
   // around the block) and go to where it stands.
@@ -452,7 +650,7 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   auto* offset = cast<Instruction>(
       b.CreateMul(b.CreateZExt(tid, i64), ConstantInt::get(i64, 1), "frame.offset"));
   Value* frame = b.CreateGEP(i8, frames, offset, "frame");
-  enter_thread(b, rt, table, tid);
+  enter_thread(b, rt, table, tid, entering, *g);
   Value* state_ptr = b.CreateBitCast(frame, PointerType::get(i32, 0), "state.ptr");
   Value* state = b.CreateLoad(i32, state_ptr, "state");
   SwitchInst* to = b.CreateSwitch(state, next, unsigned(barriers.size()) + 1);
@@ -469,6 +667,8 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
     y.SetCurrentDebugLocation(call->getDebugLoc());
     y.CreateStore(ConstantInt::get(i32, uint64_t(k) + 1), state_ptr);
     y.CreateStore(ConstantInt::getTrue(c), any_slot);
+    y.CreateStore(y.CreateAnd(y.CreateLoad(i32, site_and), uint64_t(k) + 1), site_and);
+    y.CreateStore(y.CreateOr(y.CreateLoad(i32, site_or), uint64_t(k) + 1), site_or);
     y.CreateStore(tid, last_slot);
     y.CreateStore(ConstantInt::getTrue(c), last_waits_slot);
     y.CreateBr(next);
@@ -480,6 +680,7 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   for (Instruction* ret : returns) {
     IRBuilder<> y(ret);
     y.CreateStore(ConstantInt::get(i32, uint32_t(-1)), state_ptr);
+    y.CreateStore(ConstantInt::getTrue(c), ended);
     y.CreateStore(tid, last_slot);
     y.CreateStore(ConstantInt::getFalse(c), last_waits_slot);
     y.CreateBr(next);
@@ -496,13 +697,40 @@ Function* build_block_body(Function& kernel, const Runtime& rt) {
   b.CreateStore(b.CreateSelect(b.CreateLoad(i1, last_waits_slot), b.CreateLoad(i32, last_slot),
                                b.CreateLoad(i32, first_slot)),
                 first_slot);
-  b.CreateCondBr(waiting, dispatch, done);
+  // Every thread stopped at one barrier, and none has returned: a fast
+  // phase may run them all from there.
+  Value* stopped = b.CreateLoad(i32, site_and);
+  Value* same = b.CreateAnd(b.CreateNot(b.CreateLoad(i1, ended)),
+                            b.CreateICmpEQ(stopped, b.CreateLoad(i32, site_or)));
+  b.CreateStore(b.CreateSelect(same, stopped, ConstantInt::get(i32, uint32_t(-1))), fast_state);
+  b.CreateStore(ConstantInt::get(i32, uint32_t(-1)), site_and);
+  b.CreateStore(ConstantInt::get(i32, 0), site_or);
+  b.CreateCondBr(waiting, fast, done);
   b.SetInsertPoint(done);
   b.CreateRetVoid();
+  // fast_phase: the place every thread goes on from, if one (else the
+  // general phase; filled in below).
+  b.SetInsertPoint(fast);
+  SwitchInst* fast_to = b.CreateSwitch(b.CreateLoad(i32, fast_state), dispatch);
 
-  SmallPtrSet<BasicBlock*, 8> ours = {setup, dispatch, next, phase_end, done};
+  SmallPtrSet<BasicBlock*, 8> ours = {setup, dispatch, next, phase_end, done, fast};
   into_frames(*g, ours, loop_variables, setup->getFirstNonPHI(), to, frame, offset, frames,
               /*header=*/4);
+  // Fast phases: a loop over the threads, in the general phase's order,
+  // through a copy of the code that follows the barrier (copy_region),
+  // without asking each thread where it stands.
+  size_t budget = copies ? copy_budget(*g) : 0;
+  for (auto& kase : to->cases()) {
+    BasicBlock* latch = BasicBlock::Create(c, "fast_next", g);
+    BasicBlock* head =
+        copy_region(*g, kase.getCaseSuccessor(), ours, {dispatch}, dispatch, next, latch, budget);
+    if (!head) {
+      latch->eraseFromParent();
+      continue;
+    }
+    count_on(b, latch, step_slot, threads, head, phase_end);
+    fast_to->addCase(kase.getCaseValue(), head);
+  }
   return g;
 }
 
@@ -546,9 +774,10 @@ Value* code_address(IRBuilder<>& b, Module& m) {
 // (another phase), or the block is over.
 class WarpBody {
  public:
-  WarpBody(Function& kernel, const Runtime& rt)
-      : rt_(rt),
-        body_(kernel, waits_, returns_),
+  WarpBody(Function& kernel, const Runtime& rt, bool fast)
+      : fast_turns_(fast),
+        rt_(rt),
+        body_(kernel, rt, waits_, returns_),
         g_(body_.g),
         c_(body_.c),
         b_(body_.b),
@@ -565,6 +794,7 @@ class WarpBody {
     for (Instruction* ret : returns_) {
       IRBuilder<> y(ret);
       y.CreateStore(c32(warp_frame::kExited), field(y, warp_frame::kFlags, i32_));
+      y.CreateStore(y.CreateAdd(y.CreateLoad(i32_, exits_), c32(1)), exits_);
       y.CreateBr(next_);
       ret->eraseFromParent();
     }
@@ -575,6 +805,7 @@ class WarpBody {
     Value* stride = frames_->getArgOperand(0);
     for (Instruction* at : stride_uses_) at->setOperand(1, stride);
     for (CallInst* call : completions_) call->setArgOperand(2, stride);
+    if (fast_turns_) build_fast_turns();
     return g_;
   }
 
@@ -612,8 +843,9 @@ class WarpBody {
   void build_completion(uint32_t site, CallInst& call);
   void complete_inline(IRBuilder<>& z, CallInst& call);
   Value* ballot_of(IRBuilder<>& z, BasicBlock*& from);
-  Value* shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f);
+  Value* shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f, bool all);
 
+  bool fast_turns_;  // with build_fast_turns' copies
   const Runtime& rt_;
   std::vector<Instruction*> waits_, returns_;
   Body body_;
@@ -644,6 +876,15 @@ class WarpBody {
   // The lanes that wait at an operation the runtime met before: what other
   // lanes did since (reached the barrier, returned) may complete it.
   AllocaInst* pending_ = nullptr;
+  // The warps (a bit each) whose 32 lanes all go on from one wait, which
+  // the body completed for all of them; and the blocks where a turn
+  // starts: the general one, and the test for a fast one.
+  AllocaInst* uniform_ = nullptr;
+  AllocaInst* exits_ = nullptr;  // the lanes that have returned
+  BasicBlock *lane_ = nullptr, *run_ = nullptr, *fast_ = nullptr, *sweep_end_ = nullptr;
+  Value* end_ = nullptr;   // the warp's lanes end before this thread
+  Value* full_ = nullptr;  // the warp's lanes, a bit each
+  void build_fast_turns();
 };
 
 // The loops themselves: phases, turns, lanes.
@@ -658,6 +899,7 @@ void WarpBody::build_turns() {
   BasicBlock* run = own("run", start);
   next_ = own("next_lane");
   BasicBlock* sweep_end = own("sweep_end");
+  sweep_end_ = sweep_end;
   slow_ = own("settle");
   warp_next_ = own("next_warp");
   BasicBlock* phase_end = own("phase_end");
@@ -676,10 +918,13 @@ void WarpBody::build_turns() {
   mask_and_ = variable("mask_and.slot", i32_);
   mask_or_ = variable("mask_or.slot", i32_);
   pending_ = variable("pending.slot", i32_);
+  uniform_ = variable("uniform.slot", i32_);
+  exits_ = variable("exits.slot", i32_);
   frames_ = b_.CreateCall(rt_.warp_frames, {c64(0), threads_slot}, "frames");
   Value* threads = b_.CreateLoad(i32_, threads_slot, "threads");
   const ThreadTable table = thread_table(b_, rt_, stride_slot);
   Value* warps = b_.CreateLShr(b_.CreateAdd(threads, c32(31)), c32(5), "warps");
+  b_.CreateStore(c32(0), exits_);
   b_.CreateBr(phase);
 
   // phase: every warp may go on; warp 0 starts.
@@ -688,6 +933,7 @@ void WarpBody::build_turns() {
                                  b_.CreateSub(b_.CreateShl(c32(1), warps), c32(1))),
                  active_);
   b_.CreateStore(c32(0), warp_slot_);
+  b_.CreateStore(b_.CreateCall(rt_.warp_uniform, {}), uniform_);
   b_.CreateBr(warp_start);
 
   // warp: its turn over its lanes [base, end), whose frames start here.
@@ -697,13 +943,27 @@ void WarpBody::build_turns() {
   Value* end = b_.CreateIntrinsic(Intrinsic::umin, {i32_}, {threads, b_.CreateAdd(base, c32(32))},
                                   nullptr, "end");
   warp_frames_ = b_.CreateGEP(i8_, frames_, times_stride(b_, base), "warp.frames");
+  end_ = end;
+  // Its lanes, a bit each (the last warp of a block may have fewer).
+  Value* lanes = b_.CreateSub(end, base, "lanes");
+  full_ = b_.CreateSelect(b_.CreateICmpUGE(lanes, c32(32)), c32(0xffffffffu),
+                          b_.CreateSub(b_.CreateShl(c32(1), lanes), c32(1)), "full");
   b_.CreateStore(base, lane_slot_);
   for (AllocaInst* zeroed : {arrived_slot_, other_, mask_or_, site_or_, pending_})
     b_.CreateStore(c32(0), zeroed);
   for (AllocaInst* ones : {mask_and_, site_and_}) b_.CreateStore(c32(uint32_t(-1)), ones);
-  b_.CreateBr(lane);
+  // A warp whose lanes all go on from one wait may take a fast turn.
+  Value* was_uniform = b_.CreateLoad(i32_, uniform_);
+  Value* warp_bit = b_.CreateShl(c32(1), warp_);
+  b_.CreateStore(b_.CreateAnd(was_uniform, b_.CreateNot(warp_bit)), uniform_);
+  fast_ = own("fast_turn", start);
+  b_.CreateCondBr(b_.CreateICmpNE(b_.CreateAnd(was_uniform, warp_bit), c32(0)), fast_, lane);
 
   // lane: thread `tid`, if it can go on.
+  lane_ = lane;
+  run_ = run;
+  b_.SetInsertPoint(fast_);
+  b_.CreateBr(lane);  // until build_fast_turns
   b_.SetInsertPoint(lane);
   Value* tid = b_.CreateLoad(i32_, lane_slot_, "tid");
   offset_ = cast<Instruction>(b_.CreateMul(b_.CreateZExt(tid, i64_), c64(1), "frame.offset"));
@@ -718,7 +978,7 @@ void WarpBody::build_turns() {
   b_.CreateBr(next_);
   // run: enter it and go to where it stands.
   b_.SetInsertPoint(run);
-  enter_thread(b_, rt_, table, tid);
+  enter_thread(b_, rt_, table, tid, body_.entering, *g_);
   Value* state = b_.CreateLoad(i32_, field(b_, kState, i32_), "state");
   to_ = b_.CreateSwitch(state, next_, unsigned(waits_.size()) + 1);
   to_->addCase(c32(0), start);
@@ -738,10 +998,46 @@ void WarpBody::build_turns() {
   Value* pick = b_.CreateSelect(b_.CreateICmpNE(later, c32(0)), later, act);
   b_.CreateStore(b_.CreateIntrinsic(Intrinsic::cttz, {i32_}, {pick, b_.getTrue()}), warp_slot_);
   b_.CreateCondBr(b_.CreateICmpNE(act, c32(0)), warp_start, phase_end);
+  // (Once every lane has returned, the block is done: no need to ask.)
   b_.SetInsertPoint(phase_end);
+  BasicBlock* barrier = own("barrier");
+  b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateLoad(i32_, exits_), threads), done, barrier);
+  b_.SetInsertPoint(barrier);
   b_.CreateCondBr(b_.CreateCall(rt_.warp_barrier, {}), phase, done);
   b_.SetInsertPoint(done);
   b_.CreateRetVoid();
+}
+
+// Fast turns. A warp whose lanes all go on from wait k (the body
+// completed it for all of them: nearly always) runs them in a loop of its
+// own over a copy of the code that follows wait k, up to the waits and
+// returns where the lanes stop: the lanes' order and what each does are the
+// general turn's, without asking each lane whether and where it goes on.
+// The copies are made once the frames are in place (the copy of each lane's
+// entry gives the copied code its frame); a kernel too large to copy whole
+// keeps the general turns for the waits past the budget.
+void WarpBody::build_fast_turns() {
+  using namespace warp_frame;
+  fast_->getTerminator()->eraseFromParent();
+  IRBuilder<> y(fast_);
+  y.SetCurrentDebugLocation(function_line(*g_));
+  Value* state = y.CreateLoad(i32_, field_of(y, warp_frames_, kState, i32_), "fast.state");
+  SwitchInst* to = y.CreateSwitch(state, lane_);
+  size_t budget = copy_budget(*g_);
+  for (auto& kase : to_->cases()) {
+    BasicBlock* latch = BasicBlock::Create(c_, "fast_next", g_);
+    BasicBlock* head =
+        copy_region(*g_, kase.getCaseSuccessor(), ours_, {lane_, run_}, run_, next_, latch, budget);
+    if (!head) {
+      latch->eraseFromParent();
+      continue;
+    }
+    ours_.insert(head);
+    ours_.insert(latch);
+    IRBuilder<> h(latch);
+    count_on(h, latch, lane_slot_, end_, head, sweep_end_);
+    to->addCase(kase.getCaseValue(), head);
+  }
 }
 
 // The end of a warp's turn. Nothing arrived at a warp operation and no lane
@@ -879,32 +1175,56 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   if (!shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
     completions_.push_back(
         z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, c64(0), arrived_}));
+    Value* whole = z.CreateICmpEQ(arrived_, full_);
+    add_bit(z, uniform_, z.CreateSelect(whole, z.CreateShl(c32(1), warp_), c32(0)));
     z.CreateBr(warp_next_);
     return;
   }
   BasicBlock* from = z.GetInsertBlock();
   Value* ballot = op == WarpOpKind::kBallot ? ballot_of(z, from) : nullptr;
-  // A loop over the warp's 32 lanes, each taking part or not.
-  BasicBlock* loop = own("lanes", slow_);
-  BasicBlock* take = own("lane_result", slow_);
-  BasicBlock* latch = own("lanes_next", slow_);
-  z.CreateBr(loop);
-  z.SetInsertPoint(loop);
-  PHINode* l = z.CreatePHI(i32_, 2, "l");
-  l->addIncoming(c32(0), from);
-  z.CreateCondBr(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), take, latch);
-  z.SetInsertPoint(take);
-  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
-  if (shuffle)
-    z.CreateStore(shuffled(z, call, l, f), field_of(z, f, kResult, i64_));
-  else if (ballot)
-    z.CreateStore(ballot, field_of(z, f, kResult, i64_));
-  z.CreateStore(c32(kRunnable), field_of(z, f, kFlags, i32_));
-  z.CreateBr(latch);
-  z.SetInsertPoint(latch);
-  Value* l2 = z.CreateAdd(l, c32(1));
-  l->addIncoming(l2, latch);
-  z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, warp_next_);
+  // A loop over the warp's 32 lanes, each taking part or not; for a
+  // shuffle, one without those tests where all 32 arrived (nearly always).
+  auto lanes = [&](bool all) {
+    BasicBlock* loop = own("lanes", slow_);
+    BasicBlock* take = all ? loop : own("lane_result", slow_);
+    BasicBlock* latch = all ? loop : own("lanes_next", slow_);
+    z.CreateBr(loop);
+    z.SetInsertPoint(loop);
+    PHINode* l = z.CreatePHI(i32_, 2, "l");
+    l->addIncoming(c32(0), from);
+    if (!all) {
+      z.CreateCondBr(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), take, latch);
+      z.SetInsertPoint(take);
+    }
+    Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
+    if (shuffle)
+      z.CreateStore(shuffled(z, call, l, f, all), field_of(z, f, kResult, i64_));
+    else if (ballot)
+      z.CreateStore(ballot, field_of(z, f, kResult, i64_));
+    z.CreateStore(c32(kRunnable), field_of(z, f, kFlags, i32_));
+    if (!all) {
+      z.CreateBr(latch);
+      z.SetInsertPoint(latch);
+    }
+    Value* l2 = z.CreateAdd(l, c32(1));
+    l->addIncoming(l2, latch);
+    z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, warp_next_);
+  };
+  // Where all its lanes arrived (all 32, or all a short warp has), they
+  // all go on from this wait at the warp's next turn: a fast turn
+  // (build_fast_turns) may run them.
+  BasicBlock* whole = own("whole_warp", slow_);
+  BasicBlock* some = own("some_lanes", slow_);
+  z.CreateCondBr(z.CreateICmpEQ(arrived_, c32(0xffffffffu)), whole, some);
+  z.SetInsertPoint(whole);
+  add_bit(z, uniform_, z.CreateShl(c32(1), warp_));
+  from = whole;
+  lanes(true);
+  z.SetInsertPoint(some);
+  add_bit(z, uniform_,
+          z.CreateSelect(z.CreateICmpEQ(arrived_, full_), z.CreateShl(c32(1), warp_), c32(0)));
+  from = some;
+  lanes(false);
 }
 
 // The ballot of the lanes `arrived_`: a bit for each whose value is not
@@ -936,8 +1256,9 @@ Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
 
 // Lane `l`'s (frame `f`) result of shuffle `call`: its source lane's value,
 // or its own where the source is outside its segment or the warp, or did
-// not arrive (the runtime's source_of, for a width that is a power of two).
-Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f) {
+// not arrive (the runtime's source_of, for a width that is a power of two);
+// `all`: every lane of the warp arrived.
+Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f, bool all) {
   using namespace warp_frame;
   const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
   const int64_t width = cast<ConstantInt>(call.getArgOperand(4))->getSExtValue();
@@ -945,7 +1266,8 @@ Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f) {
   a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32_)
                        : z.CreateLoad(i32_, field_of(z, f, kArg, i32_));
   a = z.CreateAnd(a, c32(31));
-  Value* seg = z.CreateAnd(l, c32(uint64_t(-width)));
+  // (l is below 32: a segment of 32 lanes is the warp.)
+  Value* seg = width == 32 ? c32(0) : z.CreateAnd(l, c32(uint64_t(-width)));
   Value* seg_end = z.CreateAdd(seg, c32(uint64_t(width)));
   Value* src = nullptr;
   Value* inside = ConstantInt::getTrue(c_);
@@ -967,7 +1289,8 @@ Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f) {
       break;
   }
   Value* in_warp = z.CreateICmpULT(src, c32(32));
-  Value* takes = z.CreateTrunc(z.CreateLShr(arrived_, z.CreateAnd(src, c32(31))), i1_);
+  Value* takes = all ? ConstantInt::getTrue(c_)
+                     : z.CreateTrunc(z.CreateLShr(arrived_, z.CreateAnd(src, c32(31))), i1_);
   Value* from_lane = z.CreateSelect(z.CreateAnd({inside, in_warp, takes}), src, l);
   Value* source = z.CreateGEP(i8_, warp_frames_, times_stride(z, from_lane));
   return z.CreateLoad(i64_, field_of(z, source, kValue, i64_));
@@ -1066,14 +1389,19 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
     FunctionAnalysisManager& fam =
         mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
     for (auto [f, mode] : todo) {
-      Function* body = mode == Mode::kLoop     ? build_thread_loop(*f, rt)
-                       : mode == Mode::kPhases ? build_block_body(*f, rt)
-                                               : WarpBody(*f, rt).build();
-      if (verifyFunction(*body)) {
-        // A shape this pass does not handle: the kernel keeps its fibers.
+      // Built with fast copies first; a body that does not verify is built
+      // again without them, then given up (the kernel keeps its fibers).
+      Function* body = nullptr;
+      for (const bool fast : {true, false}) {
+        body = mode == Mode::kLoop     ? build_thread_loop(*f, rt)
+               : mode == Mode::kPhases ? build_block_body(*f, rt, fast)
+                                       : WarpBody(*f, rt, fast).build();
+        if (!verifyFunction(*body)) break;
         body->eraseFromParent();
-        continue;
+        body = nullptr;
+        if (mode == Mode::kLoop) break;
       }
+      if (!body) continue;
       offer_block_body(*f, body, rt);
       fam.invalidate(*f, PreservedAnalyses::none());
       cleanup_.run(*body, fam);

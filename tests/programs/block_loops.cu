@@ -285,6 +285,40 @@ __global__ void tile_scan(const double* in, double2* out) {
   out[t] = v;
 }
 
+// The fast intrinsics (__expf, __fdividef, rsqrtf) in device functions
+// beside barriers and shuffles: a softmax of each block's row of 64, and a
+// tree sum of rsqrtf in shared memory. Calls the compiler guards against
+// throwing (as it does in a device function) do not keep a kernel on its
+// fibers.
+__device__ inline float scaled_exp(float x, float top) { return __expf(x - top); }
+__global__ void fast_math_softmax(const float* in, float* out) {
+  __shared__ float warp_top[2], warp_total[2];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const float x = in[blockIdx.x * 64 + threadIdx.x];
+  float top = x;
+  for (int d = 16; d > 0; d /= 2) top = fmaxf(top, __shfl_xor_sync(0xffffffffu, top, d));
+  if (lane == 0) warp_top[warp] = top;
+  __syncthreads();
+  top = fmaxf(warp_top[0], warp_top[1]);
+  const float e = scaled_exp(x, top);
+  float total = e;
+  for (int d = 16; d > 0; d /= 2) total += __shfl_xor_sync(0xffffffffu, total, d);
+  if (lane == 0) warp_total[warp] = total;
+  __syncthreads();
+  out[blockIdx.x * 64 + threadIdx.x] = __fdividef(e, warp_total[0] + warp_total[1]);
+}
+__device__ inline float inverse_root(float x) { return rsqrtf(x * x + 1.0f); }
+__global__ void fast_math_tree(const float* in, float* out) {
+  __shared__ float partial[128];
+  partial[threadIdx.x] = inverse_root(in[blockIdx.x * 128 + threadIdx.x]);
+  __syncthreads();
+  for (unsigned s = 64; s > 0; s >>= 1) {
+    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+
 // Who runs when around a shuffle: each thread takes a ticket before it and
 // one after. With fibers, the lane that completes a shuffle goes on at
 // once; a thread that returns gives way to the next thread to start, a
@@ -371,6 +405,38 @@ bool warp_operations_in_loops() {
 }
 
 void warp_operations() {
+  {
+    const int rows = 6;
+    std::vector<float> in(rows * 128);
+    for (int i = 0; i < rows * 128; ++i) in[i] = float(i % 23) * 0.3f - 2.0f;
+    float *d_in = device_copy(in), *d_out;
+    CHECK(cudaMalloc(&d_out, rows * 128 * sizeof(float)));
+    fast_math_softmax<<<rows, 64>>>(d_in, d_out);
+    auto out = host_copy(d_out, rows * 64);
+    bool ok = true;
+    for (int r = 0; r < rows; ++r) {
+      float top = in[r * 64], total = 0;
+      for (int i = 0; i < 64; ++i) top = std::max(top, in[r * 64 + i]);
+      for (int i = 0; i < 64; ++i) total += std::exp(in[r * 64 + i] - top);
+      for (int i = 0; i < 64; ++i) {
+        const float want = std::exp(in[r * 64 + i] - top) / total;
+        ok = ok && std::fabs(out[r * 64 + i] - want) <= 1e-5f;
+      }
+    }
+    expect(ok, "__expf and __fdividef beside shuffles and barriers");
+    fast_math_tree<<<rows, 128>>>(d_in, d_out);
+    out = host_copy(d_out, rows);
+    ok = true;
+    for (int r = 0; r < rows; ++r) {
+      double want = 0;
+      for (int i = 0; i < 128; ++i) {
+        const double x = in[r * 128 + i];
+        want += 1.0 / std::sqrt(x * x + 1.0);
+      }
+      ok = ok && std::fabs(out[r] - want) <= 1e-4 * want;
+    }
+    expect(ok, "rsqrtf in a device function beside barriers");
+  }
   {
     const int n = 256;
     std::vector<float> in(n);
@@ -704,4 +770,4 @@ int main() {
 // RUN:   shift_left \
 // RUN:   tile_scan tickets_around_shuffle where_locals_are_warp never_meets no_waits \
 // RUN:   mask_beside_barrier \
-// RUN:   waits_in_calls --not barrier_in_call
+// RUN:   waits_in_calls fast_math_softmax fast_math_tree --not barrier_in_call

@@ -59,7 +59,7 @@ using std::isnan;
 using std::signbit;
 
 // ---- float and double functions that C++ lacks -----------------------------------------------
-extern "C" float cudalab_fast_rsqrtf(float x);  // (out of line: fast_math.cpp)
+extern "C" float cudalab_fast_rsqrtf(float x) noexcept;  // (out of line: fast_math.cpp)
 inline float rsqrtf(float x) { return cudalab_fast_rsqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / std::cbrt(x); }
@@ -106,24 +106,26 @@ inline double normcdfinv(double p) { return -std::sqrt(2.0) * erfcinv(2 * p); }
 inline float normcdfinvf(float p) { return float(normcdfinv(p)); }
 inline double erfcx(double x) { return std::exp(x * x) * std::erfc(x); }
 inline float erfcxf(float x) { return float(erfcx(x)); }
-extern "C" float cudalab_fast_fdividef(float a, float b);  // (out of line: fast_math.cpp)
+extern "C" float cudalab_fast_fdividef(float a, float b) noexcept;  // (out of line: fast_math.cpp)
 inline float fdividef(float a, float b) { return cudalab_fast_fdividef(a, b); }
 inline float saturatef(float x) { return x < 0.f ? 0.f : (x > 1.f ? 1.f : x); }
 
 // The fast intrinsics, out of line (simulator/src/runtime/fast_math.cpp):
 // a GPU computes each on its special function unit in a couple of
 // instructions, where sinf and the like take tens, and a predicted time
-// tells them apart by the function called.
+// tells them apart by the function called. They cannot throw: a kernel
+// that calls one may still run its block in loops (a call that might
+// throw keeps a fiber per thread).
 extern "C" {
-float cudalab_fast_expf(float x);
-float cudalab_fast_exp10f(float x);
-float cudalab_fast_logf(float x);
-float cudalab_fast_log2f(float x);
-float cudalab_fast_log10f(float x);
-float cudalab_fast_powf(float a, float b);
-float cudalab_fast_sinf(float x);
-float cudalab_fast_cosf(float x);
-float cudalab_fast_tanf(float x);
+float cudalab_fast_expf(float x) noexcept;
+float cudalab_fast_exp10f(float x) noexcept;
+float cudalab_fast_logf(float x) noexcept;
+float cudalab_fast_log2f(float x) noexcept;
+float cudalab_fast_log10f(float x) noexcept;
+float cudalab_fast_powf(float a, float b) noexcept;
+float cudalab_fast_sinf(float x) noexcept;
+float cudalab_fast_cosf(float x) noexcept;
+float cudalab_fast_tanf(float x) noexcept;
 }
 inline float __expf(float x) { return cudalab_fast_expf(x); }
 inline float __exp10f(float x) { return cudalab_fast_exp10f(x); }

@@ -146,6 +146,7 @@ class BlockRun {
   // the threads at it.
   uint32_t settle_warp(uint32_t warp);
   bool warp_loops_barrier();
+  uint32_t warp_loops_uniform() const;  // the warps whose lanes all go on from one place
   WarpLoopFrame& warp_frame(uint32_t thread) {
     return *reinterpret_cast<WarpLoopFrame*>(frames_base_ + thread * frames_stride_);
   }
@@ -198,6 +199,7 @@ class BlockRun {
   // Where each thread's frame is (warp loops: a WarpLoopFrame first).
   unsigned char* frames_base_ = nullptr;
   size_t frames_stride_ = 0;
+  uint32_t warp_uniform_ = 0;  // warp_loops_uniform
   uint32_t thread_count_ = 0;
   uint32_t next_thread_ = 0;
   uint32_t exited_ = 0;

@@ -286,6 +286,9 @@ void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
   context_.loops_jump = block_loops_jump_;
   frames_base_ = aligned;
   frames_stride_ = stride;
+  // Every warp's lanes start together (warp_loops_uniform).
+  const uint32_t warps = (thread_count_ + 31) / 32;
+  warp_uniform_ = warps >= 32 ? ~0u : (1u << warps) - 1;
   return aligned;
 }
 

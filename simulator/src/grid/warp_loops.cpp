@@ -83,6 +83,7 @@ bool BlockRun::warp_loops_barrier() {
     // them: as the fibers see it, a deadlock.
     uint32_t released = 0;
     for (uint32_t warp = 0; warp < warps_.size(); ++warp) released += settle_warp(warp);
+    warp_uniform_ = 0;  // (the general turns find them)
     if (released) return true;
     report_deadlock();
     return false;
@@ -90,16 +91,31 @@ bool BlockRun::warp_loops_barrier() {
   if (!at) return false;
   // Every live thread is at the barrier (threads that returned do not hold
   // it back): one result for all, as release_barrier gives.
+  // Released, each warp is uniform where all its lanes were at one barrier.
   const uint64_t packed = uint64_t(sum) | uint64_t(all) << 32 | uint64_t(any) << 33;
+  warp_uniform_ = 0;
+  bool same = true;
+  uint32_t state = 0;
   for (uint32_t i = 0; i < thread_count_; ++i) {
     Frame& f = warp_frame(i);
-    if (f.flags != Frame::kAtBarrier) continue;
-    f.result = packed;
-    f.flags = Frame::kRunnable;
-    threads_[i].wait = SimThread::Wait::kNone;
+    if (i % 32 == 0) same = true, state = f.state;
+    if (f.flags == Frame::kAtBarrier) {
+      f.result = packed;
+      f.flags = Frame::kRunnable;
+      threads_[i].wait = SimThread::Wait::kNone;
+      same = same && f.state == state;
+    } else {
+      same = false;
+    }
+    if ((i % 32 == 31 || i + 1 == thread_count_) && same && i / 32 < 32)
+      warp_uniform_ |= 1u << (i / 32);
   }
   return true;
 }
+
+// The warps (a bit each) all of whose lanes can go on from one place, as
+// the last release of the barrier left them (block_loops_frames: all).
+uint32_t BlockRun::warp_loops_uniform() const { return warp_uniform_; }
 
 }  // namespace cudalab::rt
 
@@ -138,6 +154,10 @@ uint32_t cudalab_warp_loops_settle(uint32_t warp) {
   const RuntimeScope runtime;
   return tl_block->run->settle_warp(warp);
 }
+
+// At the start of each phase: the warps whose lanes all go on from one
+// place, which the body may run in fast turns.
+uint32_t cudalab_warp_loops_uniform() { return cudalab::rt::tl_block->run->warp_loops_uniform(); }
 
 bool cudalab_warp_loops_barrier() {
   using namespace cudalab::rt;

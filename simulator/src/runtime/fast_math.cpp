@@ -7,18 +7,18 @@
 #include <cmath>
 
 extern "C" {
-float cudalab_fast_expf(float x) { return std::exp(x); }
-float cudalab_fast_exp10f(float x) { return std::pow(10.0f, x); }
-float cudalab_fast_logf(float x) { return std::log(x); }
-float cudalab_fast_log2f(float x) { return std::log2(x); }
-float cudalab_fast_log10f(float x) { return std::log10(x); }
-float cudalab_fast_powf(float a, float b) { return std::pow(a, b); }
-float cudalab_fast_sinf(float x) { return std::sin(x); }
-float cudalab_fast_cosf(float x) { return std::cos(x); }
-float cudalab_fast_tanf(float x) { return std::tan(x); }
+float cudalab_fast_expf(float x) noexcept { return std::exp(x); }
+float cudalab_fast_exp10f(float x) noexcept { return std::pow(10.0f, x); }
+float cudalab_fast_logf(float x) noexcept { return std::log(x); }
+float cudalab_fast_log2f(float x) noexcept { return std::log2(x); }
+float cudalab_fast_log10f(float x) noexcept { return std::log10(x); }
+float cudalab_fast_powf(float a, float b) noexcept { return std::pow(a, b); }
+float cudalab_fast_sinf(float x) noexcept { return std::sin(x); }
+float cudalab_fast_cosf(float x) noexcept { return std::cos(x); }
+float cudalab_fast_tanf(float x) noexcept { return std::tan(x); }
 // A reciprocal square root and a fast division: the special function
 // unit's reciprocal (and a multiply), where 1 / sqrtf or a / b would count
 // a GPU's full division and root.
-float cudalab_fast_rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-float cudalab_fast_fdividef(float a, float b) { return a / b; }
+float cudalab_fast_rsqrtf(float x) noexcept { return 1.0f / std::sqrt(x); }
+float cudalab_fast_fdividef(float a, float b) noexcept { return a / b; }
 }
