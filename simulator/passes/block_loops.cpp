@@ -107,16 +107,20 @@ Wait wait_of(const Instruction& i) {
   return call ? wait_of(call->getCalledFunction()) : Wait::kNone;
 }
 
-// Whether invoke `i` only guards against its callee throwing: its landing
-// pad catches everything and calls terminate (as a noexcept function's
-// calls do), so that as a plain call it ends the program as well.
-bool terminates_on_unwind(const InvokeInst& i) {
-  for (const Instruction& j : *i.getUnwindDest())
+// Whether `bb` is a landing pad that only ends the program: what a
+// noexcept function's calls unwind to (it calls terminate).
+bool ends_program(const BasicBlock& bb) {
+  if (!bb.isLandingPad()) return false;
+  for (const Instruction& j : bb)
     if (const auto* call = dyn_cast<CallInst>(&j))
       if (const Function* callee = call->getCalledFunction())
         return callee->getName() == "__clang_call_terminate";
   return false;
 }
+
+// Whether invoke `i` only guards against its callee throwing, so that as a
+// plain call it ends the program as well if it throws.
+bool terminates_on_unwind(const InvokeInst& i) { return ends_program(*i.getUnwindDest()); }
 
 class Eligibility {
  public:
@@ -145,6 +149,7 @@ class Eligibility {
   // over threads cannot follow). A call the compiler guards against
   // throwing (an invoke whose unwinding ends the program) is a call.
   bool calls_waiting(Instruction& i, bool waits_allowed) {
+    if (ends_program(*i.getParent())) return false;  // (such a pad goes: clone_for_block)
     if (auto* guarded = dyn_cast<InvokeInst>(&i); guarded && terminates_on_unwind(*guarded)) {
       Function* callee = guarded->getCalledFunction();
       return !callee || callee->hasFnAttribute(Attribute::ReturnsTwice) ||
@@ -242,6 +247,14 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
   g->setLinkage(GlobalValue::InternalLinkage);
   g->setComdat(nullptr);
   g->addFnAttr(Attribute::NoInline);
+  // Calls guarded against throwing (the kernel is eligible: they wait at
+  // nothing, and their landing pads end the program) are plain calls here;
+  // their landing pads go.
+  std::vector<InvokeInst*> guarded;
+  for (Instruction& i : instructions(*g))
+    if (auto* invoke = dyn_cast<InvokeInst>(&i)) guarded.push_back(invoke);
+  for (InvokeInst* invoke : guarded) changeToCall(invoke);
+  if (!guarded.empty()) removeUnreachableBlocks(*g);
   std::vector<Instruction*> dropped, exits;
   for (Instruction& i : instructions(*g)) {
     if (frames && (isa<DbgInfoIntrinsic>(i) || i.isLifetimeStartOrEnd()))
@@ -256,13 +269,6 @@ Function* clone_for_block(Function& kernel, std::vector<Instruction*>& waits,
       exits.push_back(call);
   }
   for (Instruction* i : dropped) i->eraseFromParent();
-  // Calls guarded against throwing (the kernel is eligible: they wait at
-  // nothing) are plain calls here; their landing pads go.
-  std::vector<InvokeInst*> guarded;
-  for (Instruction& i : instructions(*g))
-    if (auto* invoke = dyn_cast<InvokeInst>(&i)) guarded.push_back(invoke);
-  for (InvokeInst* invoke : guarded) changeToCall(invoke);
-  if (!guarded.empty()) removeUnreachableBlocks(*g);
   // PTX's exit, where the kernel itself calls it, is its return.
   for (Instruction* call : exits) {
     BasicBlock* bb = call->getParent();
@@ -305,6 +311,7 @@ bool calls_may_read_thread_index(Function& g) {
 // Whether constant `c` is global `v` or is made from it.
 bool made_from(const Constant* c, const GlobalVariable* v) {
   if (c == v) return true;
+  if (isa<GlobalValue>(c)) return false;  // (its operands are its contents)
   for (const Use& op : c->operands())
     if (const auto* k = dyn_cast<Constant>(op.get()); k && made_from(k, v)) return true;
   return false;
@@ -324,14 +331,50 @@ Value* unfold(Constant* c, const GlobalVariable* v, Instruction* before) {
 // Every address `g` makes from `threadIdx` made from the variable itself by
 // instructions, so that its uses can be given another address.
 void unfold_thread_index(Function& g, const GlobalVariable* index) {
-  for (Instruction& i : instructions(g))
+  for (Instruction& i : instructions(g)) {
+    // A PHI takes one value from each block, however many edges it has.
+    std::map<BasicBlock*, Value*> from_block;
     for (Use& op : i.operands()) {
       auto* k = dyn_cast<Constant>(op.get());
       if (!k || k == index || !isa<ConstantExpr>(k) || !made_from(k, index)) continue;
       auto* phi = dyn_cast<PHINode>(&i);
-      Instruction* before = phi ? phi->getIncomingBlock(op)->getTerminator() : &i;
-      op.set(unfold(k, index, before));
+      if (!phi) {
+        op.set(unfold(k, index, &i));
+        continue;
+      }
+      BasicBlock* from = phi->getIncomingBlock(op);
+      auto [at, fresh] = from_block.try_emplace(from, nullptr);
+      if (fresh) at->second = unfold(k, index, from->getTerminator());
+      op.set(at->second);
     }
+  }
+}
+
+// Whether `g` may write `threadIdx`, or use its address otherwise than to
+// read it: then the loops keep the thread-local copy (a write to it would
+// otherwise change the runtime's table).
+bool thread_index_escapes(Function& g, const GlobalVariable* index) {
+  std::vector<const Value*> work = {index};
+  SmallPtrSet<const Value*, 16> seen;
+  while (!work.empty()) {
+    const Value* v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second) continue;
+    for (const User* u : v->users()) {
+      if (const auto* i = dyn_cast<Instruction>(u)) {
+        if (i->getFunction() != &g) continue;
+        if (const auto* load = dyn_cast<LoadInst>(i); load && load->getPointerOperand() == v)
+          continue;
+        if (!isa<GetElementPtrInst>(i) && !isa<BitCastInst>(i)) return true;
+        work.push_back(i);
+      } else if (isa<ConstantExpr>(u)) {
+        work.push_back(u);
+      } else {
+        return true;  // held in a constant aggregate or a variable's contents
+      }
+    }
+  }
+  return false;
 }
 
 // How a block body enters a thread. Where nothing the kernel calls may read
@@ -340,7 +383,8 @@ void unfold_thread_index(Function& g, const GlobalVariable* index) {
 // that entering a thread only names it the running one: a lane's turn in a
 // warp loop costs about a third less so.
 struct Entering {
-  explicit Entering(Function& g, const Runtime& rt) : copy(calls_may_read_thread_index(g)) {
+  explicit Entering(Function& g, const Runtime& rt)
+      : copy(calls_may_read_thread_index(g) || thread_index_escapes(g, rt.thread_index)) {
     if (!copy) unfold_thread_index(g, rt.thread_index);
   }
   bool copy;

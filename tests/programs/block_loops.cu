@@ -319,6 +319,23 @@ __global__ void fast_math_tree(const float* in, float* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
 
+// A device function declared noexcept calls one that might throw (it never
+// does): the host compiler guards the call, whose unwinding would end the
+// program. The kernel still runs as block loops.
+__device__ __attribute__((noinline)) float doubled_or_throw(float x) {
+  if (x < -1e30f) throw x;
+  return 2 * x;
+}
+__device__ float doubled(float x) noexcept { return doubled_or_throw(x); }
+__global__ void guarded_calls(const float* in, float* out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = doubled(in[threadIdx.x]);
+  __syncthreads();
+  float v = s[63 - threadIdx.x];
+  v += __shfl_xor_sync(0xffffffffu, v, 1);
+  out[threadIdx.x] = v;
+}
+
 // Who runs when around a shuffle: each thread takes a ticket before it and
 // one after. With fibers, the lane that completes a shuffle goes on at
 // once; a thread that returns gives way to the next thread to start, a
@@ -436,6 +453,12 @@ void warp_operations() {
       ok = ok && std::fabs(out[r] - want) <= 1e-4 * want;
     }
     expect(ok, "rsqrtf in a device function beside barriers");
+    guarded_calls<<<1, 64>>>(d_in, d_out);
+    out = host_copy(d_out, 64);
+    ok = true;
+    for (int t = 0; t < 64; ++t)
+      ok = ok && out[t] == 2 * in[63 - t] + 2 * in[63 - (t ^ 1)];
+    expect(ok, "a call guarded against throwing, beside a barrier and a shuffle");
   }
   {
     const int n = 256;
@@ -770,4 +793,4 @@ int main() {
 // RUN:   shift_left \
 // RUN:   tile_scan tickets_around_shuffle where_locals_are_warp never_meets no_waits \
 // RUN:   mask_beside_barrier \
-// RUN:   waits_in_calls fast_math_softmax fast_math_tree --not barrier_in_call
+// RUN:   waits_in_calls fast_math_softmax fast_math_tree guarded_calls --not barrier_in_call

@@ -79,9 +79,13 @@ void BlockRun::lane_left_out(WarpState& w, detail::WarpOp op, unsigned mask, uin
   // Lanes that all pass one such mask run on an H100; lanes of a warp that
   // pass different ones at the same call (each lane the lanes below it, say)
   // stop the kernel with an illegal instruction. Compared: the lanes' latest
-  // visits of the same call (a lane's second visit starts a new round).
+  // visits of the same call (a lane's second visit starts a new round). A
+  // plain run's warp loops may reach one call through two copies of the
+  // code (a fast turn's and the general one): the same line is the same call.
   const unsigned me = 1u << t.lane;
-  if (w.unnamed_pc != pc || (w.unnamed_lanes & me)) w.unnamed_pc = pc, w.unnamed_lanes = 0;
+  const bool same_call =
+      w.unnamed_pc == pc || (w.unnamed_lanes && same_source_line(w.unnamed_pc, pc));
+  if (!same_call || (w.unnamed_lanes & me)) w.unnamed_pc = pc, w.unnamed_lanes = 0;
   unsigned other = 32;
   for (unsigned l = 0; l < 32 && other == 32; ++l)
     if ((w.unnamed_lanes >> l) & 1u && w.unnamed_mask[l] != mask) other = l;
