@@ -33,13 +33,13 @@
 // inside a function the program marks noinline, calls tile or grid syncs,
 // calls through a pointer, unwinds (a call guarded only by a landing pad
 // that ends the program is a call), or sizes a local array at run time
-// keeps the fibers only.
+// keeps the fibers only. PTX's exit (cudalab_exit_thread) in the kernel's own
+// body is a return in its block body; reached through a call it keeps the fibers.
 //
 // Where every thread of a phase, or every lane of a warp's turn, goes on
 // from one place (nearly always), a copy of the code that follows that
 // place runs as a loop of its own over them (copy_region), without asking
-// each where it stands; the order is the same. PTX's exit (cudalab_exit_thread) in the kernel's own
-// body is a return in its block body; reached through a call it keeps the fibers.
+// each where it stands; the order is the same.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/Triple.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -103,7 +103,7 @@ Wait wait_of(const Function* callee) {
 }
 
 Wait wait_of(const Instruction& i) {
-  const auto* call = dyn_cast<CallInst>(&i);
+  const auto* call = dyn_cast<CallBase>(&i);  // (a guarded invoke too: mode_of)
   return call ? wait_of(call->getCalledFunction()) : Wait::kNone;
 }
 
@@ -150,14 +150,10 @@ class Eligibility {
   // throwing (an invoke whose unwinding ends the program) is a call.
   bool calls_waiting(Instruction& i, bool waits_allowed) {
     if (ends_program(*i.getParent())) return false;  // (such a pad goes: clone_for_block)
-    if (auto* guarded = dyn_cast<InvokeInst>(&i); guarded && terminates_on_unwind(*guarded)) {
-      Function* callee = guarded->getCalledFunction();
-      return !callee || callee->hasFnAttribute(Attribute::ReturnsTwice) ||
-             wait_of(callee) != Wait::kNone || callee->getName() == kExit || may_wait(callee);
-    }
-    if (isa<InvokeInst>(i) || isa<CallBrInst>(i) || isa<LandingPadInst>(i) || isa<ResumeInst>(i))
+    if (auto* invoke = dyn_cast<InvokeInst>(&i); invoke && !terminates_on_unwind(*invoke))
       return true;
-    auto* call = dyn_cast<CallInst>(&i);
+    if (isa<CallBrInst>(i) || isa<LandingPadInst>(i) || isa<ResumeInst>(i)) return true;
+    auto* call = dyn_cast<CallBase>(&i);
     if (!call) return false;
     if (call->isInlineAsm()) return false;
     Function* callee = call->getCalledFunction();
@@ -929,6 +925,7 @@ class WarpBody {
   Value* end_ = nullptr;   // the warp's lanes end before this thread
   Value* full_ = nullptr;  // the warp's lanes, a bit each
   void build_fast_turns();
+  void mark_uniform(IRBuilder<>& z);
 };
 
 // The loops themselves: phases, turns, lanes.
@@ -1219,8 +1216,7 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   if (!shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
     completions_.push_back(
         z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, c64(0), arrived_}));
-    Value* whole = z.CreateICmpEQ(arrived_, full_);
-    add_bit(z, uniform_, z.CreateSelect(whole, z.CreateShl(c32(1), warp_), c32(0)));
+    mark_uniform(z);
     z.CreateBr(warp_next_);
     return;
   }
@@ -1257,18 +1253,23 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   // Where all its lanes arrived (all 32, or all a short warp has), they
   // all go on from this wait at the warp's next turn: a fast turn
   // (build_fast_turns) may run them.
+  mark_uniform(z);
   BasicBlock* whole = own("whole_warp", slow_);
   BasicBlock* some = own("some_lanes", slow_);
   z.CreateCondBr(z.CreateICmpEQ(arrived_, c32(0xffffffffu)), whole, some);
   z.SetInsertPoint(whole);
-  add_bit(z, uniform_, z.CreateShl(c32(1), warp_));
   from = whole;
   lanes(true);
   z.SetInsertPoint(some);
-  add_bit(z, uniform_,
-          z.CreateSelect(z.CreateICmpEQ(arrived_, full_), z.CreateShl(c32(1), warp_), c32(0)));
   from = some;
   lanes(false);
+}
+
+// The warp is uniform (its next turn may be fast) where every lane it has
+// arrived at the operation being completed.
+void WarpBody::mark_uniform(IRBuilder<>& z) {
+  Value* whole = z.CreateICmpEQ(arrived_, full_);
+  add_bit(z, uniform_, z.CreateSelect(whole, z.CreateShl(c32(1), warp_), c32(0)));
 }
 
 // The ballot of the lanes `arrived_`: a bit for each whose value is not
