@@ -788,6 +788,20 @@ constexpr uint32_t kActiveMaskOp = 16;  // detail::WarpOp::kActiveMask
 // completes operations itself.
 enum class WarpOpKind : uint64_t { kSync, kShflIdx, kShflUp, kShflDown, kShflXor, kBallot };
 
+// Whether the body completes warp operation `call` itself (complete_inline)
+// when every live lane arrived at it: shuffles of a constant width that is a
+// power of two, ballots and __syncwarp, their kind a constant.
+bool completes_in_body(const CallInst& call) {
+  const auto* kind = dyn_cast<ConstantInt>(call.getArgOperand(0));
+  if (!kind) return false;
+  const auto op = WarpOpKind(kind->getZExtValue());
+  if (op == WarpOpKind::kSync || op == WarpOpKind::kBallot) return true;
+  const auto* width = dyn_cast<ConstantInt>(call.getArgOperand(4));
+  const int64_t w = width ? width->getSExtValue() : 0;
+  return op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor && w > 0 && w <= 32 &&
+         (w & (w - 1)) == 0;
+}
+
 // The address of the code where it stands (just after it): what a call's
 // return address would be, for the runtime's reports. Null where the target
 // has no such instruction here.
@@ -830,6 +844,7 @@ class WarpBody {
     build_turns();
     for (size_t k = 0; k < waits_.size(); ++k)
       build_wait(uint32_t(k) + 1, cast<CallInst>(waits_[k]));
+    build_deferred();
     // A return ends the lane.
     for (Instruction* ret : returns_) {
       IRBuilder<> y(ret);
@@ -879,6 +894,7 @@ class WarpBody {
 
   void build_turns();
   void build_sweep_end();
+  void build_deferred();
   void build_wait(uint32_t site, CallInst* call);
   void build_completion(uint32_t site, CallInst& call);
   void complete_inline(IRBuilder<>& z, CallInst& call);
@@ -897,6 +913,16 @@ class WarpBody {
   SmallPtrSet<AllocaInst*, 16> loop_variables_;
   std::vector<Instruction*> stride_uses_;
   std::vector<CallInst*> completions_;  // the runtime's, given the stride too
+  // What a lane's arrival at an operation the body completes leaves out of
+  // its frame: the constant fields (and the code's address where the call
+  // gives none), written where the runtime settles the warp.
+  struct Deferred {
+    uint32_t site;
+    DebugLoc line;
+    std::vector<std::pair<uint64_t, Constant*>> fields;
+    bool pc;
+  };
+  std::vector<Deferred> deferred_;
   // Set by build_turns.
   CallInst* frames_ = nullptr;
   Instruction* offset_ = nullptr;  // tid x stride, by into_frames
@@ -1112,6 +1138,48 @@ void WarpBody::build_sweep_end() {
   b_.CreateBr(warp_next_);
 }
 
+// Before the runtime settles a warp: each lane that arrived in this turn at
+// an operation the body completes gets the fields its arrival left out
+// (build_wait), so that the runtime sees every arrival as the general one
+// leaves it.
+void WarpBody::build_deferred() {
+  using namespace warp_frame;
+  if (deferred_.empty()) return;
+  BasicBlock* settle = SplitBlock(slow_, &slow_->front(), static_cast<DominatorTree*>(nullptr),
+                                  nullptr, nullptr, "settle_warp");
+  ours_.insert(settle);
+  slow_->getTerminator()->eraseFromParent();
+  BasicBlock* loop = own("fill", settle);
+  BasicBlock* lane = own("fill_lane", settle);
+  BasicBlock* next = own("fill_next", settle);
+  IRBuilder<> z(slow_);
+  z.SetCurrentDebugLocation(function_line(*g_));
+  z.CreateBr(loop);
+  z.SetInsertPoint(loop);
+  PHINode* l = z.CreatePHI(i32_, 2, "l");
+  l->addIncoming(c32(0), slow_);
+  z.CreateCondBr(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), lane, next);
+  z.SetInsertPoint(lane);
+  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
+  SwitchInst* at = z.CreateSwitch(z.CreateLoad(i32_, field_of(z, f, kState, i32_)), next);
+  for (const Deferred& d : deferred_) {
+    BasicBlock* fill = own("fill_site", settle);
+    IRBuilder<> w(fill);
+    w.SetCurrentDebugLocation(d.line);  // (the code's address: the call's line)
+    for (const auto& [offset, value] : d.fields)
+      w.CreateStore(value, field_of(w, f, offset, value->getType()));
+    if (d.pc)
+      w.CreateStore(w.CreatePtrToInt(code_address(w, *g_->getParent()), i64_),
+                    field_of(w, f, kPc, i64_));
+    w.CreateBr(next);
+    at->addCase(c32(d.site), fill);
+  }
+  z.SetInsertPoint(next);
+  Value* l2 = z.CreateAdd(l, c32(1));
+  l->addIncoming(l2, next);
+  z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, settle);
+}
+
 // Wait `site`: the lane leaves what it waits at in its frame and the turn
 // goes on to the next lane; it resumes where it waited, with the result from
 // its frame.
@@ -1129,12 +1197,26 @@ void WarpBody::build_wait(uint32_t site, CallInst* call) {
     return t->isPointerTy() ? y.CreatePointerCast(v, t) : y.CreateZExtOrTrunc(v, t);
   };
   y.CreateStore(c32(site), field(y, kState, i32_));
-  Value* pc = code_address(y, *g_->getParent());
-  if (kind == Wait::kWarpOp) {
-    Value* given = arg(5, y.getInt8PtrTy());
-    pc = y.CreateSelect(y.CreateIsNull(given), pc, given);
+  // An operation the body completes itself leaves in the frame only what
+  // the completion reads (and what is not a constant); the rest, and its
+  // arrival, are written for the runtime only where it settles the warp
+  // (build_deferred).
+  const bool lazy = kind == Wait::kWarpOp && completes_in_body(*call);
+  Deferred later{site, call->getDebugLoc(), {}, false};
+  auto put = [&](uint64_t at, Value* v, Type* t) {
+    if (lazy && isa<Constant>(v))
+      later.fields.emplace_back(at, cast<Constant>(v));
+    else
+      y.CreateStore(v, field(y, at, t));
+  };
+  Value* given = kind == Wait::kWarpOp ? arg(5, y.getInt8PtrTy()) : nullptr;
+  if (lazy && isa<ConstantPointerNull>(given)) {
+    later.pc = true;
+  } else {
+    Value* pc = code_address(y, *g_->getParent());
+    if (given) pc = y.CreateSelect(y.CreateIsNull(given), pc, given);
+    y.CreateStore(y.CreatePtrToInt(pc, i64_), field(y, kPc, i64_));
   }
-  y.CreateStore(y.CreatePtrToInt(pc, i64_), field(y, kPc, i64_));
   Value* vote = nullptr;
   if (kind == Wait::kBarrier || kind == Wait::kBarrierVote) {
     y.CreateStore(c32(kAtBarrier), field(y, kFlags, i32_));
@@ -1144,12 +1226,14 @@ void WarpBody::build_wait(uint32_t site, CallInst* call) {
   } else {
     const bool warp_op = kind == Wait::kWarpOp;
     Value* mask = warp_op ? arg(1, i32_) : c32(0);
-    y.CreateStore(c32(kArrived), field(y, kFlags, i32_));
-    y.CreateStore(warp_op ? arg(0, i32_) : c32(kActiveMaskOp), field(y, kOp, i32_));
-    y.CreateStore(mask, field(y, kMask, i32_));
+    put(kFlags, c32(kArrived), i32_);
+    put(kOp, warp_op ? arg(0, i32_) : c32(kActiveMaskOp), i32_);
+    put(kMask, mask, i32_);
+    // (The value always: the completion reads it, a constant too.)
     y.CreateStore(warp_op ? arg(2, i64_) : c64(0), field(y, kValue, i64_));
-    y.CreateStore(warp_op ? arg(3, i32_) : c32(0), field(y, kArg, i32_));
-    y.CreateStore(warp_op ? arg(4, i32_) : c32(32), field(y, kWidth, i32_));
+    put(kArg, warp_op ? arg(3, i32_) : c32(0), i32_);
+    put(kWidth, warp_op ? arg(4, i32_) : c32(32), i32_);
+    if (lazy) deferred_.push_back(std::move(later));
     y.CreateStore(y.CreateAnd(y.CreateLoad(i32_, site_and_), c32(site)), site_and_);
     add_bit(y, site_or_, c32(site));
     add_bit(y, arrived_slot_, bit_);
@@ -1209,11 +1293,8 @@ void WarpBody::build_completion(uint32_t site, CallInst& call) {
 void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   using namespace warp_frame;
   const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
-  auto* width = dyn_cast<ConstantInt>(call.getArgOperand(4));
-  const int64_t w = width ? width->getSExtValue() : 0;
-  const bool shuffle = op >= WarpOpKind::kShflIdx && op <= WarpOpKind::kShflXor && w > 0 &&
-                       w <= 32 && (w & (w - 1)) == 0;
-  if (!shuffle && op != WarpOpKind::kSync && op != WarpOpKind::kBallot) {
+  const bool shuffle = op != WarpOpKind::kSync && op != WarpOpKind::kBallot;
+  if (!completes_in_body(call)) {
     completions_.push_back(
         z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, c64(0), arrived_}));
     mark_uniform(z);
@@ -1237,11 +1318,11 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
       z.SetInsertPoint(take);
     }
     Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
+    // (Their flags still say runnable: build_wait left them.)
     if (shuffle)
       z.CreateStore(shuffled(z, call, l, f, all), field_of(z, f, kResult, i64_));
     else if (ballot)
       z.CreateStore(ballot, field_of(z, f, kResult, i64_));
-    z.CreateStore(c32(kRunnable), field_of(z, f, kFlags, i32_));
     if (!all) {
       z.CreateBr(latch);
       z.SetInsertPoint(latch);

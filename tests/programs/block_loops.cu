@@ -262,6 +262,23 @@ __global__ void mask_beside_barrier(unsigned* out, int return_early) {
   out[threadIdx.x] = m;
 }
 
+// Halves of a warp at different shuffles (the runtime meets them, from what
+// each lane's arrival left in its frame: the body writes an operation's
+// constant fields only then), then a constant shuffled and voted, and a
+// ballot; the last warp has 16 lanes.
+__global__ void settled_arrivals(const int* in, int* out) {
+  const int t = threadIdx.x, lane = t % 32;
+  int v = in[t];
+  if (lane < 16)
+    v += __shfl_xor_sync(0x0000ffffu, v, 1, 16);
+  else
+    v += __shfl_down_sync(0xffff0000u, v, 2, 16);
+  const int c = __shfl_sync(0xffffffffu, 7, 3);
+  const unsigned all = __ballot_sync(0xffffffffu, 1);
+  const unsigned odd = __ballot_sync(0xffffffffu, v & 1);
+  out[t] = v * 3 + c + __popc(all) * 100 + int(odd % 1021u) * 1000;
+}
+
 // Lanes past the end return first; the others name only themselves.
 __global__ void shift_left(const int* in, int* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -580,6 +597,28 @@ void warp_operations() {
       expect(ok, "around a shuffle, threads run in the fibers' order");
     }
   }
+  {
+    const int n = 48;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; ++i) in[i] = (i * 37) % 29;
+    int *d_in = device_copy(in), *d_out;
+    CHECK(cudaMalloc(&d_out, n * sizeof(int)));
+    settled_arrivals<<<1, n>>>(d_in, d_out);
+    const auto out = host_copy(d_out, n);
+    std::vector<int> v(n);
+    for (int t = 0; t < n; ++t) {
+      const int lane = t % 32;
+      v[t] = in[t] + (lane < 16 ? in[t ^ 1] : (lane + 2 < 32 ? in[t + 2] : in[t]));
+    }
+    bool ok = true;
+    for (int t = 0; t < n; ++t) {
+      const int base = t / 32 * 32, lanes = std::min(32, n - base);
+      unsigned odd = 0;
+      for (int l = 0; l < lanes; ++l) odd |= unsigned(v[base + l] & 1) << l;
+      ok = ok && out[t] == v[t] * 3 + 7 + lanes * 100 + int(odd % 1021u) * 1000;
+    }
+    expect(ok, "halves at different shuffles, then constants shuffled and voted");
+  }
   for (int return_early : {0, 1}) {
     unsigned* d;
     CHECK(cudaMalloc(&d, 64 * sizeof(unsigned)));
@@ -792,5 +831,5 @@ int main() {
 // RUN:   scan64 z_march first_after_barrier warp_after_barrier where_locals_are block_sum votes \
 // RUN:   shift_left \
 // RUN:   tile_scan tickets_around_shuffle where_locals_are_warp never_meets no_waits \
-// RUN:   mask_beside_barrier \
+// RUN:   mask_beside_barrier settled_arrivals \
 // RUN:   waits_in_calls fast_math_softmax fast_math_tree guarded_calls --not barrier_in_call
