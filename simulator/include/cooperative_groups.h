@@ -14,7 +14,14 @@ class thread_group {
  public:
   // A group of `size` consecutive threads of the block (size <= 32 or the
   // whole block), as tiled_partition(block, size) makes.
-  explicit thread_group(unsigned size) : size_(size) {}
+  explicit thread_group(unsigned size)
+      : thread_group(size, cudalab::detail::block_rank(), cudalab::detail::block_size()) {}
+  // One of the groups of `size` that a parent group (this thread's rank in
+  // it, its size) is cut into: its meta group rank and size, as CUDA's.
+  thread_group(unsigned size, unsigned long long parent_rank, unsigned long long parent_size)
+      : size_(size),
+        meta_rank_(unsigned(parent_rank / size)),
+        meta_size_(unsigned((parent_size + size - 1) / size)) {}
   void sync() const {
     if (size_ >= cudalab::detail::block_size())
       __syncthreads();
@@ -24,8 +31,8 @@ class thread_group {
   unsigned long long thread_rank() const { return cudalab::detail::block_rank() % size_; }
   unsigned long long size() const { return size_; }
   unsigned long long num_threads() const { return size_; }
-  unsigned meta_group_rank() const { return cudalab::detail::block_rank() / size_; }
-  unsigned meta_group_size() const { return (cudalab::detail::block_size() + size_ - 1) / size_; }
+  unsigned meta_group_rank() const { return meta_rank_; }
+  unsigned meta_group_size() const { return meta_size_; }
 
  protected:
   unsigned mask() const {
@@ -34,6 +41,7 @@ class thread_group {
     return size_ >= 32 ? bits : bits << (lane / size_ * size_);
   }
   unsigned size_;
+  unsigned meta_rank_, meta_size_;
 };
 
 class thread_block : public thread_group {
@@ -87,6 +95,8 @@ class thread_block_tile : public thread_group {
 
  public:
   thread_block_tile() : thread_group(Size) {}
+  thread_block_tile(unsigned long long parent_rank, unsigned long long parent_size)
+      : thread_group(Size, parent_rank, parent_size) {}
   void sync() const {
     if constexpr (Size <= 32)
       __syncwarp(mask());
@@ -136,8 +146,8 @@ class thread_block_tile : public thread_group {
 };
 
 template <unsigned Size, class Parent>
-thread_block_tile<Size> tiled_partition(const Parent&) {
-  return thread_block_tile<Size>();
+thread_block_tile<Size> tiled_partition(const Parent& parent) {
+  return thread_block_tile<Size>(parent.thread_rank(), parent.size());
 }
 
 inline thread_group tiled_partition(const thread_block&, unsigned size) {

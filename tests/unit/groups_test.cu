@@ -56,6 +56,36 @@ TEST(Groups, TilesLargerThanAWarpSyncAndReduce) {
   cudaFree(d);
 }
 
+// A tile cut from a tile: its meta group rank and size are within its
+// parent (CUDA: the parent's thread rank / Size, the parent's size / Size),
+// not within the block.
+__global__ void nested_tiles(unsigned* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<16> sixteen = cg::tiled_partition<16>(block);
+  cg::thread_block_tile<4> four = cg::tiled_partition<4>(sixteen);
+  const unsigned t = unsigned(block.thread_rank());
+  out[t * 4] = sixteen.meta_group_rank();
+  out[t * 4 + 1] = sixteen.meta_group_size();
+  out[t * 4 + 2] = four.meta_group_rank();
+  out[t * 4 + 3] = four.meta_group_size();
+}
+
+TEST(Groups, ATileOfATileCountsItsMetaGroupWithinItsParent) {
+  unsigned* d;
+  cudaMalloc(&d, 96 * 4 * sizeof(unsigned));
+  nested_tiles<<<1, 96>>>(d);
+  std::vector<unsigned> h(96 * 4);
+  ASSERT_EQ(cudaMemcpy(h.data(), d, h.size() * sizeof(unsigned), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  for (unsigned t = 0; t < 96; ++t) {
+    EXPECT_EQ(h[t * 4], t / 16) << "thread " << t;
+    EXPECT_EQ(h[t * 4 + 1], 6u) << "thread " << t;
+    EXPECT_EQ(h[t * 4 + 2], t % 16 / 4) << "thread " << t;
+    EXPECT_EQ(h[t * 4 + 3], 4u) << "thread " << t;
+  }
+  cudaFree(d);
+}
+
 __global__ void coalesced(int* out) {
   if (threadIdx.x % 4 == 1) {  // 8 lanes of the warp take this branch
     cg::coalesced_group g = cg::coalesced_threads();
