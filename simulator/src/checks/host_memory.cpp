@@ -12,6 +12,8 @@
 // on the main thread while memcheck is on (see run_grid), so nothing of
 // theirs is there.
 #include <link.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -63,13 +65,22 @@ constexpr const char* kHeapWords =
 // one after another sit side by side, and the kernel shows them as one: walk
 // the blocks from its start, each header giving the next one's place, and
 // file each as a large block; what follows the last one is something else.
-// The headers are read raw: the mapping may be one the program never
-// allocated (a sanitizer's own shadow, or its heap, in the sanitize and tsan
-// builds), whose bytes are readable but not the program's to check.
-__attribute__((no_sanitize("address", "thread"))) void add_anonymous(const Mapping& m) {
+// The headers are read as the kernel reads another process's memory, not
+// through a pointer: the mapping may be one the program never allocated (a
+// sanitizer's own shadow, or its heap), and another thread may unmap it
+// (a fiber's stack) between the listing and the read, which then fails
+// instead of faulting inside the check (with its lock held).
+bool read_word(uintptr_t at, size_t* word) {
+  iovec local{word, sizeof *word};
+  iovec remote{reinterpret_cast<void*>(at), sizeof *word};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == ssize_t(sizeof *word);
+}
+
+void add_anonymous(const Mapping& m) {
   uintptr_t p = m.low;
   while (m.high - p >= 4096) {
-    const size_t size = reinterpret_cast<const size_t*>(p)[1];
+    size_t size = 0;
+    if (!read_word(p + sizeof(size_t), &size)) break;
     const size_t bytes = (size & ~size_t(7)) + 4095 & ~size_t(4095);
     if (!(size & 2) || bytes == 0 || bytes > m.high - p) break;
     g_mappings.push_back({p, p + bytes, Mapping::kLargeBlock});
