@@ -209,15 +209,19 @@ def without_warp_operations(args, tmp, cc, cxx, checkout):
         run([cc, "--fast", "-O2", *sources, "-o", out])
         return out
 
+    def with_its_port(name, cuda_file, omp_file, pattern, replacement):
+        """The CUDA program `name` and its OpenMP port, each a copy with
+        `pattern` set to `replacement`, built: {who: program}."""
+        cu, cpp = os.path.join(tmp, name + ".cu"), os.path.join(tmp, name + ".cpp")
+        set_in_copy(os.path.join(dirs[name + "-cuda"], cuda_file), cu, pattern, replacement)
+        set_in_copy(os.path.join(dirs[name + "-omp"], omp_file), cpp, pattern, replacement)
+        return {"simulator": cuda_build([cu], os.path.join(tmp, name + "_sim")),
+                "OpenMP port": omp_build(cpp, os.path.join(tmp, name + "_omp"))}
+
     # md5hash: the sizes loop cut to the first key spaces, in both programs.
-    sizes = (r"for \(int size = 1; size <= 4; size\+\+\)",
-             f"for (int size = 1; size <= {args.md5_sizes}; size++)")
-    set_in_copy(os.path.join(dirs["md5hash-cuda"], "MD5Hash.cu"), os.path.join(tmp, "md5.cu"),
-                *sizes)
-    set_in_copy(os.path.join(dirs["md5hash-omp"], "MD5Hash.cpp"), os.path.join(tmp, "md5.cpp"),
-                *sizes)
-    md5 = {"simulator": cuda_build([os.path.join(tmp, "md5.cu")], os.path.join(tmp, "md5_sim")),
-           "OpenMP port": omp_build(os.path.join(tmp, "md5.cpp"), os.path.join(tmp, "md5_omp"))}
+    md5 = with_its_port("md5hash", "MD5Hash.cu", "MD5Hash.cpp",
+                        r"for \(int size = 1; size <= 4; size\+\+\)",
+                        f"for (int size = 1; size <= {args.md5_sizes}; size++)")
 
     # binomial: its sources with the launches set; the peer with the passes.
     bdir = os.path.join(tmp, "binomial")
@@ -232,14 +236,8 @@ def without_warp_operations(args, tmp, cc, cxx, checkout):
          "-o", binomial_loop])
 
     # atomicCost: fewer elements, in both programs.
-    length = (r"const int length = 922521600;",
-              f"const int length = {922521600 // args.atomic_divide};")
-    set_in_copy(os.path.join(dirs["atomicCost-cuda"], "main.cu"), os.path.join(tmp, "ac.cu"),
-                *length)
-    set_in_copy(os.path.join(dirs["atomicCost-omp"], "main.cpp"), os.path.join(tmp, "ac.cpp"),
-                *length)
-    atomic = {"simulator": cuda_build([os.path.join(tmp, "ac.cu")], os.path.join(tmp, "ac_sim")),
-              "OpenMP port": omp_build(os.path.join(tmp, "ac.cpp"), os.path.join(tmp, "ac_omp"))}
+    atomic = with_its_port("atomicCost", "main.cu", "main.cpp", r"const int length = 922521600;",
+                           f"const int length = {922521600 // args.atomic_divide};")
 
     rates = {k: 0.0 for k in md5}
     binomial = {"simulator": 1e30, "plain loops": 1e30}
