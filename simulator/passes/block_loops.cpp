@@ -40,9 +40,17 @@
 // from one place (nearly always), a copy of the code that follows that
 // place runs as a loop of its own over them (copy_region), without asking
 // each where it stands; the order is the same.
+//
+// In warp loops, those loops are made for the vectorizer: a warp's frames
+// are laid out by field (into_frames), a copy that calls nothing runs the
+// lanes together without entering each (needs_no_lane), the fields are
+// marked apart from each other (mark_columns), and the vectorizer runs on
+// the body, also on a copy for AVX2 (wide_copy) that the kernel's entry
+// takes where the processor has it.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/Triple.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Dominators.h>
@@ -51,16 +59,23 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Vectorize/LoopVectorize.h>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "annotated.h"
@@ -194,10 +209,13 @@ Mode mode_of(Function& f, Eligibility& e) {
 }
 
 struct Runtime {
-  FunctionCallee offered, frame, threads;
+  FunctionCallee offered, wide, frame, threads;
   // What entering a thread sets (block_fibers.cpp's enter_thread): the
   // runtime's running thread and `threadIdx`, thread-local variables.
   GlobalVariable *running, *thread_index;
+  // How many lanes of a warp run together from the running thread on (0:
+  // the running thread alone), for reports of faults and timeouts.
+  GlobalVariable* lanes;
   // Warp loops (warp_loops.cpp), and what a barrier vote returns.
   FunctionCallee warp_frames, warp_complete, warp_settle, warp_barrier, warp_uniform, vote;
 };
@@ -209,6 +227,7 @@ Runtime runtime_of(Module& m) {
   Type* i64 = Type::getInt64Ty(c);
   Runtime r;
   r.offered = m.getOrInsertFunction("cudalab_block_loops_offered", Type::getInt1Ty(c));
+  r.wide = m.getOrInsertFunction("cudalab_block_loops_wide", Type::getInt1Ty(c));
   r.frame = m.getOrInsertFunction("cudalab_block_loops_frame", i8p, i64, PointerType::get(i32, 0));
   r.threads = m.getOrInsertFunction("cudalab_block_loops_threads", i8p, PointerType::get(i64, 0));
   auto tls = [&](const char* name, Type* type) {
@@ -218,6 +237,7 @@ Runtime runtime_of(Module& m) {
   };
   r.running = tls("_ZN7cudalab2rt9tl_threadE", i8p);
   r.thread_index = tls("threadIdx", ArrayType::get(i32, 3));
+  r.lanes = tls("_ZN7cudalab2rt8tl_lanesE", i32);
   r.vote = m.getOrInsertFunction("cudalab_block_loops_vote", i32, i32, i64);
   r.warp_frames =
       m.getOrInsertFunction("cudalab_warp_loops_frames", i8p, i64, PointerType::get(i32, 0));
@@ -460,18 +480,50 @@ void enter_thread(IRBuilder<>& b, const Runtime& rt, const ThreadTable& t, Value
   for (Use* u : uses) u->set(at);
 }
 
+// `a`, or where it holds an i1 that only plain loads and stores use, a byte
+// in its place that holds it (the loads and stores changed to match).
+AllocaInst* bytes_for_truth(AllocaInst* a) {
+  Type* i1 = Type::getInt1Ty(a->getContext());
+  if (a->getAllocatedType() != i1 || a->isArrayAllocation()) return a;
+  for (User* u : a->users()) {
+    const auto* store = dyn_cast<StoreInst>(u);
+    if (!(isa<LoadInst>(u) && !cast<LoadInst>(u)->isVolatile()) &&
+        !(store && !store->isVolatile() && store->getPointerOperand() == a))
+      return a;
+  }
+  Type* i8 = Type::getInt8Ty(a->getContext());
+  auto* byte = new AllocaInst(i8, a->getType()->getAddressSpace(), nullptr, a->getAlign(),
+                              a->getName() + ".byte", a);
+  for (User* u : make_early_inc_range(a->users())) {
+    auto* i = cast<Instruction>(u);
+    IRBuilder<> y(i);
+    if (auto* load = dyn_cast<LoadInst>(i)) {
+      load->replaceAllUsesWith(y.CreateTrunc(y.CreateLoad(i8, byte), i1));
+    } else {
+      y.CreateStore(y.CreateZExt(cast<StoreInst>(i)->getValueOperand(), i8), byte);
+    }
+    i->eraseFromParent();
+  }
+  a->eraseFromParent();
+  return byte;
+}
+
 // Values a wait separates from their uses now go through the frame: first
 // onto the stack (as slots at `slot_point`), then every slot into the
 // frame, addressed from `frame` before `before`. A PHI stays a PHI and
 // stores its value where it is: a slot written by the PHI's incoming edges
 // and read at a later use would read what a later loop step had stored
 // there (NVIDIA's FDTD3d came out wrong so). The frame holds `header` bytes
-// (the thread's state word first), then each slot; `offset` (tid x 1) and
-// `frames` (asked for 0 bytes a thread) are given the stride.
+// (the thread's state word first), then each slot; `offset` (tid x 1, if
+// any) and `frames` (asked for 0 bytes a thread) are given the stride.
+// Without `lane`, a slot at byte o of the frame is at `frame` + o; with it
+// (warp loops: `frame` is the warp's first), a warp's frames are laid out by
+// field, as the runtime's WarpLoopFrame says: lane l's slot of s bytes at
+// `frame` + 32 x o + l x s, so that a loop over lanes reads it as an array.
 void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
                  const SmallPtrSetImpl<AllocaInst*>& loop_variables, Instruction* slot_point,
                  Instruction* before, Value* frame, Instruction* offset, CallInst* frames,
-                 uint64_t header) {
+                 uint64_t header, Value* lane = nullptr) {
   for (bool changed = true; changed;) {
     changed = false;
     DominatorTree dt(g);
@@ -504,20 +556,32 @@ void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
   uint64_t size = header;
   uint64_t align = 16;
   IRBuilder<> f(before);
+  // Laid out by field, a truth value is kept as a byte (a vector loop
+  // cannot load or store an array of i1, whose bits are packed).
+  if (lane)
+    for (AllocaInst*& a : slots) a = bytes_for_truth(a);
   for (AllocaInst* a : slots) {
     const uint64_t a_align = a->getAlign().value();
-    const uint64_t a_size = dl.getTypeAllocSize(a->getAllocatedType()) *
-                            cast<ConstantInt>(a->getArraySize())->getZExtValue();
+    uint64_t a_size = dl.getTypeAllocSize(a->getAllocatedType()) *
+                      cast<ConstantInt>(a->getArraySize())->getZExtValue();
     size = alignTo(size, a_align);
-    Value* at = f.CreateGEP(i8, frame, ConstantInt::get(i64, size));
-    Value* typed = f.CreateBitCast(at, a->getType());
+    Value* typed = nullptr;
+    if (lane) {
+      a_size = alignTo(a_size, a_align);  // (each lane's aligned)
+      Type* cell = ArrayType::get(i8, a_size);
+      Value* column = f.CreateGEP(i8, frame, ConstantInt::get(i64, 32 * size));
+      Value* at = f.CreateGEP(cell, f.CreateBitCast(column, PointerType::get(cell, 0)), lane);
+      typed = f.CreateBitCast(at, a->getType());
+    } else {
+      typed = f.CreateBitCast(f.CreateGEP(i8, frame, ConstantInt::get(i64, size)), a->getType());
+    }
     a->replaceAllUsesWith(typed);
     a->eraseFromParent();
     size += a_size;
     align = std::max(align, a_align);
   }
   const uint64_t stride = alignTo(size, align);
-  offset->setOperand(1, ConstantInt::get(i64, stride));
+  if (offset) offset->setOperand(1, ConstantInt::get(i64, stride));
   frames->setArgOperand(0, ConstantInt::get(i64, stride));
 }
 
@@ -532,7 +596,8 @@ void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
 // place, so that the copy reads and writes the same slots.
 BasicBlock* copy_region(Function& g, BasicBlock* entry, const SmallPtrSetImpl<BasicBlock*>& ours,
                         ArrayRef<BasicBlock*> prologue, BasicBlock* prologue_end, BasicBlock* next,
-                        BasicBlock* latch, size_t& budget) {
+                        BasicBlock* latch, size_t& budget,
+                        std::vector<BasicBlock*>* copied = nullptr) {
   std::vector<BasicBlock*> region;
   SmallPtrSet<BasicBlock*, 32> seen;
   std::vector<BasicBlock*> work = {entry};
@@ -579,7 +644,32 @@ BasicBlock* copy_region(Function& g, BasicBlock* entry, const SmallPtrSetImpl<Ba
       for (unsigned n = phi.getNumIncomingValues(); n-- > 0;)
         if (!inside.count(phi.getIncomingBlock(n))) phi.removeIncomingValue(n, false);
   h.CreateBr(cast<BasicBlock>(map[entry]));
+  if (copied) *copied = std::move(copies);
   return head;
+}
+
+// The instruction that gives the address of the code where it stands on
+// `m`'s target (code_address), if it has one.
+const char* code_address_text(const Module& m) {
+  const Triple triple(m.getTargetTriple());
+  return triple.getArch() == Triple::x86_64    ? "leaq 0(%rip), $0"
+         : triple.getArch() == Triple::aarch64 ? "adr $0, ."
+                                               : nullptr;
+}
+
+// Whether the code of `blocks` (a fast turn's copy) may run with no lane
+// entered: it calls nothing (the runtime's calls read the running thread;
+// the kernel's reads of `threadIdx` read each lane's entry, Entering). A
+// fault or a timeout there names the lanes that ran together (tl_lanes).
+bool needs_no_lane(ArrayRef<BasicBlock*> blocks) {
+  for (const BasicBlock* bb : blocks)
+    for (const Instruction& i : *bb)
+      if (const auto* call = dyn_cast<CallBase>(&i)) {
+        const Function* f = call->getCalledFunction();
+        if (isa<DbgInfoIntrinsic>(call) || call->isLifetimeStartOrEnd()) continue;
+        if (!f || !f->isIntrinsic() || !f->doesNotAccessMemory() || !f->willReturn()) return false;
+      }
+  return true;
 }
 
 // What the copies of a body (copy_region) may add: as much again as it
@@ -807,10 +897,7 @@ bool completes_in_body(const CallInst& call) {
 // has no such instruction here.
 Value* code_address(IRBuilder<>& b, Module& m) {
   Type* i8p = b.getInt8PtrTy();
-  const Triple triple(m.getTargetTriple());
-  const char* text = triple.getArch() == Triple::x86_64    ? "leaq 0(%rip), $0"
-                     : triple.getArch() == Triple::aarch64 ? "adr $0, ."
-                                                           : nullptr;
+  const char* text = code_address_text(m);
   if (!text) return ConstantPointerNull::get(cast<PointerType>(i8p));
   // With side effects: kept where it stands, not merged with another wait's.
   InlineAsm* a = InlineAsm::get(FunctionType::get(i8p, false), text, "=r", true);
@@ -853,14 +940,15 @@ class WarpBody {
       y.CreateBr(next_);
       ret->eraseFromParent();
     }
-    into_frames(*g_, ours_, loop_variables_, body_.setup->getFirstNonPHI(), to_, frame_, offset_,
-                frames_, warp_frame::kHeader);
+    into_frames(*g_, ours_, loop_variables_, body_.setup->getFirstNonPHI(), to_, warp_frames_,
+                nullptr, frames_, warp_frame::kHeader, lane_index_);
     // The stride into_frames chose, for the warp's frames and the
     // completions.
     Value* stride = frames_->getArgOperand(0);
     for (Instruction* at : stride_uses_) at->setOperand(1, stride);
     for (CallInst* call : completions_) call->setArgOperand(2, stride);
     if (fast_turns_) build_fast_turns();
+    mark_columns();
     return g_;
   }
 
@@ -884,22 +972,44 @@ class WarpBody {
     stride_uses_.push_back(at);
     return at;
   }
-  Value* field_of(IRBuilder<>& y, Value* f, uint64_t at, Type* t) const {
-    return y.CreateBitCast(y.CreateGEP(i8_, f, c64(at)), PointerType::get(t, 0));
+  // Field `at` (of type `t`) of lane `l`'s frame (the warp's laid out by
+  // field: into_frames).
+  Value* field_of(IRBuilder<>& y, Value* l, uint64_t at, Type* t) const {
+    Value* column = y.CreateGEP(i8_, warp_frames_, c64(32 * at));
+    return y.CreateGEP(t, y.CreateBitCast(column, PointerType::get(t, 0)), l);
   }
-  Value* field(IRBuilder<>& y, uint64_t at, Type* t) const { return field_of(y, frame_, at, t); }
+  Value* field(IRBuilder<>& y, uint64_t at, Type* t) const {
+    return field_of(y, lane_index_, at, t);
+  }
   void add_bit(IRBuilder<>& y, AllocaInst* slot, Value* bits) const {
     y.CreateStore(y.CreateOr(y.CreateLoad(i32_, slot), bits), slot);
   }
 
+  // A constant table of the 32 lanes' bits (1 << lane), as i32*.
+  Value* lane_bits() {
+    Module& m = *g_->getParent();
+    const char* name = "cudalab.lane_bits";
+    GlobalVariable* table = m.getNamedGlobal(name);
+    if (!table) {
+      std::vector<Constant*> bits;
+      for (uint64_t l = 0; l < 32; ++l) bits.push_back(c32(uint64_t(1) << l));
+      auto* type = ArrayType::get(i32_, 32);
+      table = new GlobalVariable(m, type, true, GlobalValue::PrivateLinkage,
+                                 ConstantArray::get(type, bits), name);
+      table->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+      table->setAlignment(Align(64));
+    }
+    return ConstantExpr::getBitCast(table, PointerType::get(i32_, 0));
+  }
   void build_turns();
   void build_sweep_end();
+  void mark_columns();
   void build_deferred();
   void build_wait(uint32_t site, CallInst* call);
   void build_completion(uint32_t site, CallInst& call);
   void complete_inline(IRBuilder<>& z, CallInst& call);
   Value* ballot_of(IRBuilder<>& z, BasicBlock*& from);
-  Value* shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f, bool all);
+  Value* shuffled(IRBuilder<>& z, CallInst& call, Value* l, bool all);
 
   bool fast_turns_;  // with build_fast_turns' copies
   const Runtime& rt_;
@@ -925,8 +1035,9 @@ class WarpBody {
   std::vector<Deferred> deferred_;
   // Set by build_turns.
   CallInst* frames_ = nullptr;
-  Instruction* offset_ = nullptr;  // tid x stride, by into_frames
-  Value *warp_ = nullptr, *warp_frames_ = nullptr, *frame_ = nullptr, *bit_ = nullptr;
+  Value *warp_ = nullptr, *warp_frames_ = nullptr, *bit_ = nullptr;
+  Value* lane_index_ = nullptr;  // the lane at hand, from 0 (i64)
+  ThreadTable table_{};
   Value* arrived_ = nullptr;
   SwitchInst *to_ = nullptr, *complete_at_ = nullptr;
   BasicBlock *next_ = nullptr, *slow_ = nullptr, *warp_next_ = nullptr;
@@ -989,7 +1100,7 @@ void WarpBody::build_turns() {
   exits_ = variable("exits.slot", i32_);
   frames_ = b_.CreateCall(rt_.warp_frames, {c64(0), threads_slot}, "frames");
   Value* threads = b_.CreateLoad(i32_, threads_slot, "threads");
-  const ThreadTable table = thread_table(b_, rt_, stride_slot);
+  table_ = thread_table(b_, rt_, stride_slot);
   Value* warps = b_.CreateLShr(b_.CreateAdd(threads, c32(31)), c32(5), "warps");
   b_.CreateStore(c32(0), exits_);
   b_.CreateBr(phase);
@@ -1033,9 +1144,9 @@ void WarpBody::build_turns() {
   b_.CreateBr(lane);  // until build_fast_turns
   b_.SetInsertPoint(lane);
   Value* tid = b_.CreateLoad(i32_, lane_slot_, "tid");
-  offset_ = cast<Instruction>(b_.CreateMul(b_.CreateZExt(tid, i64_), c64(1), "frame.offset"));
-  frame_ = b_.CreateGEP(i8_, frames_, offset_, "frame");
-  bit_ = b_.CreateShl(c32(1), b_.CreateAnd(tid, c32(31)), "bit");
+  lane_index_ = b_.CreateZExt(b_.CreateSub(tid, base), i64_, "lane.index");
+  // (Read from a table: a vector loop over lanes then loads them.)
+  bit_ = b_.CreateLoad(i32_, b_.CreateGEP(i32_, lane_bits(), lane_index_), "bit");
   Value* flags = b_.CreateLoad(i32_, field(b_, kFlags, i32_), "flags");
   b_.CreateCondBr(b_.CreateICmpEQ(flags, c32(kRunnable)), run, skip);
   // skip: it returned, or waits elsewhere.
@@ -1045,7 +1156,7 @@ void WarpBody::build_turns() {
   b_.CreateBr(next_);
   // run: enter it and go to where it stands.
   b_.SetInsertPoint(run);
-  enter_thread(b_, rt_, table, tid, body_.entering, *g_);
+  enter_thread(b_, rt_, table_, tid, body_.entering, *g_);
   Value* state = b_.CreateLoad(i32_, field(b_, kState, i32_), "state");
   to_ = b_.CreateSwitch(state, next_, unsigned(waits_.size()) + 1);
   to_->addCase(c32(0), start);
@@ -1088,13 +1199,14 @@ void WarpBody::build_fast_turns() {
   fast_->getTerminator()->eraseFromParent();
   IRBuilder<> y(fast_);
   y.SetCurrentDebugLocation(function_line(*g_));
-  Value* state = y.CreateLoad(i32_, field_of(y, warp_frames_, kState, i32_), "fast.state");
+  Value* state = y.CreateLoad(i32_, field_of(y, c64(0), kState, i32_), "fast.state");
   SwitchInst* to = y.CreateSwitch(state, lane_);
   size_t budget = copy_budget(*g_);
   for (auto& kase : to_->cases()) {
     BasicBlock* latch = BasicBlock::Create(c_, "fast_next", g_);
-    BasicBlock* head =
-        copy_region(*g_, kase.getCaseSuccessor(), ours_, {lane_, run_}, run_, next_, latch, budget);
+    std::vector<BasicBlock*> copies;
+    BasicBlock* head = copy_region(*g_, kase.getCaseSuccessor(), ours_, {lane_, run_}, run_, next_,
+                                   latch, budget, &copies);
     if (!head) {
       latch->eraseFromParent();
       continue;
@@ -1102,8 +1214,35 @@ void WarpBody::build_fast_turns() {
     ours_.insert(head);
     ours_.insert(latch);
     IRBuilder<> h(latch);
-    count_on(h, latch, lane_slot_, end_, head, sweep_end_);
-    to->addCase(kase.getCaseValue(), head);
+    BasicBlock* after = sweep_end_;
+    BasicBlock* before = head;
+    // A copy that calls nothing enters no lane (where the kernel reads
+    // `threadIdx` from each lane's entry, not from a copy): it runs the
+    // warp's lanes together (tl_lanes says so to a fault), and the last is
+    // entered once the loop is over. It may then run as a vector loop.
+    if (!body_.entering.copy && needs_no_lane(copies)) {
+      for (Instruction& i : make_early_inc_range(*head))
+        if (auto* store = dyn_cast<StoreInst>(&i);
+            store && store->getPointerOperand() == rt_.running)
+          store->eraseFromParent();
+      before = BasicBlock::Create(c_, "lanes_together", g_);
+      after = BasicBlock::Create(c_, "lanes_apart", g_);
+      ours_.insert(before);
+      ours_.insert(after);
+      IRBuilder<> t(before);
+      t.SetCurrentDebugLocation(function_line(*g_));
+      Value* first = t.CreateShl(warp_, c32(5));
+      enter_thread(t, rt_, table_, first, body_.entering, *g_);
+      t.CreateStore(t.CreateSub(end_, first), rt_.lanes);
+      t.CreateBr(head);
+      IRBuilder<> d(after);
+      d.SetCurrentDebugLocation(function_line(*g_));
+      d.CreateStore(c32(0), rt_.lanes);
+      enter_thread(d, rt_, table_, d.CreateSub(end_, c32(1)), body_.entering, *g_);
+      d.CreateBr(sweep_end_);
+    }
+    count_on(h, latch, lane_slot_, end_, head, after);
+    to->addCase(kase.getCaseValue(), before);
   }
 }
 
@@ -1160,17 +1299,16 @@ void WarpBody::build_deferred() {
   l->addIncoming(c32(0), slow_);
   z.CreateCondBr(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), lane, next);
   z.SetInsertPoint(lane);
-  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
-  SwitchInst* at = z.CreateSwitch(z.CreateLoad(i32_, field_of(z, f, kState, i32_)), next);
+  SwitchInst* at = z.CreateSwitch(z.CreateLoad(i32_, field_of(z, l, kState, i32_)), next);
   for (const Deferred& d : deferred_) {
     BasicBlock* fill = own("fill_site", settle);
     IRBuilder<> w(fill);
     w.SetCurrentDebugLocation(d.line);  // (the code's address: the call's line)
     for (const auto& [offset, value] : d.fields)
-      w.CreateStore(value, field_of(w, f, offset, value->getType()));
+      w.CreateStore(value, field_of(w, l, offset, value->getType()));
     if (d.pc)
       w.CreateStore(w.CreatePtrToInt(code_address(w, *g_->getParent()), i64_),
-                    field_of(w, f, kPc, i64_));
+                    field_of(w, l, kPc, i64_));
     w.CreateBr(next);
     at->addCase(c32(d.site), fill);
   }
@@ -1213,7 +1351,12 @@ void WarpBody::build_wait(uint32_t site, CallInst* call) {
   if (lazy && isa<ConstantPointerNull>(given)) {
     later.pc = true;
   } else {
-    Value* pc = code_address(y, *g_->getParent());
+    // Taken once, in the body's setup, at the call's line (the runtime's
+    // reports read the line of the byte before): a lane's arrival then
+    // calls nothing, and a loop over lanes through it may be a vector loop.
+    IRBuilder<> once(body_.setup->getTerminator());
+    once.SetCurrentDebugLocation(call->getDebugLoc());
+    Value* pc = code_address(once, *g_->getParent());
     if (given) pc = y.CreateSelect(y.CreateIsNull(given), pc, given);
     y.CreateStore(y.CreatePtrToInt(pc, i64_), field(y, kPc, i64_));
   }
@@ -1317,12 +1460,11 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
       z.CreateCondBr(z.CreateTrunc(z.CreateLShr(arrived_, l), i1_), take, latch);
       z.SetInsertPoint(take);
     }
-    Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, l));
     // (Their flags still say runnable: build_wait left them.)
     if (shuffle)
-      z.CreateStore(shuffled(z, call, l, f, all), field_of(z, f, kResult, i64_));
+      z.CreateStore(shuffled(z, call, l, all), field_of(z, l, kResult, i64_));
     else if (ballot)
-      z.CreateStore(ballot, field_of(z, f, kResult, i64_));
+      z.CreateStore(ballot, field_of(z, l, kResult, i64_));
     if (!all) {
       z.CreateBr(latch);
       z.SetInsertPoint(latch);
@@ -1367,8 +1509,8 @@ Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
   // A lane that did not arrive reads the first lane's frame instead (past a
   // partial warp's end there is no frame).
   Value* takes = z.CreateTrunc(z.CreateLShr(arrived_, l), i1_);
-  Value* f = z.CreateGEP(i8_, warp_frames_, times_stride(z, z.CreateSelect(takes, l, c32(0))));
-  Value* v = z.CreateLoad(i64_, field_of(z, f, warp_frame::kValue, i64_));
+  Value* v =
+      z.CreateLoad(i64_, field_of(z, z.CreateSelect(takes, l, c32(0)), warp_frame::kValue, i64_));
   Value* yes = z.CreateAnd(takes, z.CreateICmpNE(v, c64(0)));
   Value* acc2 = z.CreateOr(acc, z.CreateSelect(yes, z.CreateShl(c32(1), l), c32(0)));
   Value* l2 = z.CreateAdd(l, c32(1));
@@ -1380,17 +1522,17 @@ Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
   return z.CreateZExt(acc2, i64_);
 }
 
-// Lane `l`'s (frame `f`) result of shuffle `call`: its source lane's value,
+// Lane `l`'s result of shuffle `call`: its source lane's value,
 // or its own where the source is outside its segment or the warp, or did
 // not arrive (the runtime's source_of, for a width that is a power of two);
 // `all`: every lane of the warp arrived.
-Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f, bool all) {
+Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, bool all) {
   using namespace warp_frame;
   const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
   const int64_t width = cast<ConstantInt>(call.getArgOperand(4))->getSExtValue();
   Value* a = call.getArgOperand(3);
   a = isa<Constant>(a) ? z.CreateZExtOrTrunc(a, i32_)
-                       : z.CreateLoad(i32_, field_of(z, f, kArg, i32_));
+                       : z.CreateLoad(i32_, field_of(z, l, kArg, i32_));
   a = z.CreateAnd(a, c32(31));
   // (l is below 32: a segment of 32 lanes is the warp.)
   Value* seg = width == 32 ? c32(0) : z.CreateAnd(l, c32(uint64_t(-width)));
@@ -1417,14 +1559,98 @@ Value* WarpBody::shuffled(IRBuilder<>& z, CallInst& call, Value* l, Value* f, bo
   Value* in_warp = z.CreateICmpULT(src, c32(32));
   Value* takes = all ? ConstantInt::getTrue(c_)
                      : z.CreateTrunc(z.CreateLShr(arrived_, z.CreateAnd(src, c32(31))), i1_);
-  Value* from_lane = z.CreateSelect(z.CreateAnd({inside, in_warp, takes}), src, l);
-  Value* source = z.CreateGEP(i8_, warp_frames_, times_stride(z, from_lane));
-  return z.CreateLoad(i64_, field_of(z, source, kValue, i64_));
+  Value* keeps_own = z.CreateNot(z.CreateAnd({inside, in_warp, takes}));
+  if (all && isa<Constant>(call.getArgOperand(3)) &&
+      (op == WarpOpKind::kShflUp || op == WarpOpKind::kShflDown)) {
+    // Lane l - a (or l + a) as an array's element, which a vector loop
+    // reads as one; where that lane is past the warp's 32, the read is of
+    // the next or the previous field of the frames and is not used.
+    Value* theirs = z.CreateLoad(i64_, field_of(z, z.CreateSExt(src, i64_), kValue, i64_));
+    Value* own = z.CreateLoad(i64_, field_of(z, l, kValue, i64_));
+    return z.CreateSelect(keeps_own, own, theirs);
+  }
+  Value* from_lane = z.CreateSelect(keeps_own, l, src);
+  return z.CreateLoad(i64_, field_of(z, from_lane, kValue, i64_));
+}
+
+// Tells the optimizer that the columns of a warp's frames (a field or slot
+// each, into_frames) are apart: each load and store of a column gets the
+// column's scope and is no alias of the others; a load or store of memory
+// that is not a column (the kernel's) is no alias of any column whose
+// address the code never lets out (no pointer of the kernel's can reach it).
+// A vector loop over lanes then needs no checks between them.
+void WarpBody::mark_columns() {
+  // The column at the root of `pointer`: its offset in the warp's frames.
+  auto column_of = [&](Value* pointer) -> std::optional<uint64_t> {
+    for (Value* v = pointer;;) {
+      if (auto* cast = dyn_cast<BitCastInst>(v)) {
+        v = cast->getOperand(0);
+      } else if (auto* gep = dyn_cast<GetElementPtrInst>(v)) {
+        if (gep->getPointerOperand() == warp_frames_) {
+          auto* at = dyn_cast<ConstantInt>(gep->getOperand(1));
+          if (gep->getNumIndices() != 1 || !at) return std::nullopt;
+          return at->getZExtValue();
+        }
+        v = gep->getPointerOperand();
+      } else {
+        return std::nullopt;
+      }
+    }
+  };
+  // Whether the address `v` (of a column) is only read and written through.
+  std::function<bool(Value*)> kept = [&](Value* v) {
+    for (User* u : v->users()) {
+      if (isa<BitCastInst>(u) || isa<GetElementPtrInst>(u)) {
+        if (!kept(u)) return false;
+      } else if (auto* store = dyn_cast<StoreInst>(u)) {
+        if (store->getValueOperand() == v) return false;
+      } else if (!isa<LoadInst>(u)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  std::map<uint64_t, bool> columns;  // offset: never let out
+  for (User* u : warp_frames_->users())
+    if (auto* gep = dyn_cast<GetElementPtrInst>(u)) {
+      const std::optional<uint64_t> at = column_of(gep);
+      if (!at) continue;
+      auto [it, fresh] = columns.try_emplace(*at, true);
+      it->second = it->second && kept(gep);
+    }
+  if (columns.size() < 2) return;
+  MDBuilder md(c_);
+  MDNode* domain = md.createAnonymousAliasScopeDomain("warp frames");
+  std::map<uint64_t, MDNode*> scope;
+  for (const auto& [at, closed] : columns) scope[at] = md.createAnonymousAliasScope(domain);
+  auto list = [&](auto keep) {
+    std::vector<Metadata*> scopes;
+    for (const auto& [at, closed] : columns)
+      if (keep(at, closed)) scopes.push_back(scope[at]);
+    return MDNode::get(c_, scopes);
+  };
+  MDNode* closed_columns = list([](uint64_t, bool closed) { return closed; });
+  std::map<uint64_t, std::pair<MDNode*, MDNode*>> marks;  // own scope, the others
+  for (const auto& column : columns) {
+    const uint64_t at = column.first;
+    marks[at] = {MDNode::get(c_, {scope[at]}), list([at](uint64_t o, bool) { return o != at; })};
+  }
+  for (Instruction& i : instructions(*g_)) {
+    Value* pointer = getLoadStorePointerOperand(&i);
+    if (!pointer) continue;
+    if (const std::optional<uint64_t> at = column_of(pointer)) {
+      i.setMetadata(LLVMContext::MD_alias_scope, marks[*at].first);
+      i.setMetadata(LLVMContext::MD_noalias, marks[*at].second);
+    } else if (!closed_columns->operands().empty() &&
+               !isa<AllocaInst>(getUnderlyingObject(pointer, 0))) {
+      i.setMetadata(LLVMContext::MD_noalias, closed_columns);
+    }
+  }
 }
 
 // The kernel's entry: the whole block through `body` when the runtime offers
 // it, else this thread alone as before.
-void offer_block_body(Function& kernel, Function* body, const Runtime& rt) {
+void offer_block_body(Function& kernel, Function* body, Function* wide, const Runtime& rt) {
   BasicBlock* entry = &kernel.getEntryBlock();
   BasicBlock::iterator first = entry->begin();
   while (isa<AllocaInst>(*first)) ++first;
@@ -1441,8 +1667,33 @@ void offer_block_body(Function& kernel, Function* body, const Runtime& rt) {
   b.SetInsertPoint(whole);
   std::vector<Value*> args;
   for (Argument& a : kernel.args()) args.push_back(&a);
+  if (wide) {
+    BasicBlock* with_wide = BasicBlock::Create(c, "wide_vectors", &kernel, rest);
+    BasicBlock* narrow = BasicBlock::Create(c, "narrow_vectors", &kernel, rest);
+    b.CreateCondBr(b.CreateCall(rt.wide), with_wide, narrow);
+    b.SetInsertPoint(with_wide);
+    b.CreateCall(wide, args);
+    b.CreateRetVoid();
+    b.SetInsertPoint(narrow);
+  }
   b.CreateCall(body, args);
   b.CreateRetVoid();
+}
+
+// A copy of block body `body` for processors with wide vectors (x86-64's
+// AVX2: eight 32-bit lanes of a warp at once, where the plain target has
+// four, and with the comparisons and shifts of every width), or null where
+// the target has none. Fused multiply-adds stay off: a float sum comes out
+// as in the plain body.
+Function* wide_copy(Function& body) {
+  if (Triple(body.getParent()->getTargetTriple()).getArch() != Triple::x86_64) return nullptr;
+  ValueToValueMapTy map;
+  Function* wide = CloneFunction(&body, map);
+  wide->setName(body.getName() + ".wide");
+  std::string features = body.getFnAttribute("target-features").getValueAsString().str();
+  features += features.empty() ? "+avx2" : ",+avx2";
+  wide->addFnAttr("target-features", features);
+  return wide;
 }
 
 // Whether `f`'s body, or a function it calls that the module defines, waits
@@ -1504,7 +1755,8 @@ struct KeepKernels : PassInfoMixin<KeepKernels> {
 };
 
 struct BlockLoops : PassInfoMixin<BlockLoops> {
-  explicit BlockLoops(FunctionPassManager cleanup) : cleanup_(std::move(cleanup)) {}
+  explicit BlockLoops(FunctionPassManager cleanup, FunctionPassManager vectors)
+      : cleanup_(std::move(cleanup)), vectors_(std::move(vectors)) {}
   PreservedAnalyses run(Module& m, ModuleAnalysisManager& mam) {
     Eligibility e;
     std::vector<std::pair<Function*, Mode>> todo;
@@ -1528,14 +1780,33 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
         if (mode == Mode::kLoop) break;
       }
       if (!body) continue;
-      offer_block_body(*f, body, rt);
+      Function* wide = mode == Mode::kWarpLoops ? wide_copy(*body) : nullptr;
+      offer_block_body(*f, body, wide, rt);
       fam.invalidate(*f, PreservedAnalyses::none());
-      cleanup_.run(*body, fam);
+      for (Function* made : {body, wide})
+        if (made) {
+          cleanup_.run(*made, fam);
+          vectors_.run(*made, fam);
+        }
     }
     return PreservedAnalyses::none();
   }
   FunctionPassManager cleanup_;
+  // The loops over lanes as vector loops, where the vectorizer can (made
+  // after the pipeline's own vectorizer ran).
+  FunctionPassManager vectors_;
 };
+
+// What runs the loops over lanes as vector loops: the vectorizer and what
+// tidies up after it, as the optimizing pipeline has them.
+FunctionPassManager vector_passes() {
+  FunctionPassManager f;
+  f.addPass(LoopVectorizePass());
+  f.addPass(EarlyCSEPass());
+  f.addPass(InstCombinePass());
+  f.addPass(SimplifyCFGPass());
+  return f;
+}
 
 }  // namespace
 
@@ -1548,7 +1819,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
         pb.registerOptimizerLastEPCallback([&pb](ModulePassManager& mpm, OptimizationLevel level) {
           if (level == OptimizationLevel::O0) return;
           mpm.addPass(
-              BlockLoops(pb.buildFunctionSimplificationPipeline(level, ThinOrFullLTOPhase::None)));
+              BlockLoops(pb.buildFunctionSimplificationPipeline(level, ThinOrFullLTOPhase::None),
+                         vector_passes()));
         });
       }};
 }

@@ -817,6 +817,14 @@ int main() {
 // CHECK: {{^}}checks that failed: 0
 // CHECK-NEXT: {{^}}threads keep their locals in the block's frames: yes (block loops)
 //
+// Without the copies of the kernels that use the processor's wide vectors
+// (AVX2), where it has them: the copies the default leaves out.
+// TEST: unit.block_loops_narrow
+// LABELS: unit
+// RUN: CUDALAB_BLOCK_LOOPS=narrow %bin
+// CHECK: {{^}}checks that failed: 0
+// CHECK-NEXT: {{^}}threads keep their locals in the block's frames: yes (block loops)
+//
 // TEST: unit.block_loops_off
 // LABELS: unit
 // RUN: CUDALAB_BLOCK_LOOPS=off %bin

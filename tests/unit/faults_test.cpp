@@ -39,6 +39,41 @@ TEST_F(Faults, AFaultingKernelNamesKernelThreadAndBlock) {
   EXPECT_TRUE(Says(r.output, "after: cudaErrorIllegalAddress"));
 }
 
+// Between two shuffles a warp's lanes may run together (a vector loop over
+// them, in the plain build's block loops): a fault there names the warp's
+// threads, and says which setting names the thread; a fiber per thread
+// names it.
+TEST_F(Faults, AFaultWhereAWarpsLanesRunTogetherNamesTheirThreads) {
+  std::ofstream(path("lanes.cu")) << "#include <cstdio>\n"
+                                     "__global__ void sums(int* out, int* p, int bad) {\n"
+                                     "  int v = threadIdx.x;\n"
+                                     "  v += __shfl_xor_sync(0xffffffffu, v, 1);\n"
+                                     "  if (blockIdx.x == 1 && threadIdx.x == bad + 32) p[v] = 1;\n"
+                                     "  v += __shfl_xor_sync(0xffffffffu, v, 2);\n"
+                                     "  out[blockIdx.x * blockDim.x + threadIdx.x] = v;\n"
+                                     "}\n"
+                                     "int main(int argc, char**) {\n"
+                                     "  int* out;\n"
+                                     "  cudaMalloc(&out, 2 * 64 * sizeof(int));\n"
+                                     "  int* volatile p = nullptr;\n"
+                                     "  sums<<<2, 64>>>(out, p, argc + 4);\n"
+                                     "  cudaError_t e = cudaDeviceSynchronize();\n"
+                                     "  std::printf(\"after: %s\\n\", cudaGetErrorName(e));\n"
+                                     "  return 0;\n"
+                                     "}\n";
+  ASSERT_EQ(run(kCC + " --fast " + path("lanes.cu") + " -o " + path("l")).status, 0);
+  Result together = run(path("l"));
+  EXPECT_EQ(together.status, 0) << together.output;
+  EXPECT_TRUE(Says(together.output, "kernel 'sums'"));
+  EXPECT_TRUE(Says(together.output, "one of the threads (32,0,0) to (63,0,0)")) << together.output;
+  EXPECT_TRUE(Says(together.output, "CUDALAB_BLOCK_LOOPS=off names the thread"));
+  EXPECT_TRUE(Says(together.output, "in block (1,0,0)"));
+  EXPECT_TRUE(Says(together.output, "lanes.cu:5"));
+  EXPECT_TRUE(Says(together.output, "after: cudaErrorIllegalAddress"));
+  Result apart = run("CUDALAB_BLOCK_LOOPS=off " + path("l"));
+  EXPECT_TRUE(Says(apart.output, "thread (37,0,0) in block (1,0,0)")) << apart.output;
+}
+
 TEST_F(Faults, AFailedAssertInAKernelEndsTheLaunchAsOnAGpu) {
   std::ofstream(path("a.cu")) << "#include <cassert>\n"
                                  "#include <cstdio>\n"

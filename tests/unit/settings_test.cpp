@@ -25,7 +25,8 @@ TEST(Settings, UnsetOrEmptyMeansTheDefault) {
     EXPECT_EQ(parse_device(text).value, DeviceModel::kH100);
     EXPECT_EQ(parse_schedule(text).value.kind, Schedule::kInOrder);
     EXPECT_EQ(parse_lockstep(text).value, Lockstep::kAuto);
-    EXPECT_TRUE(parse_block_loops(text).value) << "block loops where the kernel allows";
+    EXPECT_EQ(parse_block_loops(text).value, BlockLoops::kOn)
+        << "block loops where the kernel allows";
     EXPECT_EQ(parse_timeout(text).value, 0.0) << "no time limit";
     EXPECT_EQ(parse_trace_max_accesses(text).value, 20'000'000u);
     EXPECT_TRUE(parse_trace_blocks(text).value.empty()) << "every block";
@@ -62,8 +63,9 @@ TEST(Settings, GoodValuesAreParsed) {
   EXPECT_EQ(parse_lockstep("on").value, Lockstep::kOn);
   EXPECT_EQ(parse_lockstep("OFF").value, Lockstep::kOff) << "in any case";
   EXPECT_EQ(parse_lockstep("1").value, Lockstep::kOn);
-  EXPECT_FALSE(parse_block_loops("Off").value);
-  EXPECT_TRUE(parse_block_loops("yes").value);
+  EXPECT_EQ(parse_block_loops("Off").value, BlockLoops::kOff);
+  EXPECT_EQ(parse_block_loops("yes").value, BlockLoops::kOn);
+  EXPECT_EQ(parse_block_loops("Narrow").value, BlockLoops::kNarrow);
 
   EXPECT_EQ(parse_timeout("0.5").value, 0.5);
   EXPECT_EQ(parse_trace_max_accesses("70").value, 70u);

@@ -68,19 +68,42 @@ struct WarpState {
 
 // Warp loops (simulator/passes/block_loops.cpp, warp_loops.cpp): a thread's
 // frame starts with this header, where its lane says what it waits at; the
-// pass writes the same offsets.
-struct WarpLoopFrame {
+// pass writes the same offsets. A warp's frames are laid out by field, so
+// that a loop over its lanes reads and writes each field as one array: the
+// field at byte `o` of a thread's frame (`s` bytes) is, for lane `l`, at
+// 32 x o + l x s from its warp's first frame (warp w's: w x 32 x stride from
+// the block's).
+class WarpLoopFrame {
+ public:
   enum Flags : uint32_t { kRunnable, kArrived, kPending, kAtBarrier, kExited };
-  uint32_t state;   // the pass's: where the thread goes on (0: the kernel's start)
-  uint32_t flags;   // Flags
-  uint64_t result;  // of the wait it goes on from
-  uint64_t value;   // a warp operation's value; a barrier's predicate
-  uint32_t op;      // detail::WarpOp; a barrier's detail::BarrierOp
-  uint32_t mask;
-  int32_t arg, width;
-  uint64_t pc;  // just after the wait's call (reports read the byte before)
+  // The header's fields, at these offsets of a thread's frame:
+  // state (u32): the pass's, where the thread goes on (0: the kernel's start);
+  // flags (u32): Flags; result (u64): of the wait it goes on from; value
+  // (u64): a warp operation's value, a barrier's predicate; op (u32):
+  // detail::WarpOp, a barrier's detail::BarrierOp; mask, arg, width (u32);
+  // pc (u64): just after the wait's call (reports read the byte before).
+  static constexpr size_t kState = 0, kFlags = 4, kResult = 8, kValue = 16, kOp = 24, kMask = 28,
+                          kArg = 32, kWidth = 36, kPc = 40, kHeader = 48;
+
+  WarpLoopFrame(unsigned char* warp_frames, uint32_t lane) : frames_(warp_frames), lane_(lane) {}
+  uint32_t& state() const { return at<uint32_t>(kState); }
+  uint32_t& flags() const { return at<uint32_t>(kFlags); }
+  uint64_t& result() const { return at<uint64_t>(kResult); }
+  uint64_t& value() const { return at<uint64_t>(kValue); }
+  uint32_t& op() const { return at<uint32_t>(kOp); }
+  uint32_t& mask() const { return at<uint32_t>(kMask); }
+  int32_t& arg() const { return at<int32_t>(kArg); }
+  int32_t& width() const { return at<int32_t>(kWidth); }
+  uint64_t& pc() const { return at<uint64_t>(kPc); }
+
+ private:
+  template <class T>
+  T& at(size_t offset) const {
+    return *reinterpret_cast<T*>(frames_ + 32 * offset + lane_ * sizeof(T));
+  }
+  unsigned char* frames_;
+  uint32_t lane_;
 };
-static_assert(sizeof(WarpLoopFrame) == 48 && offsetof(WarpLoopFrame, pc) == 40);
 
 class BlockRun {
  public:
@@ -147,8 +170,8 @@ class BlockRun {
   uint32_t settle_warp(uint32_t warp);
   bool warp_loops_barrier();
   uint32_t warp_loops_uniform() const;  // the warps whose lanes all go on from one place
-  WarpLoopFrame& warp_frame(uint32_t thread) {
-    return *reinterpret_cast<WarpLoopFrame*>(frames_base_ + thread * frames_stride_);
+  WarpLoopFrame warp_frame(uint32_t thread) const {
+    return {frames_base_ + (thread / 32) * 32 * frames_stride_, thread % 32};
   }
   // What a runner's jump buffer is given when its thread ends itself.
   static constexpr int kThreadExit = 2;
@@ -196,7 +219,8 @@ class BlockRun {
   // sets it: no need to reset it.
   bool threads_clean_ = false;
   std::vector<unsigned char> frames_;
-  // Where each thread's frame is (warp loops: a WarpLoopFrame first).
+  // The threads' frames: `stride` bytes a thread (warp loops: a
+  // WarpLoopFrame first, each warp's laid out by field).
   unsigned char* frames_base_ = nullptr;
   size_t frames_stride_ = 0;
   uint32_t warp_uniform_ = 0;  // warp_loops_uniform

@@ -61,8 +61,9 @@ void BlockRun::start_launch(Launch& launch) {
   lockstep_ = lockstep_enabled();
   // Loops keep the in-order schedule, and the plain build has no checks or
   // traces to attribute to fibers; a cooperative launch's blocks keep theirs.
-  block_loops_ = block_loops_setting() && schedule().kind == Schedule::kInOrder &&
-                 !check_settings().any && !checking_ && !lockstep_ && !launch.cooperative;
+  block_loops_ = block_loops_setting() != BlockLoops::kOff &&
+                 schedule().kind == Schedule::kInOrder && !check_settings().any && !checking_ &&
+                 !lockstep_ && !launch.cooperative;
   trace_.reset(new_block_trace(thread_count_));
   context_.trace = trace_.get();
   // A launch that ended early (a fault, a deadlock, a timeout) may have left
@@ -142,6 +143,7 @@ void BlockRun::run(uint32_t linear) {
   blockIdx = context_.index;
   context_.fenced = false;
   context_.loops_jump = nullptr;  // (a fault may have left the last block's loops)
+  tl_lanes = 0;                   // (or its lanes running together)
   if (checking_) shadow_block_start(context_, thread_count_);
   if (trace_) trace_block_start(context_);
   next_thread_ = exited_ = 0;
@@ -276,7 +278,8 @@ bool BlockRun::take_block_loops() {
 void* BlockRun::block_loops_frames(size_t stride, uint32_t* threads) {
   *threads = thread_count_;
   constexpr size_t kAlign = 64;
-  const size_t bytes = stride * thread_count_;
+  // Whole warps (warp loops lay out a warp's frames by field).
+  const size_t bytes = stride * ((size_t(thread_count_) + 31) / 32 * 32);
   if (frames_.size() < bytes + kAlign) frames_.resize(bytes + kAlign);
   auto at = reinterpret_cast<uintptr_t>(frames_.data());
   auto* aligned = reinterpret_cast<unsigned char*>((at + kAlign - 1) & ~uintptr_t(kAlign - 1));
@@ -331,6 +334,18 @@ extern "C" {
 bool cudalab_block_loops_offered() {
   using namespace cudalab::rt;
   return tl_block && tl_block->run->take_block_loops();
+}
+// Whether the block body's copy for wide vectors (AVX2) may run: the
+// processor has them, and CUDALAB_BLOCK_LOOPS is not narrow.
+bool cudalab_block_loops_wide() {
+  using namespace cudalab::rt;
+#if defined(__x86_64__)
+  static const bool wide =
+      block_loops_setting() == BlockLoops::kOn && __builtin_cpu_supports("avx2");
+  return wide;
+#else
+  return false;
+#endif
 }
 void* cudalab_block_loops_frame(size_t stride, uint32_t* threads) {
   return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);

@@ -98,7 +98,7 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
     (void)uc;
 #endif
     f.block = b->index;
-    f.thread = t->index;
+    note_running_thread(f);
     note_callers(f);
   }
   l->aborted.store(true);
@@ -106,6 +106,22 @@ void on_fault(int sig, siginfo_t* info, void* ucontext) {
 }
 
 }  // namespace
+
+void note_running_thread(FaultInfo& f) {
+  const SimThread* t = tl_thread;
+  f.thread = f.last_thread = t->index;
+  f.lanes = tl_lanes > 1 ? tl_lanes : 1;
+  if (f.lanes > 1) f.last_thread = (t + (f.lanes - 1))->index;  // (one table: block_loops_threads)
+}
+
+std::string running_thread_words(const FaultInfo& f) {
+  auto triple = [](uint3 i) {
+    return "(" + std::to_string(i.x) + "," + std::to_string(i.y) + "," + std::to_string(i.z) + ")";
+  };
+  if (f.lanes <= 1) return "thread " + triple(f.thread);
+  return "one of the threads " + triple(f.thread) + " to " + triple(f.last_thread) +
+         " (lanes of a warp that ran together; CUDALAB_BLOCK_LOOPS=off names the thread)";
+}
 
 void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
   SimThread* t = tl_thread;
@@ -120,7 +136,7 @@ void stop_thread_at_access(uintptr_t address, bool write, uintptr_t pc) {
     f.write = write;
     f.stack_overflow = false;
     f.block = b->index;
-    f.thread = t->index;
+    note_running_thread(f);
     note_callers(f);  // the access may be in a header's code the student called
   }
   l->aborted.store(true);
@@ -140,7 +156,7 @@ void stop_timed_out(SimThread* t, BlockContext* b, uintptr_t pc) {
   if (l->timeout_located.compare_exchange_strong(expected, true)) {
     l->timeout_at.pc = pc;
     l->timeout_at.block = b->index;
-    l->timeout_at.thread = t->index;
+    note_running_thread(l->timeout_at);
     note_callers(l->timeout_at);
   }
   siglongjmp(*fault_jump_of(*t, *b), 1);

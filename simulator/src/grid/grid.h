@@ -28,6 +28,10 @@ struct FaultInfo {
   bool stack_overflow = false;
   uint3 block{0, 0, 0};
   uint3 thread{0, 0, 0};
+  // Where the lanes of a warp ran together (block loops' vector loops,
+  // tl_lanes): the last of them; `thread` is the first.
+  uint3 last_thread{0, 0, 0};
+  uint32_t lanes = 1;
   // The calls that led there (return addresses, innermost first): a fault in
   // the simulator's or the standard library's code is shown at the line of
   // the student's that called it.
@@ -200,6 +204,15 @@ inline sigjmp_buf* fault_jump_of(const SimThread& t, const BlockContext& b) {
 
 // constinit: read straight from TLS, without a wrapper call at each use.
 extern constinit thread_local SimThread* tl_thread;
+// Block loops (simulator/passes/block_loops.cpp): where the code running
+// now runs the lanes of a warp together (a loop that enters none of them),
+// how many, from tl_thread on (the threads' entries are one table); else 0.
+extern constinit thread_local uint32_t tl_lanes;
+// Notes in `f` the thread that is running (a range where lanes run together).
+void note_running_thread(FaultInfo& f);
+// "thread (x,y,z)", or "one of the threads (x,y,z) to (x,y,z)" for lanes
+// that ran together.
+std::string running_thread_words(const FaultInfo& f);
 // Set while runtime code runs for a kernel thread (a barrier, a report): the
 // runtime's use of library code that the instrumented build also compiled
 // (std::string, say) is not the kernel's memory access. A thread that leaves

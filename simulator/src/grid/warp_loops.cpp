@@ -27,34 +27,34 @@ uint32_t BlockRun::settle_warp(uint32_t warp) {
   // arrivals in lane order.
   for (uint32_t i = base; i < end; ++i) {
     SimThread& t = threads_[i];
-    const Frame& f = warp_frame(i);
+    const Frame f = warp_frame(i);
     t.started = true;
-    if (f.flags == Frame::kExited && !t.exited) {
+    if (f.flags() == Frame::kExited && !t.exited) {
       thread_exited(t);
-    } else if (f.flags == Frame::kAtBarrier) {
+    } else if (f.flags() == Frame::kAtBarrier) {
       t.wait = SimThread::Wait::kBarrier;
-      t.wait_pc = f.pc;
+      t.wait_pc = f.pc();
     }
   }
   // An __activemask() completes once the other live lanes wait elsewhere:
   // those now at the barrier may complete one (as barrier_arrive looks).
   if (!warps_[warp].pending.empty()) recheck_active_masks(warps_[warp]);
   for (uint32_t i = base; i < end; ++i) {
-    Frame& f = warp_frame(i);
-    if (f.flags != Frame::kArrived) continue;
-    f.flags = Frame::kPending;
+    const Frame f = warp_frame(i);
+    if (f.flags() != Frame::kArrived) continue;
+    f.flags() = Frame::kPending;
     enter_thread(threads_[i]);
-    warp_arrive(detail::WarpOp(f.op), f.mask, f.value, f.arg, f.width, f.pc);
+    warp_arrive(detail::WarpOp(f.op()), f.mask(), f.value(), f.arg(), f.width(), f.pc());
   }
   ready_.clear();
   ready_head_ = 0;
   uint32_t released = 0;
   for (uint32_t i = base; i < end; ++i) {
-    Frame& f = warp_frame(i);
+    const Frame f = warp_frame(i);
     const SimThread& t = threads_[i];
-    if (f.flags == Frame::kPending && t.wait == SimThread::Wait::kNone) {
-      f.result = t.result;
-      f.flags = Frame::kRunnable;
+    if (f.flags() == Frame::kPending && t.wait == SimThread::Wait::kNone) {
+      f.result() = t.result;
+      f.flags() = Frame::kRunnable;
       ++released;
     }
   }
@@ -66,13 +66,13 @@ bool BlockRun::warp_loops_barrier() {
   uint32_t at = 0, waiting = 0;
   int sum = 0, all = 1, any = 0;
   for (uint32_t i = 0; i < thread_count_; ++i) {
-    const Frame& f = warp_frame(i);
-    if (f.flags == Frame::kAtBarrier) {
+    const Frame f = warp_frame(i);
+    if (f.flags() == Frame::kAtBarrier) {
       ++at;
-      sum += f.value != 0;
-      all &= f.value != 0;
-      any |= f.value != 0;
-    } else if (f.flags != Frame::kExited) {
+      sum += f.value() != 0;
+      all &= f.value() != 0;
+      any |= f.value() != 0;
+    } else if (f.flags() != Frame::kExited) {
       ++waiting;
     }
   }
@@ -97,13 +97,13 @@ bool BlockRun::warp_loops_barrier() {
   bool same = true;
   uint32_t state = 0;
   for (uint32_t i = 0; i < thread_count_; ++i) {
-    Frame& f = warp_frame(i);
-    if (i % 32 == 0) same = true, state = f.state;
-    if (f.flags == Frame::kAtBarrier) {
-      f.result = packed;
-      f.flags = Frame::kRunnable;
+    const Frame f = warp_frame(i);
+    if (i % 32 == 0) same = true, state = f.state();
+    if (f.flags() == Frame::kAtBarrier) {
+      f.result() = packed;
+      f.flags() = Frame::kRunnable;
       threads_[i].wait = SimThread::Wait::kNone;
-      same = same && f.state == state;
+      same = same && f.state() == state;
     } else {
       same = false;
     }
@@ -125,26 +125,26 @@ void* cudalab_warp_loops_frames(size_t stride, uint32_t* threads) {
   return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);
 }
 
-// Every lane of `lanes` (a warp's, whose first frame is `frames`, `stride`
-// bytes apart) waits at one call of warp operation `op` with one mask that
-// names them all: their results, and they go on.
-void cudalab_warp_loops_complete(int op, unsigned char* frames, uint64_t stride, unsigned lanes) {
+// Every lane of `lanes` (a warp's, whose first frame is `frames`; the
+// stride is a thread's, unused: a warp's frames are laid out by field) waits at one call of warp
+// operation `op` with one mask that names them all: their results, and they go on.
+void cudalab_warp_loops_complete(int op, unsigned char* frames, uint64_t, unsigned lanes) {
   using namespace cudalab::rt;
-  auto frame = [&](unsigned l) -> Frame& { return *reinterpret_cast<Frame*>(frames + l * stride); };
-  const Frame& first = frame(unsigned(std::countr_zero(lanes)));
-  PendingWarpOp p(first.mask, cudalab::detail::WarpOp(op));
+  auto frame = [&](unsigned l) { return Frame(frames, l); };
+  const Frame first = frame(unsigned(std::countr_zero(lanes)));
+  PendingWarpOp p(first.mask(), cudalab::detail::WarpOp(op));
   for (unsigned rest = lanes; rest; rest &= rest - 1) {
     const unsigned l = unsigned(std::countr_zero(rest));
-    const Frame& f = frame(l);
-    p.record(l, f.value, f.arg, f.width);
+    const Frame f = frame(l);
+    p.record(l, f.value(), f.arg(), f.width());
   }
   std::array<uint64_t, 32> result;
   warp_op_results(p, lanes, result);
   for (unsigned rest = lanes; rest; rest &= rest - 1) {
     const unsigned l = unsigned(std::countr_zero(rest));
-    Frame& f = frame(l);
-    f.result = result[l];
-    f.flags = Frame::kRunnable;
+    const Frame f = frame(l);
+    f.result() = result[l];
+    f.flags() = Frame::kRunnable;
   }
 }
 

@@ -32,6 +32,7 @@ thread_local dim3 gridDim{1, 1, 1};
 namespace cudalab::rt {
 
 constinit thread_local SimThread* tl_thread = nullptr;
+constinit thread_local uint32_t tl_lanes = 0;
 constinit thread_local BlockContext* tl_block = nullptr;
 constinit thread_local int tl_in_runtime = 0;
 

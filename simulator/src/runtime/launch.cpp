@@ -101,8 +101,8 @@ void report_fault(const Launch& l) {
   std::string where;
   if (const std::string line = student_line(f); !line.empty()) where = " at " + line;
   std::fprintf(stderr, "%s stopped%s\n", launch_heading(l).c_str(), where.c_str());
-  std::fprintf(stderr, "cudalab:     by thread (%u,%u,%u) in block (%u,%u,%u)\n", f.thread.x,
-               f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z);
+  std::fprintf(stderr, "cudalab:     by %s in block (%u,%u,%u)\n", running_thread_words(f).c_str(),
+               f.block.x, f.block.y, f.block.z);
   std::fprintf(stderr, "cudalab:     %s\n", fault_words(f).c_str());
   std::fprintf(stderr, "cudalab:     the launch is aborted; every later CUDA call returns %s\n",
                f.signal == SIGFPE || f.signal == SIGILL ? "cudaErrorLaunchFailure"
@@ -544,8 +544,8 @@ cudaError_t launch_with(const LaunchSite& site, dim3 grid, dim3 block, size_t sh
       const FaultInfo& f = l.timeout_at;
       const std::string line = student_line(f);
       char at[1024];
-      std::snprintf(at, sizeof(at), "; thread (%u,%u,%u) of block (%u,%u,%u) was at %s", f.thread.x,
-                    f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z,
+      std::snprintf(at, sizeof(at), "; %s of block (%u,%u,%u) was at %s",
+                    running_thread_words(f).c_str(), f.block.x, f.block.y, f.block.z,
                     line.empty() ? "(unknown line)" : line.c_str());
       where = at;
     }

@@ -205,17 +205,20 @@ Lockstep lockstep_setting() {
 
 // ---- block loops ---------------------------------------------------------------------
 
-Parsed<bool> parse_block_loops(const char* text) {
+Parsed<BlockLoops> parse_block_loops(const char* text) {
   std::string v;
-  if (const std::optional<bool> on = on_or_off(text, "on", &v)) return good(*on);
-  return bad<bool>("is not on or off",
-                   "use on (the default: a block's threads as loops where the kernel allows) "
-                   "or off (a fiber per thread)");
+  if (const std::optional<bool> on = on_or_off(text, "on", &v))
+    return good(*on ? BlockLoops::kOn : BlockLoops::kOff);
+  if (v == "narrow") return good(BlockLoops::kNarrow);
+  return bad<BlockLoops>("is not on, off or narrow",
+                         "use on (the default: a block's threads as loops where the kernel "
+                         "allows), off (a fiber per thread) or narrow (loops without the "
+                         "processor's wide vector instructions)");
 }
 
-bool block_loops_setting() {
-  static const bool on = read_setting("CUDALAB_BLOCK_LOOPS", parse_block_loops);
-  return on;
+BlockLoops block_loops_setting() {
+  static const BlockLoops mode = read_setting("CUDALAB_BLOCK_LOOPS", parse_block_loops);
+  return mode;
 }
 
 // ---- the time limit ------------------------------------------------------------------

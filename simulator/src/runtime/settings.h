@@ -97,11 +97,14 @@ Parsed<Lockstep> parse_lockstep(const char* text);
 
 // ---- CUDALAB_BLOCK_LOOPS -----------------------------------------------------------
 // Whether the plain build may run a block's threads as loops on one stack
-// where its kernel waits only at __syncthreads() (simulator/passes/): on
-// (the default) or off (every thread on its own fiber, for comparison).
-bool block_loops_setting();
-// on or off (also 1/0, yes/no, true/false), in any case; unset: on.
-Parsed<bool> parse_block_loops(const char* text);
+// where its kernel allows (simulator/passes/): on (the default), off (every
+// thread on its own fiber, for comparison) or narrow (loops, but not the
+// copies that use the processor's wide vector instructions, AVX2, where it
+// has them: for comparison and for testing the other copies).
+enum class BlockLoops { kOff, kOn, kNarrow };
+BlockLoops block_loops_setting();
+// on, off (also 1/0, yes/no, true/false) or narrow, in any case; unset: on.
+Parsed<BlockLoops> parse_block_loops(const char* text);
 
 // ---- CUDALAB_NVRTC_CXX, CUDALAB_NVRTC_INCLUDE ------------------------------------------
 // The host compiler and the simulator's headers for kernels compiled while a
