@@ -86,6 +86,11 @@ class WarpLoopFrame {
                           kArg = 32, kWidth = 36, kPc = 40, kHeader = 48;
 
   WarpLoopFrame(unsigned char* warp_frames, uint32_t lane) : frames_(warp_frames), lane_(lane) {}
+  // A field's array of 32 (one a lane) in a warp's frames.
+  template <class T>
+  static T* column(unsigned char* warp_frames, size_t offset) {
+    return reinterpret_cast<T*>(warp_frames + 32 * offset);
+  }
   uint32_t& state() const { return at<uint32_t>(kState); }
   uint32_t& flags() const { return at<uint32_t>(kFlags); }
   uint64_t& result() const { return at<uint64_t>(kResult); }
@@ -171,7 +176,10 @@ class BlockRun {
   bool warp_loops_barrier();
   uint32_t warp_loops_uniform() const;  // the warps whose lanes all go on from one place
   WarpLoopFrame warp_frame(uint32_t thread) const {
-    return {frames_base_ + (thread / 32) * 32 * frames_stride_, thread % 32};
+    return {warp_frames(thread / 32), thread % 32};
+  }
+  unsigned char* warp_frames(uint32_t warp) const {
+    return frames_base_ + size_t(warp) * 32 * frames_stride_;
   }
   // What a runner's jump buffer is given when its thread ends itself.
   static constexpr int kThreadExit = 2;

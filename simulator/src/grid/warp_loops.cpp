@@ -63,17 +63,21 @@ uint32_t BlockRun::settle_warp(uint32_t warp) {
 
 bool BlockRun::warp_loops_barrier() {
   if (launch_->aborted.load(std::memory_order_relaxed)) return false;
+  // (A warp's flags, values, ... are arrays of 32: WarpLoopFrame.)
+  const uint32_t warps = (thread_count_ + 31) / 32;
+  auto lanes_of = [&](uint32_t w) { return std::min(32u, thread_count_ - w * 32); };
   uint32_t at = 0, waiting = 0;
   int sum = 0, all = 1, any = 0;
-  for (uint32_t i = 0; i < thread_count_; ++i) {
-    const Frame f = warp_frame(i);
-    if (f.flags() == Frame::kAtBarrier) {
-      ++at;
-      sum += f.value() != 0;
-      all &= f.value() != 0;
-      any |= f.value() != 0;
-    } else if (f.flags() != Frame::kExited) {
-      ++waiting;
+  for (uint32_t w = 0; w < warps; ++w) {
+    const uint32_t* flags = Frame::column<uint32_t>(warp_frames(w), Frame::kFlags);
+    const uint64_t* value = Frame::column<uint64_t>(warp_frames(w), Frame::kValue);
+    for (uint32_t l = 0, lanes = lanes_of(w); l < lanes; ++l) {  // (without branches)
+      const int here = flags[l] == Frame::kAtBarrier, yes = value[l] != 0;
+      at += here;
+      sum += here & yes;
+      all &= !here | yes;
+      any |= here & yes;
+      waiting += !here & (flags[l] != Frame::kExited);
     }
   }
   if (waiting) {
@@ -94,21 +98,22 @@ bool BlockRun::warp_loops_barrier() {
   // Released, each warp is uniform where all its lanes were at one barrier.
   const uint64_t packed = uint64_t(sum) | uint64_t(all) << 32 | uint64_t(any) << 33;
   warp_uniform_ = 0;
-  bool same = true;
-  uint32_t state = 0;
-  for (uint32_t i = 0; i < thread_count_; ++i) {
-    const Frame f = warp_frame(i);
-    if (i % 32 == 0) same = true, state = f.state();
-    if (f.flags() == Frame::kAtBarrier) {
-      f.result() = packed;
-      f.flags() = Frame::kRunnable;
-      threads_[i].wait = SimThread::Wait::kNone;
-      same = same && f.state() == state;
-    } else {
-      same = false;
+  for (uint32_t w = 0; w < warps; ++w) {
+    const uint32_t* state = Frame::column<uint32_t>(warp_frames(w), Frame::kState);
+    uint32_t* flags = Frame::column<uint32_t>(warp_frames(w), Frame::kFlags);
+    uint64_t* result = Frame::column<uint64_t>(warp_frames(w), Frame::kResult);
+    int same = 1;
+    for (uint32_t l = 0, lanes = lanes_of(w); l < lanes; ++l) {  // (without branches)
+      const int here = flags[l] == Frame::kAtBarrier;
+      result[l] = here ? packed : result[l];
+      flags[l] = here ? uint32_t(Frame::kRunnable) : flags[l];
+      same &= here & (state[l] == state[0]);
     }
-    if ((i % 32 == 31 || i + 1 == thread_count_) && same && i / 32 < 32)
-      warp_uniform_ |= 1u << (i / 32);
+    if (same && w < 32) warp_uniform_ |= 1u << w;
+    // Only a settled lane (settle_warp) was marked as waiting at the barrier.
+    if (warp_loops_settled_)
+      for (uint32_t l = 0, lanes = lanes_of(w); l < lanes; ++l)
+        if (flags[l] == Frame::kRunnable) threads_[w * 32 + l].wait = SimThread::Wait::kNone;
   }
   return true;
 }
