@@ -242,7 +242,7 @@ Runtime runtime_of(Module& m) {
   r.warp_frames =
       m.getOrInsertFunction("cudalab_warp_loops_frames", i8p, i64, PointerType::get(i32, 0));
   r.warp_complete =
-      m.getOrInsertFunction("cudalab_warp_loops_complete", Type::getVoidTy(c), i32, i8p, i64, i32);
+      m.getOrInsertFunction("cudalab_warp_loops_complete", Type::getVoidTy(c), i32, i8p, i32);
   r.warp_settle = m.getOrInsertFunction("cudalab_warp_loops_settle", i32, i32);
   r.warp_barrier = m.getOrInsertFunction("cudalab_warp_loops_barrier", Type::getInt1Ty(c));
   r.warp_uniform = m.getOrInsertFunction("cudalab_warp_loops_uniform", i32);
@@ -480,6 +480,14 @@ void enter_thread(IRBuilder<>& b, const Runtime& rt, const ThreadTable& t, Value
   for (Use* u : uses) u->set(at);
 }
 
+// Lane `lane`'s element (of type `t`) of the field at byte `offset` of a
+// thread's frame, in a warp's frames laid out by field (from `warp_frames`,
+// as the runtime's WarpLoopFrame reads them): an array of 32 a field.
+Value* lane_field(IRBuilder<>& b, Value* warp_frames, uint64_t offset, Value* lane, Type* t) {
+  Value* column = b.CreateGEP(b.getInt8Ty(), warp_frames, b.getInt64(32 * offset));
+  return b.CreateGEP(t, b.CreateBitCast(column, PointerType::get(t, 0)), lane);
+}
+
 // `a`, or where it holds an i1 that only plain loads and stores use, a byte
 // in its place that holds it (the loads and stores changed to match).
 AllocaInst* bytes_for_truth(AllocaInst* a) {
@@ -568,9 +576,7 @@ void into_frames(Function& g, const SmallPtrSetImpl<BasicBlock*>& ours,
     Value* typed = nullptr;
     if (lane) {
       a_size = alignTo(a_size, a_align);  // (each lane's aligned)
-      Type* cell = ArrayType::get(i8, a_size);
-      Value* column = f.CreateGEP(i8, frame, ConstantInt::get(i64, 32 * size));
-      Value* at = f.CreateGEP(cell, f.CreateBitCast(column, PointerType::get(cell, 0)), lane);
+      Value* at = lane_field(f, frame, size, lane, ArrayType::get(i8, a_size));
       typed = f.CreateBitCast(at, a->getType());
     } else {
       typed = f.CreateBitCast(f.CreateGEP(i8, frame, ConstantInt::get(i64, size)), a->getType());
@@ -646,15 +652,6 @@ BasicBlock* copy_region(Function& g, BasicBlock* entry, const SmallPtrSetImpl<Ba
   h.CreateBr(cast<BasicBlock>(map[entry]));
   if (copied) *copied = std::move(copies);
   return head;
-}
-
-// The instruction that gives the address of the code where it stands on
-// `m`'s target (code_address), if it has one.
-const char* code_address_text(const Module& m) {
-  const Triple triple(m.getTargetTriple());
-  return triple.getArch() == Triple::x86_64    ? "leaq 0(%rip), $0"
-         : triple.getArch() == Triple::aarch64 ? "adr $0, ."
-                                               : nullptr;
 }
 
 // Whether the code of `blocks` (a fast turn's copy) may run with no lane
@@ -897,7 +894,10 @@ bool completes_in_body(const CallInst& call) {
 // has no such instruction here.
 Value* code_address(IRBuilder<>& b, Module& m) {
   Type* i8p = b.getInt8PtrTy();
-  const char* text = code_address_text(m);
+  const Triple triple(m.getTargetTriple());
+  const char* text = triple.getArch() == Triple::x86_64    ? "leaq 0(%rip), $0"
+                     : triple.getArch() == Triple::aarch64 ? "adr $0, ."
+                                                           : nullptr;
   if (!text) return ConstantPointerNull::get(cast<PointerType>(i8p));
   // With side effects: kept where it stands, not merged with another wait's.
   InlineAsm* a = InlineAsm::get(FunctionType::get(i8p, false), text, "=r", true);
@@ -942,11 +942,8 @@ class WarpBody {
     }
     into_frames(*g_, ours_, loop_variables_, body_.setup->getFirstNonPHI(), to_, warp_frames_,
                 nullptr, frames_, warp_frame::kHeader, lane_index_);
-    // The stride into_frames chose, for the warp's frames and the
-    // completions.
-    Value* stride = frames_->getArgOperand(0);
-    for (Instruction* at : stride_uses_) at->setOperand(1, stride);
-    for (CallInst* call : completions_) call->setArgOperand(2, stride);
+    // The stride into_frames chose, for where each warp's frames start.
+    warp_offset_->setOperand(1, frames_->getArgOperand(0));
     if (fast_turns_) build_fast_turns();
     mark_columns();
     return g_;
@@ -966,17 +963,10 @@ class WarpBody {
     loop_variables_.insert(a);
     return a;
   }
-  // x the stride of a frame, patched in once into_frames has chosen it.
-  Instruction* times_stride(IRBuilder<>& y, Value* n) {
-    auto* at = cast<Instruction>(y.CreateMul(y.CreateZExt(n, i64_), c64(1)));
-    stride_uses_.push_back(at);
-    return at;
-  }
   // Field `at` (of type `t`) of lane `l`'s frame (the warp's laid out by
   // field: into_frames).
   Value* field_of(IRBuilder<>& y, Value* l, uint64_t at, Type* t) const {
-    Value* column = y.CreateGEP(i8_, warp_frames_, c64(32 * at));
-    return y.CreateGEP(t, y.CreateBitCast(column, PointerType::get(t, 0)), l);
+    return lane_field(y, warp_frames_, at, l, t);
   }
   Value* field(IRBuilder<>& y, uint64_t at, Type* t) const {
     return field_of(y, lane_index_, at, t);
@@ -1021,8 +1011,6 @@ class WarpBody {
   Type *i1_, *i8_, *i32_, *i64_;
   SmallPtrSet<BasicBlock*, 32> ours_;
   SmallPtrSet<AllocaInst*, 16> loop_variables_;
-  std::vector<Instruction*> stride_uses_;
-  std::vector<CallInst*> completions_;  // the runtime's, given the stride too
   // What a lane's arrival at an operation the body completes leaves out of
   // its frame: the constant fields (and the code's address where the call
   // gives none), written where the runtime settles the warp.
@@ -1036,7 +1024,8 @@ class WarpBody {
   // Set by build_turns.
   CallInst* frames_ = nullptr;
   Value *warp_ = nullptr, *warp_frames_ = nullptr, *bit_ = nullptr;
-  Value* lane_index_ = nullptr;  // the lane at hand, from 0 (i64)
+  Value* lane_index_ = nullptr;         // the lane at hand, from 0 (i64)
+  Instruction* warp_offset_ = nullptr;  // warp_frames_ - frames_
   ThreadTable table_{};
   Value* arrived_ = nullptr;
   SwitchInst *to_ = nullptr, *complete_at_ = nullptr;
@@ -1120,7 +1109,9 @@ void WarpBody::build_turns() {
   Value* base = b_.CreateShl(warp_, c32(5), "base");
   Value* end = b_.CreateIntrinsic(Intrinsic::umin, {i32_}, {threads, b_.CreateAdd(base, c32(32))},
                                   nullptr, "end");
-  warp_frames_ = b_.CreateGEP(i8_, frames_, times_stride(b_, base), "warp.frames");
+  // (base x the stride of a frame, patched in once into_frames has chosen it)
+  warp_offset_ = cast<Instruction>(b_.CreateMul(b_.CreateZExt(base, i64_), c64(1)));
+  warp_frames_ = b_.CreateGEP(i8_, frames_, warp_offset_, "warp.frames");
   end_ = end;
   // Its lanes, a bit each (the last warp of a block may have fewer).
   Value* lanes = b_.CreateSub(end, base, "lanes");
@@ -1438,8 +1429,7 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   const auto op = WarpOpKind(cast<ConstantInt>(call.getArgOperand(0))->getZExtValue());
   const bool shuffle = op != WarpOpKind::kSync && op != WarpOpKind::kBallot;
   if (!completes_in_body(call)) {
-    completions_.push_back(
-        z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, c64(0), arrived_}));
+    z.CreateCall(rt_.warp_complete, {c32(uint64_t(op)), warp_frames_, arrived_});
     mark_uniform(z);
     z.CreateBr(warp_next_);
     return;

@@ -130,10 +130,10 @@ void* cudalab_warp_loops_frames(size_t stride, uint32_t* threads) {
   return cudalab::rt::tl_block->run->block_loops_frames(stride, threads);
 }
 
-// Every lane of `lanes` (a warp's, whose first frame is `frames`; the
-// stride is a thread's, unused: a warp's frames are laid out by field) waits at one call of warp
-// operation `op` with one mask that names them all: their results, and they go on.
-void cudalab_warp_loops_complete(int op, unsigned char* frames, uint64_t, unsigned lanes) {
+// Every lane of `lanes` (a warp's, whose frames start at `frames`) waits at
+// one call of warp operation `op` with one mask that names them all: their
+// results, and they go on.
+void cudalab_warp_loops_complete(int op, unsigned char* frames, unsigned lanes) {
   using namespace cudalab::rt;
   auto frame = [&](unsigned l) { return Frame(frames, l); };
   const Frame first = frame(unsigned(std::countr_zero(lanes)));
