@@ -999,6 +999,7 @@ class WarpBody {
   void build_completion(uint32_t site, CallInst& call);
   void complete_inline(IRBuilder<>& z, CallInst& call);
   Value* ballot_of(IRBuilder<>& z, BasicBlock*& from);
+  Value* lanes_to_last(IRBuilder<>& z);
   Value* shuffled(IRBuilder<>& z, CallInst& call, Value* l, bool all);
 
   bool fast_turns_;  // with build_fast_turns' copies
@@ -1442,6 +1443,9 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
     BasicBlock* loop = own("lanes", slow_);
     BasicBlock* take = all ? loop : own("lane_result", slow_);
     BasicBlock* latch = all ? loop : own("lanes_next", slow_);
+    // (Past the last lane that arrived, none takes part: a short warp's
+    // loop stops at its own end.)
+    Value* end = all ? c32(32) : lanes_to_last(z);
     z.CreateBr(loop);
     z.SetInsertPoint(loop);
     PHINode* l = z.CreatePHI(i32_, 2, "l");
@@ -1461,7 +1465,7 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
     }
     Value* l2 = z.CreateAdd(l, c32(1));
     l->addIncoming(l2, latch);
-    z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), loop, warp_next_);
+    z.CreateCondBr(z.CreateICmpULT(l2, end), loop, warp_next_);
   };
   // Where all its lanes arrived (all 32, or all a short warp has), they
   // all go on from this wait at the warp's next turn: a fast turn
@@ -1478,6 +1482,13 @@ void WarpBody::complete_inline(IRBuilder<>& z, CallInst& call) {
   lanes(false);
 }
 
+// The lanes up to the last of `arrived_` (none if none): where a loop over the
+// lanes that arrived may stop.
+Value* WarpBody::lanes_to_last(IRBuilder<>& z) {
+  Function* ctlz = Intrinsic::getDeclaration(g_->getParent(), Intrinsic::ctlz, {i32_});
+  return z.CreateSub(c32(32), z.CreateCall(ctlz, {arrived_, z.getFalse()}));
+}
+
 // The warp is uniform (its next turn may be fast) where every lane it has
 // arrived at the operation being completed.
 void WarpBody::mark_uniform(IRBuilder<>& z) {
@@ -1490,6 +1501,7 @@ void WarpBody::mark_uniform(IRBuilder<>& z) {
 Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
   BasicBlock* vote = own("vote", slow_);
   BasicBlock* voted = own("voted", slow_);
+  Value* end = lanes_to_last(z);
   z.CreateBr(vote);
   z.SetInsertPoint(vote);
   PHINode* l = z.CreatePHI(i32_, 2, "l");
@@ -1506,7 +1518,7 @@ Value* WarpBody::ballot_of(IRBuilder<>& z, BasicBlock*& from) {
   Value* l2 = z.CreateAdd(l, c32(1));
   l->addIncoming(l2, vote);
   acc->addIncoming(acc2, vote);
-  z.CreateCondBr(z.CreateICmpULT(l2, c32(32)), vote, voted);
+  z.CreateCondBr(z.CreateICmpULT(l2, end), vote, voted);
   z.SetInsertPoint(voted);
   from = voted;
   return z.CreateZExt(acc2, i64_);

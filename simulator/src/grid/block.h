@@ -187,7 +187,9 @@ class BlockRun {
  private:
   static boost::context::fiber runner(BlockRun* b, boost::context::fiber&& sink);
   void thread_exited(SimThread& t);
-  void finish_block_loops();  // the kernel's block body has returned
+  void finish_block_loops();    // the kernel's block body has returned
+  void run_block_loops_here();  // the block's body on the worker's own stack
+  void run_fibers();            // else the block's threads on fibers
   void release_barrier();
   bool warp_op_complete(const WarpState& w, const PendingWarpOp& p) const;
   void complete_warp_op(WarpState& w, size_t index);
@@ -220,6 +222,9 @@ class BlockRun {
   bool block_loops_ = false;          // this launch's blocks may run as loops
   bool block_loops_offered_ = false;  // to the thread starting the block now
   bool block_loops_taken_ = false;
+  // A block of this launch ran as loops, so every block will (the kernel's
+  // entry takes them whenever offered): the next blocks start without a fiber.
+  bool block_loops_known_ = false;
   sigjmp_buf* block_loops_jump_ = nullptr;
   // Warp loops met lanes here (settle_warp), which changes threads' states.
   bool warp_loops_settled_ = false;
