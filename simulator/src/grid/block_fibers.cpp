@@ -31,6 +31,7 @@ namespace ctx = boost::context;
 namespace {
 
 uint3 unflatten(uint32_t linear, dim3 dims) {
+  if (dims.y == 1 && dims.z == 1) return uint3{linear, 0, 0};  // (no division: most grids)
   return uint3{linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y)};
 }
 
@@ -157,7 +158,7 @@ void BlockRun::run(uint32_t linear) {
   on_objects_.clear();
   barrier_sum_ = barrier_or_ = 0;
   barrier_and_ = 1;
-  schedule_block(linear);
+  if (!block_loops_known_) schedule_block(linear);  // (loops: in order)
   if (!threads_clean_) {
     for (auto& t : threads_) {
       t.started = false;

@@ -18,6 +18,73 @@ namespace cudalab::rt {
 
 using Frame = WarpLoopFrame;
 
+namespace {
+
+// The barrier's two passes over a warp's lanes (warp_loops_barrier), without
+// branches, so that they are vector loops; each has a copy for AVX2 (twice
+// the lanes at a time, the values being 64 bits), taken where the processor
+// has it, as the kernels' block bodies do.
+struct BarrierCount {
+  uint32_t at = 0, waiting = 0;   // lanes at the barrier; lanes at a warp operation
+  int sum = 0, all = 1, any = 0;  // the votes of those at the barrier
+};
+
+[[gnu::always_inline]] inline void count_lanes(const uint32_t* flags, const uint64_t* value,
+                                               uint32_t lanes, BarrierCount& n) {
+  uint32_t at = n.at, waiting = n.waiting;
+  int sum = n.sum, all = n.all, any = n.any;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const int here = flags[l] == Frame::kAtBarrier, yes = value[l] != 0;
+    at += here;
+    sum += here & yes;
+    all &= !here | yes;
+    any |= here & yes;
+    waiting += !here & (flags[l] != Frame::kExited);
+  }
+  n = {at, waiting, sum, all, any};
+}
+
+// Lets the lanes at the barrier go on with its result `packed`: whether
+// every lane was there, all at one place.
+[[gnu::always_inline]] inline int release_lanes(const uint32_t* state, uint32_t* flags,
+                                                uint64_t* result, uint32_t lanes, uint64_t packed) {
+  int same = 1;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const int here = flags[l] == Frame::kAtBarrier;
+    result[l] = here ? packed : result[l];
+    flags[l] = here ? uint32_t(Frame::kRunnable) : flags[l];
+    same &= here & (state[l] == state[0]);
+  }
+  return same;
+}
+
+#if defined(__x86_64__)
+[[gnu::target("avx2")]] void count_lanes_wide(const uint32_t* flags, const uint64_t* value,
+                                              uint32_t lanes, BarrierCount& n) {
+  count_lanes(flags, value, lanes, n);
+}
+[[gnu::target("avx2")]] int release_lanes_wide(const uint32_t* state, uint32_t* flags,
+                                               uint64_t* result, uint32_t lanes, uint64_t packed) {
+  return release_lanes(state, flags, result, lanes, packed);
+}
+bool wide_vectors() {
+  static const bool wide = __builtin_cpu_supports("avx2");
+  return wide;
+}
+#else
+void count_lanes_wide(const uint32_t* flags, const uint64_t* value, uint32_t lanes,
+                      BarrierCount& n) {
+  count_lanes(flags, value, lanes, n);
+}
+int release_lanes_wide(const uint32_t* state, uint32_t* flags, uint64_t* result, uint32_t lanes,
+                       uint64_t packed) {
+  return release_lanes(state, flags, result, lanes, packed);
+}
+bool wide_vectors() { return false; }
+#endif
+
+}  // namespace
+
 uint32_t BlockRun::settle_warp(uint32_t warp) {
   const uint32_t base = warp * 32;
   const uint32_t end = std::min(base + 32, thread_count_);
@@ -66,20 +133,17 @@ bool BlockRun::warp_loops_barrier() {
   // (A warp's flags, values, ... are arrays of 32: WarpLoopFrame.)
   const uint32_t warps = (thread_count_ + 31) / 32;
   auto lanes_of = [&](uint32_t w) { return std::min(32u, thread_count_ - w * 32); };
-  uint32_t at = 0, waiting = 0;
-  int sum = 0, all = 1, any = 0;
+  const bool wide = wide_vectors();
+  BarrierCount n;
   for (uint32_t w = 0; w < warps; ++w) {
     const uint32_t* flags = Frame::column<uint32_t>(warp_frames(w), Frame::kFlags);
     const uint64_t* value = Frame::column<uint64_t>(warp_frames(w), Frame::kValue);
-    for (uint32_t l = 0, lanes = lanes_of(w); l < lanes; ++l) {  // (without branches)
-      const int here = flags[l] == Frame::kAtBarrier, yes = value[l] != 0;
-      at += here;
-      sum += here & yes;
-      all &= !here | yes;
-      any |= here & yes;
-      waiting += !here & (flags[l] != Frame::kExited);
-    }
+    if (wide)
+      count_lanes_wide(flags, value, lanes_of(w), n);
+    else
+      count_lanes(flags, value, lanes_of(w), n);
   }
+  const auto [at, waiting, sum, all, any] = n;
   if (waiting) {
     // Lanes wait at warp operations. What the others did may complete them
     // (then another phase runs them, the barrier still closed); else they
@@ -102,13 +166,8 @@ bool BlockRun::warp_loops_barrier() {
     const uint32_t* state = Frame::column<uint32_t>(warp_frames(w), Frame::kState);
     uint32_t* flags = Frame::column<uint32_t>(warp_frames(w), Frame::kFlags);
     uint64_t* result = Frame::column<uint64_t>(warp_frames(w), Frame::kResult);
-    int same = 1;
-    for (uint32_t l = 0, lanes = lanes_of(w); l < lanes; ++l) {  // (without branches)
-      const int here = flags[l] == Frame::kAtBarrier;
-      result[l] = here ? packed : result[l];
-      flags[l] = here ? uint32_t(Frame::kRunnable) : flags[l];
-      same &= here & (state[l] == state[0]);
-    }
+    const int same = wide ? release_lanes_wide(state, flags, result, lanes_of(w), packed)
+                          : release_lanes(state, flags, result, lanes_of(w), packed);
     if (same && w < 32) warp_uniform_ |= 1u << w;
     // Only a settled lane (settle_warp) was marked as waiting at the barrier.
     if (warp_loops_settled_)
