@@ -904,6 +904,8 @@ Value* code_address(IRBuilder<>& b, Module& m) {
   return b.CreateCall(a, {});
 }
 
+bool vector_sized(const Function& body);
+
 // Builds a kernel's body as warp loops (it calls warp operations or barrier
 // votes): phases between block barriers; in each, the warps take turns, each
 // running its lanes that can go on, in order, from where each stands to its
@@ -945,7 +947,7 @@ class WarpBody {
     // The stride into_frames chose, for where each warp's frames start.
     warp_offset_->setOperand(1, frames_->getArgOperand(0));
     if (fast_turns_) build_fast_turns();
-    mark_columns();
+    if (vector_sized(*g_)) mark_columns();
     return g_;
   }
 
@@ -1650,6 +1652,21 @@ void WarpBody::mark_columns() {
   }
 }
 
+// Whether block body `body` is small enough to be made for the vectorizer
+// (mark_columns, wide_copy, vector_passes). Every kernel of the lessons is,
+// by far; a kernel unrolled into hundreds of warp operations (HeCBench's
+// segsort: bodies of up to 1.3 million instructions) is not: the column
+// marks make each alias query of the optimizer walk a list as long as the
+// columns, and the copy and the vectorizer double and lengthen the rest. Its
+// compile took 71 s before those and 513 s with them.
+bool vector_sized(const Function& body) {
+  constexpr size_t kLimit = 20000;  // instructions
+  size_t n = 0;
+  for (const BasicBlock& b : body)
+    if ((n += b.size()) > kLimit) return false;
+  return true;
+}
+
 // The kernel's entry: the whole block through `body` when the runtime offers
 // it, else this thread alone as before.
 void offer_block_body(Function& kernel, Function* body, Function* wide, const Runtime& rt) {
@@ -1782,13 +1799,14 @@ struct BlockLoops : PassInfoMixin<BlockLoops> {
         if (mode == Mode::kLoop) break;
       }
       if (!body) continue;
-      Function* wide = mode == Mode::kWarpLoops ? wide_copy(*body) : nullptr;
+      const bool vectors = mode == Mode::kWarpLoops && vector_sized(*body);
+      Function* wide = vectors ? wide_copy(*body) : nullptr;
       offer_block_body(*f, body, wide, rt);
       fam.invalidate(*f, PreservedAnalyses::none());
       for (Function* made : {body, wide})
         if (made) {
           cleanup_.run(*made, fam);
-          vectors_.run(*made, fam);
+          if (vectors) vectors_.run(*made, fam);
         }
     }
     return PreservedAnalyses::none();

@@ -228,6 +228,14 @@ __global__ void scaled(const T* __restrict__ in, T* __restrict__ out, const T by
   out[threadIdx.x] = in[threadIdx.x] * by;
 }
 
+// Its launch from a function template whose own pointers are restrict
+// (perplexity's perplexity_search): the launch's arguments are then
+// restrict pointers themselves.
+template <typename I, typename T>
+void scale_by_two(const T* __restrict__ in, T* __restrict__ out) {
+  scaled<T><<<1, 32>>>(in, out, T(2));
+}
+
 TEST(Language, KernelTemplatesTakeRestrictPointers) {
   float *in, *out;
   cudaMalloc(&in, 32 * sizeof(float));
@@ -238,6 +246,11 @@ TEST(Language, KernelTemplatesTakeRestrictPointers) {
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaMemcpy(h.data(), out, 32 * sizeof(float), cudaMemcpyDeviceToHost);
   EXPECT_EQ(h[31], 3.0f);
+  cudaMemset(out, 0, 32 * sizeof(float));
+  scale_by_two<int, float>(in, out);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cudaMemcpy(h.data(), out, 32 * sizeof(float), cudaMemcpyDeviceToHost);
+  EXPECT_EQ(h[0], 3.0f);
   cudaFree(in);
   cudaFree(out);
 }
