@@ -190,6 +190,8 @@ class BlockRun {
   void finish_block_loops();    // the kernel's block body has returned
   void run_block_loops_here();  // the block's body on the worker's own stack
   void run_fibers();            // else the block's threads on fibers
+  void run_thread(SimThread& t, sigjmp_buf& jump, bool offer_loops);
+  static void jumped_back();
   void release_barrier();
   bool warp_op_complete(const WarpState& w, const PendingWarpOp& p) const;
   void complete_warp_op(WarpState& w, size_t index);
@@ -317,3 +319,7 @@ inline void BlockRun::suspend(SimThread& t) {
 }
 
 }  // namespace cudalab::rt
+
+// Whether code compiled for AVX2 may run (block_fibers.cpp): the processor
+// has it and CUDALAB_BLOCK_LOOPS is not narrow.
+extern "C" bool cudalab_block_loops_wide();

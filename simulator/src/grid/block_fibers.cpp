@@ -92,6 +92,32 @@ void BlockRun::worker_done() {
   if (tl_kept_run && tl_kept_run->trace_) tl_kept_run.reset();
 }
 
+// Runs thread `t` from the kernel's start (its body, or the whole block's
+// when `offer_loops` and the kernel takes them), a fault jumping to `jump`.
+void BlockRun::run_thread(SimThread& t, sigjmp_buf& jump, bool offer_loops) {
+  t.started = true;
+  t.fault_jump = &jump;
+  t.stack_top = reinterpret_cast<uintptr_t>(&jump + 1);
+  enter_thread(t);
+  tl_in_runtime = 0;
+  block_loops_offered_ = offer_loops;
+  block_loops_jump_ = &jump;
+  launch_->body(launch_->closure);
+  tl_in_runtime = 1;
+  block_loops_offered_ = false;
+}
+
+// After a siglongjmp back from a thread (a fault, a failed assert, a time
+// limit): the watchdog's signal, if it was that, is blocked while its
+// handler runs, and siglongjmp left it so; the runtime's code runs from here.
+void BlockRun::jumped_back() {
+  sigset_t timeout_signal;
+  sigemptyset(&timeout_signal);
+  sigaddset(&timeout_signal, SIGUSR2);
+  pthread_sigmask(SIG_UNBLOCK, &timeout_signal, nullptr);
+  tl_in_runtime = 1;
+}
+
 // The body of a runner fiber: start the next unstarted thread and run it to
 // its end, until none is left. A thread that waits keeps this fiber.
 ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
@@ -100,14 +126,8 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
   if (const int why = sigsetjmp(jump, 0); why != 0) {
     // A fault or a failed assert in the thread that ran on this fiber: the
     // handler recorded it and aborted the launch; this thread is over. Or
-    // (kThreadExit) the thread ended itself, as PTX's exit does. The
-    // watchdog's signal, if it was that, is blocked while its handler runs,
-    // and siglongjmp left it so.
-    sigset_t timeout_signal;
-    sigemptyset(&timeout_signal);
-    sigaddset(&timeout_signal, SIGUSR2);
-    pthread_sigmask(SIG_UNBLOCK, &timeout_signal, nullptr);
-    tl_in_runtime = 1;  // the runtime's code from here to the next thread's start
+    // (kThreadExit) the thread ended itself, as PTX's exit does.
+    jumped_back();
     if (why == kThreadExit) b->thread_exited(*tl_thread);
   }
   while (!b->launch_->aborted.load(std::memory_order_relaxed) &&
@@ -115,16 +135,7 @@ ctx::fiber BlockRun::runner(BlockRun* b, ctx::fiber&& sink) {
     SimThread& t =
         b->threads_[b->start_order_.empty() ? b->next_thread_ : b->start_order_[b->next_thread_]];
     ++b->next_thread_;
-    t.started = true;
-    t.fault_jump = &jump;
-    t.stack_top = reinterpret_cast<uintptr_t>(&jump + 1);
-    enter_thread(t);
-    tl_in_runtime = 0;
-    b->block_loops_offered_ = b->block_loops_ && b->next_thread_ == 1 && !b->trace_;
-    b->block_loops_jump_ = &jump;
-    b->launch_->body(b->launch_->closure);
-    tl_in_runtime = 1;
-    b->block_loops_offered_ = false;
+    b->run_thread(t, jump, b->block_loops_ && b->next_thread_ == 1 && !b->trace_);
     if (b->block_loops_taken_) {
       // The kernel ran every thread of the block (take_block_loops).
       b->block_loops_taken_ = false;
@@ -290,27 +301,13 @@ void BlockRun::run_block_loops_here() {
   SimThread& t = threads_.front();  // (in-order schedule: loops have no other)
   sigjmp_buf jump;
   if (sigsetjmp(jump, 0) != 0) {
-    // As in runner(): the handler recorded the fault and aborted the launch,
-    // with the watchdog's signal blocked if it was that.
-    sigset_t timeout_signal;
-    sigemptyset(&timeout_signal);
-    sigaddset(&timeout_signal, SIGUSR2);
-    pthread_sigmask(SIG_UNBLOCK, &timeout_signal, nullptr);
-    tl_in_runtime = 1;
+    // As in runner(): the handler recorded the fault and aborted the launch.
+    jumped_back();
     block_loops_offered_ = block_loops_taken_ = false;
     return;
   }
   ++next_thread_;
-  t.started = true;
-  t.fault_jump = &jump;
-  t.stack_top = reinterpret_cast<uintptr_t>(&jump + 1);
-  enter_thread(t);
-  tl_in_runtime = 0;
-  block_loops_offered_ = true;
-  block_loops_jump_ = &jump;
-  launch_->body(launch_->closure);
-  tl_in_runtime = 1;
-  block_loops_offered_ = false;
+  run_thread(t, jump, true);
   block_loops_taken_ = false;
   finish_block_loops();
 }

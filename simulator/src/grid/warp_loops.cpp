@@ -23,7 +23,7 @@ namespace {
 // The barrier's two passes over a warp's lanes (warp_loops_barrier), without
 // branches, so that they are vector loops; each has a copy for AVX2 (twice
 // the lanes at a time, the values being 64 bits), taken where the processor
-// has it, as the kernels' block bodies do.
+// has it, as the kernels' block bodies do (cudalab_block_loops_wide).
 struct BarrierCount {
   uint32_t at = 0, waiting = 0;   // lanes at the barrier; lanes at a warp operation
   int sum = 0, all = 1, any = 0;  // the votes of those at the barrier
@@ -59,29 +59,19 @@ struct BarrierCount {
 }
 
 #if defined(__x86_64__)
-[[gnu::target("avx2")]] void count_lanes_wide(const uint32_t* flags, const uint64_t* value,
-                                              uint32_t lanes, BarrierCount& n) {
-  count_lanes(flags, value, lanes, n);
-}
-[[gnu::target("avx2")]] int release_lanes_wide(const uint32_t* state, uint32_t* flags,
-                                               uint64_t* result, uint32_t lanes, uint64_t packed) {
-  return release_lanes(state, flags, result, lanes, packed);
-}
-bool wide_vectors() {
-  static const bool wide = __builtin_cpu_supports("avx2");
-  return wide;
-}
+#define CUDALAB_AVX2 [[gnu::target("avx2")]]
 #else
-void count_lanes_wide(const uint32_t* flags, const uint64_t* value, uint32_t lanes,
-                      BarrierCount& n) {
+#define CUDALAB_AVX2
+#endif
+CUDALAB_AVX2 void count_lanes_wide(const uint32_t* flags, const uint64_t* value, uint32_t lanes,
+                                   BarrierCount& n) {
   count_lanes(flags, value, lanes, n);
 }
-int release_lanes_wide(const uint32_t* state, uint32_t* flags, uint64_t* result, uint32_t lanes,
-                       uint64_t packed) {
+CUDALAB_AVX2 int release_lanes_wide(const uint32_t* state, uint32_t* flags, uint64_t* result,
+                                    uint32_t lanes, uint64_t packed) {
   return release_lanes(state, flags, result, lanes, packed);
 }
-bool wide_vectors() { return false; }
-#endif
+#undef CUDALAB_AVX2
 
 }  // namespace
 
@@ -133,7 +123,7 @@ bool BlockRun::warp_loops_barrier() {
   // (A warp's flags, values, ... are arrays of 32: WarpLoopFrame.)
   const uint32_t warps = (thread_count_ + 31) / 32;
   auto lanes_of = [&](uint32_t w) { return std::min(32u, thread_count_ - w * 32); };
-  const bool wide = wide_vectors();
+  const bool wide = cudalab_block_loops_wide();
   BarrierCount n;
   for (uint32_t w = 0; w < warps; ++w) {
     const uint32_t* flags = Frame::column<uint32_t>(warp_frames(w), Frame::kFlags);
